@@ -1,0 +1,10 @@
+import { ApiError } from "@/lib/http/api-error";
+import { errorResponse, requestIdOf } from "@/lib/http/route";
+
+// Every method on an unknown /v1 path: the contract's 404 body instead of an HTML page.
+async function unknownRoute(request: Request) {
+  const path = new URL(request.url).pathname;
+  return errorResponse(new ApiError("err_not_found", `No route ${path}`), requestIdOf(request));
+}
+
+export { unknownRoute as GET, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE };

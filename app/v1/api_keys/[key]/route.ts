@@ -1,0 +1,11 @@
+import { revokeApiKey, updateApiKeyAllowlist } from "@/lib/api-keys/api-keys";
+import { revokeApiKeyEndpoint, updateApiKeyEndpoint } from "@/lib/api-keys/endpoints";
+import { methods, route } from "@/lib/http/route";
+
+// POST: replace the allowlist. DELETE: revoke.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(updateApiKeyEndpoint, async ({ actor, params, body }) =>
+    updateApiKeyAllowlist({ accountId: actor.accountId, keyId: params.key, cidrAllowlist: body.cidrAllowlist }),
+  ),
+  DELETE: route(revokeApiKeyEndpoint, async ({ actor, params }) => revokeApiKey({ accountId: actor.accountId, keyId: params.key })),
+});

@@ -1,0 +1,21 @@
+import { db } from "@/lib/db";
+import { clearedSessionCookie, revokeSession } from "@/lib/auth/sessions";
+import { currentSessionEndpoint, signOutEndpoint } from "@/lib/employees/endpoints";
+import { presentSession } from "@/lib/employees/present-session";
+import { methods, route } from "@/lib/http/route";
+
+// GET: the signed-in employee. DELETE: sign out.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(currentSessionEndpoint, async ({ actor }) => {
+    const session = await db().session.findUniqueOrThrow({
+      where: { id: actor.type === "employee" ? actor.sessionId : "" },
+      include: { employee: { include: { account: true } } },
+    });
+    return presentSession({ employee: session.employee, account: session.employee.account, session });
+  }),
+  DELETE: route(signOutEndpoint, async ({ actor, headers }) => {
+    if (actor.type === "employee") await revokeSession(actor.sessionId);
+    headers.append("Set-Cookie", clearedSessionCookie());
+    return { signedOut: true };
+  }),
+});

@@ -1,0 +1,13 @@
+import { setupEndpoint } from "@/lib/employees/endpoints";
+import { presentSession } from "@/lib/employees/present-session";
+import { setupPlatform } from "@/lib/employees/setup-platform";
+import { methods, route } from "@/lib/http/route";
+
+// POST: first-run setup of the platform and its first employee.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(setupEndpoint, async ({ body, ip, headers }) => {
+    const result = await setupPlatform({ ...body, ip });
+    headers.append("Set-Cookie", result.cookie);
+    return presentSession(result);
+  }),
+});

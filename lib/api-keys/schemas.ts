@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { parseCidr } from "@/lib/net/ip";
+
+export const MAX_ALLOWLIST_ENTRIES = 100;
+
+/** One year after `now`, on the calendar (so a key issued on 22 Nov may last until 22 Nov next year). */
+export function latestExpiry(now: Date): Date {
+  const limit = new Date(now);
+  limit.setUTCFullYear(limit.getUTCFullYear() + 1);
+  return limit;
+}
+
+/** Why an expiry is not acceptable at `now`, or null: strictly in the future and at most one year away. */
+export function expiryProblem(expiresAt: Date, now: Date): string | null {
+  if (expiresAt.getTime() <= now.getTime()) return "must be in the future";
+  if (expiresAt.getTime() > latestExpiry(now).getTime()) return "must be at most one year from now";
+  return null;
+}
+
+export const expiresAtSchema = z
+  .iso.datetime({ offset: true, message: "must be an ISO-8601 date-time such as 2027-01-31T12:00:00Z" })
+  .superRefine((value, context) => {
+    const problem = expiryProblem(new Date(value), new Date());
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  })
+  .meta({ description: "Strictly in the future and at most one year from now." });
+
+/** Each entry validated on its own, so the error names its index ("cidrAllowlist.2"). Stored in canonical form, de-duplicated. */
+export const cidrAllowlistSchema = z
+  .array(z.string().max(64, "is too long for a CIDR range"))
+  .max(MAX_ALLOWLIST_ENTRIES, `may hold at most ${MAX_ALLOWLIST_ENTRIES} ranges`)
+  .superRefine((list, context) => {
+    list.forEach((text, index) => {
+      const parsed = parseCidr(text);
+      if ("error" in parsed) context.addIssue({ code: "custom", path: [index], message: `"${text}" ${parsed.error}` });
+    });
+  })
+  .transform((list) => [...new Set(list.map((text) => (parseCidr(text) as { text: string }).text))])
+  .meta({ description: "IPv4 and IPv6 CIDR ranges allowed to use the key; empty or absent means any address." });
+
+export const issueApiKeyInput = z
+  .object({
+    expiresAt: expiresAtSchema,
+    name: z.string().trim().min(1, "must not be empty").max(100).optional(),
+    cidrAllowlist: cidrAllowlistSchema.optional(),
+  })
+  .meta({ id: "IssueApiKeyInput" });
+
+export const updateApiKeyInput = z.object({ cidrAllowlist: cidrAllowlistSchema }).meta({ id: "UpdateApiKeyInput" });
+
+export const apiKeyParams = z.object({ key: z.string().regex(/^key_[a-z0-9]{1,64}$/) });
+
+export const apiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string().nullable(),
+    prefix: z.string().meta({ description: "The secret's first characters, to recognise it." }),
+    expiresAt: z.iso.datetime(),
+    cidrAllowlist: z.array(z.string()),
+    createdAt: z.iso.datetime(),
+    lastUsedAt: z.iso.datetime().nullable().meta({ description: "Updated at most once a minute." }),
+    revokedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "ApiKey" });
+
+export const apiKeyCreatedSchema = apiKeySchema
+  .extend({ secret: z.string().meta({ description: "The key itself. Shown only in this response; store it now." }) })
+  .meta({ id: "ApiKeyCreated" });
+
+export type ApiKeyRow = {
+  id: string;
+  name: string | null;
+  prefix: string;
+  expiresAt: Date;
+  cidrAllowlist: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+export function presentApiKey(row: ApiKeyRow) {
+  return { ...row, cidrAllowlist: JSON.parse(row.cidrAllowlist) as string[] };
+}

@@ -1,0 +1,37 @@
+import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+
+// scrypt at OWASP's recommended cost (N=2^17, r=8, p=1: 128 MiB and a few hundred ms per hash).
+// The parameters are stored with each hash so they can be raised later without breaking old ones.
+const COST = { N: 2 ** 17, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 256;
+
+function derive(password: string, salt: Buffer, cost: typeof COST): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { ...cost, maxmem: 256 * 1024 * 1024 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, COST);
+  return `scrypt$${COST.N}$${COST.r}$${COST.p}$${salt.toString("base64")}$${key.toString("base64")}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, N, r, p, salt, key] = stored.split("$");
+  if (scheme !== "scrypt" || !N || !r || !p || !salt || !key) return false;
+  const expected = Buffer.from(key, "base64");
+  const actual = await derive(password, Buffer.from(salt, "base64"), { N: Number(N), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A hash of nothing anyone knows, verified against for unknown e-mails so timing does not reveal which exist. */
+let decoy: Promise<string> | undefined;
+export function decoyPasswordHash(): Promise<string> {
+  decoy ??= hashPassword(randomBytes(16).toString("hex"));
+  return decoy;
+}

@@ -1,0 +1,68 @@
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { newId } from "@/lib/ids";
+import { randomToken, sha256 } from "@/lib/auth/tokens";
+
+export const SESSION_COOKIE = "pmc_session";
+const TOUCH_EVERY_MS = 60_000;
+
+export function sessionCookie(token: string, maxAgeSeconds: number): string {
+  const secure = env().COOKIE_SECURE ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+export function clearedSessionCookie(): string {
+  const secure = env().COOKIE_SECURE ? "; Secure" : "";
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+}
+
+export function readSessionCookie(request: Request): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return rest.join("=") || null;
+  }
+  return null;
+}
+
+/** Starts a session: 256-bit random token in the cookie, only its hash in the database. */
+export async function createSession({ employeeId, ip }: { employeeId: string; ip: string | null }) {
+  const token = randomToken(32);
+  const now = new Date();
+  const maxAgeMs = env().SESSION_MAX_HOURS * 3_600_000;
+  const session = await db().session.create({
+    data: {
+      id: newId("ses"),
+      employeeId,
+      tokenHash: sha256(token),
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + maxAgeMs),
+      ip,
+    },
+  });
+  return { session, cookie: sessionCookie(token, Math.floor(maxAgeMs / 1000)) };
+}
+
+/** The live session behind a cookie token, or null when unknown, revoked, idle too long or past its end. */
+export async function resolveSession(token: string, now = new Date()) {
+  if (token.length > 100) return null;
+  const session = await db().session.findUnique({
+    where: { tokenHash: sha256(token) },
+    include: { employee: { include: { account: true } } },
+  });
+  if (!session || session.revokedAt || session.expiresAt <= now) return null;
+  const idleLimit = session.lastSeenAt.getTime() + env().SESSION_IDLE_MINUTES * 60_000;
+  if (idleLimit <= now.getTime()) return null;
+  if (session.employee.status !== "active") return null;
+  // Sliding idle expiry, written at most once a minute so reads stay reads.
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    await db().session.update({ where: { id: session.id }, data: { lastSeenAt: now } });
+  }
+  return session;
+}
+
+export async function revokeSession(sessionId: string) {
+  await db().session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date() } });
+}

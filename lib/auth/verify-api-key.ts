@@ -1,0 +1,34 @@
+import { db } from "@/lib/db";
+import { ApiError } from "@/lib/http/api-error";
+import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
+import { sha256 } from "@/lib/auth/tokens";
+import { ipInRanges } from "@/lib/net/ip";
+
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * The one ordered check for a presented key: unknown or revoked -> expired -> IP allowlist.
+ * Every refusal is an ApiError, so the HTTP mapping happens in one place.
+ */
+export async function verifyApiKey({ secret, ip, now = new Date() }: { secret: string; ip: string | null; now?: Date }) {
+  const invalid = () => new ApiError("err_unauthenticated", "Invalid, revoked or expired API key");
+  if (!looksLikeApiKey(secret)) throw invalid();
+  const key = await db().apiKey.findUnique({
+    where: { secretHash: sha256(secret) },
+    include: { account: { select: { platformId: true } } },
+  });
+  if (!key || key.revokedAt) throw invalid();
+  if (key.expiresAt <= now) throw invalid();
+  const allowlist = JSON.parse(key.cidrAllowlist) as string[];
+  if (allowlist.length > 0 && (ip === null || !ipInRanges(ip, allowlist))) {
+    throw new ApiError("err_ip_not_allowed", "This API key may not be used from this IP address");
+  }
+  // lastUsedAt is for people, not for auditing: a write per minute per key keeps requests read-only.
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+    await db().apiKey.updateMany({
+      where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - TOUCH_EVERY_MS) } }] },
+      data: { lastUsedAt: now },
+    });
+  }
+  return key;
+}

@@ -1,0 +1,79 @@
+import path from "node:path";
+import { z } from "zod";
+
+// Every setting the service reads, validated once. A bad value stops start-up with a message that
+// names the variable (see instrumentation.ts), instead of failing later on some request.
+const boolean = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
+  .transform((value) => ["true", "1", "yes", "on"].includes(value));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default("::"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^file:.+/, "must be a SQLite file URL such as file:./data/app.db")
+    .default("file:./data/app.db"),
+  /** How many reverse proxies in front of the service to trust in X-Forwarded-For; false = none. */
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2})$/, "must be false, true (one proxy) or the number of trusted proxies")
+    .default("false")
+    .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
+  /** 32-byte key (base64 or hex) that encrypts TOTP secrets; generated into the data directory if unset. */
+  TOTP_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => decodeKey(value) !== null, "must be 32 bytes, as 64 hex characters or base64")
+    .optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(30 * 24).default(12),
+  /** Set the Secure flag on the session cookie; turn on whenever the service is reached over HTTPS. */
+  COOKIE_SECURE: boolean.default(false),
+  /** The dashboard's public origin, e.g. https://compliance.example.com; same-origin checks accept it. */
+  APP_ORIGIN: z.url().optional(),
+  /** The /v1/sandbox routes; turn off in production. */
+  SANDBOX: z.enum(["on", "off"]).default("on"),
+  TOTP_ISSUER: z.string().min(1).max(64).default("Platform Compliance"),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export function decodeKey(value: string): Buffer | null {
+  const bytes = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+  return bytes.length === 32 ? bytes : null;
+}
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty variable is treated as unset, as shells and .env files commonly produce them.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The validated configuration; re-read after resetEnv() (tests change variables between files). */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+export function resetEnv() {
+  cached = undefined;
+}
+
+/** Absolute path of the SQLite file named by DATABASE_URL (relative paths are from the project root). */
+export function databaseFile(url = env().DATABASE_URL): string {
+  return path.resolve(process.cwd(), url.replace(/^file:/, "").replace(/\?.*$/, ""));
+}
+
+export function dataDirectory(): string {
+  return path.dirname(databaseFile());
+}

@@ -1,0 +1,191 @@
+import { randomBytes } from "node:crypto";
+import { ZodError, type z } from "zod";
+import { authenticate, type Actor } from "@/lib/auth/actor";
+import { isSameOrigin } from "@/lib/auth/csrf";
+import { verifyEmployeeTotp } from "@/lib/employees/verify-totp-code";
+import { ApiError, validationError } from "@/lib/http/api-error";
+import { clientIp } from "@/lib/http/client-ip";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Schema = z.ZodType;
+
+/** Everything the wrapper and the OpenAPI document need to know about one route. */
+export type Endpoint = {
+  method: Method;
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** public: no credential; session: employees only; any: API key or session. */
+  auth: "public" | "session" | "any";
+  /** From a session, require a current Service-Totp-Code. */
+  totp?: boolean;
+  status?: number;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: Schema;
+  response?: Schema;
+  /** Statuses this route can answer besides the success and the ones every route shares. */
+  errors: number[];
+};
+
+export const endpoint = <const E extends Endpoint>(definition: E): E => definition;
+
+type Infer<S> = S extends Schema ? z.output<S> : undefined;
+
+export type Context<E extends Endpoint> = {
+  request: Request;
+  actor: E["auth"] extends "public" ? null : Actor;
+  params: Infer<E["params"]>;
+  query: Infer<E["query"]>;
+  body: Infer<E["body"]>;
+  ip: string | null;
+  requestId: string;
+  /** Headers added to the success response (Set-Cookie, say). */
+  headers: Headers;
+};
+
+type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type Handler = ((request: Request, context: NextContext) => Promise<Response>) & { endpoint?: Endpoint };
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
+}
+
+function json(body: unknown, status: number, requestId: string, extra?: HeadersInit): Response {
+  const headers = new Headers(extra);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  headers.set("X-Request-Id", requestId);
+  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers });
+}
+
+/** Turns anything thrown into the contract's error body; only unexpected errors are logged, without internals in the reply. */
+export function errorResponse(error: unknown, requestId: string): Response {
+  let apiError: ApiError;
+  if (error instanceof ApiError) apiError = error;
+  else if (error instanceof ZodError) apiError = validationError(error);
+  else if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+    apiError = new ApiError("err_conflict", "A resource with these unique values already exists");
+  } else if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025") {
+    apiError = new ApiError("err_not_found", "Resource not found");
+  } else {
+    const name = error instanceof Error ? error.name : typeof error;
+    const stack = error instanceof Error ? error.stack : String(error);
+    console.error(`[${requestId}] unhandled ${name}: ${stack}`);
+    apiError = new ApiError("err_internal", `Internal error; quote request id ${requestId} when reporting it`);
+  }
+  return json(apiError.body(), apiError.status, requestId, apiError.headers);
+}
+
+async function readJsonBody(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new ApiError("err_bad_request", "The body is larger than 1 MiB");
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new ApiError("err_bad_request", "The body is larger than 1 MiB");
+  if (text.trim() === "") return {};
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new ApiError("err_bad_request", "Send the body as JSON with Content-Type: application/json");
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError("err_bad_request", "The body is not valid JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new ApiError("err_bad_request", "The body must be a JSON object");
+  }
+  return parsed;
+}
+
+function parseWith<S extends Schema>(schema: S | undefined, input: unknown, where?: "query" | "params") {
+  if (!schema) return undefined;
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  // A malformed id in a path is just an id that does not exist.
+  if (where === "params") throw new ApiError("err_not_found", "Resource not found");
+  throw validationError(result.error, where);
+}
+
+/**
+ * The one wrapper every /v1 handler goes through: request id, authentication, CSRF, the
+ * Service-Totp-Code rule, input validation, output filtering and error mapping. Handlers return
+ * plain data (passed through the endpoint's response schema, which drops anything not in it) or a Response.
+ */
+export function route<E extends Endpoint>(definition: E, handler: (context: Context<E>) => Promise<unknown>): Handler {
+  const wrapped: Handler = async (request, nextContext) => {
+    const requestId = requestIdOf(request);
+    try {
+      const ip = clientIp(request);
+      const rawParams = Object.fromEntries(
+        Object.entries((await nextContext?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
+      );
+      const params = parseWith(definition.params, rawParams, "params");
+      const mutating = !SAFE_METHODS.has(request.method);
+      let actor: Actor | null = null;
+      if (definition.auth === "public") {
+        if (mutating && !isSameOrigin(request, { requireProof: false })) {
+          throw new ApiError("err_forbidden", "Cross-site request refused");
+        }
+      } else {
+        actor = await authenticate(request, ip);
+        if (actor.type === "employee" && mutating && !isSameOrigin(request, { requireProof: true })) {
+          throw new ApiError("err_forbidden", "Cross-site request refused: send it from the dashboard's own origin");
+        }
+        if (definition.auth === "session" && actor.type !== "employee") {
+          throw new ApiError("err_forbidden", "This route acts for a signed-in employee; API keys cannot use it");
+        }
+      }
+      const url = new URL(request.url);
+      const query = parseWith(definition.query, Object.fromEntries(url.searchParams), "query");
+      const body = definition.body ? parseWith(definition.body, await readJsonBody(request)) : undefined;
+      if (definition.totp && actor?.type === "employee") {
+        await verifyEmployeeTotp({ employeeId: actor.id, code: request.headers.get("service-totp-code") });
+      }
+      const headers = new Headers();
+      const result = await handler({ request, actor, params, query, body, ip, requestId, headers } as Context<E>);
+      if (result instanceof Response) {
+        result.headers.set("X-Request-Id", requestId);
+        return result;
+      }
+      // Round-trip through JSON first so Dates become the ISO strings the response schemas describe.
+      const plain = result === undefined ? null : JSON.parse(JSON.stringify(result));
+      const output = definition.response ? definition.response.parse(plain) : plain;
+      return json(output, definition.status ?? 200, requestId, headers);
+    } catch (error) {
+      return errorResponse(error, requestId);
+    }
+  };
+  wrapped.endpoint = definition;
+  return wrapped;
+}
+
+const ALL_METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * Fills in every method a route file does not implement with the contract's 405 (Next.js's own 405
+ * has no body): `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({ GET: ..., POST: ... })`.
+ */
+export function methods(handlers: Partial<Record<Method, Handler>>): Record<Method | "OPTIONS", Handler> {
+  const allow = [...Object.keys(handlers), "OPTIONS"].join(", ");
+  const notAllowed: Handler = async (request) => {
+    const requestId = requestIdOf(request);
+    return json(
+      new ApiError("err_method_not_allowed", `${request.method} is not supported here; use ${allow}`).body(),
+      405,
+      requestId,
+      { Allow: allow },
+    );
+  };
+  const options: Handler = async (request) => json(null, 204, requestIdOf(request), { Allow: allow });
+  const result = { OPTIONS: options } as Record<Method | "OPTIONS", Handler>;
+  for (const method of ALL_METHODS) result[method] = handlers[method] ?? notAllowed;
+  return result;
+}

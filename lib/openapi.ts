@@ -1,0 +1,146 @@
+import { z } from "zod";
+import { allEndpoints } from "@/lib/endpoints";
+import { errorStatus } from "@/lib/http/api-error";
+import { pageQuerySchema } from "@/lib/http/pagination";
+import type { Endpoint } from "@/lib/http/route";
+
+type JsonSchema = Record<string, unknown>;
+
+const errorSchema = z
+  .object({
+    error_code: z.enum(Object.keys(errorStatus) as [keyof typeof errorStatus, ...(keyof typeof errorStatus)[]]),
+    message: z.string(),
+    http_code: z.number().int(),
+    details: z.record(z.string(), z.string()).optional().meta({ description: "Field path to message, for 422." }),
+  })
+  .meta({ id: "Error" });
+
+const statusText: Record<number, string> = {
+  400: "Bad request, or a missing/invalid Service-Totp-Code (`err_otp_required`, `err_otp_invalid`)",
+  401: "No credential, or an unknown, revoked or expired key or session",
+  403: "Caller's IP outside the key's allowlist (`err_ip_not_allowed`), cross-site request or forbidden (`err_forbidden`)",
+  404: "Unknown route or object, or one of another account",
+  405: "Known route, wrong method",
+  409: "Conflict with the current state",
+  422: "Validation failed; `details` names each field",
+  429: "Too many attempts",
+  500: "Internal error (no internals in the body)",
+};
+
+function errorsOf(endpoint: Endpoint): number[] {
+  const codes = new Set<number>([...endpoint.errors, 500]);
+  if (endpoint.auth !== "public") [401, 403].forEach((code) => codes.add(code));
+  if (endpoint.auth === "public" && endpoint.method !== "GET") codes.add(403);
+  if (endpoint.body) [400, 422].forEach((code) => codes.add(code));
+  if (endpoint.query) [400, 422].forEach((code) => codes.add(code));
+  if (endpoint.params) codes.add(404);
+  if (endpoint.totp) [400, 429].forEach((code) => codes.add(code));
+  return [...codes].sort();
+}
+
+/** Builds the OpenAPI 3.1 document from the zod schemas the routes validate with, so the two cannot drift. */
+export function buildOpenApi(): JsonSchema {
+  const registry = z.registry<{ id?: string }>();
+  const components: Record<string, JsonSchema> = {};
+  const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
+    const json = z.toJSONSchema(schema, {
+      io,
+      target: "draft-2020-12",
+      unrepresentable: "any",
+      reused: "inline",
+      override: ({ jsonSchema }) => {
+        delete jsonSchema.$schema;
+      },
+    }) as JsonSchema;
+    const { $defs, ...rest } = json as { $defs?: Record<string, JsonSchema> };
+    if ($defs) Object.assign(components, $defs);
+    delete (rest as { $schema?: string }).$schema;
+    return JSON.parse(JSON.stringify(rest).replaceAll("#/$defs/", "#/components/schemas/"));
+  };
+  void registry;
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const endpoint of allEndpoints) {
+    const parameters: unknown[] = [];
+    for (const [where, schema] of [["path", endpoint.params], ["query", endpoint.query]] as const) {
+      if (!schema) continue;
+      const json = toSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+      for (const [name, property] of Object.entries(json.properties ?? {})) {
+        const { description, ...schemaOnly } = property as { description?: string };
+        parameters.push({
+          name,
+          in: where,
+          required: where === "path" || (json.required ?? []).includes(name),
+          ...(description ? { description } : {}),
+          schema: schemaOnly,
+        });
+      }
+    }
+    if (endpoint.totp) {
+      parameters.push({
+        name: "Service-Totp-Code",
+        in: "header",
+        required: false,
+        description:
+          "Required from an employee session: a current 6-digit TOTP code, each usable once. Missing: 400 `err_otp_required`; wrong, stale or reused: 400 `err_otp_invalid`. API-key callers need none.",
+        schema: { type: "string", pattern: "^\\d{6}$" },
+      });
+    }
+    const success = String(endpoint.status ?? 200);
+    const operation: Record<string, unknown> = {
+      operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
+      summary: endpoint.summary,
+      ...(endpoint.description ? { description: endpoint.description } : {}),
+      tags: [endpoint.tag],
+      security:
+        endpoint.auth === "public" ? [] : endpoint.auth === "session" ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
+      ...(parameters.length ? { parameters } : {}),
+      ...(endpoint.body
+        ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(endpoint.body, "input") } } } }
+        : {}),
+      responses: {
+        [success]: {
+          description: "Success",
+          ...(endpoint.response ? { content: { "application/json": { schema: toSchema(endpoint.response, "output") } } } : {}),
+        },
+        ...Object.fromEntries(
+          errorsOf(endpoint).map((code) => [
+            String(code),
+            { description: statusText[code] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+          ]),
+        ),
+      },
+    };
+    paths[endpoint.path] ??= {};
+    paths[endpoint.path]![endpoint.method.toLowerCase()] = operation;
+  }
+  components.Error = toSchema(errorSchema, "output");
+  components.PageQuery = toSchema(pageQuerySchema, "input");
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Platform Management and Compliance API",
+      version: "1.3.0",
+      description:
+        "The /v1 API (releases 1.2 and 1.3.0) with the extensions the dashboard needs. Every error has the body " +
+        "`{ error_code, message, http_code, details? }`; every response carries `X-Request-Id`. Lists the spec " +
+        "paginates take `next`, `order` (asc|desc, by creation time, default desc) and `limit` (1..100, default 20) " +
+        "and answer `{ items, next }`. Unknown routes answer 404, known routes with a wrong method 405 (`err_method_not_allowed`).",
+    },
+    servers: [{ url: "/" }],
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "An API key (`svc_...`): `Authorization: Bearer <secret>`." },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "pmc_session",
+          description: "Employee session from POST /v1/sessions. Mutating requests must be same-origin (Origin or Sec-Fetch-Site).",
+        },
+      },
+      schemas: components,
+    },
+    paths,
+  };
+}
