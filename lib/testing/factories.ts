@@ -1,0 +1,46 @@
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { createPlatform } from "@/lib/accounts/create-platform";
+import { hashPassword } from "@/lib/auth/passwords";
+import { createSession } from "@/lib/auth/sessions";
+import { issueApiKey } from "@/lib/api-keys/api-keys";
+import { confirmTotpEnrolment, startTotpEnrolment } from "@/lib/employees/totp-enrolment";
+import { Authenticator } from "@/lib/testing/http";
+
+export const PASSWORD = "correct horse battery staple";
+let passwordHash: Promise<string> | undefined;
+let counter = 0;
+
+/** A platform with one active employee signed in; with `totp`, 2FA enrolled through the real enrolment code. */
+export async function signedInEmployee({ totp = false, ip = "127.0.0.1" }: { totp?: boolean; ip?: string } = {}) {
+  counter += 1;
+  const account = await createPlatform({ name: `Platform ${counter}` });
+  passwordHash ??= hashPassword(PASSWORD);
+  const employee = await db().employee.create({
+    data: {
+      id: newId("emp"),
+      accountId: account.id,
+      name: `Employee ${counter}`,
+      email: `employee${counter}.${account.id}@example.com`,
+      passwordHash: await passwordHash,
+      status: "active",
+    },
+  });
+  const { cookie } = await createSession({ employeeId: employee.id, ip });
+  const session = /=([^;]*)/.exec(cookie)![1]!;
+  let authenticator: Authenticator | undefined;
+  let recoveryCodes: string[] = [];
+  if (totp) {
+    const { secret } = await startTotpEnrolment({ employeeId: employee.id });
+    authenticator = new Authenticator(secret);
+    recoveryCodes = (await confirmTotpEnrolment({ employeeId: employee.id, code: authenticator.nextCode() })).recoveryCodes;
+  }
+  return { account, employee, session, authenticator, recoveryCodes, email: employee.email };
+}
+
+export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+/** A key of the account, issued through the domain function the API uses. */
+export async function apiKeyFor(accountId: string, options: { cidrAllowlist?: string[]; expiresAt?: string; name?: string } = {}) {
+  return issueApiKey({ accountId, createdById: null, expiresAt: options.expiresAt ?? inDays(30), ...options });
+}

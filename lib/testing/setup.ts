@@ -1,0 +1,25 @@
+// Runs before every test file: a throwaway SQLite database of its own, migrated, and the same
+// process-wide settings the production server makes.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll } from "vitest";
+
+const dir = mkdtempSync(path.join(tmpdir(), "pcs-test-"));
+process.env.DATABASE_URL = `file:${path.join(dir, "test.db")}`;
+process.env.NODE_ENV = "test";
+delete process.env.TOTP_ENCRYPTION_KEY;
+delete process.env.TRUST_PROXY;
+
+const { resetEnv, databaseFile } = await import("@/lib/env");
+resetEnv();
+const { migrateDatabase } = await import("@/lib/db/migrate");
+migrateDatabase(databaseFile());
+const { PEER_MARK } = await import("@/lib/http/client-ip");
+// As server.mjs does: the last X-Forwarded-For entry is the TCP peer (tests put it there).
+(globalThis as Record<symbol, unknown>)[PEER_MARK] = true;
+
+afterAll(async () => {
+  const { disconnectDb } = await import("@/lib/db");
+  await disconnectDb();
+});
