@@ -7,7 +7,7 @@ import { afterAll } from "vitest";
 
 const dir = mkdtempSync(path.join(tmpdir(), "pcs-test-"));
 process.env.DATABASE_URL = `file:${path.join(dir, "test.db")}`;
-process.env.NODE_ENV = "test";
+(process.env as Record<string, string>).NODE_ENV = "test";
 delete process.env.TOTP_ENCRYPTION_KEY;
 delete process.env.TRUST_PROXY;
 
