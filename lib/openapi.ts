@@ -40,7 +40,6 @@ function errorsOf(endpoint: Endpoint): number[] {
 
 /** Builds the OpenAPI 3.1 document from the zod schemas the routes validate with, so the two cannot drift. */
 export function buildOpenApi(): JsonSchema {
-  const registry = z.registry<{ id?: string }>();
   const components: Record<string, JsonSchema> = {};
   const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
     const json = z.toJSONSchema(schema, {
@@ -57,14 +56,16 @@ export function buildOpenApi(): JsonSchema {
     delete (rest as { $schema?: string }).$schema;
     return JSON.parse(JSON.stringify(rest).replaceAll("#/$defs/", "#/components/schemas/"));
   };
-  void registry;
+  // Schemas with a meta id come back as a $ref to their component.
+  const resolve = (schema: JsonSchema): JsonSchema =>
+    typeof schema.$ref === "string" ? (components[schema.$ref.split("/").pop()!] ?? schema) : schema;
 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of allEndpoints) {
     const parameters: unknown[] = [];
     for (const [where, schema] of [["path", endpoint.params], ["query", endpoint.query]] as const) {
       if (!schema) continue;
-      const json = toSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+      const json = resolve(toSchema(schema, "input")) as { properties?: Record<string, JsonSchema>; required?: string[] };
       for (const [name, property] of Object.entries(json.properties ?? {})) {
         const { description, ...schemaOnly } = property as { description?: string };
         parameters.push({
@@ -114,7 +115,7 @@ export function buildOpenApi(): JsonSchema {
     paths[endpoint.path] ??= {};
     paths[endpoint.path]![endpoint.method.toLowerCase()] = operation;
   }
-  components.Error = toSchema(errorSchema, "output");
+  toSchema(errorSchema, "output"); // registers components.Error through its meta id
   components.PageQuery = toSchema(pageQuerySchema, "input");
 
   return {

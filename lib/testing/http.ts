@@ -68,6 +68,20 @@ export class Authenticator {
     return generateSync({ secret: this.secret, epoch: epochSeconds });
   }
 
+  /** A well-formed code that matches none of the steps the service would accept now. */
+  wrongCode(): string {
+    const now = Math.floor(Date.now() / 1000);
+    const live = new Set([-30, 0, 30].map((offset) => this.codeAt(now + offset)));
+    return ["000000", "111111", "222222", "333333"].find((code) => !live.has(code))!;
+  }
+
+  /** Several distinct wrong codes. */
+  wrongCodes(count: number): string[] {
+    const now = Math.floor(Date.now() / 1000);
+    const live = new Set([-30, 0, 30].map((offset) => this.codeAt(now + offset)));
+    return Array.from({ length: 10 }, (_, i) => String(i).repeat(6)).filter((code) => !live.has(code)).slice(0, count);
+  }
+
   /** A code for the current virtual time step, then moves the virtual clock on a step. */
   nextCode(): string {
     const realNow = Date.now();

@@ -5,6 +5,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
+    restoreMocks: true,
     environment: "node",
     pool: "forks",
     setupFiles: ["lib/testing/setup.ts"],

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { GET as list } from "@/app/v1/api_keys/route";
+import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/http";
+import { DELETE, GET, POST } from "./route";
+
+const update = (key: string, options: Parameters<typeof call>[1]) => call(POST, { method: "POST", params: { key }, ...options });
+const revoke = (key: string, options: Parameters<typeof call>[1]) => call(DELETE, { method: "DELETE", params: { key }, ...options });
+
+describe("POST /v1/api_keys/{key}", () => {
+  it("200 replaces the allowlist, which takes effect at once", async () => {
+    const { account } = await signedInEmployee();
+    const admin = await apiKeyFor(account.id);
+    const target = await apiKeyFor(account.id);
+    const response = await update(target.id, { apiKey: admin.secret, body: { cidrAllowlist: ["192.0.2.0/24"] } });
+    expect(response.status).toBe(200);
+    expect(response.body.cidrAllowlist).toEqual(["192.0.2.0/24"]);
+    expect((await call(list, { apiKey: target.secret, ip: "198.51.100.1" })).status).toBe(403);
+    const cleared = await update(target.id, { apiKey: admin.secret, body: { cidrAllowlist: [] } });
+    expect(cleared.body.cidrAllowlist).toEqual([]);
+    expect((await call(list, { apiKey: target.secret, ip: "198.51.100.1" })).status).toBe(200);
+  });
+
+  it("422 naming the bad entry, or the missing list", async () => {
+    const { account } = await signedInEmployee();
+    const admin = await apiKeyFor(account.id);
+    const bad = await update(admin.id, { apiKey: admin.secret, body: { cidrAllowlist: ["::/0", "300.1.1.1/8"] } });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.details)).toEqual(["cidrAllowlist.1"]);
+    const missing = await update(admin.id, { apiKey: admin.secret, body: {} });
+    expect(missing.status).toBe(422);
+    expect(missing.body.details).toHaveProperty("cidrAllowlist");
+  });
+
+  it("404 for an unknown, malformed or other platform's key", async () => {
+    const { account } = await signedInEmployee();
+    const admin = await apiKeyFor(account.id);
+    const other = await signedInEmployee();
+    const theirs = await apiKeyFor(other.account.id);
+    for (const id of ["key_doesnotexist", "../etc/passwd", theirs.id]) {
+      const response = await update(id, { apiKey: admin.secret, body: { cidrAllowlist: [] } });
+      expect(response.status).toBe(404);
+      expect(response.body.error_code).toBe("err_not_found");
+    }
+  });
+
+  it("409 for a revoked key", async () => {
+    const { account } = await signedInEmployee();
+    const admin = await apiKeyFor(account.id);
+    const target = await apiKeyFor(account.id);
+    await revoke(target.id, { apiKey: admin.secret });
+    const response = await update(target.id, { apiKey: admin.secret, body: { cidrAllowlist: [] } });
+    expect(response.status).toBe(409);
+  });
+
+  it("from a session: 400 without a code, 200 with a fresh one", async () => {
+    const { account, session, authenticator } = await signedInEmployee({ totp: true });
+    const target = await apiKeyFor(account.id);
+    const body = { cidrAllowlist: ["10.0.0.0/8"] };
+    expect((await update(target.id, { session, body })).body.error_code).toBe("err_otp_required");
+    expect((await update(target.id, { session, body, totp: authenticator!.nextCode() })).status).toBe(200);
+  });
+
+  it("401 without a credential", async () => {
+    expect((await update("key_abc", { body: { cidrAllowlist: [] } })).status).toBe(401);
+  });
+});
+
+describe("DELETE /v1/api_keys/{key}", () => {
+  it("200 revokes: the key stops authenticating; revoking again is a no-op", async () => {
+    const { account } = await signedInEmployee();
+    const admin = await apiKeyFor(account.id);
+    const target = await apiKeyFor(account.id);
+    const response = await revoke(target.id, { apiKey: admin.secret });
+    expect(response.status).toBe(200);
+    expect(response.body.revokedAt).toEqual(expect.any(String));
+    expect((await call(list, { apiKey: target.secret })).status).toBe(401);
+    const again = await revoke(target.id, { apiKey: admin.secret });
+    expect(again.status).toBe(200);
+    expect(again.body.revokedAt).toBe(response.body.revokedAt);
+  });
+
+  it("a key can revoke itself, and is refused right after", async () => {
+    const { account } = await signedInEmployee();
+    const key = await apiKeyFor(account.id);
+    expect((await revoke(key.id, { apiKey: key.secret })).status).toBe(200);
+    expect((await revoke(key.id, { apiKey: key.secret })).status).toBe(401);
+  });
+
+  it("from a session: needs a current code", async () => {
+    const { account, session, authenticator } = await signedInEmployee({ totp: true });
+    const target = await apiKeyFor(account.id);
+    expect((await revoke(target.id, { session, totp: authenticator!.wrongCode() })).body.error_code).toBe("err_otp_invalid");
+    expect((await revoke(target.id, { session, totp: authenticator!.nextCode() })).status).toBe(200);
+  });
+
+  it("404 for another platform's key, which stays usable", async () => {
+    const { account } = await signedInEmployee();
+    const admin = await apiKeyFor(account.id);
+    const other = await signedInEmployee();
+    const theirs = await apiKeyFor(other.account.id);
+    expect((await revoke(theirs.id, { apiKey: admin.secret })).status).toBe(404);
+    expect((await call(list, { apiKey: theirs.secret })).status).toBe(200);
+  });
+
+  it("405 for GET", async () => {
+    expect((await call(GET, { params: { key: "key_x" } })).status).toBe(405);
+  });
+});

@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { resetEnv } from "@/lib/env";
+import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/http";
+import { GET, POST, PUT } from "./route";
+
+const issue = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
+
+describe("GET /v1/api_keys", () => {
+  it("200 by key: every key of the account with its public fields, none of its secret", async () => {
+    const { account } = await signedInEmployee();
+    const key = await apiKeyFor(account.id, { name: "Payouts", cidrAllowlist: ["10.0.0.0/8"] });
+    await apiKeyFor(account.id);
+    const response = await call(GET, { apiKey: key.secret, ip: "10.1.2.3" });
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(2);
+    const listed = response.body.find((item: { id: string }) => item.id === key.id);
+    expect(listed).toEqual({
+      id: key.id,
+      name: "Payouts",
+      prefix: key.secret.slice(0, 12),
+      expiresAt: key.expiresAt.toISOString(),
+      cidrAllowlist: ["10.0.0.0/8"],
+      createdAt: key.createdAt.toISOString(),
+      lastUsedAt: expect.any(String),
+      revokedAt: null,
+    });
+    expect(JSON.stringify(response.body)).not.toContain(key.secret);
+  });
+
+  it("200 by session, with no TOTP code needed for reading", async () => {
+    const { account, session } = await signedInEmployee();
+    await apiKeyFor(account.id);
+    const response = await call(GET, { session });
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(1);
+  });
+
+  it("401 with no credential, a malformed header, an unknown, a revoked or an expired key", async () => {
+    const { account } = await signedInEmployee();
+    const revoked = await apiKeyFor(account.id);
+    await db().apiKey.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
+    const expired = await apiKeyFor(account.id);
+    await db().apiKey.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const cases = [
+      await call(GET),
+      await call(GET, { headers: { authorization: "Basic abc" } }),
+      await call(GET, { apiKey: "svc_unknownunknownunknown" }),
+      await call(GET, { apiKey: revoked.secret }),
+      await call(GET, { apiKey: expired.secret }),
+    ];
+    for (const response of cases) {
+      expect(response.status).toBe(401);
+      expect(response.body).toMatchObject({ error_code: "err_unauthenticated", http_code: 401 });
+    }
+  });
+
+  describe("IP allowlist", () => {
+    afterEach(() => {
+      delete process.env.TRUST_PROXY;
+      resetEnv();
+    });
+
+    it("403 err_ip_not_allowed outside every range; IPv6 and IPv4-mapped peers match", async () => {
+      const { account } = await signedInEmployee();
+      const key = await apiKeyFor(account.id, { cidrAllowlist: ["192.0.2.0/24", "2001:db8::/32"] });
+      const outside = await call(GET, { apiKey: key.secret, ip: "198.51.100.7" });
+      expect(outside.status).toBe(403);
+      expect(outside.body.error_code).toBe("err_ip_not_allowed");
+      expect((await call(GET, { apiKey: key.secret, ip: "192.0.2.200" })).status).toBe(200);
+      expect((await call(GET, { apiKey: key.secret, ip: "::ffff:192.0.2.9" })).status).toBe(200);
+      expect((await call(GET, { apiKey: key.secret, ip: "2001:db8:1::5" })).status).toBe(200);
+      expect((await call(GET, { apiKey: key.secret, ip: "2001:db9::5" })).status).toBe(403);
+    });
+
+    it("a client's own X-Forwarded-For is ignored unless TRUST_PROXY is set", async () => {
+      const { account } = await signedInEmployee();
+      const key = await apiKeyFor(account.id, { cidrAllowlist: ["192.0.2.0/24"] });
+      // server.mjs appends the TCP peer (here 198.51.100.7) after whatever the client sent.
+      const spoofed = await call(GET, { apiKey: key.secret, ip: "192.0.2.1, 198.51.100.7" });
+      expect(spoofed.status).toBe(403);
+      process.env.TRUST_PROXY = "1";
+      resetEnv();
+      // Behind one trusted proxy (the peer), the address that proxy appended is the caller's.
+      expect((await call(GET, { apiKey: key.secret, ip: "192.0.2.1, 198.51.100.7" })).status).toBe(200);
+      expect((await call(GET, { apiKey: key.secret, ip: "192.0.2.1, 203.0.113.9, 198.51.100.7" })).status).toBe(403);
+    });
+  });
+
+  it("lastUsedAt is written at most once a minute", async () => {
+    const { account } = await signedInEmployee();
+    const key = await apiKeyFor(account.id);
+    await call(GET, { apiKey: key.secret });
+    const first = (await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await call(GET, { apiKey: key.secret });
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toEqual(first);
+    await db().apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(Date.now() - 61_000) } });
+    await call(GET, { apiKey: key.secret });
+    const later = (await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt!;
+    expect(Date.now() - later.getTime()).toBeLessThan(5_000);
+  });
+
+  it("lists only the caller's account's keys", async () => {
+    const mine = await signedInEmployee();
+    const theirs = await signedInEmployee();
+    await apiKeyFor(theirs.account.id);
+    const key = await apiKeyFor(mine.account.id);
+    const response = await call(GET, { apiKey: key.secret });
+    expect(response.body.map((item: { id: string }) => item.id)).toEqual([key.id]);
+  });
+});
+
+describe("POST /v1/api_keys", () => {
+  it("201 by key, no TOTP code needed: the secret once, only its hash stored", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    const response = await issue({ apiKey: caller.secret, body: { expiresAt: inDays(90), name: "CI", cidrAllowlist: ["2001:DB8::/32", "10.0.0.0/8", "10.0.0.0/8"] } });
+    expect(response.status).toBe(201);
+    expect(response.body.secret).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
+    expect(response.body.prefix).toBe(response.body.secret.slice(0, 12));
+    expect(response.body.cidrAllowlist).toEqual(["2001:db8::/32", "10.0.0.0/8"]);
+    const row = await db().apiKey.findUniqueOrThrow({ where: { id: response.body.id } });
+    expect(JSON.stringify(row)).not.toContain(response.body.secret);
+    expect((await call(GET, { apiKey: response.body.secret, ip: "10.9.9.9" })).status).toBe(200);
+  });
+
+  describe("from an employee session (Service-Totp-Code)", () => {
+    it("400 err_otp_required without 2FA enrolled, telling them to enrol", async () => {
+      const { session } = await signedInEmployee();
+      const response = await issue({ session, body: { expiresAt: inDays(30) } });
+      expect(response.status).toBe(400);
+      expect(response.body.error_code).toBe("err_otp_required");
+      expect(response.body.message).toMatch(/enrol/i);
+    });
+
+    it("400 err_otp_required without the header; err_otp_invalid for wrong, malformed, stale or replayed codes; 201 with a fresh one", async () => {
+      const { session, authenticator } = await signedInEmployee({ totp: true });
+      const body = { expiresAt: inDays(30) };
+      const missing = await issue({ session, body });
+      expect(missing.status).toBe(400);
+      expect(missing.body.error_code).toBe("err_otp_required");
+      for (const totp of [authenticator!.wrongCode(), "12ab56", "1234567", authenticator!.codeAt(Math.floor(Date.now() / 1000) - 90)]) {
+        const response = await issue({ session, body, totp });
+        expect(response.status).toBe(400);
+        expect(response.body.error_code).toBe("err_otp_invalid");
+      }
+      const code = authenticator!.nextCode();
+      expect((await issue({ session, body, totp: code })).status).toBe(201);
+      const replay = await issue({ session, body, totp: code });
+      expect(replay.status).toBe(400);
+      expect(replay.body.error_code).toBe("err_otp_invalid");
+      expect(await db().apiKey.count({ where: { createdById: { not: null } } })).toBeGreaterThanOrEqual(1);
+    });
+
+    it("403 cross-site, before the code is spent", async () => {
+      const { session, authenticator } = await signedInEmployee({ totp: true });
+      const code = authenticator!.nextCode();
+      const response = await issue({ session, body: { expiresAt: inDays(30) }, totp: code, headers: { origin: "https://evil.example" } });
+      expect(response.status).toBe(403);
+      expect((await issue({ session, body: { expiresAt: inDays(30) }, totp: code })).status).toBe(201);
+    });
+  });
+
+  it("422 naming expiresAt when missing, malformed, not in the future or more than a year away", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    for (const expiresAt of [undefined, "tomorrow", new Date(Date.now() - 1000).toISOString(), inDays(367)]) {
+      const response = await issue({ apiKey: caller.secret, body: { expiresAt } });
+      expect(response.status).toBe(422);
+      expect(response.body.error_code).toBe("err_validation");
+      expect(response.body.details).toHaveProperty("expiresAt");
+    }
+  });
+
+  it("422 naming the index of a bad CIDR range", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    const response = await issue({ apiKey: caller.secret, body: { expiresAt: inDays(1), cidrAllowlist: ["10.0.0.0/8", "10.0.0.1/8", "nope"] } });
+    expect(response.status).toBe(422);
+    expect(Object.keys(response.body.details).sort()).toEqual(["cidrAllowlist.1", "cidrAllowlist.2"]);
+  });
+
+  it("400 for a body that is not a JSON object", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    expect((await issue({ apiKey: caller.secret, rawBody: "[]" })).status).toBe(400);
+  });
+
+  it("405 for PUT", async () => {
+    expect((await call(PUT, { method: "PUT" })).status).toBe(405);
+  });
+});

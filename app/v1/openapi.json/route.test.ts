@@ -1,0 +1,74 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Handler } from "@/lib/http/route";
+import { call } from "@/lib/testing/http";
+import * as unknown from "@/app/v1/[...path]/route";
+import { GET, POST } from "./route";
+
+const v1 = path.resolve(import.meta.dirname, "..");
+
+/** Every route.ts under app/v1 with its URL path in OpenAPI form (`[key]` -> `{key}`), except the catch-all. */
+function routeFiles(dir = v1, prefix = "/v1"): { file: string; path: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name.startsWith("[...")) return [];
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full, `${prefix}/${entry.name.replace(/^\[(.+)\]$/, "{$1}")}`);
+    return entry.name === "route.ts" ? [{ file: full, path: prefix }] : [];
+  });
+}
+
+describe("GET /v1/openapi.json", () => {
+  it("200: an OpenAPI 3.1 document", async () => {
+    const response = await call(GET);
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toBe("3.1.0");
+    expect(response.body.components.schemas.Error.required).toEqual(["error_code", "message", "http_code"]);
+  });
+
+  it("documents every method of every route file, from the schemas the route validates with", async () => {
+    const { body: document } = await call(GET);
+    const files = routeFiles();
+    expect(files.length).toBeGreaterThanOrEqual(8);
+    for (const { file, path: urlPath } of files) {
+      const handlers = (await import(file)) as Record<string, Handler>;
+      for (const [method, handler] of Object.entries(handlers)) {
+        if (!handler.endpoint) continue;
+        expect(handler.endpoint.path, file).toBe(urlPath);
+        const operation = document.paths[urlPath]?.[method.toLowerCase()];
+        expect(operation, `${method} ${urlPath}`).toBeDefined();
+        if (handler.endpoint.body) expect(operation.requestBody, `${method} ${urlPath} body`).toBeDefined();
+        if (handler.endpoint.totp) {
+          expect(operation.parameters.map((p: { name: string }) => p.name)).toContain("Service-Totp-Code");
+        }
+      }
+    }
+    const issue = document.paths["/v1/api_keys"].post;
+    const ref: string = issue.requestBody.content["application/json"].schema.$ref;
+    const body = document.components.schemas[ref.replace("#/components/schemas/", "")];
+    expect(body.required).toEqual(["expiresAt"]);
+    expect(Object.keys(issue.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "422"]));
+  });
+
+  it("405 for POST", async () => {
+    expect((await call(POST, { method: "POST" })).status).toBe(405);
+  });
+});
+
+describe("unknown /v1 routes", () => {
+  it("404 in the contract's shape for every method, with a request id", async () => {
+    for (const [method, handler] of Object.entries(unknown) as [string, Handler][]) {
+      const response = await call(handler, { method, path: "/v1/no/such/thing" });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ error_code: "err_not_found", message: "No route /v1/no/such/thing", http_code: 404 });
+      expect(response.headers.get("x-request-id")).toBeTruthy();
+    }
+  });
+
+  it("echoes a sane X-Request-Id and replaces an insane one", async () => {
+    const sane = await call(GET, { headers: { "x-request-id": "client-123" } });
+    expect(sane.headers.get("x-request-id")).toBe("client-123");
+    const insane = await call(GET, { headers: { "x-request-id": "a b\u00e9<script>" } });
+    expect(insane.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
+  });
+});

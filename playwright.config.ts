@@ -1,0 +1,66 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, defineConfig } from "@playwright/test";
+
+// One server for the whole run, on a fixed port, with a database in a fresh temporary directory.
+const PORT = Number(process.env.E2E_PORT || 3100);
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+// The config is loaded again in every worker process; workers inherit the runner's environment, so
+// the directory is made once per run (by the runner) and reused by the workers' copies of the config.
+process.env.E2E_DATA_DIR ||= mkdtempSync(path.join(os.tmpdir(), `pmc-e2e-${Date.now()}-`));
+const dataDirectory = process.env.E2E_DATA_DIR;
+
+/**
+ * Browser tests (added later) run on a system Chromium when Playwright's own build is not installed
+ * (no network here to download it): PLAYWRIGHT_CHROMIUM_PATH, or else /usr/bin/chromium.
+ */
+function chromiumLaunchOptions() {
+  let bundled = false;
+  try {
+    const bundledPath = chromium.executablePath();
+    bundled = Boolean(bundledPath) && existsSync(bundledPath);
+  } catch {
+    bundled = false;
+  }
+  if (bundled) return {};
+  const systemPath = process.env.PLAYWRIGHT_CHROMIUM_PATH || (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+  if (!systemPath) return {};
+  return {
+    executablePath: systemPath,
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  };
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  // The tests share one server and its one-time /v1/setup, so they run one at a time, in order.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: true,
+  retries: 0,
+  reporter: "list",
+  timeout: 120_000,
+  use: {
+    baseURL,
+    screenshot: "only-on-failure",
+    launchOptions: chromiumLaunchOptions(),
+  },
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `${baseURL}/healthz`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      DATABASE_URL: `file:${path.join(dataDirectory, "e2e.db")}`,
+      NEXT_TELEMETRY_DISABLED: "1",
+      TRUST_PROXY: "false",
+      SANDBOX: "on",
+    },
+  },
+});
