@@ -29,6 +29,11 @@ describe("encryptSecret / decryptSecret", () => {
     expect(decryptSecret(stored, "emp_1")).toBe("JBSWY3DPEHPK3PXP");
   });
 
+  // Regression: an empty plaintext encrypted to an empty data part that decryption refused.
+  it("round-trips an empty plaintext", () => {
+    expect(decryptSecret(encryptSecret("", "ctx"), "ctx")).toBe("");
+  });
+
   it("round-trips non-ASCII plaintext", () => {
     expect(decryptSecret(encryptSecret("sécret ✓", "ctx"), "ctx")).toBe("sécret ✓");
   });

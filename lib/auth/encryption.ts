@@ -44,7 +44,7 @@ export function encryptSecret(plaintext: string, context: string): string {
 
 export function decryptSecret(stored: string, context: string): string {
   const [version, iv, data, tag] = stored.split(".");
-  if (version !== "v1" || !iv || !data || !tag) throw new Error("unknown ciphertext format");
+  if (version !== "v1" || !iv || data === undefined || !tag) throw new Error("unknown ciphertext format");
   const decipher = createDecipheriv("aes-256-gcm", encryptionKey(), Buffer.from(iv, "base64url"));
   decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(Buffer.from(tag, "base64url"));

@@ -17,11 +17,15 @@ export async function verifyApiKey({ secret, ip, now = new Date() }: { secret: s
     where: { secretHash: sha256(secret) },
     include: { account: { select: { platformId: true } } },
   });
-  if (!key || key.revokedAt) throw invalid();
-  if (key.expiresAt <= now) throw invalid();
+  if (!key) throw invalid();
+  const refuse = (error: ApiError) => {
+    error.actor = { type: "api_key", id: key.id, platformId: key.account.platformId, accountId: key.accountId };
+    return error;
+  };
+  if (key.revokedAt || key.expiresAt <= now) throw refuse(invalid());
   const allowlist = JSON.parse(key.cidrAllowlist) as string[];
   if (allowlist.length > 0 && (ip === null || !ipInRanges(ip, allowlist))) {
-    throw new ApiError("err_ip_not_allowed", "This API key may not be used from this IP address");
+    throw refuse(new ApiError("err_ip_not_allowed", "This API key may not be used from this IP address"));
   }
   // lastUsedAt is for people, not for auditing: a write per minute per key keeps requests read-only.
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > TOUCH_EVERY_MS) {

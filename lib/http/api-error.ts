@@ -28,6 +28,9 @@ export type ErrorBody = {
 
 /** The one error type the HTTP layer turns into the contract's error body. */
 export class ApiError extends Error {
+  /** Who was refused, when known (a revoked key, say), for the audit trail. */
+  actor?: { type: "employee" | "api_key"; id: string; platformId: string; accountId: string };
+
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { ZodError, type z } from "zod";
+import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { authenticate, type Actor } from "@/lib/auth/actor";
 import { isSameOrigin } from "@/lib/auth/csrf";
 import { verifyEmployeeTotp } from "@/lib/employees/verify-totp-code";
 import { ApiError, validationError } from "@/lib/http/api-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { scopeFor, withScope, type Scope } from "@/lib/tenancy";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Schema = z.ZodType;
@@ -28,6 +30,10 @@ export type Endpoint = {
   response?: Schema;
   /** Statuses this route can answer besides the success and the ones every route shares. */
   errors: number[];
+  /** Audit action name, e.g. "api_key.issue"; defaults to "METHOD /path". */
+  action?: string;
+  /** Non-secret facts from the body worth keeping in the audit trail (e.g. the e-mail of a sign-in). */
+  auditDetails?: (body: never) => Record<string, unknown>;
 };
 
 export const endpoint = <const E extends Endpoint>(definition: E): E => definition;
@@ -40,10 +46,14 @@ export type Context<E extends Endpoint> = {
   params: Infer<E["params"]>;
   query: Infer<E["query"]>;
   body: Infer<E["body"]>;
+  /** The tenant the request acts in (null on public routes); tenantDb() queries are confined to it. */
+  scope: E["auth"] extends "public" ? null : Scope;
   ip: string | null;
   requestId: string;
   /** Headers added to the success response (Set-Cookie, say). */
   headers: Headers;
+  /** What the audit record should say beyond what the wrapper knows. */
+  audit: { actor?: AuditActor; targetId?: string };
 };
 
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -122,50 +132,79 @@ function parseWith<S extends Schema>(schema: S | undefined, input: unknown, wher
 export function route<E extends Endpoint>(definition: E, handler: (context: Context<E>) => Promise<unknown>): Handler {
   const wrapped: Handler = async (request, nextContext) => {
     const requestId = requestIdOf(request);
+    const ip = clientIp(request);
+    const audit: Context<E>["audit"] = {};
+    let actor: Actor | null = null;
+    let params: Record<string, unknown> | undefined;
+    let body: unknown;
+    let result: unknown;
+    let response: Response;
     try {
-      const ip = clientIp(request);
       const rawParams = Object.fromEntries(
         Object.entries((await nextContext?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
       );
-      const params = parseWith(definition.params, rawParams, "params");
+      params = parseWith(definition.params, rawParams, "params");
       const mutating = !SAFE_METHODS.has(request.method);
-      let actor: Actor | null = null;
+      let scope: Scope | null = null;
       if (definition.auth === "public") {
         if (mutating && !isSameOrigin(request, { requireProof: false })) {
           throw new ApiError("err_forbidden", "Cross-site request refused");
         }
       } else {
-        actor = await authenticate(request, ip);
+        try {
+          actor = await authenticate(request, ip);
+        } catch (error) {
+          if (error instanceof ApiError && error.actor) audit.actor = error.actor;
+          throw error;
+        }
         if (actor.type === "employee" && mutating && !isSameOrigin(request, { requireProof: true })) {
           throw new ApiError("err_forbidden", "Cross-site request refused: send it from the dashboard's own origin");
         }
         if (definition.auth === "session" && actor.type !== "employee") {
           throw new ApiError("err_forbidden", "This route acts for a signed-in employee; API keys cannot use it");
         }
+        scope = await scopeFor(actor, request.headers.get("service-account-id"));
       }
       const url = new URL(request.url);
       const query = parseWith(definition.query, Object.fromEntries(url.searchParams), "query");
-      const body = definition.body ? parseWith(definition.body, await readJsonBody(request)) : undefined;
+      body = definition.body ? parseWith(definition.body, await readJsonBody(request)) : undefined;
       if (definition.totp && actor?.type === "employee") {
         await verifyEmployeeTotp({ employeeId: actor.id, code: request.headers.get("service-totp-code") });
       }
       const headers = new Headers();
-      const result = await handler({ request, actor, params, query, body, ip, requestId, headers } as Context<E>);
+      const context = { request, actor, scope, params, query, body, ip, requestId, headers, audit } as Context<E>;
+      result = scope ? await withScope(scope, () => handler(context)) : await handler(context);
       if (result instanceof Response) {
         result.headers.set("X-Request-Id", requestId);
-        return result;
+        response = result;
+      } else {
+        // Round-trip through JSON first so Dates become the ISO strings the response schemas describe.
+        const plain = result === undefined ? null : JSON.parse(JSON.stringify(result));
+        const output = definition.response ? definition.response.parse(plain) : plain;
+        response = json(output, definition.status ?? 200, requestId, headers);
       }
-      // Round-trip through JSON first so Dates become the ISO strings the response schemas describe.
-      const plain = result === undefined ? null : JSON.parse(JSON.stringify(result));
-      const output = definition.response ? definition.response.parse(plain) : plain;
-      return json(output, definition.status ?? 200, requestId, headers);
     } catch (error) {
-      return errorResponse(error, requestId);
+      response = errorResponse(error, requestId);
     }
+    if (!SAFE_METHODS.has(request.method) || response.status === 401 || response.status === 403) {
+      const resultId = (result as { id?: unknown } | null)?.id;
+      await recordAuditEvent({
+        actor: actor ? { type: actor.type, id: actor.id, platformId: actor.platformId, accountId: actor.accountId } : (audit.actor ?? null),
+        action: definition.action ?? `${definition.method} ${definition.path}`,
+        targetId: audit.targetId ?? firstString(Object.values(params ?? {})) ?? (typeof resultId === "string" ? resultId : null),
+        ip,
+        status: response.status,
+        requestId,
+        details: body && definition.auditDetails ? definition.auditDetails(body as never) : undefined,
+      });
+    }
+    return response;
   };
   wrapped.endpoint = definition;
   return wrapped;
 }
+
+const firstString = (values: unknown[]) => values.find((value): value is string => typeof value === "string");
 
 const ALL_METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 

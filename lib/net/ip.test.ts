@@ -115,11 +115,28 @@ describe("ipInRanges", () => {
     expect(ipInRanges("::1", ["0.0.0.0/0"])).toBe(false);
   });
 
-  it("lets ::/0 match any IPv6 address, and IPv4 callers through their mapped form", () => {
+  it("lets ::/0 match any IPv6 address but no IPv4 caller: it means every IPv6 address", () => {
     expect(ipInRanges("2001:db8::1", ["::/0"])).toBe(true);
     expect(ipInRanges("::1", ["::/0"])).toBe(true);
-    // Documented: IPv4 callers also match IPv6 ranges that contain ::ffff:0:0/96, and ::/0 does.
-    expect(ipInRanges("198.51.100.1", ["::/0"])).toBe(true);
+    expect(ipInRanges("198.51.100.1", ["::/0"])).toBe(false);
+    expect(ipInRanges("::ffff:198.51.100.1", ["::/0"])).toBe(false);
+  });
+
+  it("treats an IPv4-mapped range as the IPv4 range it maps", () => {
+    expect(parseCidr("::ffff:10.0.0.0/104")).toMatchObject({ text: "10.0.0.0/8" });
+    expect(ipInRanges("10.1.2.3", ["::ffff:10.0.0.0/104"])).toBe(true);
+    expect(ipInRanges("::ffff:10.1.2.3", ["::ffff:10.0.0.0/104"])).toBe(true);
+    expect(parseCidr("::ffff:0:0/64")).toHaveProperty("error");
+  });
+
+  // Regressions: ipaddr.js alone read IPv4-compatible ::1.2.3.4 as mapped, and let octal or hex
+  // IPv4 through inside IPv6 text.
+  it("keeps IPv4-compatible IPv6 as IPv6 and refuses non-dotted-quad IPv4 inside IPv6", () => {
+    expect(normalizeIp("::1.2.3.4")).toBe("::102:304");
+    expect(ipInRanges("::1.2.3.4", ["1.2.3.0/24"])).toBe(false);
+    expect(normalizeIp("::ffff:0x7f.0.0.1")).toBeNull();
+    expect(normalizeIp("::ffff:010.0.0.1")).toBeNull();
+    expect(parseCidr("::ffff:010.0.0.0/104")).toHaveProperty("error");
   });
 
   it("includes both ends of a /24 and nothing beyond them", () => {

@@ -1,58 +1,68 @@
+import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
-export type IpRange = { text: string; range: [ipaddr.IPv4 | ipaddr.IPv6, number] };
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+export type IpRange = { text: string; range: [Address, number] };
 
-/** Canonical text of an address; IPv4-mapped IPv6 (::ffff:1.2.3.4) becomes plain IPv4. Null if invalid. */
-export function normalizeIp(text: string): string | null {
+const cidrHint = "must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32";
+
+/**
+ * Parses an address strictly (Node's own grammar: dotted-quad IPv4 only, no "0x7f.1" or octal forms)
+ * and returns it with IPv4-mapped IPv6 (::ffff:1.2.3.4) reduced to IPv4, the form callers arrive in
+ * over a dual-stack socket. Embedded dotted quads are rewritten to hex first because ipaddr.js reads
+ * any IPv6 text with a dotted tail as IPv4-mapped, which would turn ::1.2.3.4 into 1.2.3.4.
+ */
+function parseAddress(text: string): Address | null {
   const value = text.trim().replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
-  if (!ipaddr.isValid(value)) return null;
-  // ipaddr.isValid accepts "1" or "0x7f.1" style IPv4; only dotted-quad IPv4 is a real address here.
-  if (!value.includes(":") && !ipaddr.IPv4.isValidFourPartDecimal(value)) return null;
-  const parsed = ipaddr.process(value);
-  return parsed.toString();
+  if (isIP(value) === 0) return null;
+  if (isIP(value) === 4) return ipaddr.IPv4.parse(value);
+  const hex = value.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) =>
+    [[a, b], [c, d]].map(([high, low]) => ((Number(high) << 8) | Number(low)).toString(16)).join(":"),
+  );
+  const address = ipaddr.IPv6.parse(hex);
+  return address.isIPv4MappedAddress() ? address.toIPv4Address() : address;
 }
 
-/** Parses a CIDR range strictly (host bits must be zero, prefix within the family's width). */
-export function parseCidr(text: string): IpRange | { error: string } {
-  const value = text.trim();
-  if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(value)) return { error: "must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32" };
-  let range: [ipaddr.IPv4 | ipaddr.IPv6, number];
-  try {
-    range = ipaddr.parseCIDR(value);
-  } catch {
-    return { error: "must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32" };
-  }
-  const [address, bits] = range;
-  if (address.kind() === "ipv4" && !ipaddr.IPv4.isValidFourPartDecimal(value.split("/")[0]!)) {
-    return { error: "must use a dotted-quad IPv4 address" };
-  }
-  const network =
-    address.kind() === "ipv4"
-      ? ipaddr.IPv4.networkAddressFromCIDR(value)
-      : ipaddr.IPv6.networkAddressFromCIDR(value);
-  if (network.toString() !== address.toString()) {
-    return { error: `has host bits set; did you mean ${network.toString()}/${bits}?` };
-  }
-  return { text: `${address.toString()}/${bits}`, range };
+/** Canonical text of an address; IPv4-mapped IPv6 becomes plain IPv4. Null if invalid. */
+export function normalizeIp(text: string): string | null {
+  return parseAddress(text)?.toString() ?? null;
 }
 
 /**
- * Whether an address falls in any range. IPv4-mapped IPv6 callers match IPv4 ranges, and IPv4
- * callers match ::ffff:0:0/96-style IPv6 ranges, so one network written either way works.
+ * Parses a CIDR range strictly (host bits must be zero, prefix within the family's width). A range
+ * inside ::ffff:0:0/96 is the IPv4 range it maps, so ::ffff:10.0.0.0/104 and 10.0.0.0/8 are one.
  */
-export function ipInRanges(ip: string, ranges: string[]): boolean {
-  const normalized = normalizeIp(ip);
-  if (normalized === null) return false;
-  const address = ipaddr.parse(normalized);
-  const forms: (ipaddr.IPv4 | ipaddr.IPv6)[] =
-    address.kind() === "ipv4" ? [address, (address as ipaddr.IPv4).toIPv4MappedAddress()] : [address];
-  for (const text of ranges) {
-    const parsed = parseCidr(text);
-    if ("error" in parsed) continue;
-    const [network, bits] = parsed.range;
-    for (const form of forms) {
-      if (form.kind() === network.kind() && form.match(network as never, bits)) return true;
-    }
+export function parseCidr(text: string): IpRange | { error: string } {
+  const match = /^\s*([0-9a-fA-F:.]+)\/(\d{1,3})\s*$/.exec(text);
+  if (!match) return { error: cidrHint };
+  const [, addressText, bitsText] = match;
+  const raw = parseAddress(addressText!);
+  if (!raw) return { error: /^[\d.]+$/.test(addressText!) ? "must be a CIDR range with a dotted-quad IPv4 address (four numbers 0-255, no leading zeros)" : cidrHint };
+  let bits = Number(bitsText);
+  // parseAddress reduces a mapped address to IPv4; its prefix shrinks by the 96 bits of the mapping.
+  const mapped = addressText!.includes(":") && raw.kind() === "ipv4";
+  if (mapped) {
+    if (bits < 96) return { error: "is an IPv4-mapped range shorter than /96; write the IPv6 range without the mapping" };
+    bits -= 96;
   }
-  return false;
+  const width = raw.kind() === "ipv4" ? 32 : 128;
+  if (bits > width) return { error: `is not a CIDR range: the prefix is longer than /${width}` };
+  const family = raw.kind() === "ipv4" ? ipaddr.IPv4 : ipaddr.IPv6;
+  const network = family.networkAddressFromCIDR(`${raw.toString()}/${bits}`);
+  if (network.toString() !== raw.toString()) {
+    return { error: `has host bits set; did you mean ${network.toString()}/${bits}?` };
+  }
+  return { text: `${raw.toString()}/${bits}`, range: [raw, bits] };
+}
+
+/** Whether an address falls in any range. Only same-family comparisons: ::/0 means every IPv6 address, not every address. */
+export function ipInRanges(ip: string, ranges: string[]): boolean {
+  const address = parseAddress(ip);
+  if (!address) return false;
+  return ranges.some((text) => {
+    const parsed = parseCidr(text);
+    if ("error" in parsed) return false;
+    const [network, bits] = parsed.range;
+    return address.kind() === network.kind() && address.match(network as never, bits);
+  });
 }

@@ -1,0 +1,41 @@
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+
+export type AuditActor = { type: "employee" | "api_key"; id: string; platformId: string; accountId: string };
+
+export type AuditEventInput = {
+  actor: AuditActor | null;
+  action: string;
+  targetId: string | null;
+  ip: string | null;
+  status: number;
+  requestId: string;
+  /** Non-secret context only (never passwords, codes, tokens or key secrets). */
+  details?: Record<string, unknown>;
+};
+
+/** Appends one record to the audit trail. Triggers in the database refuse any later edit or deletion. */
+export async function recordAuditEvent(event: AuditEventInput) {
+  const outcome = event.status < 400 ? "success" : event.status === 401 || event.status === 403 ? "denied" : "failure";
+  try {
+    await db().auditEvent.create({
+      data: {
+        id: newId("aud"),
+        platformId: event.actor?.platformId ?? null,
+        accountId: event.actor?.accountId ?? null,
+        actorType: event.actor?.type ?? "anonymous",
+        actorId: event.actor?.id ?? null,
+        action: event.action,
+        targetId: event.targetId,
+        ip: event.ip,
+        outcome,
+        status: event.status,
+        requestId: event.requestId,
+        details: event.details ? JSON.stringify(event.details) : null,
+      },
+    });
+  } catch (error) {
+    // The request already happened; losing its record is logged loudly rather than turned into a 500.
+    console.error(`[${event.requestId}] could not write audit event ${event.action}: ${(error as Error).message}`);
+  }
+}

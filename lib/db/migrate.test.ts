@@ -1,0 +1,126 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrateDatabase } from "@/lib/db/migrate";
+
+const root = process.cwd();
+const migrationNames = readdirSync(path.join(root, "prisma", "migrations"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+const work = mkdtempSync(path.join(tmpdir(), "migrate-test-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+let fileCount = 0;
+const freshFile = () => path.join(work, `db${++fileCount}`, "app.db");
+
+function withDb<T>(file: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(file);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+const tableNames = (file: string) =>
+  withDb(file, (db) =>
+    (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map(
+      (row) => row.name,
+    ),
+  );
+
+describe("migrateDatabase", () => {
+  it("applies every migration to a fresh file, creating its directory and the tables", () => {
+    expect(migrationNames[0]).toMatch(/_init$/);
+    const file = freshFile();
+    expect(migrateDatabase(file)).toEqual(migrationNames);
+    expect(tableNames(file)).toEqual(
+      expect.arrayContaining(["_migrations", "Account", "Employee", "Session", "RecoveryCode", "ApiKey"]),
+    );
+    const recorded = withDb(file, (db) => db.prepare(`SELECT name, checksum FROM "_migrations" ORDER BY name`).all());
+    expect(recorded).toEqual(migrationNames.map((name) => ({ name, checksum: expect.stringMatching(/^[0-9a-f]{64}$/) })));
+  });
+
+  it("applies nothing on a second run and keeps the data", () => {
+    const file = freshFile();
+    migrateDatabase(file);
+    withDb(file, (db) =>
+      db.prepare(`INSERT INTO "Account" (id, platformId, name) VALUES (?, ?, ?)`).run("acct_keep", "acct_keep", "Kept"),
+    );
+    expect(migrateDatabase(file)).toEqual([]);
+    const rows = withDb(file, (db) => db.prepare(`SELECT id, name FROM "Account"`).all());
+    expect(rows).toEqual([{ id: "acct_keep", name: "Kept" }]);
+  });
+
+  it("leaves the file in WAL journal mode", () => {
+    const file = freshFile();
+    migrateDatabase(file);
+    expect(withDb(file, (db) => db.pragma("journal_mode", { simple: true }))).toBe("wal");
+  });
+
+  it("refuses to start when an applied migration's checksum changed", () => {
+    const file = freshFile();
+    migrateDatabase(file);
+    withDb(file, (db) => db.prepare(`UPDATE "_migrations" SET checksum = 'edited' WHERE name = ?`).run(migrationNames[0]));
+    expect(() => migrateDatabase(file)).toThrow(new RegExp(`Migration ${migrationNames[0]} was changed after it was applied`));
+  });
+
+  it("rolls back a failing migration and records only those that succeeded", () => {
+    // A project copy whose second migration fails half-way (migrationsDir follows the working directory).
+    const project = path.join(work, "failing-project");
+    cpSync(path.join(root, "prisma", "migrations"), path.join(project, "prisma", "migrations"), { recursive: true });
+    mkdirSync(path.join(project, "prisma", "migrations", "99990101000000_broken"));
+    writeFileSync(
+      path.join(project, "prisma", "migrations", "99990101000000_broken", "migration.sql"),
+      `CREATE TABLE "Half" ("id" TEXT NOT NULL PRIMARY KEY);\nINSERT INTO "NoSuchTable" VALUES (1);\n`,
+    );
+    const file = freshFile();
+    const cwd = process.cwd();
+    process.chdir(project);
+    try {
+      expect(() => migrateDatabase(file)).toThrow(/NoSuchTable/);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(tableNames(file)).not.toContain("Half");
+    const recorded = withDb(file, (db) => db.prepare(`SELECT name FROM "_migrations" ORDER BY name`).all());
+    expect(recorded).toEqual(migrationNames.map((name) => ({ name })));
+  });
+});
+
+describe("scripts/check-migrations.mjs", () => {
+  const runCheck = (cwd: string) =>
+    spawnSync(process.execPath, ["--experimental-wasm-modules", "scripts/check-migrations.mjs"], {
+      cwd,
+      encoding: "utf8",
+      timeout: 110_000,
+    });
+
+  it("finds schema.prisma and the migrations in agreement", { timeout: 120_000 }, () => {
+    const result = runCheck(root);
+    expect(result.stdout).toContain("agree");
+    expect(result.status).toBe(0);
+  });
+
+  it("fails with the missing SQL when the schema has a change no migration carries", { timeout: 120_000 }, () => {
+    const copy = path.join(work, "drift-project");
+    cpSync(path.join(root, "prisma"), path.join(copy, "prisma"), { recursive: true });
+    cpSync(path.join(root, "scripts"), path.join(copy, "scripts"), { recursive: true });
+    symlinkSync(path.join(root, "node_modules"), path.join(copy, "node_modules"), "dir");
+    const schemaFile = path.join(copy, "prisma", "schema.prisma");
+    const schema = readFileSync(schemaFile, "utf8");
+    expect(schema).toContain("model Account {\n");
+    writeFileSync(schemaFile, schema.replace("model Account {\n", "model Account {\n  driftProbe String?\n"));
+
+    const result = runCheck(copy);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("schema.prisma has changes no migration carries");
+    expect(result.stderr).toMatch(/ALTER TABLE|CREATE/);
+    expect(result.stderr).toContain("driftProbe");
+  });
+});

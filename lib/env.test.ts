@@ -1,0 +1,181 @@
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { databaseFile, decodeKey, env, EnvError, parseEnv, resetEnv } from "@/lib/env";
+
+const HEX_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+/** The EnvError parseEnv throws for `source`. */
+function envError(source: Record<string, string | undefined>): EnvError {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return error as EnvError;
+  }
+  throw new Error("expected parseEnv to throw");
+}
+
+describe("parseEnv", () => {
+  it("fills in every default", () => {
+    expect(parseEnv({})).toEqual({
+      NODE_ENV: "development",
+      PORT: 3000,
+      HOST: "::",
+      DATABASE_URL: "file:./data/app.db",
+      TRUST_PROXY: 0,
+      SESSION_IDLE_MINUTES: 30,
+      SESSION_MAX_HOURS: 12,
+      COOKIE_SECURE: false,
+      SANDBOX: "on",
+      TOTP_ISSUER: "Platform Compliance",
+    });
+  });
+
+  it("reads set values and ignores unknown variables", () => {
+    const parsed = parseEnv({
+      NODE_ENV: "production",
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      DATABASE_URL: "file:/var/lib/pcs/app.db",
+      TOTP_ENCRYPTION_KEY: HEX_KEY,
+      APP_ORIGIN: "https://compliance.example.com",
+      SANDBOX: "off",
+      PATH: "/usr/bin",
+    });
+    expect(parsed).toMatchObject({
+      NODE_ENV: "production",
+      PORT: 8080,
+      HOST: "127.0.0.1",
+      DATABASE_URL: "file:/var/lib/pcs/app.db",
+      TOTP_ENCRYPTION_KEY: HEX_KEY,
+      APP_ORIGIN: "https://compliance.example.com",
+      SANDBOX: "off",
+    });
+    expect(parsed).not.toHaveProperty("PATH");
+  });
+
+  it.each(["abc", "70000", "0", "-1", "80.5"])("refuses PORT=%s and names PORT", (port) => {
+    const error = envError({ PORT: port });
+    expect(error.message).toMatch(/^\s+PORT: /m);
+    expect(error.message).not.toMatch(/^\s+(?!PORT)\w+: /m);
+  });
+
+  it.each([
+    ["false", 0],
+    ["true", 1],
+    ["0", 0],
+    ["2", 2],
+    ["10", 10],
+  ])("reads TRUST_PROXY=%s as %i", (value, expected) => {
+    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toBe(expected);
+  });
+
+  it.each(["bogus", "yes", "TRUE", "-1", "100", "1.5"])("refuses TRUST_PROXY=%s and names it", (value) => {
+    expect(envError({ TRUST_PROXY: value }).message).toMatch(/^\s+TRUST_PROXY: /m);
+  });
+
+  it.each(["./data/app.db", "postgres://localhost/db", "file:", "sqlite:app.db"])(
+    "refuses DATABASE_URL=%s and names it",
+    (url) => {
+      expect(envError({ DATABASE_URL: url }).message).toMatch(/^\s+DATABASE_URL: .*file:/m);
+    },
+  );
+
+  it.each([
+    ["too short hex", HEX_KEY.slice(0, 62)],
+    ["16 bytes of base64", Buffer.alloc(16).toString("base64")],
+    ["33 bytes of base64", Buffer.alloc(33).toString("base64")],
+  ])("refuses a TOTP_ENCRYPTION_KEY of %s and names it", (_, key) => {
+    expect(envError({ TOTP_ENCRYPTION_KEY: key }).message).toMatch(/^\s+TOTP_ENCRYPTION_KEY: /m);
+  });
+
+  it.each([
+    ["yes", true],
+    ["on", true],
+    ["1", true],
+    ["off", false],
+    ["no", false],
+  ])("reads COOKIE_SECURE=%s as %s", (value, expected) => {
+    expect(parseEnv({ COOKIE_SECURE: value }).COOKIE_SECURE).toBe(expected);
+  });
+
+  it("refuses an unknown boolean, NODE_ENV and APP_ORIGIN, naming each", () => {
+    const message = envError({ COOKIE_SECURE: "maybe", NODE_ENV: "staging", APP_ORIGIN: "not a url" }).message;
+    expect(message).toMatch(/^\s+COOKIE_SECURE: /m);
+    expect(message).toMatch(/^\s+NODE_ENV: /m);
+    expect(message).toMatch(/^\s+APP_ORIGIN: /m);
+  });
+
+  it("lists every invalid variable in one error", () => {
+    const message = envError({ PORT: "abc", DATABASE_URL: "app.db", TRUST_PROXY: "bogus" }).message;
+    expect(message).toMatch(/^Invalid configuration:/);
+    expect(message.match(/^\s+\w+: /gm)).toHaveLength(3);
+  });
+
+  it("treats empty strings as unset", () => {
+    const parsed = parseEnv({
+      PORT: "",
+      DATABASE_URL: "",
+      TRUST_PROXY: "",
+      TOTP_ENCRYPTION_KEY: "",
+      APP_ORIGIN: "",
+      COOKIE_SECURE: "",
+      NODE_ENV: "",
+      TOTP_ISSUER: "",
+    });
+    expect(parsed).toEqual(parseEnv({}));
+  });
+});
+
+describe("decodeKey", () => {
+  it("decodes 64 hex characters in either case", () => {
+    expect(decodeKey(HEX_KEY)?.toString("hex")).toBe(HEX_KEY);
+    expect(decodeKey(HEX_KEY.toUpperCase())?.toString("hex")).toBe(HEX_KEY);
+  });
+
+  it("decodes 32 bytes of base64", () => {
+    const raw = Buffer.from(HEX_KEY, "hex");
+    expect(decodeKey(raw.toString("base64"))?.equals(raw)).toBe(true);
+  });
+
+  it("returns null for anything that is not 32 bytes", () => {
+    expect(decodeKey("")).toBeNull();
+    expect(decodeKey(HEX_KEY + "00")).toBeNull();
+    expect(decodeKey(Buffer.alloc(31).toString("base64"))).toBeNull();
+  });
+});
+
+describe("databaseFile", () => {
+  it("resolves a relative file: URL against the working directory", () => {
+    expect(databaseFile("file:./data/app.db")).toBe(path.resolve(process.cwd(), "data/app.db"));
+  });
+
+  it("keeps an absolute path and drops query parameters", () => {
+    expect(databaseFile("file:/var/lib/pcs/app.db?mode=rwc")).toBe("/var/lib/pcs/app.db");
+  });
+});
+
+describe("env", () => {
+  const originalPort = process.env.PORT;
+  afterEach(() => {
+    if (originalPort === undefined) delete process.env.PORT;
+    else process.env.PORT = originalPort;
+    resetEnv();
+  });
+
+  it("caches the configuration until resetEnv()", () => {
+    process.env.PORT = "4001";
+    resetEnv();
+    expect(env().PORT).toBe(4001);
+    process.env.PORT = "4002";
+    expect(env().PORT).toBe(4001);
+    resetEnv();
+    expect(env().PORT).toBe(4002);
+  });
+
+  it("throws EnvError for an invalid process environment", () => {
+    process.env.PORT = "abc";
+    resetEnv();
+    expect(() => env()).toThrow(EnvError);
+  });
+});

@@ -1,0 +1,105 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { db } from "@/lib/db";
+import { notFound } from "@/lib/http/api-error";
+
+/** The tenant a request acts in: its platform, and the account within it (its own, or Service-Account-Id's). */
+export type Scope = { platformId: string; accountId: string };
+
+const storage = new AsyncLocalStorage<Scope>();
+
+/** Runs `work` with every tenantDb() query confined to `scope`. The route wrapper is the usual caller. */
+export function withScope<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
+  return storage.run(scope, work);
+}
+
+export function currentScope(): Scope {
+  const scope = storage.getStore();
+  // Fail closed: a tenant query with no tenant is a bug, never "all tenants".
+  if (!scope) throw new Error("Tenant data was queried outside a tenant scope (withScope)");
+  return scope;
+}
+
+const accountOwned = new Set([
+  "ApiKey",
+  "DelegatedUser",
+  "VirtualAccount",
+  "Transaction",
+  "Recipient",
+  "Transfer",
+  "KycSubmission",
+  "Beneficiary",
+  "Agreement",
+  "ApplicantProfile",
+  "InformationRequest",
+]);
+
+/** The column values that confine a model's rows to the current scope, or null for models that are not tenant data. */
+function confinement(model: string | undefined): Record<string, string> | null {
+  if (!model) return null;
+  if (accountOwned.has(model)) return { accountId: currentScope().accountId };
+  if (model === "Account" || model === "AuditEvent") return { platformId: currentScope().platformId };
+  // Employees belong to the platform's own account, whose id is the platform id.
+  if (model === "Employee") return { accountId: currentScope().platformId };
+  return null;
+}
+
+type Args = { where?: object; data?: object | object[]; create?: object };
+
+function confine(operation: string, args: Args, values: Record<string, string>): Args {
+  switch (operation) {
+    case "create":
+      return { ...args, data: { ...(args.data as object), ...values } };
+    case "createMany":
+    case "createManyAndReturn":
+      return { ...args, data: ([] as object[]).concat(args.data ?? []).map((row) => ({ ...row, ...values })) };
+    case "upsert":
+      return { ...args, where: { ...args.where, ...values }, create: { ...args.create, ...values } };
+    default:
+      return { ...args, where: { ...args.where, ...values } };
+  }
+}
+
+function createTenantClient() {
+  return db().$extends({
+    name: "tenancy",
+    query: {
+      $allModels: {
+        async $allOperations({ model, operation, args, query }) {
+          const values = confinement(model);
+          return query(values ? (confine(operation, args as Args, values) as typeof args) : args);
+        },
+      },
+    },
+  });
+}
+
+export type TenantDb = ReturnType<typeof createTenantClient>;
+
+const globalForTenant = globalThis as unknown as { tenantDb?: TenantDb; tenantBase?: unknown };
+
+/**
+ * The Prisma client for tenant data: every query on a tenant model is confined to the current
+ * scope here, in one place, so no route can forget it. Another tenant's rows are simply not found
+ * (404, never 403). System code that must cross tenants (key lookup by hash, sign-in) uses db().
+ */
+export function tenantDb(): TenantDb {
+  const base = db();
+  if (globalForTenant.tenantBase !== base) {
+    globalForTenant.tenantDb = createTenantClient();
+    globalForTenant.tenantBase = base;
+  }
+  return globalForTenant.tenantDb!;
+}
+
+/**
+ * The scope of a request: the caller's own account, or the account named by Service-Account-Id
+ * when it belongs to the caller's platform (otherwise 404: never reveal another tenant's account).
+ */
+export async function scopeFor(actor: { platformId: string; accountId: string }, serviceAccountId: string | null): Promise<Scope> {
+  if (serviceAccountId === null || serviceAccountId.trim() === "") return { platformId: actor.platformId, accountId: actor.accountId };
+  const id = serviceAccountId.trim();
+  if (!/^acct_[a-z0-9]{1,64}$/.test(id)) throw notFound("Account");
+  const account = await db().account.findFirst({ where: { id, platformId: actor.platformId }, select: { id: true } });
+  if (!account) throw notFound("Account");
+  return { platformId: actor.platformId, accountId: account.id };
+}
