@@ -1,5 +1,14 @@
+import * as accounts from "@/lib/accounts/endpoints";
 import * as apiKeys from "@/lib/api-keys/endpoints";
+import * as audit from "@/lib/audit/endpoints";
+import * as delegatedUsers from "@/lib/delegated-users/endpoints";
 import * as employees from "@/lib/employees/endpoints";
+import * as informationRequests from "@/lib/information-requests/endpoints";
+import * as kyc from "@/lib/kyc/endpoints";
+import * as recipients from "@/lib/recipients/endpoints";
+import * as transactions from "@/lib/transactions/endpoints";
+import * as transfers from "@/lib/transfers/endpoints";
+import * as virtualAccounts from "@/lib/virtual-accounts/endpoints";
 import { endpoint, type Endpoint } from "@/lib/http/route";
 
 export const openApiEndpoint = endpoint({
@@ -11,5 +20,22 @@ export const openApiEndpoint = endpoint({
   errors: [],
 });
 
+const modules: Record<string, unknown>[] = [
+  employees,
+  apiKeys,
+  accounts,
+  delegatedUsers,
+  transactions,
+  virtualAccounts,
+  recipients,
+  transfers,
+  informationRequests,
+  kyc,
+  audit,
+];
+
+const isEndpoint = (value: unknown): value is Endpoint =>
+  typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
+
 /** Every /v1 endpoint; the OpenAPI document is generated from this list, and a test checks each route file is in it. */
-export const allEndpoints: Endpoint[] = [...Object.values(employees), ...Object.values(apiKeys), openApiEndpoint];
+export const allEndpoints: Endpoint[] = [...modules.flatMap((module) => Object.values(module).filter(isEndpoint)), openApiEndpoint];

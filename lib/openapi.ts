@@ -52,7 +52,7 @@ export function buildOpenApi(): JsonSchema {
       },
     }) as JsonSchema;
     const { $defs, ...rest } = json as { $defs?: Record<string, JsonSchema> };
-    if ($defs) Object.assign(components, $defs);
+    if ($defs) Object.assign(components, JSON.parse(JSON.stringify($defs).replaceAll("#/$defs/", "#/components/schemas/")));
     delete (rest as { $schema?: string }).$schema;
     return JSON.parse(JSON.stringify(rest).replaceAll("#/$defs/", "#/components/schemas/"));
   };

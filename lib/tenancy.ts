@@ -9,7 +9,8 @@ const storage = new AsyncLocalStorage<Scope>();
 
 /** Runs `work` with every tenantDb() query confined to `scope`. The route wrapper is the usual caller. */
 export function withScope<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
-  return storage.run(scope, work);
+  // Awaited inside the scope: Prisma queries are lazy and would otherwise run after it ended.
+  return storage.run(scope, async () => await work());
 }
 
 export function currentScope(): Scope {

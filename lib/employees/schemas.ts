@@ -80,3 +80,23 @@ export type EmployeeRow = {
 export function presentEmployee(row: EmployeeRow) {
   return { ...row, twoFactorEnabled: row.totpEnabledAt !== null };
 }
+
+export const employeeParams = z.object({ id: z.string().regex(/^emp_[a-z0-9]{1,64}$/) });
+
+export const inviteEmployeeInput = z
+  .object({ name: personName, email: emailSchema.meta({ description: "Unique across the service; stored lower-cased." }) })
+  .meta({ id: "InviteEmployeeInput" });
+
+export const invitedEmployeeSchema = employeeSchema
+  .extend({
+    invitationUrl: z.url().meta({ description: "The link to send the invitee (`/invitations/accept?token=...`). Shown only in this response." }),
+    invitationExpiresAt: z.iso.datetime().meta({ description: "7 days after the invitation." }),
+  })
+  .meta({ id: "InvitedEmployee" });
+
+export const acceptInvitationInput = z
+  .object({
+    token: z.string().min(1, "is required").max(200).meta({ description: "The `token` parameter of the invitation link." }),
+    password: newPasswordSchema,
+  })
+  .meta({ id: "AcceptInvitationInput" });

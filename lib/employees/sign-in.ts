@@ -31,29 +31,20 @@ export async function signIn({
   const passwordOk = employee?.passwordHash
     ? await verifyPassword(password, employee.passwordHash)
     : (await verifyPassword(password, await decoyPasswordHash())) && false;
+  // Failures on a known e-mail are tied to that employee, so the platform's audit trail shows them.
+  const attribute = (error: ApiError) => {
+    if (employee) error.actor = { type: "employee", id: employee.id, platformId: employee.account.platformId, accountId: employee.accountId };
+    return error;
+  };
   if (!employee || !passwordOk || employee.status !== "active") {
     await recordFailure(accountKey, throttleRules.loginAccount);
     if (ipKey) await recordFailure(ipKey, throttleRules.loginIp);
-    throw new ApiError("err_unauthenticated", "The e-mail address or password is wrong");
+    throw attribute(new ApiError("err_unauthenticated", "The e-mail address or password is wrong"));
   }
-
-  if (employee.totpEnabledAt) {
-    const code = totpCode?.trim();
-    if (!code) {
-      throw new ApiError("err_otp_required", "Enter the code from your authenticator app, or a recovery code", {
-        totpCode: "required",
-      });
-    }
-    if (/^\d{6}$/.test(code)) {
-      await verifyEmployeeTotp({ employeeId: employee.id, code });
-    } else {
-      const totpKey = `totp:${employee.id}`;
-      await assertNotThrottled([totpKey]);
-      if (!(await consumeRecoveryCode({ employeeId: employee.id, code }))) {
-        await recordFailure(totpKey, throttleRules.totp);
-        throw new ApiError("err_otp_invalid", "That code is wrong or was already used", { totpCode: "invalid" });
-      }
-    }
+  try {
+    await checkSecondFactor(employee, totpCode);
+  } catch (error) {
+    throw error instanceof ApiError ? attribute(error) : error;
   }
 
   await clearThrottle(accountKey);
@@ -64,4 +55,22 @@ export async function signIn({
   });
   const { session, cookie } = await createSession({ employeeId: employee.id, ip });
   return { employee: signedIn, account: signedIn.account, session, cookie };
+}
+
+/** Once 2FA is on: a current code (each time step once) or an unused recovery code. */
+async function checkSecondFactor(employee: { id: string; totpEnabledAt: Date | null }, totpCode: string | undefined) {
+  if (!employee.totpEnabledAt) return;
+  const code = totpCode?.trim();
+  if (!code) {
+    throw new ApiError("err_otp_required", "Enter the code from your authenticator app, or a recovery code", {
+      totpCode: "required",
+    });
+  }
+  if (/^\d{6}$/.test(code)) return verifyEmployeeTotp({ employeeId: employee.id, code });
+  const totpKey = `totp:${employee.id}`;
+  await assertNotThrottled([totpKey]);
+  if (!(await consumeRecoveryCode({ employeeId: employee.id, code }))) {
+    await recordFailure(totpKey, throttleRules.totp);
+    throw new ApiError("err_otp_invalid", "That code is wrong or was already used", { totpCode: "invalid" });
+  }
 }

@@ -39,13 +39,11 @@ export function decodeCursor(text: string): Cursor {
  * before, so rows inserted while a client pages never repeat or push an existing row out of view,
  * and a deep page costs the same as the first (no OFFSET scan).
  */
-export async function paginate<T extends { id: string; createdAt: Date }>(
+export async function paginate<T extends { id: string }, F extends string = "createdAt">(
   query: PageQuery,
-  fetch: (args: {
-    where: object;
-    orderBy: { createdAt?: "asc" | "desc"; id?: "asc" | "desc" }[];
-    take: number;
-  }) => Promise<T[]>,
+  fetch: (args: { where: object; orderBy: Partial<Record<F | "id", "asc" | "desc">>[]; take: number }) => Promise<T[]>,
+  /** The creation-time column to order by, when it is not `createdAt`. */
+  timeField: F = "createdAt" as F,
 ): Promise<Page<T>> {
   const { order, limit } = query;
   let where: object = {};
@@ -55,18 +53,22 @@ export async function paginate<T extends { id: string; createdAt: Date }>(
       throw new ApiError("err_bad_request", "next was issued for the other order; pass the same order", { next: "order mismatch" });
     }
     const beyond = order === "desc" ? "lt" : "gt";
+    // The plain range bound lets SQLite seek into the (…, createdAt, id) index; the OR alone is not
+    // usable as an index range and would rescan every row before the cursor on each page.
     where = {
+      [timeField]: { [order === "desc" ? "lte" : "gte"]: cursor.createdAt },
       OR: [
-        { createdAt: { [beyond]: cursor.createdAt } },
-        { createdAt: cursor.createdAt, id: { [beyond]: cursor.id } },
+        { [timeField]: { [beyond]: cursor.createdAt } },
+        { [timeField]: cursor.createdAt, id: { [beyond]: cursor.id } },
       ],
     };
   }
-  const rows = await fetch({ where, orderBy: [{ createdAt: order }, { id: order }], take: limit + 1 });
+  const orderBy = [{ [timeField]: order }, { id: order }] as Partial<Record<F | "id", "asc" | "desc">>[];
+  const rows = await fetch({ where, orderBy, take: limit + 1 });
   const items = rows.slice(0, limit);
-  const last = items.at(-1);
+  const last = items.at(-1) as (T & Record<F, Date>) | undefined;
   return {
     items,
-    next: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id, order }) : null,
+    next: rows.length > limit && last ? encodeCursor({ createdAt: last[timeField], id: last.id, order }) : null,
   };
 }

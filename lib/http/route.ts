@@ -6,6 +6,7 @@ import { isSameOrigin } from "@/lib/auth/csrf";
 import { verifyEmployeeTotp } from "@/lib/employees/verify-totp-code";
 import { ApiError, validationError } from "@/lib/http/api-error";
 import { clientIp } from "@/lib/http/client-ip";
+import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopeFor, withScope, type Scope } from "@/lib/tenancy";
 
@@ -30,6 +31,8 @@ export type Endpoint = {
   response?: Schema;
   /** Statuses this route can answer besides the success and the ones every route shares. */
   errors: number[];
+  /** A /v1/sandbox route: answers 404 like an unknown route when SANDBOX=off. */
+  sandbox?: boolean;
   /** Audit action name, e.g. "api_key.issue"; defaults to "METHOD /path". */
   action?: string;
   /** Non-secret facts from the body worth keeping in the audit trail (e.g. the e-mail of a sign-in). */
@@ -140,6 +143,9 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
     let result: unknown;
     let response: Response;
     try {
+      if (definition.sandbox && env().SANDBOX === "off") {
+        throw new ApiError("err_not_found", `No route ${new URL(request.url).pathname}`);
+      }
       const rawParams = Object.fromEntries(
         Object.entries((await nextContext?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
       );
@@ -151,12 +157,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
           throw new ApiError("err_forbidden", "Cross-site request refused");
         }
       } else {
-        try {
-          actor = await authenticate(request, ip);
-        } catch (error) {
-          if (error instanceof ApiError && error.actor) audit.actor = error.actor;
-          throw error;
-        }
+        actor = await authenticate(request, ip);
         if (actor.type === "employee" && mutating && !isSameOrigin(request, { requireProof: true })) {
           throw new ApiError("err_forbidden", "Cross-site request refused: send it from the dashboard's own origin");
         }
@@ -184,6 +185,8 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         response = json(output, definition.status ?? 200, requestId, headers);
       }
     } catch (error) {
+      // A refusal that knows who was refused (a revoked key, a wrong password) is recorded against them.
+      if (error instanceof ApiError && error.actor) audit.actor ??= error.actor;
       response = errorResponse(error, requestId);
     }
     if (!SAFE_METHODS.has(request.method) || response.status === 401 || response.status === 403) {

@@ -6,6 +6,7 @@ import { createSession } from "@/lib/auth/sessions";
 import { issueApiKey } from "@/lib/api-keys/api-keys";
 import { confirmTotpEnrolment, startTotpEnrolment } from "@/lib/employees/totp-enrolment";
 import { Authenticator } from "@/lib/testing/http";
+import { withScope } from "@/lib/tenancy";
 
 export const PASSWORD = "correct horse battery staple";
 let passwordHash: Promise<string> | undefined;
@@ -42,5 +43,16 @@ export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000)
 
 /** A key of the account, issued through the domain function the API uses. */
 export async function apiKeyFor(accountId: string, options: { cidrAllowlist?: string[]; expiresAt?: string; name?: string } = {}) {
-  return issueApiKey({ accountId, createdById: null, expiresAt: options.expiresAt ?? inDays(30), ...options });
+  const account = await db().account.findUniqueOrThrow({ where: { id: accountId } });
+  return withScope({ platformId: account.platformId, accountId }, () =>
+    issueApiKey({ createdById: null, expiresAt: options.expiresAt ?? inDays(30), ...options }),
+  );
+}
+
+/** A new platform (tenant) and a working API key for it: the quickest caller for API tests. */
+export async function platformWithKey(options: { cidrAllowlist?: string[] } = {}) {
+  counter += 1;
+  const account = await createPlatform({ name: `Platform ${counter}` });
+  const key = await apiKeyFor(account.id, options);
+  return { account, key, apiKey: key.secret, scope: { platformId: account.id, accountId: account.id } };
 }

@@ -72,3 +72,15 @@ describe("unknown /v1 routes", () => {
     expect(insane.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
   });
 });
+
+describe("the document's references", () => {
+  it("every $ref points at a schema the document defines", async () => {
+    const { body: document } = await call(GET);
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map((match) => match[1]!);
+    expect(refs.length).toBeGreaterThan(10);
+    for (const ref of new Set(refs)) {
+      expect(ref, ref).toMatch(/^#\/components\/schemas\//);
+      expect(document.components.schemas[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
+    }
+  });
+});

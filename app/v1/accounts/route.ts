@@ -1,0 +1,8 @@
+import { listAccounts } from "@/lib/accounts/accounts";
+import { listAccountsEndpoint } from "@/lib/accounts/endpoints";
+import { methods, route } from "@/lib/http/route";
+
+// GET: every account of the caller's platform, oldest first.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(listAccountsEndpoint, async () => listAccounts()),
+});

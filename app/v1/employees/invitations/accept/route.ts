@@ -1,0 +1,16 @@
+import { acceptInvitation } from "@/lib/employees/accept-invitation";
+import { acceptInvitationEndpoint } from "@/lib/employees/endpoints";
+import { presentSession } from "@/lib/employees/present-session";
+import { methods, route } from "@/lib/http/route";
+
+// POST: set a password with an invitation token, activate the employee and sign them in.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(acceptInvitationEndpoint, async ({ body, ip, headers, audit }) => {
+    const result = await acceptInvitation({ ...body, ip });
+    headers.append("Set-Cookie", result.cookie);
+    const { employee, account } = result;
+    audit.actor = { type: "employee", id: employee.id, platformId: account.platformId, accountId: employee.accountId };
+    audit.targetId = employee.id;
+    return presentSession(result);
+  }),
+});

@@ -1,0 +1,152 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
+import type { InformationRequestStatus } from "@/lib/information-requests/schemas";
+import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/http";
+import { withScope } from "@/lib/tenancy";
+import { GET, POST } from "./route";
+
+/** A signed-in employee and a request of their platform, in `status`. */
+async function staffWithRequest(status: InformationRequestStatus = "requested") {
+  const staff = await signedInEmployee();
+  const scope = { platformId: staff.account.id, accountId: staff.account.id };
+  const request = await withScope(scope, () => raiseInformationRequest({ kind: "due_diligence" }));
+  if (status !== "requested") await db().informationRequest.update({ where: { id: request.id }, data: { status } });
+  return { ...staff, scope, request };
+}
+
+const move = (session: string, id: string, status: unknown, headers?: Record<string, string>) =>
+  call(POST, { method: "POST", session, params: { id }, body: { status }, headers });
+
+const statusOf = async (id: string) => (await db().informationRequest.findUniqueOrThrow({ where: { id } })).status;
+
+describe("POST /v1/information_requests/{id}/status", () => {
+  const legal: [InformationRequestStatus, InformationRequestStatus][] = [
+    ["requested", "on_review"],
+    ["requested", "expired"],
+    ["on_review", "approved"],
+    ["on_review", "rejected"],
+    ["on_review", "expired"],
+  ];
+  for (const [from, to] of legal) {
+    it(`200 ${from} -> ${to}, with updatedAt moved on and an audit record`, async () => {
+      const { session, request, employee } = await staffWithRequest(from);
+      await db().informationRequest.update({ where: { id: request.id }, data: { updatedAt: new Date("2026-01-01T00:00:00Z") } });
+      const response = await move(session, request.id, to);
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ id: request.id, status: to, kind: "due_diligence", createdAt: request.createdAt.toISOString() });
+      expect(Math.abs(Date.parse(response.body.updatedAt) - Date.now())).toBeLessThan(5_000);
+      expect(await statusOf(request.id)).toBe(to);
+      const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "information_request.update_status", targetId: request.id } });
+      expect(audit).toMatchObject({ actorId: employee.id, outcome: "success", status: 200 });
+      expect(JSON.parse(audit.details!)).toEqual({ status: to });
+    });
+  }
+
+  it("200 through the whole life: requested -> on_review -> approved", async () => {
+    const { session, request } = await staffWithRequest();
+    expect((await move(session, request.id, "on_review")).status).toBe(200);
+    expect((await move(session, request.id, "approved")).status).toBe(200);
+    expect(await statusOf(request.id)).toBe("approved");
+  });
+
+  const illegal: [InformationRequestStatus, InformationRequestStatus][] = [
+    ["requested", "approved"],
+    ["requested", "rejected"],
+    ["requested", "requested"],
+    ["on_review", "on_review"],
+    ["on_review", "requested"],
+    ["approved", "rejected"],
+    ["approved", "on_review"],
+    ["approved", "approved"],
+    ["rejected", "approved"],
+    ["rejected", "expired"],
+    ["expired", "requested"],
+    ["expired", "on_review"],
+  ];
+  for (const [from, to] of illegal) {
+    it(`409 ${from} -> ${to}, naming both states, nothing changed`, async () => {
+      const { session, request } = await staffWithRequest(from);
+      const response = await move(session, request.id, to);
+      expect(response.status).toBe(409);
+      expect(response.body.error_code).toBe("err_conflict");
+      expect(response.body.message).toContain(`from ${from} to ${to}`);
+      expect(await statusOf(request.id)).toBe(from);
+    });
+  }
+
+  it("409 for the loser of two concurrent transitions from requested: exactly one succeeds", async () => {
+    const { session, request } = await staffWithRequest();
+    const responses = await Promise.all([move(session, request.id, "on_review"), move(session, request.id, "on_review")]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+    expect(await statusOf(request.id)).toBe("on_review");
+  });
+
+  it("409 for the loser of two different concurrent transitions from requested", async () => {
+    const { session, request } = await staffWithRequest();
+    const responses = await Promise.all([move(session, request.id, "on_review"), move(session, request.id, "expired")]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+    const winner = responses[0]!.status === 200 ? "on_review" : "expired";
+    expect(await statusOf(request.id)).toBe(winner);
+  });
+
+  it("200 for a sub-account's request with Service-Account-Id, 404 without it", async () => {
+    const { session, account } = await signedInEmployee();
+    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const request = await withScope({ platformId: account.id, accountId: sub.id }, () => raiseInformationRequest({ kind: "endorsement" }));
+    expect((await move(session, request.id, "on_review")).status).toBe(404);
+    expect((await move(session, request.id, "on_review", { "service-account-id": sub.id })).status).toBe(200);
+  });
+
+  it("401 without a credential", async () => {
+    const { request } = await staffWithRequest();
+    expect((await call(POST, { method: "POST", params: { id: request.id }, body: { status: "on_review" } })).status).toBe(401);
+  });
+
+  it("403 for an API key, even the platform's own: staff only", async () => {
+    const { request, account } = await staffWithRequest();
+    const key = await apiKeyFor(account.id);
+    const response = await call(POST, { method: "POST", apiKey: key.secret, params: { id: request.id }, body: { status: "on_review" } });
+    expect(response.status).toBe(403);
+    expect(response.body.error_code).toBe("err_forbidden");
+    expect(await statusOf(request.id)).toBe("requested");
+  });
+
+  it("403 for a cross-site request from a session (CSRF)", async () => {
+    const { session, request } = await staffWithRequest();
+    const response = await move(session, request.id, "on_review", { origin: "https://evil.example" });
+    expect(response.status).toBe(403);
+    expect(await statusOf(request.id)).toBe("requested");
+  });
+
+  it("404 for an unknown id, a malformed id, and another platform's request", async () => {
+    const { session } = await signedInEmployee();
+    const theirs = await staffWithRequest();
+    for (const id of ["ir_doesnotexist", "nope", theirs.request.id]) {
+      const response = await move(session, id, "on_review");
+      expect(response.status, id).toBe(404);
+    }
+    expect(await statusOf(theirs.request.id)).toBe("requested");
+  });
+
+  it("422 for a missing or unknown status", async () => {
+    const { session, request } = await staffWithRequest();
+    for (const status of [undefined, "done", 3]) {
+      const response = await move(session, request.id, status);
+      expect(response.status).toBe(422);
+      expect(Object.keys(response.body.details)).toEqual(["status"]);
+    }
+  });
+
+  it("400 for a body that is not a JSON object", async () => {
+    const { session, request } = await staffWithRequest();
+    const response = await call(POST, { method: "POST", session, params: { id: request.id }, rawBody: '"on_review"' });
+    expect(response.status).toBe(400);
+  });
+
+  it("405 for GET", async () => {
+    expect((await call(GET, { params: { id: "ir_abc" } })).status).toBe(405);
+  });
+});

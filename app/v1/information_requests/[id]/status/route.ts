@@ -1,0 +1,10 @@
+import { updateInformationRequestStatusEndpoint } from "@/lib/information-requests/endpoints";
+import { updateInformationRequestStatus } from "@/lib/information-requests/information-requests";
+import { methods, route } from "@/lib/http/route";
+
+// POST: move the request along its state machine (employees only).
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(updateInformationRequestStatusEndpoint, async ({ params, body }) =>
+    updateInformationRequestStatus({ id: params.id, status: body.status }),
+  ),
+});

@@ -1,0 +1,8 @@
+import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
+import { listInformationRequests } from "@/lib/information-requests/information-requests";
+import { methods, route } from "@/lib/http/route";
+
+// GET: a page of information requests, filtered by kind and creation date.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(listInformationRequestsEndpoint, async ({ query }) => listInformationRequests(query)),
+});

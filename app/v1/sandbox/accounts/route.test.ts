@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { GET as listAccounts } from "@/app/v1/accounts/route";
+import { db } from "@/lib/db";
+import { resetEnv } from "@/lib/env";
+import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/http";
+import { GET, POST } from "./route";
+
+const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
+
+describe("POST /v1/sandbox/accounts", () => {
+  afterEach(() => {
+    delete process.env.SANDBOX;
+    resetEnv();
+  });
+
+  it("201: an account under the caller's account, in the caller's platform", async () => {
+    const { account, apiKey } = await platformWithKey();
+    const response = await create({ apiKey, body: { name: " Merchant " } });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      id: expect.stringMatching(/^acct_[a-z0-9]{20}$/),
+      name: "Merchant",
+      parentId: account.id,
+      featureFlags: {},
+      createdAt: expect.any(String),
+    });
+    expect((await db().account.findUniqueOrThrow({ where: { id: response.body.id } })).platformId).toBe(account.id);
+    const listed = await call(listAccounts, { apiKey });
+    expect(listed.body.map((item: { id: string }) => item.id)).toEqual([account.id, response.body.id]);
+  });
+
+  it("201 with Service-Account-Id: the new account's parent is that sub-account", async () => {
+    const { account, apiKey } = await platformWithKey();
+    const { body: sub } = await create({ apiKey, body: { name: "Sub" } });
+    const response = await create({ apiKey, headers: { "service-account-id": sub.id }, body: { name: "Grandchild" } });
+    expect(response.status).toBe(201);
+    expect(response.body.parentId).toBe(sub.id);
+    expect((await db().account.findUniqueOrThrow({ where: { id: response.body.id } })).platformId).toBe(account.id);
+  });
+
+  it("201 by employee session, with no TOTP code; audited as sandbox.create_account", async () => {
+    const { session, account } = await signedInEmployee({ totp: true });
+    const response = await create({ session, body: { name: "Dashboard sub" } });
+    expect(response.status).toBe(201);
+    expect(response.body.parentId).toBe(account.id);
+    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "sandbox.create_account", targetId: response.body.id } });
+    expect(event).toMatchObject({ platformId: account.id, status: 201 });
+  });
+
+  it("404 for a Service-Account-Id of another platform; nothing is created there", async () => {
+    const mine = await platformWithKey();
+    const theirs = await platformWithKey();
+    const response = await create({ apiKey: mine.apiKey, headers: { "service-account-id": theirs.account.id }, body: { name: "Intruder" } });
+    expect(response.status).toBe(404);
+    expect(await db().account.count({ where: { platformId: theirs.account.id } })).toBe(1);
+  });
+
+  it("422 naming name when missing, empty or too long", async () => {
+    const { apiKey } = await platformWithKey();
+    for (const body of [{}, { name: "" }, { name: "x".repeat(201) }, { name: ["a"] }]) {
+      const response = await create({ apiKey, body });
+      expect(response.status).toBe(422);
+      expect(Object.keys(response.body.details)).toEqual(["name"]);
+    }
+  });
+
+  it("400 for a body that is not a JSON object", async () => {
+    const { apiKey } = await platformWithKey();
+    expect((await create({ apiKey, rawBody: "\"Merchant\"" })).status).toBe(400);
+  });
+
+  it("401 without a credential", async () => {
+    expect((await create({ body: { name: "x" } })).status).toBe(401);
+  });
+
+  it("404 like an unknown route when SANDBOX=off", async () => {
+    const { apiKey } = await platformWithKey();
+    process.env.SANDBOX = "off";
+    resetEnv();
+    expect((await create({ apiKey, body: { name: "Off" } })).status).toBe(404);
+  });
+
+  it("405 for GET", async () => {
+    expect((await call(GET)).status).toBe(405);
+  });
+});

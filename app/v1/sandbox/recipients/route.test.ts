@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { resetEnv } from "@/lib/env";
+import { newId } from "@/lib/ids";
+import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/http";
+import { tenantDb, withScope } from "@/lib/tenancy";
+import { GET, POST } from "./route";
+
+const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
+
+describe("POST /v1/sandbox/recipients", () => {
+  afterEach(() => {
+    delete process.env.SANDBOX;
+    resetEnv();
+  });
+
+  it("201: an active recipient of the caller's account, name trimmed", async () => {
+    const { apiKey, scope } = await platformWithKey();
+    const response = await create({ apiKey, body: { name: "  Grace Hopper " } });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      id: expect.stringMatching(/^rcp_[a-z0-9]+$/),
+      name: "Grace Hopper",
+      isActive: true,
+      deletedAt: null,
+      createdAt: expect.any(String),
+    });
+    expect((await db().recipient.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(scope.accountId);
+  });
+
+  it("201 from an employee session, no TOTP code needed", async () => {
+    const { session } = await signedInEmployee({ totp: true });
+    expect((await create({ session, body: { name: "Session" } })).status).toBe(201);
+  });
+
+  it("201 for a sub-account with Service-Account-Id; 404 for an account of another platform", async () => {
+    const { apiKey, scope } = await platformWithKey();
+    const sub = await withScope(scope, async () =>
+      tenantDb().account.create({ data: { id: newId("acct"), platformId: "", parentId: scope.accountId, name: "Sub" } }),
+    );
+    const response = await create({ apiKey, headers: { "service-account-id": sub.id }, body: { name: "Sub's" } });
+    expect(response.status).toBe(201);
+    expect((await db().recipient.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(sub.id);
+    const other = await platformWithKey();
+    expect((await create({ apiKey, headers: { "service-account-id": other.account.id }, body: { name: "x" } })).status).toBe(404);
+  });
+
+  it("422 for a missing, blank, too long or non-string name", async () => {
+    const { apiKey } = await platformWithKey();
+    for (const body of [{}, { name: "   " }, { name: "n".repeat(201) }, { name: 42 }]) {
+      const response = await create({ apiKey, body });
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(Object.keys(response.body.details)).toEqual(["name"]);
+    }
+  });
+
+  it("400 for a body that is not a JSON object", async () => {
+    const { apiKey } = await platformWithKey();
+    expect((await create({ apiKey, rawBody: '["name"]' })).status).toBe(400);
+    expect((await create({ apiKey, rawBody: "{" })).status).toBe(400);
+  });
+
+  it("401 without a credential", async () => {
+    expect((await create({ body: { name: "x" } })).status).toBe(401);
+  });
+
+  it("404 like an unknown route when SANDBOX=off", async () => {
+    const { apiKey } = await platformWithKey();
+    process.env.SANDBOX = "off";
+    resetEnv();
+    expect((await create({ apiKey, body: { name: "x" } })).status).toBe(404);
+  });
+
+  it("405 for GET", async () => {
+    expect((await call(GET)).status).toBe(405);
+  });
+});

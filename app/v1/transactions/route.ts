@@ -1,0 +1,8 @@
+import { listTransactionsEndpoint } from "@/lib/transactions/endpoints";
+import { listTransactions } from "@/lib/transactions/transactions";
+import { methods, route } from "@/lib/http/route";
+
+// GET: a page of the account's transactions, optionally by virtual account and/or wallet address.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(listTransactionsEndpoint, async ({ query }) => listTransactions(query)),
+});

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { dateRangeQuery, refineDateRange } from "@/lib/http/date-range";
+import { pageQuerySchema } from "@/lib/http/pagination";
+
+export const auditEventQuery = pageQuerySchema
+  .extend({
+    action: z.string().max(100).optional().meta({ description: 'Exact action, e.g. "api_key.issue".' }),
+    actorId: z.string().max(100).optional().meta({ description: "Employee or API key id." }),
+    ...dateRangeQuery,
+  })
+  .superRefine(refineDateRange);
+
+export const auditEventSchema = z
+  .object({
+    id: z.string(),
+    at: z.iso.datetime(),
+    accountId: z.string().nullable(),
+    actorType: z.enum(["employee", "api_key", "anonymous"]),
+    actorId: z.string().nullable(),
+    action: z.string(),
+    targetId: z.string().nullable(),
+    ip: z.string().nullable(),
+    outcome: z.enum(["success", "failure", "denied"]),
+    status: z.number().int(),
+    requestId: z.string(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: "AuditEvent" });
+
+export const auditEventPageSchema = z
+  .object({ items: z.array(auditEventSchema), next: z.string().nullable() })
+  .meta({ id: "AuditEventPage" });
+
+export function presentAuditEvent(row: { details: string | null } & Record<string, unknown>) {
+  return { ...row, details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null };
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { pageQuerySchema } from "@/lib/http/pagination";
+
+const externalId = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+  .trim()
+  .min(1, "must not be empty")
+  .max(255, "must be at most 255 characters");
+
+export const createDelegatedUserInput = z
+  .object({ externalId: externalId.meta({ description: "The platform's own identifier for the user; unique per account." }) })
+  .meta({ id: "CreateDelegatedUserInput" });
+
+export const delegatedUserQuery = pageQuerySchema.extend({
+  externalId: externalId.optional().meta({ description: "Only the user with exactly this externalId." }),
+});
+
+export const delegatedUserParams = z.object({ id: z.string().regex(/^du_[a-z0-9]{1,64}$/) });
+
+export const delegatedUserSchema = z
+  .object({ id: z.string(), externalId: z.string(), createdAt: z.iso.datetime() })
+  .meta({ id: "DelegatedUser" });
+
+export const delegatedUserPageSchema = z
+  .object({ items: z.array(delegatedUserSchema), next: z.string().nullable() })
+  .meta({ id: "DelegatedUserPage" });
+
+export type DelegatedUserRow = { id: string; externalId: string; createdAt: Date };
+
+export function presentDelegatedUser({ id, externalId, createdAt }: DelegatedUserRow) {
+  return { id, externalId, createdAt };
+}

@@ -1,0 +1,37 @@
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { randomToken, sha256 } from "@/lib/auth/tokens";
+import { ApiError } from "@/lib/http/api-error";
+import { presentEmployee } from "@/lib/employees/schemas";
+import { tenantDb } from "@/lib/tenancy";
+
+export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
+
+/**
+ * Invites an employee to the scope's platform. The link's token (256 random bits) is returned
+ * this once; only its SHA-256 is stored, so a database reader cannot accept an invitation.
+ */
+export async function inviteEmployee({ name, email, origin }: { name: string; email: string; origin: string }) {
+  const address = email.trim().toLowerCase();
+  // Sign-in is by e-mail alone, so addresses are unique across the whole service, not per platform:
+  // this one check has to look beyond the tenant. (The unique index still catches a race: 409 too.)
+  if (await db().employee.findUnique({ where: { email: address }, select: { id: true } })) {
+    throw new ApiError("err_conflict", "An employee with this e-mail address already exists", { email: "is already in use" });
+  }
+  const token = randomToken(32);
+  const invitationExpiresAt = new Date(Date.now() + INVITATION_LIFETIME_MS);
+  const row = await tenantDb().employee.create({
+    data: {
+      id: newId("emp"),
+      accountId: "", // set by the tenancy confinement: the platform's own account
+      name,
+      email: address,
+      status: "invited",
+      invitationTokenHash: sha256(token),
+      invitationExpiresAt,
+    },
+  });
+  const invitationUrl = new URL("/invitations/accept", origin);
+  invitationUrl.searchParams.set("token", token);
+  return { ...presentEmployee(row), invitationUrl: invitationUrl.toString(), invitationExpiresAt };
+}

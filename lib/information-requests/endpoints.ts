@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { endpoint } from "@/lib/http/route";
+import {
+  informationRequestDetailSchema,
+  informationRequestPageSchema,
+  informationRequestParams,
+  informationRequestSchema,
+  listInformationRequestsQuery,
+  raiseInformationRequestInput,
+  transferParams,
+  updateInformationRequestStatusInput,
+} from "@/lib/information-requests/schemas";
+
+const tag = "Information requests";
+
+export const listInformationRequestsEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/information_requests",
+  tag,
+  summary: "List information requests",
+  description:
+    "Filters: `kind`; `startDate` and `endDate` bound `createdAt`, both inclusive, each a date (`2026-11-01`, the whole UTC day) " +
+    "or an ISO-8601 date-time. A `startDate` after `endDate` answers 422.",
+  auth: "any",
+  query: listInformationRequestsQuery,
+  response: informationRequestPageSchema,
+  errors: [],
+});
+
+export const getInformationRequestEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/information_requests/{id}",
+  tag,
+  summary: "Get an information request with its linked KYC submission",
+  auth: "any",
+  params: informationRequestParams,
+  response: informationRequestDetailSchema,
+  errors: [],
+});
+
+export const listTransferInformationRequestsEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/transfers/{id}/information_requests",
+  tag,
+  summary: "List the information requests raised against a transfer",
+  description: "A plain array, oldest first.",
+  auth: "any",
+  params: transferParams,
+  response: z.array(informationRequestSchema),
+  errors: [],
+});
+
+export const updateInformationRequestStatusEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/information_requests/{id}/status",
+  tag,
+  summary: "Move an information request to another status",
+  description:
+    "Staff only (employee session; API keys get 403). Transitions: `requested` → `on_review` → `approved` | `rejected`; " +
+    "`requested` | `on_review` → `expired`. Any other transition, staying in the same status included, answers 409, " +
+    "as does a transition that lost a race with a concurrent one.",
+  auth: "session",
+  params: informationRequestParams,
+  body: updateInformationRequestStatusInput,
+  response: informationRequestSchema,
+  errors: [409],
+  action: "information_request.update_status",
+  auditDetails: (body: z.output<typeof updateInformationRequestStatusInput>) => ({ status: body.status }),
+});
+
+export const raiseSandboxInformationRequestEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/sandbox/information_requests",
+  tag: "Sandbox",
+  summary: "Raise a `requested` information request",
+  description: "Sandbox only. `transferId` and `submissionId`, when given, must be objects of the same account (otherwise 404).",
+  auth: "any",
+  sandbox: true,
+  body: raiseInformationRequestInput,
+  response: informationRequestSchema,
+  status: 201,
+  errors: [404],
+  action: "sandbox.information_request.raise",
+});

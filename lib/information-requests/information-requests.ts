@@ -1,0 +1,112 @@
+import { newId } from "@/lib/ids";
+import { ApiError, notFound } from "@/lib/http/api-error";
+import { paginate } from "@/lib/http/pagination";
+import {
+  canTransition,
+  presentInformationRequest,
+  type InformationRequestKind,
+  type InformationRequestStatus,
+  type ListInformationRequestsQuery,
+} from "@/lib/information-requests/schemas";
+import { presentKycSubmission } from "@/lib/kyc/schemas";
+import { tenantDb } from "@/lib/tenancy";
+
+// Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
+// account, so another account's request, transfer or submission is simply not found (404, never 403).
+
+async function findInformationRequest(id: string) {
+  const row = await tenantDb().informationRequest.findUnique({ where: { id } });
+  if (!row) throw notFound("Information request");
+  return row;
+}
+
+/** A page of the scope's requests, optionally of one kind and created within [startDate, endDate]. */
+export async function listInformationRequests(query: ListInformationRequestsQuery) {
+  const { kind, startDate, endDate } = query;
+  const filters = {
+    ...(kind && { kind }),
+    ...((startDate || endDate) && { createdAt: { ...(startDate && { gte: startDate }), ...(endDate && { lte: endDate }) } }),
+  };
+  const page = await paginate(query, (args) =>
+    tenantDb().informationRequest.findMany({ ...args, where: { ...args.where, ...filters } }),
+  );
+  return { ...page, items: page.items.map(presentInformationRequest) };
+}
+
+/** One request with the KYC submission it concerns (null when it concerns none). */
+export async function getInformationRequest({ id }: { id: string }) {
+  const row = await findInformationRequest(id);
+  const submission = row.submissionId ? await tenantDb().kycSubmission.findUnique({ where: { id: row.submissionId } }) : null;
+  return { ...presentInformationRequest(row), submission: submission ? presentKycSubmission(submission) : null };
+}
+
+/** The requests raised against one of the scope's transfers, oldest first. */
+export async function listTransferInformationRequests({ transferId }: { transferId: string }) {
+  // Queried here rather than through lib/transfers so this module depends only on the data model.
+  const transfer = await tenantDb().transfer.findUnique({ where: { id: transferId }, select: { id: true } });
+  if (!transfer) throw notFound("Transfer");
+  const rows = await tenantDb().informationRequest.findMany({
+    where: { transferId: transfer.id },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map(presentInformationRequest);
+}
+
+const illegalTransition = (id: string, from: string, to: string) =>
+  new ApiError("err_conflict", `Information request ${id} cannot move from ${from} to ${to}`, {
+    status: `cannot move from ${from} to ${to}`,
+  });
+
+/**
+ * Moves a request along the state machine. The write is conditional on the status it was read in,
+ * so of two concurrent transitions from the same state exactly one succeeds and the other gets 409.
+ */
+export async function updateInformationRequestStatus({ id, status }: { id: string; status: InformationRequestStatus }) {
+  const row = await findInformationRequest(id);
+  const from = row.status as InformationRequestStatus;
+  if (!canTransition(from, status)) throw illegalTransition(row.id, from, status);
+  const { count } = await tenantDb().informationRequest.updateMany({ where: { id: row.id, status: from }, data: { status } });
+  if (count === 0) {
+    const now = await findInformationRequest(id);
+    throw new ApiError(
+      "err_conflict",
+      `Information request ${row.id} changed from ${from} to ${now.status} meanwhile; ${status} was not applied`,
+      { status: `is now ${now.status}` },
+    );
+  }
+  return presentInformationRequest(await findInformationRequest(id));
+}
+
+/**
+ * Raises a `requested` information request, as compliance review would (the sandbox and the demo
+ * seed use it). A transfer or submission it names must be the scope account's own.
+ */
+export async function raiseInformationRequest({
+  kind,
+  transferId,
+  submissionId,
+}: {
+  kind: InformationRequestKind;
+  transferId?: string | null;
+  submissionId?: string | null;
+}) {
+  if (transferId) {
+    const transfer = await tenantDb().transfer.findUnique({ where: { id: transferId }, select: { id: true } });
+    if (!transfer) throw notFound(`Transfer ${transferId}`);
+  }
+  if (submissionId) {
+    const submission = await tenantDb().kycSubmission.findUnique({ where: { id: submissionId }, select: { id: true } });
+    if (!submission) throw notFound(`KYC submission ${submissionId}`);
+  }
+  const row = await tenantDb().informationRequest.create({
+    data: {
+      id: newId("ir"),
+      accountId: "", // set by the tenancy confinement
+      kind,
+      status: "requested",
+      transferId: transferId ?? null,
+      submissionId: submissionId ?? null,
+    },
+  });
+  return presentInformationRequest(row);
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { endpoint } from "@/lib/http/route";
+import { acceptAgreementInput, agreementSchema } from "@/lib/kyc/agreement-schemas";
+import {
+  applicantProfileSchema,
+  beneficiarySchema,
+  createKycSubmissionInput,
+  kycSubmissionWithBeneficiariesSchema,
+  submissionParams,
+  updateProfileInput,
+} from "@/lib/kyc/schemas";
+
+const tag = "KYC";
+
+export const acceptAgreementEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/kyc/submissions/{submissionId}/agreements",
+  tag,
+  summary: "Accept an agreement document set for a KYC submission",
+  description:
+    "Records the applicant's acceptance of `documentSetId`, with their IP address when given. " +
+    "Each document set is accepted once per submission: a second acceptance answers 409.",
+  auth: "any",
+  params: submissionParams,
+  body: acceptAgreementInput,
+  response: agreementSchema,
+  status: 201,
+  errors: [409],
+  action: "kyc.accept_agreement",
+  auditDetails: (body: z.output<typeof acceptAgreementInput>) => ({ documentSetId: body.documentSetId }),
+});
+
+export const listBeneficiariesEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/kyc/submissions/{submissionId}/beneficiaries",
+  tag,
+  summary: "List a KYC submission's beneficial owners",
+  description: "A plain array, largest `shareSize` first.",
+  auth: "any",
+  params: submissionParams,
+  response: z.array(beneficiarySchema),
+  errors: [],
+});
+
+export const updateProfileEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/kyc/update_profile",
+  tag,
+  summary: "Update the applicant profile",
+  description:
+    "A partial update of the account's KYC applicant: fields left out keep their value, `address` when given " +
+    "replaces the stored address whole, unknown fields answer 422. Answers the whole profile (unset fields null).",
+  auth: "any",
+  body: updateProfileInput,
+  response: applicantProfileSchema,
+  errors: [],
+  action: "kyc.update_profile",
+  // Which fields changed, never their values: the audit trail is no place for personal data.
+  auditDetails: (body: z.output<typeof updateProfileInput>) => ({ fields: Object.keys(body).sort() }),
+});
+
+export const createSandboxKycSubmissionEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/sandbox/kyc/submissions",
+  tag: "Sandbox",
+  summary: "Create a submitted KYC submission with its beneficial owners",
+  description: "Sandbox only. Up to 50 beneficiaries; each names at least one role, and their `shareSize` values add up to at most 100.",
+  auth: "any",
+  sandbox: true,
+  body: createKycSubmissionInput,
+  response: kycSubmissionWithBeneficiariesSchema,
+  status: 201,
+  errors: [],
+  action: "sandbox.kyc_submission.create",
+});

@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import { presentApplicantProfile, updateProfileInput } from "@/lib/kyc/schemas";
+import { tenantDb } from "@/lib/tenancy";
+
+// The applicant profile is one row per account (keyed by accountId), so the tenancy confinement
+// alone picks the row: these functions take no id.
+
+/** The scope account's applicant profile; every field null before the first update. */
+export async function getApplicantProfile() {
+  const row = await tenantDb().applicantProfile.findFirst();
+  return presentApplicantProfile(row);
+}
+
+/** Applies a partial update, creating the profile on first use, and returns the whole profile. */
+export async function updateApplicantProfile(fields: z.input<typeof updateProfileInput>) {
+  // Validated here as well as in the route, so the seed and the dashboard cannot store what the API would refuse.
+  const input = updateProfileInput.parse(fields);
+  const data = {
+    ...(input.firstName !== undefined && { firstName: input.firstName }),
+    ...(input.lastName !== undefined && { lastName: input.lastName }),
+    ...(input.dateOfBirth !== undefined && { dateOfBirth: input.dateOfBirth }),
+    ...(input.nationality !== undefined && { nationality: input.nationality }),
+    ...(input.email !== undefined && { email: input.email }),
+    ...(input.phone !== undefined && { phone: input.phone }),
+    // The address is replaced whole: a new address must not inherit line2 from the old one.
+    ...(input.address !== undefined && { address: JSON.stringify({ ...input.address, line2: input.address.line2 ?? null }) }),
+  };
+  const row = await tenantDb().applicantProfile.upsert({
+    where: { accountId: "" }, // both set by the tenancy confinement
+    create: { accountId: "", ...data },
+    update: data,
+  });
+  return presentApplicantProfile(row);
+}

@@ -1,0 +1,89 @@
+import { newId } from "@/lib/ids";
+import { ApiError, notFound } from "@/lib/http/api-error";
+import {
+  createKycSubmissionInput,
+  presentBeneficiaries,
+  presentKycSubmission,
+  type CreateKycSubmissionInput,
+} from "@/lib/kyc/schemas";
+import { currentScope, tenantDb } from "@/lib/tenancy";
+
+// Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
+// account, so another account's submission is simply not found (404, never 403).
+
+const beneficiaryId = () => newId("ben");
+const agreementId = () => newId("agr");
+
+/** The scope's submission, or 404. */
+export async function findKycSubmission(submissionId: string) {
+  const row = await tenantDb().kycSubmission.findUnique({ where: { id: submissionId } });
+  if (!row) throw notFound("KYC submission");
+  return row;
+}
+
+/**
+ * Records a submitted KYC submission with its beneficial owners, as the onboarding flow would (the
+ * sandbox and the demo seed use it). Input is validated here too, so the seed cannot store what the API would refuse.
+ */
+export async function createKycSubmission(input: CreateKycSubmissionInput) {
+  const { type, beneficiaries } = createKycSubmissionInput.parse(input);
+  // Nested creates bypass the tenancy hook (it sees only the top-level model), so the owners get the account explicitly.
+  const { accountId } = currentScope();
+  const row = await tenantDb().kycSubmission.create({
+    data: {
+      id: newId("sub"),
+      accountId: "", // set by the tenancy confinement
+      type,
+      status: "submitted",
+      beneficiaries: {
+        create: beneficiaries.map((beneficiary) => ({
+          id: beneficiaryId(),
+          accountId,
+          name: beneficiary.name ?? null,
+          type: beneficiary.type,
+          country: beneficiary.country,
+          roles: JSON.stringify(beneficiary.roles),
+          shareSize: String(beneficiary.shareSize),
+        })),
+      },
+    },
+    include: { beneficiaries: true },
+  });
+  return { ...presentKycSubmission(row), beneficiaries: presentBeneficiaries(row.beneficiaries) };
+}
+
+export async function listBeneficiaries({ submissionId }: { submissionId: string }) {
+  const submission = await findKycSubmission(submissionId);
+  const rows = await tenantDb().beneficiary.findMany({ where: { submissionId: submission.id } });
+  return presentBeneficiaries(rows);
+}
+
+/** Records that the applicant accepted a document set; each set is accepted once per submission. */
+export async function acceptAgreement({
+  submissionId,
+  documentSetId,
+  ipAddress,
+}: {
+  submissionId: string;
+  documentSetId: string;
+  /** Already normalised (see ipAddressSchema); null when the caller did not say. */
+  ipAddress?: string | null;
+}) {
+  const submission = await findKycSubmission(submissionId);
+  const conflict = () =>
+    new ApiError("err_conflict", `Document set ${documentSetId} was already accepted for submission ${submission.id}`, {
+      documentSetId: "already accepted for this submission",
+    });
+  const existing = await tenantDb().agreement.findFirst({ where: { submissionId: submission.id, documentSetId }, select: { id: true } });
+  if (existing) throw conflict();
+  try {
+    const row = await tenantDb().agreement.create({
+      data: { id: agreementId(), accountId: "", submissionId: submission.id, documentSetId, ipAddress: ipAddress ?? null },
+    });
+    return { submissionId: row.submissionId, documentSetId: row.documentSetId, ipAddress: row.ipAddress, acceptedAt: row.acceptedAt };
+  } catch (error) {
+    // Two acceptances racing past the check above: the unique index decides, and the loser hears why.
+    if ((error as { code?: string }).code === "P2002") throw conflict();
+    throw error;
+  }
+}

@@ -1,0 +1,32 @@
+// Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
+import { endpoint } from "@/lib/http/route";
+import { createRecipientInput, recipientParams, recipientSchema } from "@/lib/recipients/schemas";
+
+export const deleteRecipientEndpoint = endpoint({
+  method: "DELETE",
+  path: "/v1/recipients/{id}",
+  tag: "Recipients",
+  summary: "Delete a saved recipient",
+  description:
+    "Answers the recipient with `isActive: false` and `deletedAt`. From then on it cannot be the destination of a " +
+    "new transfer (409), and it answers 404, so a second DELETE is 404.",
+  auth: "any",
+  params: recipientParams,
+  response: recipientSchema,
+  action: "recipient.delete",
+  errors: [],
+});
+
+export const sandboxCreateRecipientEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/sandbox/recipients",
+  tag: "Sandbox",
+  summary: "Create a recipient (sandbox)",
+  auth: "any",
+  sandbox: true,
+  body: createRecipientInput,
+  response: recipientSchema,
+  status: 201,
+  action: "sandbox.recipient.create",
+  errors: [],
+});

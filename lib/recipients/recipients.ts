@@ -1,0 +1,30 @@
+import { newId } from "@/lib/ids";
+import { notFound } from "@/lib/http/api-error";
+import { presentRecipient } from "@/lib/recipients/schemas";
+import { tenantDb } from "@/lib/tenancy";
+
+// Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
+// account, so another account's recipient is simply not found (404, never 403).
+
+/** Saves a recipient of the scope's account, usable as a transfer destination until deleted. */
+export async function createRecipient({ name }: { name: string }) {
+  // accountId: set by the tenancy confinement.
+  const row = await tenantDb().recipient.create({ data: { id: newId("rcp"), accountId: "", name } });
+  return presentRecipient(row);
+}
+
+/**
+ * Deletes a recipient: it can no longer be a destination for new transfers, and it answers 404 from
+ * then on (so deleting it again is 404 too). The row stays, soft-deleted, for the transfers that
+ * already point at it.
+ */
+export async function deleteRecipient({ id }: { id: string }) {
+  const deletedAt = new Date();
+  // One guarded write: of two concurrent deletes exactly one succeeds, the other sees 404.
+  const { count } = await tenantDb().recipient.updateMany({
+    where: { id, deletedAt: null },
+    data: { isActive: false, deletedAt },
+  });
+  if (count === 0) throw notFound("Recipient");
+  return presentRecipient(await tenantDb().recipient.findUniqueOrThrow({ where: { id } }));
+}

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+export const RECIPIENT_ID = /^rcp_[a-z0-9]{1,64}$/;
+
+export const recipientParams = z.object({ id: z.string().regex(RECIPIENT_ID) });
+
+export const createRecipientInput = z
+  .object({ name: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters") })
+  .meta({ id: "CreateSandboxRecipientInput" });
+
+export const recipientSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    isActive: z.boolean().meta({ description: "False once deleted." }),
+    deletedAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "Recipient" });
+
+export type RecipientRow = { id: string; name: string; isActive: boolean; deletedAt: Date | null; createdAt: Date };
+
+export function presentRecipient(row: RecipientRow) {
+  return { id: row.id, name: row.name, isActive: row.isActive, deletedAt: row.deletedAt, createdAt: row.createdAt };
+}

@@ -1,0 +1,20 @@
+// Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
+import { endpoint } from "@/lib/http/route";
+import { createTransferInput, transferSchema } from "@/lib/transfers/schemas";
+
+export const sandboxCreateTransferEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/sandbox/transfers",
+  tag: "Sandbox",
+  summary: "Create a transfer to a saved recipient (sandbox)",
+  description:
+    "Creates a `pending` transfer. A `recipientId` the account does not own (or that does not exist) answers 404 " +
+    "\"Recipient not found\"; a deleted recipient answers 409.",
+  auth: "any",
+  sandbox: true,
+  body: createTransferInput,
+  response: transferSchema,
+  status: 201,
+  action: "sandbox.transfer.create",
+  errors: [404, 409],
+});

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { RECIPIENT_ID } from "@/lib/recipients/schemas";
+import { amountSchema, currencySchema } from "@/lib/transactions/schemas";
+
+export const TRANSFER_ID = /^tr_[a-z0-9]{1,64}$/;
+
+/** For a route with a transfer id in its path (`{id}`): junk answers 404 like an unknown id. */
+export const transferParams = z.object({ id: z.string().regex(TRANSFER_ID) });
+
+export const transferStatuses = ["pending", "completed", "failed"] as const;
+export type TransferStatus = (typeof transferStatuses)[number];
+
+export const createTransferInput = z
+  .object({
+    recipientId: z.string().regex(RECIPIENT_ID, "must be a recipient id (rcp_...)"),
+    amount: amountSchema,
+    currency: currencySchema,
+  })
+  .meta({ id: "CreateSandboxTransferInput" });
+
+export const transferSchema = z
+  .object({
+    id: z.string(),
+    recipientId: z.string(),
+    amount: z.string().meta({ description: "Decimal string." }),
+    currency: z.string(),
+    status: z.enum(transferStatuses),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "Transfer" });
+
+export type TransferRow = { id: string; recipientId: string; amount: string; currency: string; status: string; createdAt: Date };
+
+export function presentTransfer(row: TransferRow) {
+  return {
+    id: row.id,
+    recipientId: row.recipientId,
+    amount: row.amount,
+    currency: row.currency,
+    status: row.status as TransferStatus,
+    createdAt: row.createdAt,
+  };
+}

@@ -1,0 +1,34 @@
+import { newId } from "@/lib/ids";
+import { ApiError, notFound } from "@/lib/http/api-error";
+import { presentTransfer } from "@/lib/transfers/schemas";
+import { tenantDb } from "@/lib/tenancy";
+
+// Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
+// account, so another account's transfer or recipient is simply not found (404, never 403).
+
+/**
+ * A pending transfer to a saved recipient of the scope's account. An unknown recipient (or another
+ * account's) is 404 "Recipient not found"; a deleted one is 409, as the spec says a deleted recipient
+ * can no longer be a destination for new transfers.
+ */
+export async function createTransfer({ recipientId, amount, currency }: { recipientId: string; amount: string; currency: string }) {
+  const recipient = await tenantDb().recipient.findUnique({ where: { id: recipientId }, select: { id: true, deletedAt: true } });
+  if (!recipient) throw notFound("Recipient");
+  if (recipient.deletedAt) {
+    throw new ApiError("err_conflict", `Recipient ${recipient.id} is deleted and cannot receive new transfers`, {
+      recipientId: "is deleted",
+    });
+  }
+  const row = await tenantDb().transfer.create({
+    // accountId: set by the tenancy confinement.
+    data: { id: newId("tr"), accountId: "", recipientId, amount, currency, status: "pending" },
+  });
+  return presentTransfer(row);
+}
+
+/** The scope's transfer with this id; throws 404 when there is none (another account's included). */
+export async function getTransfer({ id }: { id: string }) {
+  const row = await tenantDb().transfer.findUnique({ where: { id } });
+  if (!row) throw notFound("Transfer");
+  return presentTransfer(row);
+}

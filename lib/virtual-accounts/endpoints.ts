@@ -1,0 +1,54 @@
+// Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
+import { endpoint } from "@/lib/http/route";
+import { transactionSchema } from "@/lib/transactions/schemas";
+import { createVirtualAccountInput, payInInput, virtualAccountParams, virtualAccountSchema } from "@/lib/virtual-accounts/schemas";
+
+export const deactivateVirtualAccountEndpoint = endpoint({
+  method: "DELETE",
+  path: "/v1/virtual_accounts/{idOrKey}",
+  tag: "Virtual accounts",
+  summary: "Deactivate a virtual account",
+  description:
+    "The path segment is either the virtual account's `id` (`va_...`) or its `key` (the platform's own reference); " +
+    "both name the same account. Once deactivated it refuses pay-ins. Answers the account with `isActive: false`; " +
+    "deactivating an inactive account is idempotent (200, `deactivatedAt` unchanged). An id or key the account " +
+    "does not own answers 404.",
+  auth: "any",
+  params: virtualAccountParams,
+  response: virtualAccountSchema,
+  action: "virtual_account.deactivate",
+  errors: [],
+});
+
+export const sandboxCreateVirtualAccountEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/sandbox/virtual_accounts",
+  tag: "Sandbox",
+  summary: "Create a virtual account (sandbox)",
+  description: "`key` defaults to a generated one such as `VA-7K3QX9P2M4`. A key already used in the account answers 409.",
+  auth: "any",
+  sandbox: true,
+  body: createVirtualAccountInput,
+  response: virtualAccountSchema,
+  status: 201,
+  action: "sandbox.virtual_account.create",
+  errors: [409],
+});
+
+export const sandboxPayInEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/sandbox/virtual_accounts/{idOrKey}/pay_in",
+  tag: "Sandbox",
+  summary: "Pay into a virtual account (sandbox)",
+  description:
+    "The path segment is the virtual account's `id` or `key`. Records a completed `pay_in` transaction. A deactivated " +
+    "virtual account refuses with 409; a `currency` other than the account's answers 422.",
+  auth: "any",
+  sandbox: true,
+  params: virtualAccountParams,
+  body: payInInput,
+  response: transactionSchema,
+  status: 201,
+  action: "sandbox.virtual_account.pay_in",
+  errors: [409],
+});

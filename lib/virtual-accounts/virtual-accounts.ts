@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { newId } from "@/lib/ids";
+import { ApiError, notFound } from "@/lib/http/api-error";
+import { recordTransaction } from "@/lib/transactions/transactions";
+import { looksLikeVirtualAccountId, presentVirtualAccount } from "@/lib/virtual-accounts/schemas";
+import { tenantDb } from "@/lib/tenancy";
+
+// Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
+// account, so another account's virtual account is simply not found (404, never 403).
+
+const KEY_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32: no I, L, O or U to misread
+
+/** A readable default key such as `VA-7K3QX9P2M4` (50 random bits). */
+function generateKey(): string {
+  return `VA-${[...randomBytes(10)].map((byte) => KEY_ALPHABET[byte % 32]).join("")}`;
+}
+
+/** Opens a virtual account for the scope's account; a key already used in the account answers 409. */
+export async function createVirtualAccount({ currency, key }: { currency: string; key?: string }) {
+  const chosenKey = key ?? generateKey();
+  const taken = await tenantDb().virtualAccount.findFirst({ where: { key: chosenKey }, select: { id: true } });
+  if (taken) throw new ApiError("err_conflict", `A virtual account with key "${chosenKey}" already exists`, { key: "already in use" });
+  // A concurrent create with the same key still fails on the unique index, which the wrapper maps to 409.
+  const row = await tenantDb().virtualAccount.create({
+    // accountId: set by the tenancy confinement.
+    data: { id: newId("va"), accountId: "", key: chosenKey, currency },
+  });
+  return presentVirtualAccount(row);
+}
+
+async function findVirtualAccount(idOrKey: string) {
+  const row = await tenantDb().virtualAccount.findFirst({
+    where: looksLikeVirtualAccountId(idOrKey) ? { id: idOrKey } : { key: idOrKey },
+  });
+  if (!row) throw notFound("Virtual account");
+  return row;
+}
+
+/** The virtual account named by its id (`va_...`) or its key. */
+export async function getVirtualAccount({ idOrKey }: { idOrKey: string }) {
+  return presentVirtualAccount(await findVirtualAccount(idOrKey));
+}
+
+/** Stops the account accepting pay-ins. Deactivating an inactive one changes nothing and succeeds. */
+export async function deactivateVirtualAccount({ idOrKey }: { idOrKey: string }) {
+  const row = await findVirtualAccount(idOrKey);
+  if (!row.isActive) return presentVirtualAccount(row);
+  // Guarded on isActive so a concurrent second deactivation keeps the first deactivatedAt.
+  await tenantDb().virtualAccount.updateMany({
+    where: { id: row.id, isActive: true },
+    data: { isActive: false, deactivatedAt: new Date() },
+  });
+  return presentVirtualAccount(await findVirtualAccount(row.id));
+}
+
+/** A completed pay-in to an active virtual account, in its own currency. */
+export async function payInToVirtualAccount({
+  idOrKey,
+  amount,
+  currency,
+  walletAddress,
+}: {
+  idOrKey: string;
+  amount: string;
+  currency: string;
+  walletAddress?: string;
+}) {
+  const account = await findVirtualAccount(idOrKey);
+  if (!account.isActive) {
+    throw new ApiError("err_conflict", `Virtual account ${account.id} is deactivated and no longer accepts pay-ins`);
+  }
+  if (currency !== account.currency) {
+    throw new ApiError("err_validation", `currency: must be ${account.currency}, the virtual account's currency`, {
+      currency: `must be ${account.currency}, the virtual account's currency`,
+    });
+  }
+  return recordTransaction({ virtualAccountId: account.id, walletAddress, amount, currency, type: "pay_in", status: "completed" });
+}
