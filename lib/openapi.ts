@@ -27,6 +27,38 @@ const statusText: Record<number, string> = {
   500: "Internal error (no internals in the body)",
 };
 
+/** The spec's own endpoints; every other route is an extension (contract: "Extensions", "Sandbox"). */
+const specEndpoints = new Set([
+  "GET /v1/accounts",
+  "GET /v1/accounts/paginate",
+  "POST /v1/accounts/{accountId}",
+  "GET /v1/feature_flags",
+  "POST /v1/feature_flags",
+  "GET /v1/api_keys",
+  "POST /v1/api_keys",
+  "POST /v1/api_keys/{key}",
+  "DELETE /v1/api_keys/{key}",
+  "GET /v1/delegated_users",
+  "POST /v1/delegated_users",
+  "GET /v1/delegated_users/{id}",
+  "GET /v1/employees",
+  "POST /v1/employees",
+  "GET /v1/employees/{id}",
+  "POST /v1/employees/totp",
+  "POST /v1/employees/totp/confirm",
+  "GET /v1/transactions",
+  "DELETE /v1/virtual_accounts/{idOrKey}",
+  "DELETE /v1/recipients/{id}",
+  "GET /v1/information_requests",
+  "GET /v1/information_requests/{id}",
+  "GET /v1/transfers/{id}/information_requests",
+  "POST /v1/kyc/submissions/{submissionId}/agreements",
+  "GET /v1/kyc/submissions/{submissionId}/beneficiaries",
+  "POST /v1/kyc/update_profile",
+]);
+
+export const isExtension = (endpoint: Endpoint) => !specEndpoints.has(`${endpoint.method} ${endpoint.path}`);
+
 function errorsOf(endpoint: Endpoint): number[] {
   const codes = new Set<number>([...endpoint.errors, 500]);
   if (endpoint.auth !== "public") [401, 403].forEach((code) => codes.add(code));
@@ -77,6 +109,15 @@ export function buildOpenApi(): JsonSchema {
         });
       }
     }
+    if (endpoint.auth !== "public") {
+      parameters.push({
+        name: "Service-Account-Id",
+        in: "header",
+        required: false,
+        description: "Act for this account of the caller's platform instead of the caller's own; an account outside the platform answers 404.",
+        schema: { type: "string", pattern: "^acct_[a-z0-9]+$" },
+      });
+    }
     if (endpoint.totp) {
       parameters.push({
         name: "Service-Totp-Code",
@@ -93,6 +134,7 @@ export function buildOpenApi(): JsonSchema {
       summary: endpoint.summary,
       ...(endpoint.description ? { description: endpoint.description } : {}),
       tags: [endpoint.tag],
+      ...(isExtension(endpoint) ? { "x-extension": true } : {}),
       security:
         endpoint.auth === "public" ? [] : endpoint.auth === "session" ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
       ...(parameters.length ? { parameters } : {}),
@@ -116,6 +158,7 @@ export function buildOpenApi(): JsonSchema {
     paths[endpoint.path]![endpoint.method.toLowerCase()] = operation;
   }
   toSchema(errorSchema, "output"); // registers components.Error through its meta id
+  const extensions = allEndpoints.filter(isExtension).map((endpoint) => `\`${endpoint.method} ${endpoint.path}\``);
   components.PageQuery = toSchema(pageQuerySchema, "input");
 
   return {
@@ -127,7 +170,9 @@ export function buildOpenApi(): JsonSchema {
         "The /v1 API (releases 1.2 and 1.3.0) with the extensions the dashboard needs. Every error has the body " +
         "`{ error_code, message, http_code, details? }`; every response carries `X-Request-Id`. Lists the spec " +
         "paginates take `next`, `order` (asc|desc, by creation time, default desc) and `limit` (1..100, default 20) " +
-        "and answer `{ items, next }`. Unknown routes answer 404, known routes with a wrong method 405 (`err_method_not_allowed`).",
+        "and answer `{ items, next }`. Unknown routes answer 404, known routes with a wrong method 405 (`err_method_not_allowed`).\n\n" +
+        "Extensions (not in the spec; marked `x-extension`): " + extensions.join(", ") + ". " +
+        "The `/v1/sandbox` routes exist unless the operator sets `SANDBOX=off`.",
     },
     servers: [{ url: "/" }],
     components: {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageSchemaOf } from "@/lib/http/pagination";
 import { apiKeyCreatedSchema } from "@/lib/api-keys/schemas";
 
 export const featureFlagNames = ["named", "partner"] as const;
@@ -56,9 +57,7 @@ export function presentAccount(row: AccountRow) {
   return { ...row, featureFlags: JSON.parse(row.featureFlags) as Record<string, string> };
 }
 
-export const accountPageSchema = z
-  .object({ items: z.array(accountSchema), next: z.string().nullable() })
-  .meta({ id: "AccountPage" });
+export const accountPageSchema = pageSchemaOf(accountSchema, "AccountPage");
 
 export const accountParams = z.object({ accountId: z.string().regex(/^acct_[a-z0-9]{1,64}$/) });
 

@@ -1,11 +1,11 @@
-import { dateRangeFilter } from "@/lib/http/date-range";
+import { withinRange } from "@/lib/http/date-range";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { presentAuditEvent } from "@/lib/audit/schemas";
 import { tenantDb } from "@/lib/tenancy";
 
 /** The platform's audit trail, newest first by default, filtered by action, actor and time. */
-export async function listAuditEvents(query: PageQuery & { action?: string; actorId?: string; startDate?: string; endDate?: string }) {
-  const at = dateRangeFilter(query.startDate, query.endDate);
+export async function listAuditEvents(query: PageQuery & { action?: string; actorId?: string; startDate?: Date; endDate?: Date }) {
+  const at = withinRange(query);
   const filters = {
     ...(query.action ? { action: query.action } : {}),
     ...(query.actorId ? { actorId: query.actorId } : {}),

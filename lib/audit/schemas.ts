@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { dateRangeQuery, refineDateRange } from "@/lib/http/date-range";
-import { pageQuerySchema } from "@/lib/http/pagination";
+import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 
 export const auditEventQuery = pageQuerySchema
   .extend({
@@ -8,7 +8,7 @@ export const auditEventQuery = pageQuerySchema
     actorId: z.string().max(100).optional().meta({ description: "Employee or API key id." }),
     ...dateRangeQuery,
   })
-  .superRefine(refineDateRange);
+  .refine(...rangeInOrder);
 
 export const auditEventSchema = z
   .object({
@@ -27,9 +27,7 @@ export const auditEventSchema = z
   })
   .meta({ id: "AuditEvent" });
 
-export const auditEventPageSchema = z
-  .object({ items: z.array(auditEventSchema), next: z.string().nullable() })
-  .meta({ id: "AuditEventPage" });
+export const auditEventPageSchema = pageSchemaOf(auditEventSchema, "AuditEventPage");
 
 export function presentAuditEvent(row: { details: string | null } & Record<string, unknown>) {
   return { ...row, details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuerySchema } from "@/lib/http/pagination";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 
 const externalId = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
@@ -21,9 +21,7 @@ export const delegatedUserSchema = z
   .object({ id: z.string(), externalId: z.string(), createdAt: z.iso.datetime() })
   .meta({ id: "DelegatedUser" });
 
-export const delegatedUserPageSchema = z
-  .object({ items: z.array(delegatedUserSchema), next: z.string().nullable() })
-  .meta({ id: "DelegatedUserPage" });
+export const delegatedUserPageSchema = pageSchemaOf(delegatedUserSchema, "DelegatedUserPage");
 
 export type DelegatedUserRow = { id: string; externalId: string; createdAt: Date };
 

@@ -1,27 +1,40 @@
 import { z } from "zod";
 
-/** A date (`2026-11-01`) or an ISO datetime; the same text as a bound means the start or the end of that UTC day. */
-const dateOrDatetime = z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
-  error: "must be a date (2026-11-01) or an ISO-8601 date-time",
-});
+const dateHint = "must be a date (2026-11-01) or an ISO-8601 date-time (2026-11-01T13:00:00Z)";
 
-export const dateRangeQuery = {
-  startDate: dateOrDatetime.optional().meta({ description: "Inclusive lower bound on creation time." }),
-  endDate: dateOrDatetime.optional().meta({ description: "Inclusive upper bound; a date means the end of that UTC day." }),
-};
+/**
+ * A time bound for list filters: a calendar date or a date-time. A date stands for the whole UTC
+ * day, so as a start it means 00:00:00.000 and as an end 23:59:59.999; both bounds are inclusive.
+ */
+export const dateBound = (edge: "start" | "end") =>
+  z
+    .string()
+    .transform((text, context) => {
+      if (z.iso.date().safeParse(text).success) {
+        return new Date(`${text}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`);
+      }
+      if (z.iso.datetime({ offset: true }).safeParse(text).success) return new Date(text);
+      context.addIssue({ code: "custom", message: dateHint });
+      return z.NEVER;
+    })
+    .meta({
+      description:
+        edge === "start"
+          ? "Inclusive lower bound on creation time: a date (from 00:00 UTC that day) or an ISO-8601 date-time."
+          : "Inclusive upper bound on creation time: a date (to the end of that UTC day) or an ISO-8601 date-time.",
+    });
 
-/** Prisma filter for an inclusive range over `field`; 422-worthy problems are reported by refineDateRange. */
-export function dateRangeFilter(startDate: string | undefined, endDate: string | undefined) {
-  const range: { gte?: Date; lte?: Date } = {};
-  if (startDate) range.gte = new Date(startDate.length === 10 ? `${startDate}T00:00:00.000Z` : startDate);
-  if (endDate) range.lte = new Date(endDate.length === 10 ? `${endDate}T23:59:59.999Z` : endDate);
-  return Object.keys(range).length ? range : undefined;
-}
+/** `startDate` and `endDate` query fields, for `pageQuerySchema.extend({ ...dateRangeQuery })`. */
+export const dateRangeQuery = { startDate: dateBound("start").optional(), endDate: dateBound("end").optional() };
 
-/** For a query schema's superRefine: startDate after endDate is a validation error on endDate. */
-export function refineDateRange(value: { startDate?: string; endDate?: string }, context: z.RefinementCtx) {
-  const range = dateRangeFilter(value.startDate, value.endDate);
-  if (range?.gte && range.lte && range.gte > range.lte) {
-    context.addIssue({ code: "custom", path: ["endDate"], message: "must not be before startDate" });
-  }
+/** Refinement for a schema with dateRangeQuery: the range must not be reversed. */
+export const rangeInOrder: [(query: { startDate?: Date; endDate?: Date }) => boolean, { path: string[]; message: string }] = [
+  (query) => !query.startDate || !query.endDate || query.startDate <= query.endDate,
+  { path: ["startDate"], message: "must not be after endDate" },
+];
+
+/** Prisma filter for the inclusive range, or undefined when neither bound is given. */
+export function withinRange({ startDate, endDate }: { startDate?: Date; endDate?: Date }) {
+  if (!startDate && !endDate) return undefined;
+  return { ...(startDate && { gte: startDate }), ...(endDate && { lte: endDate }) };
 }

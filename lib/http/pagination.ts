@@ -11,6 +11,16 @@ export type PageQuery = z.infer<typeof pageQuerySchema>;
 
 export type Page<T> = { items: T[]; next: string | null };
 
+/** The `{ items, next }` envelope of a paginated list, named `<Item>Page` in the OpenAPI document. */
+export function pageSchemaOf<S extends z.ZodType>(item: S, id: string) {
+  return z
+    .object({
+      items: z.array(item),
+      next: z.string().nullable().meta({ description: "Cursor of the next page; null on the last one." }),
+    })
+    .meta({ id });
+}
+
 type Cursor = { createdAt: Date; id: string; order: "asc" | "desc" };
 
 /** base64url(JSON) of the last row's (createdAt, id) and the order it was read in. */

@@ -1,5 +1,6 @@
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
+import { withinRange } from "@/lib/http/date-range";
 import { paginate } from "@/lib/http/pagination";
 import {
   canTransition,
@@ -25,7 +26,7 @@ export async function listInformationRequests(query: ListInformationRequestsQuer
   const { kind, startDate, endDate } = query;
   const filters = {
     ...(kind && { kind }),
-    ...((startDate || endDate) && { createdAt: { ...(startDate && { gte: startDate }), ...(endDate && { lte: endDate }) } }),
+    ...((startDate || endDate) && { createdAt: withinRange({ startDate, endDate }) }),
   };
   const page = await paginate(query, (args) =>
     tenantDb().informationRequest.findMany({ ...args, where: { ...args.where, ...filters } }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageQuerySchema } from "@/lib/http/pagination";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 
 /** A positive decimal string ("12.50"); never a float, so no amount is ever rounded on the way in. */
 export const amountSchema = z
@@ -46,12 +46,7 @@ export const transactionSchema = z
   })
   .meta({ id: "Transaction" });
 
-export const transactionPageSchema = z
-  .object({
-    items: z.array(transactionSchema),
-    next: z.string().nullable().meta({ description: "Cursor of the next page; null on the last one." }),
-  })
-  .meta({ id: "TransactionPage" });
+export const transactionPageSchema = pageSchemaOf(transactionSchema, "TransactionPage");
 
 export type TransactionRow = {
   id: string;

@@ -93,7 +93,7 @@ describe("GET /v1/audit_events", () => {
     const bad = await events(apiKey, "?limit=0&startDate=yesterday");
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.details).sort()).toEqual(["limit", "startDate"]);
-    expect((await events(apiKey, "?startDate=2026-02-01&endDate=2026-01-01")).body.details).toHaveProperty("endDate");
+    expect((await events(apiKey, "?startDate=2026-02-01&endDate=2026-01-01")).body.details).toHaveProperty("startDate");
     expect((await events(apiKey, "?next=garbage!")).status).toBe(400);
     expect((await call(GET, { path: "/v1/audit_events" })).status).toBe(401);
   });

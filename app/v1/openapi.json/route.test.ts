@@ -84,3 +84,14 @@ describe("the document's references", () => {
     }
   });
 });
+
+describe("extensions", () => {
+  it("marks and lists every route the spec does not have, the audit trail and sandbox among them", async () => {
+    const { body: document } = await call(GET);
+    expect(document.paths["/v1/audit_events"].get["x-extension"]).toBe(true);
+    expect(document.paths["/v1/sandbox/platforms"].post["x-extension"]).toBe(true);
+    expect(document.paths["/v1/api_keys"].post["x-extension"]).toBeUndefined();
+    expect(document.info.description).toContain("`GET /v1/audit_events`");
+    expect(document.info.description).toContain("`POST /v1/information_requests/{id}/status`");
+  });
+});

@@ -1,0 +1,153 @@
+import { db } from "@/lib/db";
+import { createSubAccount } from "@/lib/accounts/accounts";
+import { updateFeatureFlags } from "@/lib/accounts/feature-flags";
+import { issueApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
+import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
+import { acceptInvitation } from "@/lib/employees/accept-invitation";
+import { inviteEmployee } from "@/lib/employees/invite-employee";
+import { setupPlatform } from "@/lib/employees/setup-platform";
+import { raiseInformationRequest, updateInformationRequestStatus } from "@/lib/information-requests/information-requests";
+import { updateApplicantProfile } from "@/lib/kyc/profile";
+import { acceptAgreement, createKycSubmission } from "@/lib/kyc/submissions";
+import { createRecipient, deleteRecipient } from "@/lib/recipients/recipients";
+import { recordTransaction } from "@/lib/transactions/transactions";
+import { createTransfer } from "@/lib/transfers/transfers";
+import { createVirtualAccount, deactivateVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
+import { withScope, type Scope } from "@/lib/tenancy";
+
+export const DEMO_OWNER = { name: "Olivia Marsh", email: "olivia@northwind.example", password: "northwind demo password" };
+
+/** A small seeded PRNG, so every demo database looks the same. */
+function random(seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    amount: (min: number, max: number) => (min + next() * (max - min)).toFixed(2),
+  };
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Fills a fresh database with a believable platform, through the same domain functions the API
+ * uses: sub-accounts, employees, keys, delegated users, virtual accounts with two months of
+ * transactions, recipients, transfers, KYC submissions with beneficial owners and information
+ * requests in every state. Refuses a database that already has employees.
+ */
+export async function seedDemoPlatform({ origin = "http://localhost:3000", transactionsPerAccount = 60 } = {}) {
+  if ((await db().employee.count()) > 0) {
+    throw new Error("This database already has employees; demo data goes into a fresh database (set DATABASE_URL to a new file).");
+  }
+  const rng = random(20261122);
+  const { account: platform, employee: owner } = await setupPlatform({ ...DEMO_OWNER, accountName: "Northwind Payments", ip: null });
+  const root: Scope = { platformId: platform.id, accountId: platform.id };
+
+  const subAccounts = await withScope(root, async () => {
+    await updateFeatureFlags({ accountId: platform.id, featureFlags: { named: "prefer", partner: "discourage" } });
+    const accounts = [];
+    for (const name of ["Northwind Europe", "Northwind Americas", "Northwind Marketplace"]) {
+      accounts.push(await createSubAccount({ name, parentId: platform.id }));
+    }
+    await updateFeatureFlags({ accountId: accounts[0]!.id, featureFlags: { named: "require", partner: "forbid" } });
+
+    const analyst = await inviteEmployee({ name: "Ava Okafor", email: "ava@northwind.example", origin });
+    const token = new URL(analyst.invitationUrl).searchParams.get("token")!;
+    await acceptInvitation({ token, password: "ava demo password 2026", ip: null });
+    await inviteEmployee({ name: "Ian Brooks", email: "ian@northwind.example", origin });
+
+    await issueApiKey({ createdById: owner.id, name: "Payouts service", expiresAt: new Date(Date.now() + 200 * DAY), cidrAllowlist: ["10.20.0.0/16", "2001:db8:20::/48"] });
+    await issueApiKey({ createdById: owner.id, name: "Reporting", expiresAt: new Date(Date.now() + 90 * DAY) });
+    const old = await issueApiKey({ createdById: owner.id, name: "Legacy importer", expiresAt: new Date(Date.now() + 30 * DAY) });
+    await revokeApiKey({ keyId: old.id });
+
+    for (let i = 0; i < 30; i++) await createDelegatedUser({ externalId: `cust_${1001 + i}` });
+    await updateApplicantProfile({
+      firstName: "Olivia",
+      lastName: "Marsh",
+      dateOfBirth: "1984-06-12",
+      nationality: "GB",
+      email: "compliance@northwind.example",
+      phone: "+442071838750",
+      address: { line1: "12 Finsbury Square", city: "London", postalCode: "EC2A 1AS", country: "GB" },
+    });
+    return accounts;
+  });
+
+  for (const [index, scope] of [root, ...subAccounts.map((a) => ({ platformId: platform.id, accountId: a.id }))].entries()) {
+    await withScope(scope, () => seedMoneyAndCompliance(rng, index, transactionsPerAccount));
+  }
+  return { platform, owner, subAccounts };
+}
+
+async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: number, transactionCount: number) {
+  const currencies = ["EUR", "USD", "GBP"] as const;
+  const accounts = [];
+  for (const currency of currencies) accounts.push(await createVirtualAccount({ currency, key: `VA-${index}-${currency}-MAIN` }));
+  const legacy = await createVirtualAccount({ currency: "EUR", key: `VA-${index}-EUR-LEGACY` });
+  const wallets = ["0x8ba1f109551bd432803012645ac136ddd64dba72", "0x71c7656ec7ab88b098defb751b7401b5f6d8976f", "TN3W4H6rK2ce4vX9YnFQHwKENnHjoxb3m9"];
+
+  for (let i = 0; i < transactionCount; i++) {
+    const account = rng.pick([...accounts, legacy]);
+    const type = rng.pick(["pay_in", "pay_in", "pay_in", "payout", "transfer", "fee"] as const);
+    await recordTransaction({
+      virtualAccountId: type === "pay_in" || type === "fee" ? account.id : null,
+      walletAddress: type === "pay_in" && rng.next() < 0.5 ? rng.pick(wallets) : null,
+      amount: type === "fee" ? rng.amount(0.5, 25) : rng.amount(20, 25_000),
+      currency: account.currency,
+      type,
+      status: rng.pick(["completed", "completed", "completed", "pending", "failed"] as const),
+      createdAt: new Date(Date.now() - rng.next() * 60 * DAY),
+    });
+  }
+  await deactivateVirtualAccount({ idOrKey: legacy.key });
+
+  const recipients = [];
+  for (const name of ["Helios Logistics GmbH", "Aurora Freight Ltd", "Blue Finch Studio", "Kestrel Supplies BV", "Marlow & Co"]) {
+    recipients.push(await createRecipient({ name }));
+  }
+  const transfers = [];
+  for (let i = 0; i < 8; i++) {
+    transfers.push(await createTransfer({ recipientId: rng.pick(recipients).id, amount: rng.amount(100, 50_000), currency: rng.pick(currencies) }));
+  }
+  await deleteRecipient({ id: recipients.at(-1)!.id });
+
+  const submissions = [
+    await createKycSubmission({
+      type: "business",
+      beneficiaries: [
+        { type: "individual", name: "Marta Lindqvist", country: "SE", roles: ["ubo", "director"], shareSize: 45 },
+        { type: "individual", name: "Jonas Weber", country: "DE", roles: ["ubo", "shareholder"], shareSize: 30 },
+        { type: "business", name: "Fjord Ventures AB", country: "SE", roles: ["shareholder"], shareSize: 25 },
+      ],
+    }),
+    await createKycSubmission({
+      type: "business",
+      beneficiaries: [
+        { type: "individual", name: "Priya Raman", country: "IN", roles: ["ubo", "director", "representative"], shareSize: 60 },
+        { type: "individual", name: "Daniel Costa", country: "PT", roles: ["shareholder"], shareSize: 25 },
+      ],
+    }),
+    await createKycSubmission({
+      type: "individual",
+      beneficiaries: [{ type: "individual", name: "Olivia Marsh", country: "GB", roles: ["ubo", "representative"], shareSize: 100 }],
+    }),
+  ];
+  await acceptAgreement({ submissionId: submissions[0]!.id, documentSetId: "terms-2026-10", ipAddress: "203.0.113.24" });
+
+  const finalStates = [[], ["on_review"], ["on_review", "approved"], ["on_review", "rejected"], ["expired"], ["on_review", "expired"]] as const;
+  for (let i = 0; i < 12; i++) {
+    const request = await raiseInformationRequest({
+      kind: i % 3 === 0 ? "endorsement" : "due_diligence",
+      transferId: i % 2 === 0 ? transfers[i % transfers.length]!.id : null,
+      submissionId: i % 2 === 1 ? submissions[i % submissions.length]!.id : null,
+    });
+    for (const status of finalStates[i % finalStates.length]!) await updateInformationRequestStatus({ id: request.id, status });
+  }
+}
