@@ -84,7 +84,8 @@ export class Authenticator {
 
   /** A code for the current virtual time step, then moves the virtual clock on a step. */
   nextCode(): string {
-    const realNow = Date.now();
+    // Real time, not Date.now: after the first code Date.now is this class's own mock.
+    const realNow = Date.prototype.getTime.call(new Date());
     const shifted = realNow + this.offsetSteps * 30_000;
     vi.spyOn(Date, "now").mockImplementation(() => shifted + (Date.prototype.getTime.call(new Date()) - realNow));
     this.offsetSteps += 1;

@@ -1,0 +1,932 @@
+// The tenancy walk: every /v1 route, called by a second platform (B) against a first one's (A) data.
+// A credential sees its platform and nothing else: another platform's ids answer 404 (never 403),
+// lists and creates show none of the other platform's data, and Service-Account-Id naming another
+// platform's account answers 404. A's rows are compared before and after everything B did, and
+// each refused call is then made with A's own credential, which succeeds: B's 404 comes from
+// tenancy, not from validation. Every endpoint needs an entry in `fixtures` (a test fails otherwise),
+// so a new route cannot silently skip the walk.
+import { randomBytes } from "node:crypto";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { createSubAccount } from "@/lib/accounts/accounts";
+import { updateFeatureFlags } from "@/lib/accounts/feature-flags";
+import { issueApiKey } from "@/lib/api-keys/api-keys";
+import { createSession } from "@/lib/auth/sessions";
+import { db } from "@/lib/db";
+import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
+import { acceptInvitation } from "@/lib/employees/accept-invitation";
+import { inviteEmployee } from "@/lib/employees/invite-employee";
+import { startTotpEnrolment } from "@/lib/employees/totp-enrolment";
+import { allEndpoints } from "@/lib/endpoints";
+import type { Endpoint, Handler } from "@/lib/http/route";
+import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
+import { updateApplicantProfile } from "@/lib/kyc/profile";
+import { acceptAgreement, createKycSubmission } from "@/lib/kyc/submissions";
+import { createRecipient } from "@/lib/recipients/recipients";
+import { withScope } from "@/lib/tenancy";
+import { apiKeyFor, inDays, PASSWORD, signedInEmployee } from "@/lib/testing/factories";
+import { Authenticator, call, ORIGIN } from "@/lib/testing/http";
+import { everyRoute, pathFor } from "@/lib/testing/routes";
+import { createTransfer } from "@/lib/transfers/transfers";
+import { createVirtualAccount, payInToVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
+
+// --- Fixtures ------------------------------------------------------------------------------------
+
+/** In every distinctive name, externalId, key and e-mail of platform A: finding it anywhere B can read is a leak. */
+const mark = `zq${randomBytes(5).toString("hex")}`;
+let sequence = 0;
+const seq = () => ++sequence;
+
+type Where = "platform" | "sub";
+
+async function buildPlatformA() {
+  const staff = await signedInEmployee({ totp: true });
+  const platformId = staff.account.id;
+  const key = await apiKeyFor(platformId, { name: `A-${mark} auth key` });
+  const inPlatform = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: platformId }, async () => await work());
+  const sub = await inPlatform(() => createSubAccount({ name: `A-${mark} sub-account`, parentId: platformId }));
+  const inSub = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: sub.id }, async () => await work());
+  const inScope = <T>(where: Where, work: () => Promise<T>) => (where === "sub" ? inSub(work) : inPlatform(work));
+
+  const objects = await inPlatform(async () => {
+    const delegatedUser = await createDelegatedUser({ externalId: `A-${mark}-user` });
+    const invited = await inviteEmployee({ name: `A-${mark} invitee`, email: `a-${mark}-invitee@example.com`, origin: ORIGIN });
+    const virtualAccount = await createVirtualAccount({ currency: "EUR", key: `A-${mark}-va` });
+    const payIn = await payInToVirtualAccount({ idOrKey: virtualAccount.id, amount: "12.50", currency: "EUR", walletAddress: `A-${mark}-wallet` });
+    const recipient = await createRecipient({ name: `A-${mark} recipient` });
+    const transfer = await createTransfer({ recipientId: recipient.id, amount: "7.25", currency: "EUR" });
+    const submission = await createKycSubmission({
+      type: "business",
+      beneficiaries: [
+        { type: "individual", country: "DE", roles: ["ubo", "director"], shareSize: 60, name: `A-${mark} owner` },
+        { type: "business", country: "FR", roles: ["shareholder"], shareSize: 40, name: `A-${mark} holding` },
+      ],
+    });
+    const agreement = await acceptAgreement({ submissionId: submission.id, documentSetId: `A-${mark}-terms`, ipAddress: "203.0.113.7" });
+    const informationRequest = await raiseInformationRequest({ kind: "due_diligence", transferId: transfer.id, submissionId: submission.id });
+    const extraKey = await issueApiKey({ createdById: staff.employee.id, expiresAt: inDays(30), name: `A-${mark} extra key` });
+    const profile = await updateApplicantProfile({
+      firstName: `Aurelia${mark}`,
+      lastName: `Quill${mark}`,
+      email: `aurelia.${mark}@example.com`,
+      phone: "+4915112345678",
+      address: { line1: `${mark} Street 1`, city: "Berlin", postalCode: "10115", country: "DE" },
+    });
+    await updateFeatureFlags({ accountId: platformId, featureFlags: { named: "forbid" } });
+    return { delegatedUser, invited, virtualAccount, payIn, recipient, transfer, submission, agreement, informationRequest, extraKey, profile };
+  });
+
+  // Objects of A's sub-account too: B must not reach them either, with or without Service-Account-Id.
+  const subObjects = await inSub(async () => {
+    const delegatedUser = await createDelegatedUser({ externalId: `A-${mark}-sub-user` });
+    const virtualAccount = await createVirtualAccount({ currency: "EUR", key: `A-${mark}-sub-va` });
+    const payIn = await payInToVirtualAccount({ idOrKey: virtualAccount.id, amount: "3.00", currency: "EUR" });
+    const recipient = await createRecipient({ name: `A-${mark} sub recipient` });
+    await updateApplicantProfile({ firstName: `Subrina${mark}` });
+    return { delegatedUser, virtualAccount, payIn, recipient };
+  });
+
+  return { staff, platformId, key, sub, inScope, ...objects, subObjects };
+}
+
+async function buildPlatformB() {
+  const staff = await signedInEmployee({ totp: true });
+  const platformId = staff.account.id;
+  const key = await apiKeyFor(platformId, { name: "B walk key" });
+  const inPlatform = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: platformId }, async () => await work());
+  const sub = await inPlatform(() => createSubAccount({ name: "B sub-account", parentId: platformId }));
+  const objects = await inPlatform(async () => {
+    const delegatedUser = await createDelegatedUser({ externalId: "B-user" });
+    const virtualAccount = await createVirtualAccount({ currency: "EUR", key: "B-va" });
+    const payIn = await payInToVirtualAccount({ idOrKey: virtualAccount.id, amount: "1.00", currency: "EUR", walletAddress: "B-wallet" });
+    const recipient = await createRecipient({ name: "B recipient" });
+    const transfer = await createTransfer({ recipientId: recipient.id, amount: "2.00", currency: "EUR" });
+    const submission = await createKycSubmission({
+      type: "individual",
+      beneficiaries: [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100, name: "B owner" }],
+    });
+    const informationRequest = await raiseInformationRequest({ kind: "endorsement", transferId: transfer.id, submissionId: submission.id });
+    const extraKey = await issueApiKey({ createdById: staff.employee.id, expiresAt: inDays(30), name: "B extra key" });
+    await updateFeatureFlags({ accountId: platformId, featureFlags: { named: "discourage" } });
+    // A second employee of B without 2FA, signed in through the invitation flow, for the enrolment routes.
+    const invitation = await inviteEmployee({ name: "B second employee", email: `b-second.${platformId}@example.com`, origin: ORIGIN });
+    return { delegatedUser, virtualAccount, payIn, recipient, transfer, submission, informationRequest, extraKey, invitation };
+  });
+  const token = new URL(objects.invitation.invitationUrl).searchParams.get("token")!;
+  const accepted = await acceptInvitation({ token, password: PASSWORD, ip: "127.0.0.1" });
+  const secondSession = /=([^;]*)/.exec(accepted.cookie)![1]!;
+  return { staff, platformId, key, sub, ...objects, second: accepted.employee, secondSession };
+}
+
+type A = Awaited<ReturnType<typeof buildPlatformA>>;
+type B = Awaited<ReturnType<typeof buildPlatformB>>;
+type F = { a: A; b: B };
+
+/** A session of B's main employee that a test may sign out. */
+async function throwawaySession(employeeId: string) {
+  const { cookie } = await createSession({ employeeId, ip: "127.0.0.1" });
+  return /=([^;]*)/.exec(cookie)![1]!;
+}
+
+// --- Calling -------------------------------------------------------------------------------------
+
+type Cred = "key" | "session";
+type Params = Record<string, string>;
+type Route = { endpoint: Endpoint; handler: Handler };
+type Caller = { apiKey: string; session: string; authenticator: Authenticator };
+
+const keyOf = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
+const routes = await everyRoute();
+const routeByKey = new Map<string, Route>(routes.map((route) => [keyOf(route.endpoint), route]));
+
+async function send(
+  { endpoint, handler }: Route,
+  caller: Caller,
+  cred: Cred,
+  options: { params?: Params; query?: Record<string, string>; body?: unknown; serviceAccountId?: string; session?: string } = {},
+) {
+  const search = options.query && Object.keys(options.query).length ? `?${new URLSearchParams(options.query)}` : "";
+  const response = await call(handler, {
+    method: endpoint.method,
+    path: pathFor(endpoint, options.params ?? {}) + search,
+    params: options.params,
+    body: options.body,
+    apiKey: cred === "key" ? caller.apiKey : undefined,
+    session: cred === "session" ? (options.session ?? caller.session) : undefined,
+    totp: cred === "session" && endpoint.totp ? nextTotp(caller.authenticator) : undefined,
+    headers: options.serviceAccountId ? { "service-account-id": options.serviceAccountId } : undefined,
+  });
+  return response;
+}
+
+type Response = Awaited<ReturnType<typeof send>>;
+
+/**
+ * A fresh TOTP code, on one virtual clock shared by every authenticator of this file: each code is a
+ * step later than the one before, across tests too. The platforms here live for the whole file,
+ * while Authenticator.nextCode()'s clock starts over in each test (restoreMocks), which would land
+ * on steps already spent. Date.now is shifted to the code's step, as the service reads it.
+ */
+let clockSteps = 0;
+function nextTotp(authenticator: Authenticator): string {
+  clockSteps += 1;
+  const real = new Date().getTime(); // new Date() reads the real clock even while Date.now is mocked
+  const shifted = real + clockSteps * 30_000;
+  vi.spyOn(Date, "now").mockImplementation(() => shifted + (new Date().getTime() - real));
+  return authenticator.codeAt(Math.floor(shifted / 1000));
+}
+
+/** What B must get when it names A's object: 404 — except that an API key on an employee-only route is refused (403) before any look-up, whatever the id. */
+const refusalFor = (endpoint: Endpoint, cred: Cred) =>
+  endpoint.auth === "session" && cred === "key" ? { status: 403, error_code: "err_forbidden" } : { status: 404, error_code: "err_not_found" };
+
+const successOf = (endpoint: Endpoint) => endpoint.status ?? 200;
+
+const describeResponse = (response: Response) => `${response.status} ${JSON.stringify(response.body)}`.slice(0, 400);
+
+/** An id of the same shape that exists nowhere (`va_...` stays `va_...`; a key stays a key). */
+function ghostOf(value: string) {
+  const prefix = /^([a-z]+)_[a-z0-9]+$/.exec(value)?.[1];
+  const random = Array.from(randomBytes(20), (byte) => "0123456789abcdefghijklmnopqrstuvwxyz"[byte % 36]).join("");
+  return prefix ? `${prefix}_${random}` : `ghost-${random.slice(0, 12)}`;
+}
+const ghostParams = (params: Params) => Object.fromEntries(Object.entries(params).map(([name, value]) => [name, ghostOf(value)]));
+
+// --- What B may not see --------------------------------------------------------------------------
+
+/** Every id, key, e-mail, hash and secret of A, collected from A's rows; plus `mark`. */
+const aMarkers = new Set<string>();
+const markerColumns = new Set([
+  "id",
+  "accountId",
+  "platformId",
+  "parentId",
+  "employeeId",
+  "submissionId",
+  "transferId",
+  "recipientId",
+  "virtualAccountId",
+  "key",
+  "externalId",
+  "email",
+  "walletAddress",
+  "prefix",
+  "documentSetId",
+  "createdById",
+  "tokenHash",
+  "secretHash",
+  "codeHash",
+  "passwordHash",
+  "invitationTokenHash",
+  "totpSecret",
+  "totpPendingSecret",
+  "requestId",
+]);
+
+/** A's markers found in a response (status, body and headers), after removing values B itself sent (`echoes`). */
+function leaksIn(response: Response, echoes: string[] = []): string[] {
+  let text = JSON.stringify({ body: response.body, headers: [...response.headers].filter(([name]) => name !== "x-request-id") });
+  for (const echo of echoes) text = text.split(echo).join("");
+  return [...aMarkers].filter((marker) => text.includes(marker));
+}
+
+/** B's audit trail holds B's own requests only; A's ids may appear solely as the target of B's own refused attempts. */
+function auditLeaks(response: Response, f: F): string[] {
+  const bActors = new Set([f.b.key.id, f.b.staff.employee.id, f.b.second.id]);
+  const problems: string[] = [];
+  for (const item of (response.body?.items ?? []) as Record<string, unknown>[]) {
+    const leaked = leaksIn({ ...response, body: { ...item, targetId: null } });
+    if (leaked.length) problems.push(`audit event ${String(item.id)} shows ${leaked.join(", ")}`);
+    if (item.accountId !== f.b.platformId) problems.push(`audit event ${String(item.id)} is of account ${String(item.accountId)}, not B's`);
+    if (typeof item.targetId === "string" && aMarkers.has(item.targetId)) {
+      const ownRefusal = bActors.has(String(item.actorId)) && (item.status === 404 || item.status === 403);
+      if (!ownRefusal) problems.push(`audit event ${String(item.id)} targets A's ${item.targetId}: ${JSON.stringify(item)}`);
+    }
+  }
+  return problems;
+}
+
+/** A's rows in every tenant model (audit events aside), to compare before and after B's calls. */
+async function snapshotOf(platformId: string) {
+  const accounts = await db().account.findMany({ where: { platformId }, orderBy: { id: "asc" } });
+  const inAccounts = { where: { accountId: { in: accounts.map((account) => account.id) } }, orderBy: { id: "asc" as const } };
+  const employees = await db().employee.findMany(inAccounts);
+  const ofEmployees = { where: { employeeId: { in: employees.map((employee) => employee.id) } }, orderBy: { id: "asc" as const } };
+  return {
+    accounts,
+    employees,
+    sessions: await db().session.findMany(ofEmployees),
+    recoveryCodes: await db().recoveryCode.findMany(ofEmployees),
+    apiKeys: await db().apiKey.findMany(inAccounts),
+    delegatedUsers: await db().delegatedUser.findMany(inAccounts),
+    virtualAccounts: await db().virtualAccount.findMany(inAccounts),
+    transactions: await db().transaction.findMany(inAccounts),
+    recipients: await db().recipient.findMany(inAccounts),
+    transfers: await db().transfer.findMany(inAccounts),
+    kycSubmissions: await db().kycSubmission.findMany(inAccounts),
+    beneficiaries: await db().beneficiary.findMany(inAccounts),
+    agreements: await db().agreement.findMany(inAccounts),
+    applicantProfiles: await db().applicantProfile.findMany({ where: inAccounts.where, orderBy: { accountId: "asc" } }),
+    informationRequests: await db().informationRequest.findMany(inAccounts),
+  };
+}
+
+// --- The table: one entry per endpoint -----------------------------------------------------------
+
+/** An object of A named in the path. */
+type Target = {
+  label: string;
+  /** Where the object lives: A's sub-account objects need Service-Account-Id in A's own (control) call. */
+  account: Where;
+  params: (f: F) => Params;
+  /** A fresh copy of the object for A's control call, where the call changes it. */
+  fresh?: (f: F) => Promise<Params>;
+  /** A value A's control answer must contain (default: the first path parameter). */
+  shows?: (f: F) => string;
+};
+
+type ParamEntry = {
+  kind: "params";
+  targets: Target[];
+  /** A body valid for A's object, so that B's 404 cannot come from validation. */
+  body?: (f: F) => unknown;
+  /** B's own object, for the Service-Account-Id check: the 404 there must come from the header alone. */
+  own: (f: F) => Params;
+};
+
+type PlainCall = {
+  label: string;
+  query?: (f: F) => Record<string, string>;
+  body?: (f: F) => unknown;
+  creds?: Cred[];
+  /** Which of B's sessions to use (default: the main one, with 2FA). */
+  session?: (f: F) => string | Promise<string>;
+  /** One of B's own accounts to act for. */
+  serviceAccount?: (f: F) => string;
+  status?: number;
+  /** Values of A that B sent itself and may see echoed back (a name B chose to reuse). */
+  echoes?: (f: F) => string[];
+  /** The list must be empty (a filter naming A's object). */
+  empty?: boolean;
+  /** B's own ids the answer must contain: the call really listed B's data. */
+  own?: (f: F) => string[];
+  audit?: boolean;
+  check?: (body: any, f: F) => void | Promise<void>;
+};
+
+type PlainEntry = {
+  kind: "plain";
+  calls: PlainCall[];
+  /** Bodies naming A's objects: 404 for B, success for A. */
+  refs?: { label: string; body: (f: F) => unknown }[];
+};
+
+type Entry = { kind: "public" } | ParamEntry | PlainEntry;
+
+const itemsOf = (body: any): unknown[] => (Array.isArray(body) ? body : (body?.items ?? []));
+
+const freshKey = (f: F) => async () => {
+  const key = await f.a.inScope("platform", () => issueApiKey({ createdById: null, expiresAt: inDays(30), name: "A fresh key" }));
+  return { key: key.id };
+};
+const freshVirtualAccount = (f: F, where: Where, by: "id" | "key") => async () => {
+  const account = await f.a.inScope(where, () => createVirtualAccount({ currency: "EUR", key: `A-fresh-${seq()}` }));
+  return { idOrKey: by === "id" ? account.id : account.key };
+};
+const virtualAccountTargets = (fresh: boolean): Target[] =>
+  (["platform", "sub"] as const).flatMap((where) =>
+    (["id", "key"] as const).map((by) => ({
+      label: `A's ${where === "sub" ? "sub-account's " : ""}virtual account by ${by}`,
+      account: where,
+      params: (f: F) => {
+        const account = where === "sub" ? f.a.subObjects.virtualAccount : f.a.virtualAccount;
+        return { idOrKey: by === "id" ? account.id : account.key };
+      },
+      shows: (f: F) => (where === "sub" ? f.a.subObjects.virtualAccount : f.a.virtualAccount).id,
+      ...(fresh ? { fresh: (f: F) => freshVirtualAccount(f, where, by)() } : {}),
+    })),
+  );
+
+const fixtures: Record<string, Entry> = {
+  // Public routes act for no tenant: listed so that a route turning public is noticed here.
+  "POST /v1/setup": { kind: "public" },
+  "POST /v1/sessions": { kind: "public" },
+  "POST /v1/employees/invitations/accept": { kind: "public" },
+  "GET /v1/openapi.json": { kind: "public" },
+
+  "GET /v1/accounts": { kind: "plain", calls: [{ label: "list", own: (f) => [f.b.platformId, f.b.sub.id] }] },
+  "GET /v1/accounts/paginate": {
+    kind: "plain",
+    calls: [
+      { label: "newest first", query: () => ({ limit: "100" }), own: (f) => [f.b.platformId, f.b.sub.id] },
+      { label: "oldest first", query: () => ({ limit: "100", order: "asc" }), own: (f) => [f.b.platformId, f.b.sub.id] },
+    ],
+  },
+  "POST /v1/accounts/{accountId}": {
+    kind: "params",
+    targets: [
+      { label: "A's platform account", account: "platform", params: (f) => ({ accountId: f.a.platformId }) },
+      { label: "A's sub-account", account: "platform", params: (f) => ({ accountId: f.a.sub.id }) },
+    ],
+    body: () => ({ featureFlags: { partner: "discourage" } }),
+    own: (f) => ({ accountId: f.b.sub.id }),
+  },
+  "GET /v1/feature_flags": {
+    kind: "plain",
+    calls: [
+      {
+        label: "B's own flags",
+        check: async (body, f) => {
+          const stored = await db().account.findUniqueOrThrow({ where: { id: f.b.platformId } });
+          expect(body).toEqual(JSON.parse(stored.featureFlags));
+        },
+      },
+    ],
+  },
+  "POST /v1/feature_flags": {
+    kind: "plain",
+    calls: [
+      {
+        label: "merge into B's flags",
+        body: () => ({ partner: "prefer" }),
+        check: async (body, f) => {
+          const stored = await db().account.findUniqueOrThrow({ where: { id: f.b.platformId } });
+          expect(body).toEqual(JSON.parse(stored.featureFlags));
+          expect(body).toEqual({ named: "discourage", partner: "prefer" });
+        },
+      },
+    ],
+  },
+  "POST /v1/sandbox/platforms": {
+    kind: "plain",
+    calls: [{ label: "a new platform", body: () => ({ accountName: `B sandbox platform ${seq()}` }) }],
+  },
+  "POST /v1/sandbox/accounts": {
+    kind: "plain",
+    calls: [
+      {
+        label: "a sub-account of B",
+        body: () => ({ name: `B sandbox account ${seq()}` }),
+        check: (body, f) => expect(body.parentId).toBe(f.b.platformId),
+      },
+    ],
+  },
+
+  "GET /v1/api_keys": { kind: "plain", calls: [{ label: "list", own: (f) => [f.b.key.id, f.b.extraKey.id] }] },
+  "POST /v1/api_keys": {
+    kind: "plain",
+    calls: [{ label: "issue", body: () => ({ expiresAt: inDays(10), name: `B issued ${seq()}` }) }],
+  },
+  "POST /v1/api_keys/{key}": {
+    kind: "params",
+    targets: [
+      { label: "A's extra key", account: "platform", params: (f) => ({ key: f.a.extraKey.id }), fresh: (f) => freshKey(f)() },
+      { label: "A's key issued through the API", account: "platform", params: (f) => ({ key: sessionIssuedKeyId }), fresh: (f) => freshKey(f)() },
+    ],
+    body: () => ({ cidrAllowlist: ["10.0.0.0/8"] }),
+    own: (f) => ({ key: f.b.extraKey.id }),
+  },
+  "DELETE /v1/api_keys/{key}": {
+    kind: "params",
+    targets: [
+      { label: "A's extra key", account: "platform", params: (f) => ({ key: f.a.extraKey.id }), fresh: (f) => freshKey(f)() },
+      { label: "A's key issued through the API", account: "platform", params: () => ({ key: sessionIssuedKeyId }), fresh: (f) => freshKey(f)() },
+    ],
+    own: (f) => ({ key: f.b.extraKey.id }),
+  },
+
+  "GET /v1/audit_events": {
+    kind: "plain",
+    calls: [
+      { label: "first page", query: () => ({ limit: "100" }), audit: true },
+      { label: "filtered by A's key as actor", query: (f) => ({ actorId: f.a.key.id }), empty: true },
+      { label: "filtered by A's employee as actor", query: (f) => ({ actorId: f.a.staff.employee.id }), empty: true },
+      { label: "filtered by an action A performed", query: () => ({ action: "sandbox.recipient.create", limit: "100" }), audit: true },
+    ],
+  },
+
+  "POST /v1/delegated_users": {
+    kind: "plain",
+    calls: [
+      { label: "create", body: () => ({ externalId: `B-user-${seq()}` }) },
+      {
+        label: "A's externalId, in B's sub-account: created (201), no cross-tenant conflict",
+        creds: ["key"],
+        serviceAccount: (f) => f.b.sub.id,
+        body: (f) => ({ externalId: f.a.delegatedUser.externalId }),
+        echoes: (f) => [f.a.delegatedUser.externalId],
+      },
+    ],
+  },
+  "GET /v1/delegated_users": {
+    kind: "plain",
+    calls: [
+      { label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.delegatedUser.id] },
+      { label: "filtered by A's externalId", query: (f) => ({ externalId: f.a.delegatedUser.externalId }), empty: true },
+      { label: "filtered by A's sub-account's externalId", query: (f) => ({ externalId: f.a.subObjects.delegatedUser.externalId }), empty: true },
+    ],
+  },
+  "GET /v1/delegated_users/{id}": {
+    kind: "params",
+    targets: [
+      { label: "A's delegated user", account: "platform", params: (f) => ({ id: f.a.delegatedUser.id }) },
+      { label: "A's sub-account's delegated user", account: "sub", params: (f) => ({ id: f.a.subObjects.delegatedUser.id }) },
+    ],
+    own: (f) => ({ id: f.b.delegatedUser.id }),
+  },
+
+  "GET /v1/sessions/current": {
+    kind: "plain",
+    calls: [
+      {
+        label: "who am I",
+        check: (body, f) => {
+          expect(body.employee.id).toBe(f.b.staff.employee.id);
+          expect(body.account.id).toBe(f.b.platformId);
+        },
+      },
+    ],
+  },
+  "DELETE /v1/sessions/current": {
+    kind: "plain",
+    calls: [{ label: "sign out (a throwaway session of B)", session: (f) => throwawaySession(f.b.staff.employee.id) }],
+  },
+  "POST /v1/employees/totp": {
+    kind: "plain",
+    calls: [{ label: "start enrolment (B's second employee, no 2FA yet)", session: (f) => f.b.secondSession }],
+  },
+  "POST /v1/employees/totp/confirm": {
+    kind: "plain",
+    calls: [
+      {
+        label: "confirm enrolment (B's second employee)",
+        creds: ["key", "session"],
+        session: (f) => f.b.secondSession,
+        body: async (f: F) => {
+          const enrolled = await db().employee.findUniqueOrThrow({ where: { id: f.b.second.id } });
+          if (enrolled.totpEnabledAt) return { code: "123456" };
+          const { secret } = await startTotpEnrolment({ employeeId: f.b.second.id });
+          return { code: nextTotp(new Authenticator(secret)) };
+        },
+      },
+    ],
+  },
+  "GET /v1/employees": { kind: "plain", calls: [{ label: "list", own: (f) => [f.b.staff.employee.id, f.b.second.id] }] },
+  "POST /v1/employees": {
+    kind: "plain",
+    calls: [{ label: "invite", body: () => ({ name: "B invitee", email: `b-invitee-${seq()}@example.com` }) }],
+  },
+  "GET /v1/employees/{id}": {
+    kind: "params",
+    targets: [
+      { label: "A's signed-in employee", account: "platform", params: (f) => ({ id: f.a.staff.employee.id }) },
+      { label: "A's invited employee", account: "platform", params: (f) => ({ id: f.a.invited.id }) },
+    ],
+    own: (f) => ({ id: f.b.staff.employee.id }),
+  },
+
+  "GET /v1/information_requests": {
+    kind: "plain",
+    calls: [
+      { label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.informationRequest.id] },
+      { label: "of A's kind", query: () => ({ kind: "due_diligence", limit: "100" }) },
+    ],
+  },
+  "GET /v1/information_requests/{id}": {
+    kind: "params",
+    targets: [{ label: "A's information request", account: "platform", params: (f) => ({ id: f.a.informationRequest.id }) }],
+    own: (f) => ({ id: f.b.informationRequest.id }),
+  },
+  "GET /v1/transfers/{id}/information_requests": {
+    kind: "params",
+    targets: [{ label: "A's transfer", account: "platform", params: (f) => ({ id: f.a.transfer.id }) }],
+    own: (f) => ({ id: f.b.transfer.id }),
+  },
+  "POST /v1/information_requests/{id}/status": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's information request",
+        account: "platform",
+        params: (f) => ({ id: f.a.informationRequest.id }),
+        fresh: async (f) => {
+          const request = await f.a.inScope("platform", () => raiseInformationRequest({ kind: "due_diligence", transferId: f.a.transfer.id }));
+          return { id: request.id };
+        },
+      },
+    ],
+    body: () => ({ status: "on_review" }),
+    own: (f) => ({ id: f.b.informationRequest.id }),
+  },
+  "POST /v1/sandbox/information_requests": {
+    kind: "plain",
+    calls: [
+      { label: "raise", body: () => ({ kind: "endorsement" }) },
+      { label: "raise for B's transfer and submission", body: (f) => ({ kind: "due_diligence", transferId: f.b.transfer.id, submissionId: f.b.submission.id }) },
+    ],
+    refs: [
+      { label: "A's transferId", body: (f) => ({ kind: "due_diligence", transferId: f.a.transfer.id }) },
+      { label: "A's submissionId", body: (f) => ({ kind: "due_diligence", submissionId: f.a.submission.id }) },
+      { label: "A's transferId and submissionId", body: (f) => ({ kind: "endorsement", transferId: f.a.transfer.id, submissionId: f.a.submission.id }) },
+    ],
+  },
+
+  "POST /v1/kyc/submissions/{submissionId}/agreements": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's KYC submission",
+        account: "platform",
+        params: (f) => ({ submissionId: f.a.submission.id }),
+        fresh: async (f) => {
+          const submission = await f.a.inScope("platform", () => createKycSubmission({ type: "individual", beneficiaries: [] }));
+          return { submissionId: submission.id };
+        },
+      },
+    ],
+    body: () => ({ documentSetId: "walk-terms-v1", ipAddress: "198.51.100.4" }),
+    own: (f) => ({ submissionId: f.b.submission.id }),
+  },
+  "GET /v1/kyc/submissions/{submissionId}/beneficiaries": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's KYC submission",
+        account: "platform",
+        params: (f) => ({ submissionId: f.a.submission.id }),
+        shows: (f) => f.a.submission.beneficiaries[0]!.id,
+      },
+    ],
+    own: (f) => ({ submissionId: f.b.submission.id }),
+  },
+  "POST /v1/kyc/update_profile": {
+    kind: "plain",
+    calls: [
+      {
+        label: "B's own profile",
+        body: () => ({ firstName: "Bee" }),
+        check: (body) => expect(body).toMatchObject({ firstName: "Bee", lastName: null, email: null, address: null }),
+      },
+    ],
+  },
+  "POST /v1/sandbox/kyc/submissions": {
+    kind: "plain",
+    calls: [
+      {
+        label: "create",
+        body: () => ({ type: "business", beneficiaries: [{ type: "individual", country: "BE", roles: ["director"], shareSize: 10 }] }),
+      },
+    ],
+  },
+
+  "DELETE /v1/recipients/{id}": {
+    kind: "params",
+    targets: (["platform", "sub"] as const).map((where) => ({
+      label: where === "sub" ? "A's sub-account's recipient" : "A's recipient",
+      account: where,
+      params: (f: F) => ({ id: (where === "sub" ? f.a.subObjects.recipient : f.a.recipient).id }),
+      fresh: async (f: F) => ({ id: (await f.a.inScope(where, () => createRecipient({ name: "A fresh recipient" }))).id }),
+    })),
+    own: (f) => ({ id: f.b.recipient.id }),
+  },
+  "POST /v1/sandbox/recipients": { kind: "plain", calls: [{ label: "create", body: () => ({ name: `B recipient ${seq()}` }) }] },
+
+  "GET /v1/transactions": {
+    kind: "plain",
+    calls: [
+      { label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.payIn.id] },
+      { label: "filtered by A's virtual account", query: (f) => ({ virtualAccountId: f.a.virtualAccount.id }), empty: true },
+      { label: "filtered by A's sub-account's virtual account", query: (f) => ({ virtualAccountId: f.a.subObjects.virtualAccount.id }), empty: true },
+      { label: "filtered by A's wallet address", query: (f) => ({ walletAddress: f.a.payIn.walletAddress! }), empty: true },
+    ],
+  },
+  "POST /v1/sandbox/transfers": {
+    kind: "plain",
+    calls: [{ label: "to B's recipient", body: (f) => ({ recipientId: f.b.recipient.id, amount: "4.00", currency: "EUR" }) }],
+    refs: [
+      { label: "A's recipientId", body: (f) => ({ recipientId: f.a.recipient.id, amount: "4.00", currency: "EUR" }) },
+      { label: "A's sub-account's recipientId", body: (f) => ({ recipientId: f.a.subObjects.recipient.id, amount: "4.00", currency: "EUR" }) },
+    ],
+  },
+
+  "DELETE /v1/virtual_accounts/{idOrKey}": {
+    kind: "params",
+    targets: virtualAccountTargets(true),
+    own: (f) => ({ idOrKey: f.b.virtualAccount.id }),
+  },
+  "POST /v1/sandbox/virtual_accounts": {
+    kind: "plain",
+    calls: [
+      { label: "create", body: () => ({ currency: "EUR" }) },
+      {
+        label: "A's key, in B's sub-account: created (201), no cross-tenant conflict",
+        creds: ["key"],
+        serviceAccount: (f) => f.b.sub.id,
+        body: (f) => ({ currency: "EUR", key: f.a.virtualAccount.key }),
+        echoes: (f) => [f.a.virtualAccount.key],
+      },
+    ],
+  },
+  "POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in": {
+    kind: "params",
+    targets: virtualAccountTargets(false),
+    body: () => ({ amount: "5.00", currency: "EUR" }),
+    own: (f) => ({ idOrKey: f.b.virtualAccount.id }),
+  },
+};
+
+// --- The walk ------------------------------------------------------------------------------------
+
+const allKeys = allEndpoints.map(keyOf);
+const nonPublicKeys = allEndpoints.filter((endpoint) => endpoint.auth !== "public").map(keyOf);
+const paramKeys = nonPublicKeys.filter((key) => key.includes("{"));
+const plainKeys = nonPublicKeys.filter((key) => !key.includes("{"));
+const refKeys = plainKeys.filter((key) => fixtures[key]?.kind === "plain" && (fixtures[key] as PlainEntry).refs?.length);
+
+let f: F;
+let sessionIssuedKeyId = "";
+let before: Awaited<ReturnType<typeof snapshotOf>>;
+
+const asA = (): Caller => ({ apiKey: f.a.key.secret, session: f.a.staff.session, authenticator: f.a.staff.authenticator! });
+const asB = (): Caller => ({ apiKey: f.b.key.secret, session: f.b.staff.session, authenticator: f.b.staff.authenticator! });
+
+function routeOf(key: string): Route {
+  const route = routeByKey.get(key);
+  if (!route) throw new Error(`${key}: no route handler`);
+  return route;
+}
+
+function entryOf<K extends Entry["kind"]>(key: string, kind: K): Extract<Entry, { kind: K }> {
+  const entry = fixtures[key];
+  if (!entry) throw new Error(`${key} has no entry in the tenancy walk's fixtures table: add one (which of A's objects it names, a valid body)`);
+  if (entry.kind !== kind) throw new Error(`${key}: the fixtures table says ${entry.kind}, the walk expected ${kind}`);
+  return entry as Extract<Entry, { kind: K }>;
+}
+
+const credsFor = (endpoint: Endpoint): Cred[] => (endpoint.auth === "session" ? ["session"] : ["key", "session"]);
+
+beforeAll(async () => {
+  const a = await buildPlatformA();
+  const b = await buildPlatformB();
+  f = { a, b };
+
+  // Some audit events of A, made through the handlers with A's key and A's session.
+  const flags = await send(routeOf("POST /v1/feature_flags"), asA(), "key", { body: { partner: "require" } });
+  expect(flags.status).toBe(200);
+  const recipient = await send(routeOf("POST /v1/sandbox/recipients"), asA(), "key", { body: { name: `A-${mark} recipient via API` } });
+  expect(recipient.status).toBe(201);
+  const issued = await send(routeOf("POST /v1/api_keys"), asA(), "session", { body: { expiresAt: inDays(20), name: `A-${mark} session key` } });
+  expect(issued.status).toBe(201);
+  sessionIssuedKeyId = issued.body.id;
+  const listed = await send(routeOf("GET /v1/delegated_users"), asA(), "key");
+  expect(listed.status).toBe(200);
+
+  before = await snapshotOf(a.platformId);
+  for (const rows of Object.values(before)) {
+    for (const row of rows as Record<string, unknown>[]) {
+      for (const [column, value] of Object.entries(row)) {
+        if (markerColumns.has(column) && typeof value === "string" && value.length >= 8) aMarkers.add(value);
+      }
+    }
+  }
+  const auditEvents = await db().auditEvent.findMany({ where: { platformId: a.platformId } });
+  expect(auditEvents.length).toBeGreaterThanOrEqual(3);
+  for (const event of auditEvents) aMarkers.add(event.id).add(event.requestId);
+  aMarkers.add(mark).add(a.key.secret).add(a.staff.session).add(a.staff.authenticator!.secret).add(issued.body.secret);
+  for (const code of a.staff.recoveryCodes) aMarkers.add(code);
+  aMarkers.add(new URL(a.invited.invitationUrl).searchParams.get("token")!);
+  // Sanity: B's own ids are not A's (the markers would otherwise flag B's own data).
+  for (const own of [b.platformId, b.sub.id, b.key.id, b.delegatedUser.id, b.virtualAccount.id]) expect(aMarkers.has(own)).toBe(false);
+});
+
+describe("tenancy walk: platform B against platform A's data", () => {
+  it("has a fixture for every endpoint of the API (and none for endpoints that no longer exist)", () => {
+    const missing = allKeys.filter((key) => !fixtures[key]);
+    const stale = Object.keys(fixtures).filter((key) => !allKeys.includes(key));
+    const publicMismatch = allEndpoints
+      .filter((endpoint) => fixtures[keyOf(endpoint)] && (fixtures[keyOf(endpoint)]!.kind === "public") !== (endpoint.auth === "public"))
+      .map(keyOf);
+    const kindMismatch = nonPublicKeys.filter(
+      (key) => fixtures[key] && fixtures[key]!.kind !== "public" && (fixtures[key]!.kind === "params") !== key.includes("{"),
+    );
+    expect({ missing, stale, publicMismatch, kindMismatch }).toEqual({ missing: [], stale: [], publicMismatch: [], kindMismatch: [] });
+    expect(routes).toHaveLength(allEndpoints.length);
+  });
+
+  describe("A's object in the path: 404 for B's key and B's session, exactly as for an id that exists nowhere", () => {
+    it.each(paramKeys)("%s", async (key) => {
+      const entry = entryOf(key, "params");
+      const route = routeOf(key);
+      const problems: string[] = [];
+      for (const target of entry.targets) {
+        const params = target.params(f);
+        for (const cred of ["key", "session"] as const) {
+          const expected = refusalFor(route.endpoint, cred);
+          const response = await send(route, asB(), cred, { params, body: entry.body?.(f) });
+          const ghost = await send(route, asB(), cred, { params: ghostParams(params), body: entry.body?.(f) });
+          const where = `${target.label} (${JSON.stringify(params)}) with B's ${cred}`;
+          if (response.status !== expected.status || response.body?.error_code !== expected.error_code || response.body?.http_code !== expected.status) {
+            problems.push(`${where}: expected ${expected.status} ${expected.error_code}, got ${describeResponse(response)}`);
+          }
+          if (response.body?.message !== ghost.body?.message || response.status !== ghost.status) {
+            problems.push(`${where}: answer differs from an id that exists nowhere: ${describeResponse(response)} vs ${describeResponse(ghost)}`);
+          }
+          const leaked = leaksIn(response);
+          if (leaked.length) problems.push(`${where}: the answer shows A's ${leaked.join(", ")}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+
+  describe("no path parameter: B's answers show none of A's data", () => {
+    it.each(plainKeys)("%s", async (key) => {
+      const entry = entryOf(key, "plain");
+      const route = routeOf(key);
+      const problems: string[] = [];
+      for (const plain of entry.calls) {
+        for (const cred of plain.creds ?? (["key", "session"] as const)) {
+          const response = await send(route, asB(), cred, {
+            query: plain.query?.(f),
+            body: await plain.body?.(f),
+            session: plain.session ? await plain.session(f) : undefined,
+            serviceAccountId: plain.serviceAccount?.(f),
+          });
+          const where = `${plain.label} with B's ${cred}`;
+          const keyRefused = route.endpoint.auth === "session" && cred === "key";
+          const expected = keyRefused ? 403 : (plain.status ?? successOf(route.endpoint));
+          if (response.status !== expected) problems.push(`${where}: expected ${expected}, got ${describeResponse(response)}`);
+          const leaked = plain.audit ? auditLeaks(response, f) : leaksIn(response, plain.echoes?.(f)).map((marker) => `shows A's ${marker}`);
+          if (leaked.length) problems.push(`${where}: ${leaked.join("; ")} in ${describeResponse(response)}`);
+          if (keyRefused || response.status !== expected) continue;
+          if (plain.empty && itemsOf(response.body).length !== 0) problems.push(`${where}: expected no items, got ${describeResponse(response)}`);
+          for (const own of plain.own?.(f) ?? []) {
+            if (!JSON.stringify(response.body).includes(own)) problems.push(`${where}: B's own ${own} is missing from ${describeResponse(response)}`);
+          }
+          await plain.check?.(response.body, f);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it.each(refKeys)("%s naming A's objects in the body: 404 for B", async (key) => {
+      const entry = entryOf(key, "plain");
+      const route = routeOf(key);
+      const problems: string[] = [];
+      for (const ref of entry.refs ?? []) {
+        for (const cred of ["key", "session"] as const) {
+          const response = await send(route, asB(), cred, { body: ref.body(f) });
+          if (response.status !== 404 || response.body?.error_code !== "err_not_found" || response.body?.http_code !== 404) {
+            problems.push(`${ref.label} with B's ${cred}: expected 404 err_not_found, got ${describeResponse(response)}`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+
+  describe("Service-Account-Id naming A's account: 404 for B, on B's own objects, exactly as for an account that exists nowhere", () => {
+    it.each(nonPublicKeys)("%s", async (key) => {
+      const entry = fixtures[key];
+      if (!entry || entry.kind === "public") throw new Error(`${key} has no entry in the tenancy walk's fixtures table`);
+      const route = routeOf(key);
+      const first = entry.kind === "plain" ? entry.calls[0] : undefined;
+      const problems: string[] = [];
+      const accounts = [
+        ["A's platform account", f.a.platformId],
+        ["A's sub-account", f.a.sub.id],
+        ["an account that exists nowhere", ghostOf(f.a.platformId)],
+      ] as const;
+      for (const cred of ["key", "session"] as const) {
+        const expected = refusalFor(route.endpoint, cred);
+        const answers: Response[] = [];
+        for (const [label, serviceAccountId] of accounts) {
+          const response = await send(route, asB(), cred, {
+            serviceAccountId,
+            params: entry.kind === "params" ? entry.own(f) : undefined,
+            body: entry.kind === "params" ? entry.body?.(f) : await first?.body?.(f),
+            query: first?.query?.(f),
+            session: key === "DELETE /v1/sessions/current" ? await throwawaySession(f.b.staff.employee.id) : undefined,
+          });
+          answers.push(response);
+          const where = `Service-Account-Id: ${label} with B's ${cred}`;
+          if (response.status !== expected.status || response.body?.error_code !== expected.error_code) {
+            problems.push(`${where}: expected ${expected.status} ${expected.error_code}, got ${describeResponse(response)}`);
+          }
+          const leaked = leaksIn(response, [serviceAccountId]);
+          if (leaked.length) problems.push(`${where}: the answer shows A's ${leaked.join(", ")}`);
+        }
+        const messages = new Set(answers.map((answer) => `${answer.status} ${answer.body?.message}`));
+        if (messages.size !== 1) problems.push(`B's ${cred}: A's accounts answer differently from an unknown one: ${[...messages].join(" | ")}`);
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+
+  it("leaves A's rows exactly as they were (audit events aside), and A's audit trail holds none of B's requests", async () => {
+    expect(await snapshotOf(f.a.platformId)).toEqual(before);
+    const aActors = new Set([f.a.key.id, f.a.staff.employee.id]);
+    const aEvents = await db().auditEvent.findMany({ where: { platformId: f.a.platformId } });
+    expect(aEvents.filter((event) => !aActors.has(event.actorId ?? ""))).toEqual([]);
+  });
+
+  it("B's whole audit trail (every page) holds only B's own requests", async () => {
+    const problems: string[] = [];
+    let next: string | null = null;
+    let pages = 0;
+    do {
+      const response = await send(routeOf("GET /v1/audit_events"), asB(), "key", {
+        query: { limit: "100", order: "asc", ...(next ? { next } : {}) },
+      });
+      expect(response.status).toBe(200);
+      problems.push(...auditLeaks(response, f));
+      next = response.body.next;
+      pages += 1;
+    } while (next && pages < 100);
+    expect(pages).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+  });
+
+  describe("the same calls with A's own credential succeed (so B's 404 came from tenancy, not validation)", () => {
+    it.each(paramKeys)("%s", async (key) => {
+      const entry = entryOf(key, "params");
+      const route = routeOf(key);
+      const problems: string[] = [];
+      for (const target of entry.targets) {
+        for (const cred of credsFor(route.endpoint)) {
+          const params = target.fresh ? await target.fresh(f) : target.params(f);
+          const response = await send(route, asA(), cred, {
+            params,
+            body: entry.body?.(f),
+            serviceAccountId: target.account === "sub" ? f.a.sub.id : undefined,
+          });
+          const where = `${target.label}${target.fresh ? " (a fresh copy)" : ""} with A's ${cred}`;
+          if (response.status !== successOf(route.endpoint)) {
+            problems.push(`${where}: expected ${successOf(route.endpoint)}, got ${describeResponse(response)}`);
+            continue;
+          }
+          const shown = target.shows && !target.fresh ? target.shows(f) : Object.values(params)[0]!;
+          if (!JSON.stringify(response.body).includes(shown)) problems.push(`${where}: ${shown} is missing from ${describeResponse(response)}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+
+    it.each(refKeys)("%s naming A's objects in the body", async (key) => {
+      const entry = entryOf(key, "plain");
+      const route = routeOf(key);
+      const problems: string[] = [];
+      for (const ref of entry.refs ?? []) {
+        for (const cred of ["key", "session"] as const) {
+          // A's sub-account's objects are reached by acting for the sub-account.
+          const body = ref.body(f) as Record<string, unknown>;
+          const inSub = Object.values(body).includes(f.a.subObjects.recipient.id);
+          const response = await send(route, asA(), cred, { body, serviceAccountId: inSub ? f.a.sub.id : undefined });
+          if (response.status !== successOf(route.endpoint)) {
+            problems.push(`${ref.label} with A's ${cred}: expected ${successOf(route.endpoint)}, got ${describeResponse(response)}`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  });
+});
