@@ -96,11 +96,29 @@ export function errorResponse(error: unknown, requestId: string): Response {
   return json(apiError.body(), apiError.status, requestId, apiError.headers);
 }
 
+/** The body as text, refused past MAX_BODY_BYTES bytes without reading further (Content-Length can lie or be absent). */
+async function readBodyText(request: Request): Promise<string> {
+  const tooLarge = () => new ApiError("err_bad_request", "The body is larger than 1 MiB");
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 async function readJsonBody(request: Request): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new ApiError("err_bad_request", "The body is larger than 1 MiB");
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError("err_bad_request", "The body is larger than 1 MiB");
+  const text = await readBodyText(request);
   if (text.trim() === "") return {};
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {

@@ -25,6 +25,13 @@ describe("POST /v1/setup", () => {
     expect(form.status).toBe(400);
   });
 
+  // Regression: the limit counted characters, so 400k "€" (1.2 MB of UTF-8) passed a 1 MiB check.
+  it("400 for a body over 1 MiB in bytes, even without a Content-Length", async () => {
+    const response = await call(POST, { method: "POST", rawBody: JSON.stringify({ ...valid, name: "€".repeat(400_000) }) });
+    expect(response.status).toBe(400);
+    expect(response.body.message).toMatch(/1 MiB/);
+  });
+
   it("403 for a cross-site browser request", async () => {
     const response = await call(POST, { method: "POST", body: valid, headers: { origin: "https://evil.example" } });
     expect(response.status).toBe(403);
