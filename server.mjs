@@ -8,7 +8,7 @@ import next from "next";
 
 globalThis[Symbol.for("platform-compliance.peer-in-xff")] = true;
 
-const port = Number(process.env.PORT || 3000);
+const port = Number(process.env.PORT ?? 3000); // 0: any free port (tests)
 const host = process.env.HOST || "::";
 const app = next({ dev: false, dir: import.meta.dirname });
 const handle = app.getRequestHandler();
@@ -26,7 +26,10 @@ const server = createServer((req, res) => {
   handle(req, res);
 });
 server.keepAliveTimeout = 65_000;
-server.listen(port, host, () => console.log(`Listening on http://${host.includes(":") ? `[${host}]` : host}:${port}`));
+server.listen(port, host, () => {
+  const { port: actual } = server.address();
+  console.log(`Listening on http://${host.includes(":") ? `[${host}]` : host}:${actual}`);
+});
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {

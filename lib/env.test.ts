@@ -54,7 +54,11 @@ describe("parseEnv", () => {
     expect(parsed).not.toHaveProperty("PATH");
   });
 
-  it.each(["abc", "70000", "0", "-1", "80.5"])("refuses PORT=%s and names PORT", (port) => {
+  it("accepts PORT=0: any free port", () => {
+    expect(parseEnv({ PORT: "0" }).PORT).toBe(0);
+  });
+
+  it.each(["abc", "70000", "-1", "80.5"])("refuses PORT=%s and names PORT", (port) => {
     const error = envError({ PORT: port });
     expect(error.message).toMatch(/^\s+PORT: /m);
     expect(error.message).not.toMatch(/^\s+(?!PORT)\w+: /m);

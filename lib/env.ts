@@ -9,7 +9,8 @@ const boolean = z
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** 0 takes any free port (the server prints the one it got). */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("::"),
   DATABASE_URL: z
     .string()

@@ -19,7 +19,7 @@ function newestMtime(entry) {
   return newest;
 }
 
-const buildId = path.join(root, ".next", "BUILD_ID");
+const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
 const sources = ["app", "components", "lib", "instrumentation.ts", "next.config.js", "package-lock.json"]
   .map((name) => path.join(root, name))
   .filter(existsSync);

@@ -4,8 +4,7 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 // The parameters are stored with each hash so they can be raised later without breaking old ones.
 const COST = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 256;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
 
 function derive(password: string, salt: Buffer, cost: typeof COST): Promise<Buffer> {
   return new Promise((resolve, reject) =>

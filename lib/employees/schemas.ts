@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { accountSchema } from "@/lib/accounts/schemas";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/passwords";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
 
 export const emailSchema = z
   .string()

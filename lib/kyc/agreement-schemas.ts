@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { normalizeIp } from "@/lib/net/ip";
 
-// Apart from lib/kyc/schemas.ts because normalizeIp needs node:net, which a dashboard form's client bundle cannot load.
+// The agreement body, shared by the route and the dashboard's agreement form.
 
 export const ipAddressSchema = z
   .string()

@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -6,19 +5,27 @@ export type IpRange = { text: string; range: [Address, number] };
 
 const cidrHint = "must be a CIDR range such as 203.0.113.0/24 or 2001:db8::/32";
 
+/** Dotted-quad IPv4 only: four decimal numbers 0-255 without leading zeros (no "0x7f.1" or octal forms). */
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
 /**
- * Parses an address strictly (Node's own grammar: dotted-quad IPv4 only, no "0x7f.1" or octal forms)
- * and returns it with IPv4-mapped IPv6 (::ffff:1.2.3.4) reduced to IPv4, the form callers arrive in
- * over a dual-stack socket. Embedded dotted quads are rewritten to hex first because ipaddr.js reads
- * any IPv6 text with a dotted tail as IPv4-mapped, which would turn ::1.2.3.4 into 1.2.3.4.
+ * Parses an address strictly and returns it with IPv4-mapped IPv6 (::ffff:1.2.3.4) reduced to IPv4,
+ * the form callers arrive in over a dual-stack socket. Embedded dotted quads are rewritten to hex
+ * first because ipaddr.js reads any IPv6 text with a dotted tail as IPv4-mapped, which would turn
+ * ::1.2.3.4 into 1.2.3.4. Pure JavaScript, so the dashboard validates ranges with the same code.
  */
 function parseAddress(text: string): Address | null {
   const value = text.trim().replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
-  if (isIP(value) === 0) return null;
-  if (isIP(value) === 4) return ipaddr.IPv4.parse(value);
-  const hex = value.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) =>
-    [[a, b], [c, d]].map(([high, low]) => ((Number(high) << 8) | Number(low)).toString(16)).join(":"),
-  );
+  if (IPV4.test(value)) return ipaddr.IPv4.parse(value);
+  if (!value.includes(":")) return null;
+  const tail = /:([^:]*\.[^:]*)$/.exec(value)?.[1];
+  if (tail !== undefined && !IPV4.test(tail)) return null;
+  let hex = value;
+  if (tail !== undefined) {
+    const [a, b, c, d] = ipaddr.IPv4.parse(tail).octets as [number, number, number, number];
+    hex = `${value.slice(0, -tail.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  if (!ipaddr.IPv6.isValid(hex) || /[^0-9a-fA-F:]/.test(hex)) return null;
   const address = ipaddr.IPv6.parse(hex);
   return address.isIPv4MappedAddress() ? address.toIPv4Address() : address;
 }

@@ -1,0 +1,26 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { MeProvider } from "@/components/me";
+import { Sidebar } from "@/components/nav";
+import { currentEmployee } from "@/lib/auth/current-employee";
+
+export const dynamic = "force-dynamic";
+
+// Every dashboard page: signed-in employees only, inside the navigation shell.
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const me = await currentEmployee();
+  if (!me) redirect("/login");
+  return (
+    <MeProvider me={me}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <div className="shell">
+        <Sidebar />
+        <main id="main" className="main">
+          {children}
+        </main>
+      </div>
+    </MeProvider>
+  );
+}

@@ -1,0 +1,24 @@
+"use client";
+
+import { useEffect, useRef, type ReactNode } from "react";
+
+/** A modal on the native <dialog> element: focus is trapped and Escape closes it, for free. */
+export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby={`${title}-title`}>
+      {open && (
+        <div className="dialog-body">
+          <h2 id={`${title}-title`}>{title}</h2>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,146 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { generateSync } from "otplib";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+export type Server = { baseURL: string; dataDir: string; stop: () => Promise<void> };
+
+/**
+ * Starts the production server (server.mjs, the one `npm start` runs, on the build the config's
+ * webServer made) on a free port with a database of its own, so a spec can start from a fresh install.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "pmc-e2e-server-"));
+  const child = spawn(process.execPath, ["server.mjs"], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `file:${path.join(dataDir, "app.db")}`, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Listening on http:\/\/\S*:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    dataDir,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+export const OWNER = { accountName: "Acme Payments", name: "Casey Morgan", email: "casey@acme.example", password: "a long owner passphrase" };
+export const EMPLOYEE_PASSWORD = "a long employee passphrase";
+
+/** A current TOTP code for `secret`, `steps` steps from now (the server accepts ±1 step, each step once). */
+export const totpCode = (secret: string, steps = 0) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+
+/**
+ * Codes for consecutive TOTP-gated actions: each call returns a code of a later time step than the
+ * last, waiting for the next step only when the window (now ±1 step) has none left.
+ */
+export function authenticatorFor(secret: string) {
+  let lastStep = -1;
+  return {
+    secret,
+    async next(): Promise<string> {
+      for (;;) {
+        const now = Math.floor(Date.now() / 1000 / 30);
+        const step = Math.max(lastStep + 1, now - 1);
+        if (step <= now + 1) {
+          lastStep = step;
+          return generateSync({ secret, epoch: step * 30 + 1 });
+        }
+        await new Promise((resolve) => setTimeout(resolve, (now + 1) * 30_000 - Date.now() + 200));
+      }
+    },
+    /** Marks the step of a code the test spent some other way (say, by typing it into the page). */
+    spent(code: string) {
+      const now = Math.floor(Date.now() / 1000 / 30);
+      for (const step of [now - 1, now, now + 1]) if (generateSync({ secret, epoch: step * 30 + 1 }) === code) lastStep = Math.max(lastStep, step);
+    },
+  };
+}
+
+/** Enrols 2FA for whoever `request` is signed in as, through the API; returns the secret and recovery codes. */
+export async function enrolTotp(request: APIRequestContext, baseURL: string) {
+  const headers = { origin: baseURL };
+  const started = await request.post(`${baseURL}/v1/employees/totp`, { headers });
+  expect(started.status()).toBe(200);
+  const { secret } = (await started.json()) as { secret: string };
+  const authenticator = authenticatorFor(secret);
+  const confirmed = await request.post(`${baseURL}/v1/employees/totp/confirm`, { headers, data: { code: await authenticator.next() } });
+  expect(confirmed.status()).toBe(200);
+  const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
+  return { authenticator, recoveryCodes };
+}
+
+/** Saves a full-page screenshot as a test artifact (test-results/<test>/<name>.png). */
+export async function snap(page: Page, testInfo: TestInfo, name: string) {
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+}
+
+type WorkerFixtures = { server: Server & { admin: APIRequestContext } };
+type TestFixtures = { employee: { name: string; email: string; password: string; id: string } };
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  // One server per worker, set up once through the API; its owner's session (`admin`) prepares data.
+  server: [
+    async ({ playwright }, use) => {
+      const server = await startServer();
+      const admin = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
+      const setup = await admin.post("/v1/setup", { data: OWNER });
+      expect(setup.status()).toBe(201);
+      await use({ ...server, admin });
+      await admin.dispose();
+      await server.stop();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.baseURL),
+  // Every test gets a browser signed in as a new employee of the platform, without 2FA.
+  employee: async ({ server, page }, use, testInfo) => {
+    const suffix = `${testInfo.workerIndex}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    const name = `Taylor Tester ${suffix}`;
+    const email = `taylor.${suffix}@acme.example`;
+    const invited = await server.admin.post("/v1/employees", { data: { name, email } });
+    expect(invited.status()).toBe(201);
+    const { invitationUrl, id } = (await invited.json()) as { invitationUrl: string; id: string };
+    const token = new URL(invitationUrl).searchParams.get("token")!;
+    const accepted = await page.request.post(`${server.baseURL}/v1/employees/invitations/accept`, { data: { token, password: EMPLOYEE_PASSWORD } });
+    expect(accepted.status()).toBe(200);
+    await use({ name, email, password: EMPLOYEE_PASSWORD, id });
+  },
+  // No console errors or uncaught page errors in any test. Chromium's own network log of a 4xx
+  // answer ("Failed to load resource") is not an app error: refusals are part of the journeys.
+  page: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() !== "error") return;
+      if (/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+      problems.push(`console.error: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    await use(page);
+    expect(problems, "the page logged errors").toEqual([]);
+  },
+});
+
+export { expect };
