@@ -35,7 +35,8 @@ function chromiumLaunchOptions() {
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  // Screenshots and traces; a run with its own build directory keeps its own artifacts too.
+  outputDir: process.env.NEXT_DIST_DIR ? `test-results/${path.basename(process.env.NEXT_DIST_DIR)}` : "test-results",
   // The tests share one server and its one-time /v1/setup, so they run one at a time, in order.
   workers: 1,
   fullyParallel: false,

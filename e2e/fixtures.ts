@@ -5,7 +5,7 @@ import path from "node:path";
 import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import { generateSync } from "otplib";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = path.resolve(__dirname, "..");
 
 export type Server = { baseURL: string; dataDir: string; stop: () => Promise<void> };
 
@@ -115,8 +115,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: "worker", timeout: 90_000 },
   ],
   baseURL: async ({ server }, use) => use(server.baseURL),
-  // Every test gets a browser signed in as a new employee of the platform, without 2FA.
-  employee: async ({ server, page }, use, testInfo) => {
+  // Every test gets a browser signed in as a new employee of the platform, without 2FA (automatic,
+  // so a test that never names `employee` is signed in all the same).
+  employee: [async ({ server, page }, use, testInfo) => {
     const suffix = `${testInfo.workerIndex}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
     const name = `Taylor Tester ${suffix}`;
     const email = `taylor.${suffix}@acme.example`;
@@ -127,7 +128,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const accepted = await page.request.post(`${server.baseURL}/v1/employees/invitations/accept`, { data: { token, password: EMPLOYEE_PASSWORD } });
     expect(accepted.status()).toBe(200);
     await use({ name, email, password: EMPLOYEE_PASSWORD, id });
-  },
+  }, { auto: true }],
   // No console errors or uncaught page errors in any test. Chromium's own network log of a 4xx
   // answer ("Failed to load resource") is not an app error: refusals are part of the journeys.
   page: async ({ page }, use) => {

@@ -1,0 +1,60 @@
+import { enrolTotp, expect, snap, test } from "./fixtures";
+
+test.describe("sign-in with two-factor authentication", () => {
+  test("asks for the authenticator code after the password; a wrong code is refused next to the field", async ({ page, employee, baseURL }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    await page.goto("/information-requests");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    await page.getByLabel("E-mail").fill(employee.email);
+    await page.getByLabel("Password").fill(employee.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const code = page.getByLabel("Authenticator code");
+    await expect(code).toBeVisible();
+    await snap(page, testInfo, "second-step");
+
+    const right = await authenticator.next();
+    await code.fill(right === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Verify and sign in" }).click();
+    await expect(page.getByText("That code is wrong or was already used")).toBeVisible();
+    await expect(code).toHaveAttribute("aria-invalid", "true");
+
+    await code.fill(right);
+    await page.getByRole("button", { name: "Verify and sign in" }).click();
+    await expect(page).toHaveURL(/\/information-requests$/);
+    await expect(page.getByText(`Signed in as`)).toContainText(employee.name);
+  });
+
+  test("a recovery code signs in once", async ({ page, employee, baseURL, browser }) => {
+    const { recoveryCodes } = await enrolTotp(page.request, baseURL!);
+    const signInWithRecoveryCode = async () => {
+      const context = await browser.newContext({ baseURL });
+      const fresh = await context.newPage();
+      await fresh.goto("/login");
+      await fresh.getByLabel("E-mail").fill(employee.email);
+      await fresh.getByLabel("Password").fill(employee.password);
+      await fresh.getByRole("button", { name: "Sign in" }).click();
+      await fresh.getByRole("button", { name: "Use a recovery code instead" }).click();
+      await fresh.getByLabel("Recovery code").fill(recoveryCodes[0]!);
+      await fresh.getByRole("button", { name: "Verify and sign in" }).click();
+      return { context, fresh };
+    };
+    const first = await signInWithRecoveryCode();
+    await expect(first.fresh).toHaveURL(/\/information-requests$/);
+    await first.context.close();
+    const second = await signInWithRecoveryCode();
+    await expect(second.fresh.getByText("That recovery code is wrong or was already used")).toBeVisible();
+    await second.context.close();
+  });
+
+  test("the navigation works by keyboard and at phone width", async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/security");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Security" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByText("2FA is off")).toBeVisible();
+    await snap(page, testInfo, "security-phone");
+  });
+});
