@@ -7,14 +7,13 @@ import { generateSync } from "otplib";
 
 const root = path.resolve(__dirname, "..");
 
-export type Server = { baseURL: string; dataDir: string; stop: () => Promise<void> };
+export type Server = { baseURL: string; dataDir: string; stop: () => Promise<void>; kill: () => Promise<void> };
 
 /**
  * Starts the production server (server.mjs, the one `npm start` runs, on the build the config's
  * webServer made) on a free port with a database of its own, so a spec can start from a fresh install.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<Server> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "pmc-e2e-server-"));
+export async function startServer(env: Record<string, string> = {}, dataDir = mkdtempSync(path.join(os.tmpdir(), "pmc-e2e-server-"))): Promise<Server> {
   const child = spawn(process.execPath, ["server.mjs"], {
     cwd: root,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `file:${path.join(dataDir, "app.db")}`, NEXT_TELEMETRY_DISABLED: "1", ...env },
@@ -38,12 +37,17 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   return {
     baseURL: `http://127.0.0.1:${port}`,
     dataDir,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => signal("SIGTERM"),
+    /** No goodbye: what a power cut or the OOM killer does to the process. */
+    kill: () => signal("SIGKILL"),
   };
+  function signal(name: NodeJS.Signals) {
+    return new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(name);
+    });
+  }
 }
 
 export const OWNER = { accountName: "Acme Payments", name: "Casey Morgan", email: "casey@acme.example", password: "a long owner passphrase" };

@@ -1,5 +1,6 @@
 // `npm start`: builds the app when there is no build or the sources are newer than it, then runs
 // server.mjs (which validates configuration and applies migrations before it listens).
+// `--build-only` stops after the build (the benchmark uses it).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -29,6 +30,8 @@ if (stale) {
   const build = spawnSync("npx", ["--no-install", "next", "build"], { cwd: root, stdio: "inherit", env: process.env });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+if (process.argv.includes("--build-only")) process.exit(0);
+
 // In this process, so signals reach the server directly.
 process.chdir(root);
 await import("../server.mjs");

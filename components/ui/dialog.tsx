@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
 
 /** A modal on the native <dialog> element: focus is trapped and Escape closes it, for free. */
 export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -12,10 +13,10 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} onClose={onClose} aria-labelledby={`${title}-title`}>
+    <dialog ref={ref} onClose={onClose} aria-labelledby={titleId}>
       {open && (
         <div className="dialog-body">
-          <h2 id={`${title}-title`}>{title}</h2>
+          <h2 id={titleId}>{title}</h2>
           {children}
         </div>
       )}

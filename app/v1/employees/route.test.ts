@@ -105,6 +105,13 @@ describe("POST /v1/employees", () => {
     expect(first.body.invitationUrl).not.toBe(second.body.invitationUrl);
   });
 
+  // Regression: the link used request.url, which behind server.mjs is always localhost:3000.
+  it("the link uses the address the inviter reached the service at", async () => {
+    const { apiKey } = await platformWithKey();
+    const response = await invite({ apiKey, body: { name: "H", email: uniqueEmail() }, headers: { host: "compliance.internal:8443" } });
+    expect(response.body.invitationUrl).toMatch(/^http:\/\/compliance\.internal:8443\/invitations\/accept\?token=/);
+  });
+
   it("the link uses APP_ORIGIN when it is configured", async () => {
     process.env.APP_ORIGIN = "https://compliance.example.com";
     resetEnv();

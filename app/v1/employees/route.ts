@@ -1,14 +1,11 @@
 import { listEmployees } from "@/lib/employees/employees";
 import { inviteEmployeeEndpoint, listEmployeesEndpoint } from "@/lib/employees/endpoints";
 import { inviteEmployee } from "@/lib/employees/invite-employee";
-import { env } from "@/lib/env";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { methods, route } from "@/lib/http/route";
 
 // GET: the platform's employees. POST: invite one (the link is shown once).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listEmployeesEndpoint, async () => listEmployees()),
-  POST: route(inviteEmployeeEndpoint, async ({ body, request }) => {
-    const appOrigin = env().APP_ORIGIN;
-    return inviteEmployee({ ...body, origin: appOrigin ? new URL(appOrigin).origin : new URL(request.url).origin });
-  }),
+  POST: route(inviteEmployeeEndpoint, async ({ body, request }) => inviteEmployee({ ...body, origin: publicOrigin(request) })),
 });

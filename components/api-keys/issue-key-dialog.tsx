@@ -1,0 +1,101 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { CidrAllowlistEditor } from "@/components/api-keys/cidr-allowlist-editor";
+import { expiryBounds, issueBody, issueKeyResolver, keyFormFields, showApiError, type KeyFormValues } from "@/components/api-keys/key-form";
+import { apiKeysQueryKey, labelOf, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
+import { useMe } from "@/components/me";
+import { TotpCodeField } from "@/components/totp-code-field";
+import { ErrorMessage } from "@/components/ui/data-state";
+import { Dialog } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+import { CopyButton, DateTime } from "@/components/ui/format";
+import { api } from "@/lib/client/api";
+
+/** Issues a key: name, expiry, allowlist and an authenticator code; then shows the secret, this once. */
+export function IssueKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [issued, setIssued] = useState<ApiKeyCreated | null>(null);
+  const close = () => {
+    setIssued(null);
+    onClose();
+  };
+  return (
+    <Dialog open={open} onClose={close} title={issued ? "Your new API key" : "Issue API key"}>
+      {issued ? <IssuedSecret issued={issued} onDone={close} /> : <IssueKeyForm onIssued={setIssued} onCancel={close} />}
+    </Dialog>
+  );
+}
+
+function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) => void; onCancel: () => void }) {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const [bounds] = useState(() => expiryBounds());
+  const form = useForm<KeyFormValues>({
+    resolver: issueKeyResolver,
+    defaultValues: { name: "", expiresOn: bounds.suggested, cidrAllowlist: [], code: "" },
+  });
+  const issue = useMutation({
+    mutationFn: (values: KeyFormValues) => api<ApiKeyCreated>("/v1/api_keys", { method: "POST", body: issueBody(values), totpCode: values.code.trim() }),
+    // The list behind the dialog shows the new key as soon as the dialog closes.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey }),
+  });
+  const [formError, setFormError] = useState<string | null>(null);
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      onIssued(await issue.mutateAsync(values));
+    } catch (error) {
+      setFormError(showApiError(error, form.setError, keyFormFields));
+    }
+  });
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <Field label="Name" placeholder="Payouts service" autoComplete="off" hint="Optional. Helps you recognise the key later." error={errors.name} {...form.register("name")} />
+      <Field
+        label="Expires on"
+        type="date"
+        min={bounds.min}
+        max={bounds.max}
+        hint="At most one year from today. The key stops working at 00:00 UTC that day."
+        error={errors.expiresOn}
+        {...form.register("expiresOn")}
+      />
+      <CidrAllowlistEditor form={form} />
+      <TotpCodeField registration={form.register("code")} error={errors.code} />
+      <ErrorMessage error={formError} />
+      <div className="dialog-actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
+          {isSubmitting ? "Issuing…" : "Issue key"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function IssuedSecret({ issued, onDone }: { issued: ApiKeyCreated; onDone: () => void }) {
+  return (
+    <div className="stack">
+      <div className="alert success" role="status">
+        <strong>{labelOf(issued)}</strong> is ready. It works until <DateTime value={issued.expiresAt} />.
+      </div>
+      <p className="alert warn" style={{ margin: 0 }}>
+        <strong>Copy it now: you will not see this key again.</strong> Store it in your secret manager; we keep only a hash of it.
+      </p>
+      <div className="secret-box" role="group" aria-label="API key secret">
+        <code data-testid="api-key-secret">{issued.secret}</code>
+        <CopyButton text={issued.secret} label="Copy key" />
+      </div>
+      <div className="dialog-actions">
+        <button type="button" className="primary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}

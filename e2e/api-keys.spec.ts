@@ -1,0 +1,288 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { generateSync } from "otplib";
+import { enrolTotp, expect, OWNER, snap, startServer, test } from "./fixtures";
+
+type Authenticator = Awaited<ReturnType<typeof enrolTotp>>["authenticator"];
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** A six-digit code the server cannot accept right now (none of the steps around now). */
+function wrongCode(secret: string) {
+  const now = Math.floor(Date.now() / 30_000);
+  const valid = new Set([-2, -1, 0, 1, 2].map((offset) => generateSync({ secret, epoch: (now + offset) * 30 + 1 })));
+  return ["000000", "111111", "222222"].find((code) => !valid.has(code))!;
+}
+
+/** Issues a key through the API as the signed-in employee (the cookie session of `request`). */
+async function issueKeyViaApi(request: APIRequestContext, baseURL: string, authenticator: Authenticator, body: object) {
+  const response = await request.post(`${baseURL}/v1/api_keys`, {
+    headers: { origin: baseURL, "service-totp-code": await freshCode(authenticator) },
+    data: { expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), ...body },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as { id: string; name: string; prefix: string };
+}
+
+/**
+ * The authenticator's next code, but never one about to expire on its way through the form: the
+ * oldest code the server accepts (the previous step's) stops working at the end of this step.
+ */
+async function freshCode(authenticator: Authenticator) {
+  const left = 30_000 - (Date.now() % 30_000);
+  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 200));
+  return authenticator.next();
+}
+
+const rowOf = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
+
+test.describe("API keys page", () => {
+  test("a fresh platform shows the empty state", async ({ browser }, testInfo) => {
+    const fresh = await startServer();
+    const context = await browser.newContext({ baseURL: fresh.baseURL });
+    try {
+      const problems: string[] = [];
+      const page = await context.newPage();
+      page.on("pageerror", (error) => problems.push(error.message));
+      page.on("console", (message) => {
+        if (message.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(message.text());
+      });
+      const setup = await context.request.post("/v1/setup", { data: OWNER, headers: { origin: fresh.baseURL } });
+      expect(setup.status()).toBe(201);
+
+      await page.goto("/api-keys");
+      await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+      await expect(page.getByText("No API keys yet.")).toBeVisible();
+      await expect(page.getByRole("table")).toHaveCount(0);
+      await snap(page, testInfo, "api-keys-empty");
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await fresh.stop();
+    }
+  });
+
+  test("issues a key with a fresh code, shows the secret once with a copy button, then lists it", async ({ page, baseURL, employee: _ }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+    const name = `Payouts ${unique()}`;
+    await page.goto("/api-keys");
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Issue API key" })).toBeVisible();
+
+    // The picker offers tomorrow up to one year ahead; the furthest day is accepted by the API.
+    const expiry = dialog.getByLabel("Expires on");
+    const now = new Date();
+    const yearAhead = new Date(now);
+    yearAhead.setUTCFullYear(yearAhead.getUTCFullYear() + 1);
+    await expect(expiry).toHaveAttribute("type", "date");
+    await expect(expiry).toHaveAttribute("min", utcDay(new Date(now.getTime() + 86_400_000)));
+    await expect(expiry).toHaveAttribute("max", utcDay(yearAhead));
+    await expiry.fill((await expiry.getAttribute("max"))!);
+
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByRole("button", { name: "Add range" }).click();
+    await dialog.getByLabel("Range 1", { exact: true }).fill("203.0.113.0/24");
+    await dialog.getByRole("button", { name: "Add range" }).click();
+    await dialog.getByLabel("Range 2", { exact: true }).fill("2001:db8::/32");
+    const code = await freshCode(authenticator);
+    await dialog.getByLabel("Authenticator code").fill(code);
+    await snap(page, testInfo, "issue-form");
+    await dialog.getByRole("button", { name: "Issue key" }).click();
+
+    await expect(dialog.getByRole("heading", { name: "Your new API key" })).toBeVisible();
+    await expect(dialog.getByText("Copy it now: you will not see this key again.")).toBeVisible();
+    const secret = (await dialog.getByTestId("api-key-secret").textContent())!;
+    expect(secret).toMatch(/^svc_[A-Za-z0-9_-]{20,}$/);
+    const copy = dialog.getByRole("button", { name: "Copy key" });
+    await expect(copy).toBeVisible();
+    await copy.click();
+    await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await snap(page, testInfo, "issue-secret-shown-once");
+
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(dialog).toBeHidden();
+    const row = rowOf(page, name);
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(secret.slice(0, 12));
+    await expect(row).toContainText("active");
+    await expect(row).toContainText("203.0.113.0/24");
+    await expect(row).toContainText("2001:db8::/32");
+    await expect(row).toContainText("Never");
+    // Shown once: the list (and a reload) never show the secret again.
+    await expect(page.getByText(secret)).toHaveCount(0);
+    await page.reload();
+    await expect(rowOf(page, name)).toHaveCount(1);
+    await expect(page.getByText(secret)).toHaveCount(0);
+    await snap(page, testInfo, "api-keys-list");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(rowOf(page, name)).toHaveCount(1);
+    await snap(page, testInfo, "api-keys-list-phone");
+  });
+
+  test("refuses a past expiry and flags ranges as they are typed, before any request", async ({ page, baseURL, employee: _ }, testInfo) => {
+    await enrolTotp(page.request, baseURL!);
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/v1/api_keys")) sent.push(request.url());
+    });
+    await page.goto("/api-keys");
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const dialog = page.getByRole("dialog");
+
+    await dialog.getByRole("button", { name: "Add range" }).click();
+    const range = dialog.getByLabel("Range 1", { exact: true });
+    await range.pressSequentially("10.0.0");
+    await expect(range).toHaveAttribute("aria-invalid", "true");
+    await expect(range).toHaveAccessibleDescription(/must be a CIDR range such as 203\.0\.113\.0\/24/);
+    await range.pressSequentially(".1/8");
+    await expect(range).toHaveAccessibleDescription('"10.0.0.1/8" has host bits set; did you mean 10.0.0.0/8?');
+    await snap(page, testInfo, "cidr-host-bits");
+    await range.fill("10.0.0.0/8");
+    await expect(range).not.toHaveAttribute("aria-invalid", "true");
+    await expect(range).not.toHaveAccessibleDescription(/host bits/);
+
+    await dialog.getByRole("button", { name: "Add range" }).click();
+    const second = dialog.getByLabel("Range 2", { exact: true });
+    await second.pressSequentially("300.1.2.3/8");
+    await expect(second).toHaveAccessibleDescription(/must be a CIDR range with a dotted-quad IPv4 address/);
+    await dialog.getByRole("button", { name: "Remove range 2" }).click();
+    await expect(dialog.getByLabel("Range 2", { exact: true })).toHaveCount(0);
+
+    const expiry = dialog.getByLabel("Expires on");
+    await expiry.fill("2020-01-01");
+    await dialog.getByLabel("Authenticator code").fill("123456");
+    await dialog.getByRole("button", { name: "Issue key" }).click();
+    await expect(expiry).toHaveAccessibleDescription(/must be in the future/);
+    await expect(expiry).toHaveAttribute("aria-invalid", "true");
+    // Today is not in the future either: the key would be dead on arrival.
+    await expiry.fill(utcDay(new Date()));
+    await dialog.getByRole("button", { name: "Issue key" }).click();
+    await expect(expiry).toHaveAccessibleDescription(/must be in the future/);
+    await snap(page, testInfo, "past-expiry-refused");
+    expect(sent).toEqual([]);
+  });
+
+  test("a wrong authenticator code is refused under the code field; API details land next to their fields", async ({ page, baseURL, employee: _ }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const name = `Wrong code ${unique()}`;
+    await page.goto("/api-keys");
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Name").fill(name);
+    const code = dialog.getByLabel("Authenticator code");
+    await code.fill(wrongCode(authenticator.secret));
+    await dialog.getByRole("button", { name: "Issue key" }).click();
+    await expect(code).toHaveAttribute("aria-invalid", "true");
+    await expect(code).toHaveAccessibleDescription(/The authenticator code is wrong, expired or already used/);
+    await expect(dialog.getByTestId("api-key-secret")).toHaveCount(0);
+    await snap(page, testInfo, "wrong-code");
+
+    // Whatever the API refuses comes back next to the field it names (here a refusal made up by the
+    // test, since the form's own checks stop these before they are sent).
+    await page.route("**/v1/api_keys", (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({
+            status: 422,
+            json: {
+              error_code: "err_validation",
+              http_code: 422,
+              message: "The request is invalid",
+              details: { "cidrAllowlist.1": '"192.0.2.0/24" is not allowed here', expiresAt: "must be at most one year from now" },
+            },
+          })
+        : route.continue(),
+    );
+    await dialog.getByRole("button", { name: "Add range" }).click();
+    await dialog.getByLabel("Range 1", { exact: true }).fill("198.51.100.0/24");
+    await dialog.getByRole("button", { name: "Add range" }).click();
+    await dialog.getByLabel("Range 2", { exact: true }).fill("192.0.2.0/24");
+    await code.fill(await freshCode(authenticator));
+    await dialog.getByRole("button", { name: "Issue key" }).click();
+    await expect(dialog.getByLabel("Range 2", { exact: true })).toHaveAccessibleDescription('"192.0.2.0/24" is not allowed here');
+    await expect(dialog.getByLabel("Range 1", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
+    await expect(dialog.getByLabel("Expires on")).toHaveAccessibleDescription(/must be at most one year from now/);
+    await snap(page, testInfo, "api-details-next-to-fields");
+    await page.unrouteAll();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(rowOf(page, name)).toHaveCount(0);
+  });
+
+  test("edits a key's allowlist with a code", async ({ page, baseURL, employee: _ }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const name = `Reporting ${unique()}`;
+    await issueKeyViaApi(page.request, baseURL!, authenticator, { name, cidrAllowlist: ["203.0.113.0/24"] });
+    await page.goto("/api-keys");
+    await expect(rowOf(page, name)).toContainText("203.0.113.0/24");
+
+    await page.getByRole("button", { name: `Edit allowlist of ${name}` }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Edit allowlist" })).toBeVisible();
+    await expect(dialog).toContainText(name);
+    await expect(dialog.getByLabel("Range 1", { exact: true })).toHaveValue("203.0.113.0/24");
+    await dialog.getByRole("button", { name: "Add range" }).click();
+    await dialog.getByLabel("Range 2", { exact: true }).pressSequentially("198.51.100.7/24");
+    await expect(dialog.getByLabel("Range 2", { exact: true })).toHaveAccessibleDescription(/did you mean 198\.51\.100\.0\/24\?/);
+    await dialog.getByLabel("Range 2", { exact: true }).fill("198.51.100.0/24");
+    await dialog.getByRole("button", { name: "Remove range 1" }).click();
+    await expect(dialog.getByLabel("Range 1", { exact: true })).toHaveValue("198.51.100.0/24");
+    await dialog.getByLabel("Authenticator code").fill(await freshCode(authenticator));
+    await snap(page, testInfo, "edit-allowlist");
+    await dialog.getByRole("button", { name: "Save allowlist" }).click();
+
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("status").filter({ hasText: `Allowlist of ${name} saved.` })).toBeVisible();
+    await expect(rowOf(page, name)).toContainText("198.51.100.0/24");
+    await expect(rowOf(page, name)).not.toContainText("203.0.113.0/24");
+    await snap(page, testInfo, "edit-allowlist-saved");
+  });
+
+  test("revokes a key after a confirmation naming it; a revoked key cannot be edited", async ({ page, baseURL, employee: _ }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const name = `Old integration ${unique()}`;
+    const key = await issueKeyViaApi(page.request, baseURL!, authenticator, { name });
+    await page.goto("/api-keys");
+    const row = rowOf(page, name);
+    await expect(row).toContainText("active");
+
+    await page.getByRole("button", { name: `Revoke ${name}` }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Revoke API key" })).toBeVisible();
+    await expect(dialog).toContainText(`Revoke ${name} (${key.prefix}…)?`);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row).toContainText("active");
+
+    await page.getByRole("button", { name: `Revoke ${name}` }).click();
+    // The code is required before anything is sent.
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    await expect(dialog.getByLabel("Authenticator code")).toHaveAccessibleDescription(/must be the 6-digit code/);
+    await dialog.getByLabel("Authenticator code").fill(await freshCode(authenticator));
+    await snap(page, testInfo, "revoke-confirm");
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("status").filter({ hasText: `${name} is revoked.` })).toBeVisible();
+    await expect(row).toContainText("revoked");
+    await expect(row.getByRole("button")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: `Edit allowlist of ${name}` })).toHaveCount(0);
+    await snap(page, testInfo, "revoked");
+  });
+
+  test("an employee without 2FA is sent to set it up instead of issuing", async ({ page, employee: _ }, testInfo) => {
+    await page.goto("/api-keys");
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const dialog = page.getByRole("dialog");
+    const setUp = dialog.getByRole("link", { name: "Set up two-factor authentication" });
+    await expect(setUp).toHaveAttribute("href", "/security");
+    await expect(dialog.getByLabel("Authenticator code")).toHaveCount(0);
+    await expect(dialog.getByRole("button", { name: "Issue key" })).toBeDisabled();
+    await snap(page, testInfo, "no-2fa");
+    await setUp.click();
+    await expect(page).toHaveURL(/\/security$/);
+    await expect(page.getByRole("button", { name: "Set up two-factor authentication" })).toBeVisible();
+  });
+});

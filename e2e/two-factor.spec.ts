@@ -1,0 +1,111 @@
+import { readFile } from "node:fs/promises";
+import jsQR from "jsqr";
+import { generateSync } from "otplib";
+import { PNG } from "pngjs";
+import { authenticatorFor, expect, snap, test } from "./fixtures";
+
+type Authenticator = ReturnType<typeof authenticatorFor>;
+
+/** See e2e/api-keys.spec.ts: skip to the next step rather than type a code that expires on the way. */
+async function freshCode(authenticator: Authenticator) {
+  const left = 30_000 - (Date.now() % 30_000);
+  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 200));
+  return authenticator.next();
+}
+
+function wrongCode(secret: string) {
+  const now = Math.floor(Date.now() / 30_000);
+  const valid = new Set([-2, -1, 0, 1, 2].map((offset) => generateSync({ secret, epoch: (now + offset) * 30 + 1 })));
+  return ["000000", "111111", "222222"].find((code) => !valid.has(code))!;
+}
+
+// The journey of the issue: a new employee turns on 2FA by scanning the QR code, as a phone would
+// (from the pixels on the screen, never from the page's text or the database), then uses the same
+// authenticator for the API key actions that need a code.
+test("a new employee scans the QR code, turns on 2FA, keeps the recovery codes, then issues and revokes a key with fresh codes", async ({
+  page,
+  employee,
+}, testInfo) => {
+  await page.goto("/security");
+  const status = page.getByTestId("two-factor-status");
+  await expect(status).toHaveText("Off");
+  await snap(page, testInfo, "1-security-off");
+
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const qr = page.getByTestId("totp-qr");
+  await expect(qr).toBeVisible();
+  await snap(page, testInfo, "2-qr-code");
+
+  // The phone: a picture of the QR code, decoded.
+  const picture = PNG.sync.read(await qr.screenshot());
+  const scanned = jsQR(new Uint8ClampedArray(picture.data), picture.width, picture.height);
+  expect(scanned, "the QR code on screen decodes").not.toBeNull();
+  const uri = new URL(scanned!.data);
+  expect(uri.protocol).toBe("otpauth:");
+  expect(uri.host).toBe("totp");
+  expect(decodeURIComponent(uri.pathname)).toContain(employee.email);
+  expect(uri.searchParams.get("digits") ?? "6").toBe("6");
+  expect(uri.searchParams.get("period") ?? "30").toBe("30");
+  const secret = uri.searchParams.get("secret");
+  expect(secret).toMatch(/^[A-Z2-7]{16,}=*$/);
+  const authenticator = authenticatorFor(secret!);
+
+  // A mistyped code is refused next to the field; 2FA stays off.
+  const code = page.getByLabel("Authenticator code");
+  await code.fill(wrongCode(secret!));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(code).toHaveAttribute("aria-invalid", "true");
+  await expect(code).toHaveAccessibleDescription(/That code does not match/);
+  await expect(status).toHaveText("Off");
+  await snap(page, testInfo, "3-wrong-code");
+
+  await code.fill(await freshCode(authenticator));
+  await page.getByRole("button", { name: "Turn on" }).click();
+
+  // The recovery codes, once.
+  const codes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  await expect(page.getByText("you will not see them again")).toBeVisible();
+  const shown = await codes.allTextContents();
+  expect(new Set(shown).size).toBe(10);
+  const download = page.getByRole("link", { name: "Download codes" });
+  await expect(download).toHaveAttribute("download", "recovery-codes.txt");
+  const [file] = await Promise.all([page.waitForEvent("download"), download.click()]);
+  const saved = await readFile((await file.path())!, "utf8");
+  for (const recoveryCode of shown) expect(saved).toContain(recoveryCode);
+  await expect(status).toHaveText("On");
+  await expect(page.getByRole("link", { name: "2FA is off" })).toHaveCount(0);
+  await snap(page, testInfo, "4-recovery-codes");
+
+  await page.getByRole("button", { name: "I have saved them" }).click();
+  await expect(page.getByRole("list", { name: "Recovery codes" })).toHaveCount(0);
+  await page.reload();
+  await expect(status).toHaveText("On");
+  await expect(page.getByRole("button", { name: "Set up two-factor authentication" })).toHaveCount(0);
+  await snap(page, testInfo, "5-security-on");
+
+  // The same authenticator, a fresh code per action.
+  const name = `Scanned ${Date.now().toString(36)}`;
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API keys" }).click();
+  await expect(page).toHaveURL(/\/api-keys$/);
+  await page.getByRole("button", { name: "Issue key" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByLabel("Authenticator code").fill(await freshCode(authenticator));
+  await snap(page, testInfo, "6-issue-key");
+  await dialog.getByRole("button", { name: "Issue key" }).click();
+  await expect(dialog.getByText("Copy it now: you will not see this key again.")).toBeVisible();
+  await expect(dialog.getByTestId("api-key-secret")).toHaveText(/^svc_/);
+  await snap(page, testInfo, "7-key-secret");
+  await dialog.getByRole("button", { name: "Done" }).click();
+
+  const row = page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
+  await expect(row).toContainText("active");
+  await page.getByRole("button", { name: `Revoke ${name}` }).click();
+  await dialog.getByLabel("Authenticator code").fill(await freshCode(authenticator));
+  await snap(page, testInfo, "8-revoke-key");
+  await dialog.getByRole("button", { name: "Revoke key" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText("revoked");
+  await snap(page, testInfo, "9-key-revoked");
+});

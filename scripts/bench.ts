@@ -1,0 +1,189 @@
+// `npm run bench`: builds the app if needed, starts the production server (server.mjs) on a
+// throwaway database, seeds it with bulk inserts, drives it with autocannon over loopback at 16
+// connections, and prints a table plus bench/results.json. See README "Benchmarks" for the targets.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+
+const root = path.resolve(__dirname, "..");
+const CONNECTIONS = 16;
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const work = mkdtempSync(path.join(tmpdir(), "pcs-bench-"));
+const dbFile = path.join(work, "bench.db");
+process.env.DATABASE_URL = `file:${dbFile}`;
+
+type Result = { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number; requests: number };
+
+/** Prisma stores DateTime as ISO text with a "+00:00" offset; bulk rows must match it exactly. */
+const sqliteTime = (date: Date) => date.toISOString().replace("Z", "+00:00");
+
+let idCounter = 0;
+const fastId = (prefix: string) => `${prefix}_b${(idCounter++).toString(36).padStart(12, "0")}${Math.random().toString(36).slice(2, 9)}`;
+
+/** Bulk insert in transactions of 50k rows: the way a migration or import would, not an HTTP call per row. */
+function seedTransactions(db: Database.Database, accountId: string, count: number, virtualAccountId: string) {
+  const insert = db.prepare(
+    `INSERT INTO "Transaction" (id, accountId, virtualAccountId, walletAddress, amount, currency, type, status, createdAt) VALUES (?, ?, ?, ?, ?, 'EUR', ?, 'completed', ?)`,
+  );
+  const start = Date.now() - 365 * 86_400_000;
+  const types = ["pay_in", "payout", "transfer", "fee"];
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      insert.run(fastId("txn"), accountId, i % 3 === 0 ? virtualAccountId : null, i % 5 === 0 ? `0xwallet${i % 97}` : null, ((i % 100_000) / 100 + 1).toFixed(2), types[i % 4], sqliteTime(new Date(start + i * 17)));
+    }
+  });
+  for (let from = 0; from < count; from += 50_000) batch(from, Math.min(count, from + 50_000));
+}
+
+function seedInformationRequests(db: Database.Database, accountId: string, count: number) {
+  const insert = db.prepare(
+    `INSERT INTO "InformationRequest" (id, accountId, kind, status, transferId, submissionId, createdAt, updatedAt) VALUES (?, ?, ?, ?, NULL, NULL, ?, ?)`,
+  );
+  const start = Date.now() - 365 * 86_400_000;
+  const statuses = ["requested", "on_review", "approved", "rejected", "expired"];
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const at = sqliteTime(new Date(start + i * 300_000));
+      insert.run(fastId("ir"), accountId, i % 2 ? "due_diligence" : "endorsement", statuses[i % 5], at, at);
+    }
+  })();
+}
+
+async function startServer(): Promise<{ child: ChildProcess; baseURL: string }> {
+  const child = spawn(process.execPath, ["server.mjs"], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk;
+      const match = /Listening on http:\/\/\S*:(\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}\n${out}`)));
+  });
+  return { child, baseURL: `http://127.0.0.1:${port}` };
+}
+
+/** Peak resident memory of a process, from the kernel's own high-water mark. */
+const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+
+async function measure(name: string, options: autocannon.Options): Promise<Result> {
+  // A short warm-up first, so JIT and caches do not count against the route.
+  await autocannon({ ...options, connections: CONNECTIONS, duration: 2 });
+  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: DURATION });
+  const row = {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    requests: result.requests.total,
+  };
+  console.log(`${name.padEnd(44)} ${String(row.rps).padStart(6)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   non-2xx ${row.non2xx}`);
+  return row;
+}
+
+async function main() {
+  const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { cwd: root, stdio: "inherit", env: process.env });
+  if (build.status !== 0) throw new Error("build failed");
+
+  const { migrateDatabase } = await import("@/lib/db/migrate");
+  migrateDatabase(dbFile);
+  const { createPlatform } = await import("@/lib/accounts/create-platform");
+  const { issueApiKey } = await import("@/lib/api-keys/api-keys");
+  const { withScope } = await import("@/lib/tenancy");
+  const { encodeCursor } = await import("@/lib/http/pagination");
+  const { disconnectDb } = await import("@/lib/db");
+  const platform = await createPlatform({ name: "Bench platform" });
+  const scope = { platformId: platform.id, accountId: platform.id };
+  const key = await withScope(scope, () => issueApiKey({ createdById: null, expiresAt: new Date(Date.now() + 30 * 86_400_000), name: "bench" }));
+  await disconnectDb();
+
+  const sqlite = new Database(dbFile);
+  sqlite.pragma("journal_mode = WAL");
+  const virtualAccountId = fastId("va");
+  sqlite.prepare(`INSERT INTO "VirtualAccount" (id, accountId, key, currency, isActive, createdAt) VALUES (?, ?, 'BENCH-EUR', 'EUR', 1, ?)`).run(virtualAccountId, platform.id, sqliteTime(new Date()));
+  seedTransactions(sqlite, platform.id, 1_000, virtualAccountId);
+  let started = Date.now();
+  seedInformationRequests(sqlite, platform.id, 100_000);
+  const seedInformationRequestsMs = Date.now() - started;
+
+  /** A cursor pointing 90% of the way down the chain: what a client holds after paging far. */
+  const deepCursor = () => {
+    const total = (sqlite.prepare(`SELECT count(*) AS n FROM "Transaction" WHERE accountId = ?`).get(platform.id) as { n: number }).n;
+    const row = sqlite
+      .prepare(`SELECT id, createdAt FROM "Transaction" WHERE accountId = ? ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`)
+      .get(platform.id, Math.floor(total * 0.9)) as { id: string; createdAt: string };
+    return encodeCursor({ createdAt: new Date(row.createdAt), id: row.id, order: "desc" });
+  };
+  const auth = { authorization: `Bearer ${key.secret}` };
+  const results: Record<string, Result> = {};
+
+  let server = await startServer();
+  console.log(`\nServer on ${server.baseURL}, ${CONNECTIONS} connections, ${DURATION} s per route\n`);
+  results.trivial = await measure("GET /healthz (framework ceiling)", { url: `${server.baseURL}/healthz` });
+  results.apiKeys = await measure("GET /v1/api_keys (key-authenticated)", { url: `${server.baseURL}/v1/api_keys`, headers: auth });
+  results.txFirst1k = await measure("GET /v1/transactions?limit=20, 1k rows", { url: `${server.baseURL}/v1/transactions?limit=20`, headers: auth });
+  results.txDeep1k = await measure("  deep page, 1k rows", { url: `${server.baseURL}/v1/transactions?limit=20&next=${deepCursor()}`, headers: auth });
+  const today = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 180 * 86_400_000).toISOString().slice(0, 10);
+  results.informationRequests = await measure("GET /v1/information_requests kind+dates, 100k", {
+    url: `${server.baseURL}/v1/information_requests?kind=due_diligence&startDate=${from}&endDate=${today}`,
+    headers: auth,
+  });
+  let counter = 0;
+  results.createDelegatedUser = await measure("POST /v1/delegated_users", {
+    url: `${server.baseURL}/v1/delegated_users`,
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ externalId: `bench-${process.pid}-${counter++}` }) }) }],
+  });
+  let peak = peakRssMb(server.child.pid!);
+  server.child.kill("SIGTERM");
+  await new Promise((resolve) => server.child.once("exit", resolve));
+
+  started = Date.now();
+  seedTransactions(sqlite, platform.id, 1_000_000, virtualAccountId);
+  const seedMillionMs = Date.now() - started;
+  console.log(`\nSeeded 1,000,000 more transactions in ${(seedMillionMs / 1000).toFixed(1)} s\n`);
+
+  server = await startServer();
+  results.txFirst1m = await measure("GET /v1/transactions?limit=20, 1M rows", { url: `${server.baseURL}/v1/transactions?limit=20`, headers: auth });
+  results.txDeep1m = await measure("  deep page, 1M rows", { url: `${server.baseURL}/v1/transactions?limit=20&next=${deepCursor()}`, headers: auth });
+  peak = Math.max(peak, peakRssMb(server.child.pid!));
+  server.child.kill("SIGTERM");
+  await new Promise((resolve) => server.child.once("exit", resolve));
+  sqlite.close();
+
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  const targets = [
+    { target: "key-authenticated GET /v1/api_keys ≥ 0.8 × trivial req/s", value: ratio(results.apiKeys!.rps, results.trivial!.rps), ok: results.apiKeys!.rps >= 0.8 * results.trivial!.rps },
+    { target: "first page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txFirst1m!.p50 || 1, results.txFirst1k!.p50 || 1), ok: (results.txFirst1m!.p50 || 1) <= 1.5 * (results.txFirst1k!.p50 || 1) },
+    { target: "deep page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txDeep1m!.p50 || 1, results.txDeep1k!.p50 || 1), ok: (results.txDeep1m!.p50 || 1) <= 1.5 * (results.txDeep1k!.p50 || 1) },
+    { target: "POST /v1/delegated_users ≥ 500/s, no error", value: results.createDelegatedUser!.rps, ok: results.createDelegatedUser!.rps >= 500 && results.createDelegatedUser!.non2xx === 0 && results.createDelegatedUser!.errors === 0 },
+    { target: "peak server RSS < 300 MB", value: Math.round(peak), ok: peak < 300 },
+    { target: "seeding 1M transactions < 60 s", value: Math.round(seedMillionMs / 100) / 10, ok: seedMillionMs < 60_000 },
+  ];
+  console.log("\nTargets");
+  for (const row of targets) console.log(`  ${row.ok ? "met   " : "MISSED"}  ${row.target.padEnd(58)} ${row.value}`);
+  mkdirSync(path.join(root, "bench"), { recursive: true });
+  writeFileSync(
+    path.join(root, "bench", "results.json"),
+    JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, results, peakRssMb: Math.round(peak), seedMillionMs, seedInformationRequestsMs, targets }, null, 2) + "\n",
+  );
+  console.log(`\nWrote bench/results.json`);
+  rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(1);
+});
