@@ -1,6 +1,22 @@
 // Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
 import { endpoint } from "@/lib/http/route";
-import { createRecipientInput, recipientParams, recipientSchema } from "@/lib/recipients/schemas";
+import { pageQuerySchema } from "@/lib/http/pagination";
+import { createRecipientInput, recipientPageSchema, recipientParams, recipientSchema } from "@/lib/recipients/schemas";
+
+export const listRecipientsEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/recipients",
+  tag: "Recipients",
+  summary: "List the account's saved recipients",
+  description:
+    "Cursor-paginated, newest first by default. Deleted recipients answer 404 everywhere, so they are not listed. " +
+    "An extension the dashboard uses. A `next` cursor that this API did not issue, or one issued for the other " +
+    "`order`, answers 400.",
+  auth: "any",
+  query: pageQuerySchema,
+  response: recipientPageSchema,
+  errors: [],
+});
 
 export const deleteRecipientEndpoint = endpoint({
   method: "DELETE",

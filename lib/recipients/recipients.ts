@@ -1,5 +1,6 @@
 import { newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/api-error";
+import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { presentRecipient } from "@/lib/recipients/schemas";
 import { tenantDb } from "@/lib/tenancy";
 
@@ -27,4 +28,10 @@ export async function deleteRecipient({ id }: { id: string }) {
   });
   if (count === 0) throw notFound("Recipient");
   return presentRecipient(await tenantDb().recipient.findUniqueOrThrow({ where: { id } }));
+}
+
+/** A page of the scope's saved recipients, newest first by default. Deleted ones answer 404 everywhere, so they are not listed. */
+export async function listRecipients(query: PageQuery) {
+  const page = await paginate(query, (args) => tenantDb().recipient.findMany({ ...args, where: { ...args.where, deletedAt: null } }));
+  return { ...page, items: page.items.map(presentRecipient) };
 }

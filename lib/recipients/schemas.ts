@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageSchemaOf } from "@/lib/http/pagination";
 
 export const RECIPIENT_ID = /^rcp_[a-z0-9]{1,64}$/;
 
@@ -23,3 +24,5 @@ export type RecipientRow = { id: string; name: string; isActive: boolean; delete
 export function presentRecipient(row: RecipientRow) {
   return { id: row.id, name: row.name, isActive: row.isActive, deletedAt: row.deletedAt, createdAt: row.createdAt };
 }
+
+export const recipientPageSchema = pageSchemaOf(recipientSchema, "RecipientPage");

@@ -1,7 +1,29 @@
 // Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
 import { endpoint } from "@/lib/http/route";
 import { transactionSchema } from "@/lib/transactions/schemas";
-import { createVirtualAccountInput, payInInput, virtualAccountParams, virtualAccountSchema } from "@/lib/virtual-accounts/schemas";
+import {
+  createVirtualAccountInput,
+  listVirtualAccountsQuery,
+  payInInput,
+  virtualAccountPageSchema,
+  virtualAccountParams,
+  virtualAccountSchema,
+} from "@/lib/virtual-accounts/schemas";
+
+export const listVirtualAccountsEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/virtual_accounts",
+  tag: "Virtual accounts",
+  summary: "List the account's virtual accounts",
+  description:
+    "Cursor-paginated, newest first by default, active and deactivated alike unless `isActive` narrows it. An " +
+    "extension the dashboard uses to pick a virtual account and to deactivate one. A `next` cursor that this API did " +
+    "not issue, or one issued for the other `order`, answers 400.",
+  auth: "any",
+  query: listVirtualAccountsQuery,
+  response: virtualAccountPageSchema,
+  errors: [],
+});
 
 export const deactivateVirtualAccountEndpoint = endpoint({
   method: "DELETE",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { amountSchema, currencySchema, walletAddressSchema } from "@/lib/transactions/schemas";
 
 export const VIRTUAL_ACCOUNT_ID = /^va_[a-z0-9]{1,64}$/;
@@ -72,3 +73,13 @@ export function presentVirtualAccount(row: VirtualAccountRow) {
     deactivatedAt: row.deactivatedAt,
   };
 }
+
+export const listVirtualAccountsQuery = pageQuerySchema.extend({
+  isActive: z
+    .enum(["true", "false"], { error: 'must be "true" or "false"' })
+    .transform((value) => value === "true")
+    .optional()
+    .meta({ description: "`true`: only active accounts; `false`: only deactivated ones. Absent: both." }),
+});
+
+export const virtualAccountPageSchema = pageSchemaOf(virtualAccountSchema, "VirtualAccountPage");

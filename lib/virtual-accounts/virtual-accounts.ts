@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
+import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { recordTransaction } from "@/lib/transactions/transactions";
 import { looksLikeVirtualAccountId, presentVirtualAccount } from "@/lib/virtual-accounts/schemas";
 import { tenantDb } from "@/lib/tenancy";
@@ -75,4 +76,11 @@ export async function payInToVirtualAccount({
     });
   }
   return recordTransaction({ virtualAccountId: account.id, walletAddress, amount, currency, type: "pay_in", status: "completed" });
+}
+
+/** A page of the scope's virtual accounts, newest first by default; `isActive` keeps one state only. */
+export async function listVirtualAccounts({ isActive, ...query }: PageQuery & { isActive?: boolean }) {
+  const filters = isActive === undefined ? {} : { isActive };
+  const page = await paginate(query, (args) => tenantDb().virtualAccount.findMany({ ...args, where: { ...args.where, ...filters } }));
+  return { ...page, items: page.items.map(presentVirtualAccount) };
 }

@@ -1,0 +1,71 @@
+import { expect, snap, test } from "./fixtures";
+
+const run = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+
+test.describe("audit log", () => {
+  test("what the employee just did shows with the right actor and outcome; filters come from the URL", async ({ page, server, employee, baseURL }, testInfo) => {
+    const externalId = `audited-${run()}`;
+    const headers = { origin: baseURL! };
+    // Through the browser's own session: one success, one refusal (duplicate → 409).
+    const created = await page.request.post("/v1/delegated_users", { headers, data: { externalId } });
+    expect(created.status()).toBe(201);
+    const user = (await created.json()) as { id: string };
+    expect((await page.request.post("/v1/delegated_users", { headers, data: { externalId } })).status()).toBe(409);
+    // And something by the owner, who must not show up under this employee.
+    const owner = (await (await server.admin.get("/v1/sessions/current")).json()) as { employee: { id: string } };
+    expect((await server.admin.post("/v1/sandbox/recipients", { data: { name: `Audit ${run()}` } })).status()).toBe(201);
+
+    await page.goto("/audit-log?action=delegated_user.create");
+    await expect(page.getByLabel("Action")).toHaveValue("delegated_user.create");
+    const mine = page.getByRole("row").filter({ hasText: employee.id });
+    await expect(mine).toHaveCount(2);
+    const success = mine.filter({ hasText: user.id });
+    await expect(success.getByText("success", { exact: true })).toBeVisible();
+    await expect(success.getByRole("cell", { name: "201", exact: true })).toBeVisible();
+    await expect(success).toContainText("Employee");
+    await expect(success).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    const failure = mine.filter({ hasText: "409" });
+    await expect(failure.getByText("failure", { exact: true })).toBeVisible();
+    // Only that action is listed.
+    await expect(page.getByRole("cell", { name: "sandbox.recipient.create" })).toHaveCount(0);
+    await snap(page, testInfo, "audit-log");
+
+    // The actor id links to that actor's events; the form then shows both filters.
+    await success.getByRole("link", { name: employee.id }).click();
+    await expect(page).toHaveURL(new RegExp(`action=delegated_user\\.create&actorId=${employee.id}$`));
+    await expect(page.getByLabel("Actor id")).toHaveValue(employee.id);
+    await expect(page.locator("tbody tr")).toHaveCount(2);
+
+    // Filtering by the owner through the form: the owner's sandbox action, none of the employee's.
+    await page.getByLabel("Action").fill("sandbox.recipient.create");
+    await page.getByLabel("Actor id").fill(owner.employee.id);
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(new RegExp(`action=sandbox\\.recipient\\.create&actorId=${owner.employee.id}$`));
+    await expect(page.getByRole("row").filter({ hasText: owner.employee.id }).first()).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: employee.id })).toHaveCount(0);
+
+    // Today's date range still finds them; a reversed range is refused under the field.
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel("From (UTC)").fill(today);
+    await page.getByLabel("To (UTC)").fill(today);
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(new RegExp(`startDate=${today}&endDate=${today}$`));
+    await expect(page.locator("tbody tr").first()).toBeVisible();
+    await page.getByLabel("From (UTC)").fill("2999-01-02");
+    await page.getByLabel("To (UTC)").fill("2999-01-01");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page.getByText("must not be after endDate")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`startDate=${today}&endDate=${today}$`));
+  });
+
+  test("an unknown action is an empty state; a malformed date in the URL is refused next to its field", async ({ page }) => {
+    await page.goto("/audit-log?action=no.such.action");
+    await expect(page.getByText("No events match these filters.")).toBeVisible();
+    await page.goto("/audit-log?startDate=yesterday");
+    await expect(page.getByLabel("From (UTC)")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator(".field-error").filter({ hasText: "must be a date" })).toBeVisible();
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await expect(page).toHaveURL(/\/audit-log$/);
+    await expect(page.locator("tbody tr").first()).toBeVisible();
+  });
+});
