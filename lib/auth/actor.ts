@@ -23,7 +23,7 @@ export async function authenticate(request: Request, ip: string | null): Promise
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw new ApiError("err_unauthenticated", "Authorization must be `Bearer <API key>`");
     const key = await verifyApiKey({ secret: match[1]!, ip });
-    return { type: "api_key", id: key.id, accountId: key.accountId, platformId: key.account.platformId };
+    return { type: "api_key", id: key.id, accountId: key.accountId, platformId: key.platformId };
   }
   const token = readSessionCookie(request);
   if (token) {

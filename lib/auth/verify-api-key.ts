@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { readConnection } from "@/lib/db/read-connection";
 import { ApiError } from "@/lib/http/api-error";
 import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
 import { sha256 } from "@/lib/auth/tokens";
@@ -13,13 +14,10 @@ const TOUCH_EVERY_MS = 60_000;
 export async function verifyApiKey({ secret, ip, now = new Date() }: { secret: string; ip: string | null; now?: Date }) {
   const invalid = () => new ApiError("err_unauthenticated", "Invalid, revoked or expired API key");
   if (!looksLikeApiKey(secret)) throw invalid();
-  const key = await db().apiKey.findUnique({
-    where: { secretHash: sha256(secret) },
-    include: { account: { select: { platformId: true } } },
-  });
+  const key = findKeyBySecretHash(sha256(secret));
   if (!key) throw invalid();
   const refuse = (error: ApiError) => {
-    error.actor = { type: "api_key", id: key.id, platformId: key.account.platformId, accountId: key.accountId };
+    error.actor = { type: "api_key", id: key.id, platformId: key.platformId, accountId: key.accountId };
     return error;
   };
   if (key.revokedAt || key.expiresAt <= now) throw refuse(invalid());
@@ -35,4 +33,33 @@ export async function verifyApiKey({ secret, ip, now = new Date() }: { secret: s
     });
   }
   return key;
+}
+
+type KeyRow = {
+  id: string;
+  accountId: string;
+  platformId: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  cidrAllowlist: string;
+};
+
+/** One indexed read (unique secretHash) joined to the account's platform, on the read connection. */
+const statements = new WeakMap<object, import("better-sqlite3").Statement>();
+
+function findKeyBySecretHash(secretHash: string): KeyRow | null {
+  const connection = readConnection();
+  let statement = statements.get(connection);
+  if (!statement) {
+    statement = connection.prepare(
+      `SELECT k.id, k.accountId, a.platformId, k.expiresAt, k.revokedAt, k.lastUsedAt, k.cidrAllowlist
+       FROM "ApiKey" k JOIN "Account" a ON a.id = k.accountId WHERE k.secretHash = ?`,
+    );
+    statements.set(connection, statement);
+  }
+  const row = statement.get(secretHash) as (Omit<KeyRow, "expiresAt" | "revokedAt" | "lastUsedAt"> & Record<"expiresAt" | "revokedAt" | "lastUsedAt", string | null>) | undefined;
+  if (!row) return null;
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  return { ...row, expiresAt: date(row.expiresAt)!, revokedAt: date(row.revokedAt), lastUsedAt: date(row.lastUsedAt) };
 }

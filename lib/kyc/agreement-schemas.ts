@@ -34,3 +34,7 @@ export const agreementSchema = z
     acceptedAt: z.iso.datetime(),
   })
   .meta({ id: "AgreementAcceptance" });
+
+export function presentAgreement(row: { submissionId: string; documentSetId: string; ipAddress: string | null; acceptedAt: Date }) {
+  return { submissionId: row.submissionId, documentSetId: row.documentSetId, ipAddress: row.ipAddress, acceptedAt: row.acceptedAt };
+}

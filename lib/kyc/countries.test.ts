@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countryName, isCountryCode } from "@/lib/kyc/countries";
+import { countryName, countryOptions, isCountryCode } from "@/lib/kyc/countries";
 
 describe("isCountryCode", () => {
   it("accepts ISO 3166-1 alpha-2 codes written upper-case", () => {
@@ -17,5 +17,17 @@ describe("countryName", () => {
     expect(countryName("GB")).toBe("United Kingdom");
     expect(countryName("XX")).toBeUndefined();
     expect(countryName("de")).toBeUndefined();
+  });
+});
+
+describe("countryOptions", () => {
+  it("lists every valid code once, named, sorted by name", () => {
+    const list = countryOptions();
+    expect(list.length).toBeGreaterThan(240);
+    expect(new Set(list.map((option) => option.code)).size).toBe(list.length);
+    for (const option of list) expect(isCountryCode(option.code), option.code).toBe(true);
+    expect(list.find((option) => option.code === "DE")).toEqual({ code: "DE", name: "Germany" });
+    const names = list.map((option) => option.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, "en")));
   });
 });

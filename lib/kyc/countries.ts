@@ -17,3 +17,13 @@ export function isCountryCode(code: string): boolean {
 export function countryName(code: string): string | undefined {
   return isCountryCode(code) ? countries.getName(code, "en") : undefined;
 }
+
+let options: { code: string; name: string }[] | undefined;
+
+/** Every alpha-2 code with its English name, sorted by name: the choices of the dashboard's country selects. */
+export function countryOptions(): { code: string; name: string }[] {
+  options ??= [...alpha2]
+    .map((code) => ({ code, name: countries.getName(code, "en") ?? code }))
+    .sort((a, b) => a.name.localeCompare(b.name, "en"));
+  return options;
+}

@@ -5,7 +5,10 @@ import {
   applicantProfileSchema,
   beneficiarySchema,
   createKycSubmissionInput,
+  kycSubmissionDetailSchema,
+  kycSubmissionSummaryPageSchema,
   kycSubmissionWithBeneficiariesSchema,
+  listKycSubmissionsQuery,
   submissionParams,
   updateProfileInput,
 } from "@/lib/kyc/schemas";
@@ -39,6 +42,43 @@ export const listBeneficiariesEndpoint = endpoint({
   auth: "any",
   params: submissionParams,
   response: z.array(beneficiarySchema),
+  errors: [],
+});
+
+export const listKycSubmissionsEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/kyc/submissions",
+  tag,
+  summary: "List KYC submissions",
+  description:
+    "A page of the account's KYC submissions, newest first by default. Each names how many beneficial owners it has " +
+    "(`beneficiaryCount`) and what their shares add up to (`totalShare`, percent), so incomplete ownership shows in the list.",
+  auth: "any",
+  query: listKycSubmissionsQuery,
+  response: kycSubmissionSummaryPageSchema,
+  errors: [],
+});
+
+export const getKycSubmissionEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/kyc/submissions/{submissionId}",
+  tag,
+  summary: "Get a KYC submission with its beneficial owners and accepted agreements",
+  description: "`beneficiaries` as in the beneficiaries listing (largest `shareSize` first); `agreements` oldest first.",
+  auth: "any",
+  params: submissionParams,
+  response: kycSubmissionDetailSchema,
+  errors: [],
+});
+
+export const getProfileEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/kyc/profile",
+  tag,
+  summary: "Get the applicant profile",
+  description: "The account's KYC applicant, in the shape `POST /v1/kyc/update_profile` answers; every field null before the first update.",
+  auth: "any",
+  response: applicantProfileSchema,
   errors: [],
 });
 

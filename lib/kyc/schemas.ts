@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
+import { agreementSchema } from "@/lib/kyc/agreement-schemas";
 import { isCountryCode } from "@/lib/kyc/countries";
 
 // Shared by the API and the dashboard's forms: keep this file free of server-only imports
@@ -45,6 +47,25 @@ export const kycSubmissionWithBeneficiariesSchema = kycSubmissionSchema
   .extend({ beneficiaries: z.array(beneficiarySchema) })
   .meta({ id: "KycSubmissionWithBeneficiaries" });
 
+const ownershipFields = {
+  beneficiaryCount: z.number().int().meta({ description: "How many beneficial owners the submission names." }),
+  totalShare: z.number().meta({ description: "Sum of the owners' `shareSize`, in percent (a complete ownership adds up to 100)." }),
+};
+
+export const kycSubmissionSummarySchema = kycSubmissionSchema.extend(ownershipFields).meta({ id: "KycSubmissionSummary" });
+
+export const kycSubmissionSummaryPageSchema = pageSchemaOf(kycSubmissionSummarySchema, "KycSubmissionSummaryPage");
+
+export const kycSubmissionDetailSchema = kycSubmissionSchema
+  .extend({
+    ...ownershipFields,
+    beneficiaries: z.array(beneficiarySchema).meta({ description: "Largest `shareSize` first." }),
+    agreements: z.array(agreementSchema).meta({ description: "Accepted agreement document sets, oldest first." }),
+  })
+  .meta({ id: "KycSubmissionDetail" });
+
+export const listKycSubmissionsQuery = pageQuerySchema;
+
 const rolesSchema = z
   .array(z.enum(beneficiaryRoles))
   .min(1, "must name at least one role")
@@ -61,7 +82,7 @@ export const beneficiaryInput = z
   .meta({ id: "BeneficiaryInput" });
 
 /** Rounded to a millionth of a percent so that 33.33 + 33.33 + 33.34 adds up to exactly 100. */
-const totalShare = (shares: number[]) => Math.round(shares.reduce((sum, share) => sum + share * 1e6, 0)) / 1e6;
+export const sumShares = (shares: number[]) => Math.round(shares.reduce((sum, share) => sum + share * 1e6, 0)) / 1e6;
 
 export const createKycSubmissionInput = z
   .object({
@@ -70,7 +91,7 @@ export const createKycSubmissionInput = z
       .array(beneficiaryInput)
       .max(MAX_BENEFICIARIES, `may hold at most ${MAX_BENEFICIARIES} beneficiaries`)
       .default([])
-      .refine((list) => totalShare(list.map((item) => item.shareSize)) <= 100, {
+      .refine((list) => sumShares(list.map((item) => item.shareSize)) <= 100, {
         message: "shareSize values must add up to at most 100",
         // Only once every share is itself valid: a single 100.5 is that entry's error, not the list's.
         when: (payload) => payload.issues.length === 0,
@@ -171,6 +192,15 @@ export function presentKycSubmission(row: SubmissionRow) {
     status: row.status as (typeof submissionStatuses)[number],
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+  };
+}
+
+/** A submission with how many owners it names and what their shares add up to. */
+export function presentKycSubmissionSummary(row: SubmissionRow & { beneficiaries: { shareSize: string }[] }) {
+  return {
+    ...presentKycSubmission(row),
+    beneficiaryCount: row.beneficiaries.length,
+    totalShare: sumShares(row.beneficiaries.map((beneficiary) => Number(beneficiary.shareSize))),
   };
 }
 

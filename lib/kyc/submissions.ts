@@ -1,9 +1,12 @@
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
+import { paginate, type PageQuery } from "@/lib/http/pagination";
+import { presentAgreement } from "@/lib/kyc/agreement-schemas";
 import {
   createKycSubmissionInput,
   presentBeneficiaries,
   presentKycSubmission,
+  presentKycSubmissionSummary,
   type CreateKycSubmissionInput,
 } from "@/lib/kyc/schemas";
 import { currentScope, tenantDb } from "@/lib/tenancy";
@@ -52,6 +55,28 @@ export async function createKycSubmission(input: CreateKycSubmissionInput) {
   return { ...presentKycSubmission(row), beneficiaries: presentBeneficiaries(row.beneficiaries) };
 }
 
+/** A page of the scope's submissions, each with its owner count and the sum of their shares. */
+export async function listKycSubmissions(query: PageQuery) {
+  const page = await paginate(query, (args) =>
+    tenantDb().kycSubmission.findMany({ ...args, include: { beneficiaries: { select: { shareSize: true } } } }),
+  );
+  return { ...page, items: page.items.map(presentKycSubmissionSummary) };
+}
+
+/** One of the scope's submissions with its beneficial owners (largest share first) and accepted agreements (oldest first). */
+export async function getKycSubmission({ submissionId }: { submissionId: string }) {
+  const row = await tenantDb().kycSubmission.findUnique({
+    where: { id: submissionId },
+    include: { beneficiaries: true, agreements: { orderBy: [{ acceptedAt: "asc" }, { id: "asc" }] } },
+  });
+  if (!row) throw notFound("KYC submission");
+  return {
+    ...presentKycSubmissionSummary(row),
+    beneficiaries: presentBeneficiaries(row.beneficiaries),
+    agreements: row.agreements.map(presentAgreement),
+  };
+}
+
 export async function listBeneficiaries({ submissionId }: { submissionId: string }) {
   const submission = await findKycSubmission(submissionId);
   const rows = await tenantDb().beneficiary.findMany({ where: { submissionId: submission.id } });
@@ -80,7 +105,7 @@ export async function acceptAgreement({
     const row = await tenantDb().agreement.create({
       data: { id: agreementId(), accountId: "", submissionId: submission.id, documentSetId, ipAddress: ipAddress ?? null },
     });
-    return { submissionId: row.submissionId, documentSetId: row.documentSetId, ipAddress: row.ipAddress, acceptedAt: row.acceptedAt };
+    return presentAgreement(row);
   } catch (error) {
     // Two acceptances racing past the check above: the unique index decides, and the loser hears why.
     if ((error as { code?: string }).code === "P2002") throw conflict();

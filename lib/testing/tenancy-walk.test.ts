@@ -536,6 +536,11 @@ const fixtures: Record<string, Entry> = {
     targets: [{ label: "A's information request", account: "platform", params: (f) => ({ id: f.a.informationRequest.id }) }],
     own: (f) => ({ id: f.b.informationRequest.id }),
   },
+  "GET /v1/transfers/{id}": {
+    kind: "params",
+    targets: [{ label: "A's transfer", account: "platform", params: (f) => ({ id: f.a.transfer.id }) }],
+    own: (f) => ({ id: f.b.transfer.id }),
+  },
   "GET /v1/transfers/{id}/information_requests": {
     kind: "params",
     targets: [{ label: "A's transfer", account: "platform", params: (f) => ({ id: f.a.transfer.id }) }],
@@ -598,6 +603,20 @@ const fixtures: Record<string, Entry> = {
     ],
     own: (f) => ({ submissionId: f.b.submission.id }),
   },
+  "GET /v1/kyc/submissions": {
+    kind: "plain",
+    calls: [{ label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.submission.id] }],
+  },
+  "GET /v1/kyc/submissions/{submissionId}": {
+    kind: "params",
+    targets: [{ label: "A's KYC submission", account: "platform", params: (f) => ({ submissionId: f.a.submission.id }) }],
+    own: (f) => ({ submissionId: f.b.submission.id }),
+  },
+  "GET /v1/kyc/profile": {
+    kind: "plain",
+    // B never sets these fields (POST /v1/kyc/update_profile above sets firstName only): A's values must not show.
+    calls: [{ label: "B's own profile", check: (body) => expect(body).toMatchObject({ lastName: null, email: null, phone: null, address: null }) }],
+  },
   "POST /v1/kyc/update_profile": {
     kind: "plain",
     calls: [
@@ -618,6 +637,13 @@ const fixtures: Record<string, Entry> = {
     ],
   },
 
+  "GET /v1/recipients": {
+    kind: "plain",
+    calls: [
+      { label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.recipient.id] },
+      { label: "acting for B's sub-account", creds: ["key"], serviceAccount: (f) => f.b.sub.id },
+    ],
+  },
   "DELETE /v1/recipients/{id}": {
     kind: "params",
     targets: (["platform", "sub"] as const).map((where) => ({
@@ -648,6 +674,14 @@ const fixtures: Record<string, Entry> = {
     ],
   },
 
+  "GET /v1/virtual_accounts": {
+    kind: "plain",
+    calls: [
+      { label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.virtualAccount.id] },
+      { label: "active only", query: () => ({ isActive: "true", limit: "100" }), own: (f) => [f.b.virtualAccount.id] },
+      { label: "acting for B's sub-account", creds: ["key"], serviceAccount: (f) => f.b.sub.id },
+    ],
+  },
   "DELETE /v1/virtual_accounts/{idOrKey}": {
     kind: "params",
     targets: virtualAccountTargets(true),

@@ -1,6 +1,6 @@
 // Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
 import { endpoint } from "@/lib/http/route";
-import { createTransferInput, transferSchema } from "@/lib/transfers/schemas";
+import { createTransferInput, transferParams, transferSchema } from "@/lib/transfers/schemas";
 
 export const sandboxCreateTransferEndpoint = endpoint({
   method: "POST",
@@ -17,4 +17,15 @@ export const sandboxCreateTransferEndpoint = endpoint({
   status: 201,
   action: "sandbox.transfer.create",
   errors: [404, 409],
+});
+
+export const getTransferEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/transfers/{id}",
+  tag: "Transfers",
+  summary: "Get a transfer",
+  auth: "any",
+  params: transferParams,
+  response: transferSchema,
+  errors: [],
 });

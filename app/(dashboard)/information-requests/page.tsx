@@ -1,7 +1,12 @@
-import { PageHeader } from "@/components/ui/page-header";
+import { Suspense } from "react";
+import { InformationRequestList } from "./information-request-list";
 
 export const metadata = { title: "Information requests" };
 
 export default function InformationRequestsPage() {
-  return <PageHeader title="Information requests" description="Compliance information requests raised against your platform." />;
+  return (
+    <Suspense fallback={<p className="muted" role="status">Loading…</p>}>
+      <InformationRequestList />
+    </Suspense>
+  );
 }

@@ -1,0 +1,7 @@
+import { KycSubmissionList } from "./kyc-submission-list";
+
+export const metadata = { title: "KYC" };
+
+export default function KycPage() {
+  return <KycSubmissionList />;
+}

@@ -1,0 +1,162 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRef, useState } from "react";
+import { useForm, type Resolver } from "react-hook-form";
+import { CountrySelect } from "@/components/kyc/country-select";
+import { applicantProfileKey, useApplicantProfile, type ApplicantProfile } from "@/components/kyc/hooks";
+import { DataState, ErrorMessage } from "@/components/ui/data-state";
+import { Field } from "@/components/ui/field";
+import { DateTime } from "@/components/ui/format";
+import { PageHeader } from "@/components/ui/page-header";
+import { api, applyFieldErrors } from "@/lib/client/api";
+import { updateProfileInput, type UpdateProfileInput } from "@/lib/kyc/schemas";
+
+const PERSON_FIELDS = ["firstName", "lastName", "dateOfBirth", "nationality", "email", "phone"] as const;
+const ADDRESS_FIELDS = ["line1", "line2", "city", "postalCode", "country"] as const;
+
+type Values = Record<(typeof PERSON_FIELDS)[number], string> & { address: Record<(typeof ADDRESS_FIELDS)[number], string> };
+
+/** The profile as the form's text inputs hold it: unset fields are empty strings. */
+function valuesOf(profile: ApplicantProfile): Values {
+  return {
+    ...(Object.fromEntries(PERSON_FIELDS.map((name) => [name, profile[name] ?? ""])) as Record<(typeof PERSON_FIELDS)[number], string>),
+    address: Object.fromEntries(ADDRESS_FIELDS.map((name) => [name, profile.address?.[name] ?? ""])) as Values["address"],
+  };
+}
+
+/**
+ * The update to send: only the fields that differ from the stored profile (the API's update is
+ * partial). The address is one field there, replaced whole, so any change to it sends all of it.
+ */
+function changesOf(values: Values, stored: Values): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  for (const name of PERSON_FIELDS) if (values[name] !== stored[name]) changes[name] = values[name];
+  if (ADDRESS_FIELDS.some((name) => values.address[name] !== stored.address[name])) {
+    const { line2, ...rest } = values.address;
+    changes.address = { ...rest, ...(line2.trim() ? { line2 } : {}) };
+  }
+  return changes;
+}
+
+export function ApplicantProfileForm() {
+  const query = useApplicantProfile();
+  return (
+    <div className="stack">
+      <PageHeader
+        title="Applicant profile"
+        description="The KYC applicant of your account. Only the fields you change are sent."
+        actions={<Link href="/kyc">KYC submissions</Link>}
+      />
+      <DataState query={query}>{query.data && <ProfileForm profile={query.data} />}</DataState>
+    </div>
+  );
+}
+
+function ProfileForm({ profile }: { profile: ApplicantProfile }) {
+  const queryClient = useQueryClient();
+  const stored = useRef(valuesOf(profile));
+  const [updatedAt, setUpdatedAt] = useState(profile.updatedAt);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ tone: "success" | "info"; text: string } | null>(null);
+  // The API's own schema validates what would be sent, so the messages under the fields are the API's.
+  const resolver: Resolver<Values, unknown, UpdateProfileInput> = async (values, context, options) => {
+    const changes = changesOf(values, stored.current);
+    if (Object.keys(changes).length === 0) return { values: {} as UpdateProfileInput, errors: {} };
+    const validate = zodResolver(updateProfileInput) as unknown as Resolver<Values, unknown, UpdateProfileInput>;
+    return validate(changes as Values, context, options);
+  };
+  const form = useForm<Values, unknown, UpdateProfileInput>({ resolver, defaultValues: stored.current });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(
+    async (changes) => {
+      setFormError(null);
+      setNotice(null);
+      const fields = Object.keys(changes);
+      if (fields.length === 0) {
+        setNotice({ tone: "info", text: "Nothing to save: no field differs from the stored profile." });
+        return;
+      }
+      try {
+        const saved = await api<ApplicantProfile>("/v1/kyc/update_profile", { method: "POST", body: changes });
+        queryClient.setQueryData(applicantProfileKey, saved);
+        stored.current = valuesOf(saved);
+        form.reset(stored.current);
+        setUpdatedAt(saved.updatedAt);
+        setNotice({ tone: "success", text: `Profile saved (${fields.length === 1 ? "1 field" : `${fields.length} fields`} updated).` });
+      } catch (error) {
+        setFormError(applyFieldErrors(error, form.setError, [...PERSON_FIELDS, "address"]));
+      }
+    },
+    () => setNotice(null),
+  );
+
+  const today = new Date().toISOString().slice(0, 10);
+  return (
+    <form className="card stack" onSubmit={onSubmit} noValidate aria-label="Applicant profile">
+      <p className="muted" style={{ margin: 0 }}>
+        {updatedAt ? (
+          <>
+            Last updated <DateTime value={updatedAt} />.
+          </>
+        ) : (
+          "Not filled in yet."
+        )}
+      </p>
+      {notice && (
+        <div className={`alert ${notice.tone === "success" ? "success" : ""}`} role="status">
+          {notice.text}
+        </div>
+      )}
+      <ErrorMessage error={formError} />
+      <fieldset>
+        <legend>Applicant</legend>
+        <div className="form-grid">
+          <Field label="First name" autoComplete="given-name" error={errors.firstName} {...form.register("firstName")} />
+          <Field label="Last name" autoComplete="family-name" error={errors.lastName} {...form.register("lastName")} />
+          <Field label="Date of birth" type="date" max={today} hint="A date in the past." error={errors.dateOfBirth} {...form.register("dateOfBirth")} />
+          <CountrySelect label="Nationality" error={errors.nationality} {...form.register("nationality")} />
+          <Field label="E-mail" type="email" autoComplete="email" error={errors.email} {...form.register("email")} />
+          <Field label="Phone" type="tel" autoComplete="tel" hint="International format, e.g. +4915112345678." error={errors.phone} {...form.register("phone")} />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Address</legend>
+        <p className="muted" style={{ margin: 0 }}>
+          Saved as a whole: changing any part sends the complete address.
+        </p>
+        <div className="form-grid">
+          <Field label="Address line 1" autoComplete="address-line1" error={errors.address?.line1} {...form.register("address.line1")} />
+          <Field label="Address line 2 (optional)" autoComplete="address-line2" error={errors.address?.line2} {...form.register("address.line2")} />
+          <Field label="City" autoComplete="address-level2" error={errors.address?.city} {...form.register("address.city")} />
+          <Field label="Postal code" autoComplete="postal-code" error={errors.address?.postalCode} {...form.register("address.postalCode")} />
+          <CountrySelect label="Country" error={errors.address?.country} {...form.register("address.country")} />
+        </div>
+        {errors.address?.message && (
+          <span className="field-error" role="alert">
+            {errors.address.message}
+          </span>
+        )}
+      </fieldset>
+      <div className="row">
+        <button type="submit" className="primary" disabled={isSubmitting}>
+          {isSubmitting ? "Saving…" : "Save profile"}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            form.reset(stored.current);
+            setNotice(null);
+            setFormError(null);
+          }}
+          disabled={isSubmitting}
+        >
+          Discard changes
+        </button>
+      </div>
+    </form>
+  );
+}

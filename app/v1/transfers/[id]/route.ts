@@ -1,0 +1,8 @@
+import { getTransferEndpoint } from "@/lib/transfers/endpoints";
+import { getTransfer } from "@/lib/transfers/transfers";
+import { methods, route } from "@/lib/http/route";
+
+// GET: one transfer of the account.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(getTransferEndpoint, async ({ params }) => getTransfer({ id: params.id })),
+});
