@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { db } from "@/lib/db";
+import { readConnection } from "@/lib/db/read-connection";
 import { notFound } from "@/lib/http/api-error";
 
 /** The tenant a request acts in: its platform, and the account within it (its own, or Service-Account-Id's). */
@@ -103,4 +104,22 @@ export async function scopeFor(actor: { platformId: string; accountId: string },
   const account = await db().account.findFirst({ where: { id, platformId: actor.platformId }, select: { id: true } });
   if (!account) throw notFound("Account");
   return { platformId: actor.platformId, accountId: account.id };
+}
+
+const readStatements = new Map<string, import("better-sqlite3").Statement>();
+
+/**
+ * A raw read of tenant rows on the read-only connection, for the few hot paths where Prisma's
+ * per-query cost dominates the request. The SQL must confine itself with `:accountId`, which is
+ * bound here from the current scope, never by the caller, so this stays the one place tenancy is set.
+ */
+export function tenantRead<Row>(sql: string, params: Record<string, unknown> = {}): Row[] {
+  if (!/:accountId\b/.test(sql)) throw new Error("tenantRead SQL must filter by :accountId");
+  const connection = readConnection();
+  let statement = readStatements.get(sql);
+  if (!statement || (statement as unknown as { database: unknown }).database !== connection) {
+    statement = connection.prepare(sql);
+    readStatements.set(sql, statement);
+  }
+  return statement.all({ ...params, accountId: currentScope().accountId }) as Row[];
 }

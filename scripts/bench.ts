@@ -52,8 +52,11 @@ function seedInformationRequests(db: Database.Database, accountId: string, count
   })();
 }
 
+/** The Node flags `npm start` runs the server with (package.json), so the bench measures the same process. */
+const startFlags: string[] = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start.match(/--[\w-]+=\S+/g) ?? [];
+
 async function startServer(): Promise<{ child: ChildProcess; baseURL: string }> {
-  const child = spawn(process.execPath, ["server.mjs"], {
+  const child = spawn(process.execPath, [...startFlags, "server.mjs"], {
     cwd: root,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "pipe", "inherit"],
@@ -127,7 +130,7 @@ async function main() {
   const results: Record<string, Result> = {};
 
   let server = await startServer();
-  console.log(`\nServer on ${server.baseURL}, ${CONNECTIONS} connections, ${DURATION} s per route\n`);
+  console.log(`\nServer on ${server.baseURL} (node ${startFlags.join(" ")}), ${CONNECTIONS} connections, ${DURATION} s per route\n`);
   results.trivial = await measure("GET /healthz (framework ceiling)", { url: `${server.baseURL}/healthz` });
   results.apiKeys = await measure("GET /v1/api_keys (key-authenticated)", { url: `${server.baseURL}/v1/api_keys`, headers: auth });
   results.txFirst1k = await measure("GET /v1/transactions?limit=20, 1k rows", { url: `${server.baseURL}/v1/transactions?limit=20`, headers: auth });
