@@ -109,7 +109,7 @@ export function TwoFactorSetup() {
             <ol className="stack" style={{ margin: 0, paddingLeft: "1.25rem" }}>
               <li>
                 Scan this QR code with your authenticator app.
-                <div style={{ marginTop: "0.75rem", background: "#fff", display: "inline-block", padding: 8 }}>
+                <div className="qr-frame">
                   <QRCodeSVG value={enrolment.uri} size={224} level="M" marginSize={4} role="img" aria-label="QR code for your authenticator app" data-testid="totp-qr" />
                 </div>
               </li>
