@@ -44,11 +44,16 @@ export default defineConfig({
   retries: 0,
   reporter: "list",
   timeout: 120_000,
+  // Some machines here run pages and requests ten times slower than others: an expectation waits
+  // long enough for a slow one (a passing check returns as soon as it holds, so fast machines lose nothing).
+  expect: { timeout: 20_000 },
   use: {
     baseURL,
     screenshot: "only-on-failure",
     launchOptions: chromiumLaunchOptions(),
   },
+  // The black-box API spec (e2e/api.spec.ts) runs against this server at the real password-hashing
+  // cost; servers the specs start themselves (e2e/fixtures.ts) hash at test cost.
   webServer: {
     command: "node scripts/start.mjs",
     url: `${baseURL}/healthz`,

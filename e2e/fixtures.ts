@@ -7,16 +7,18 @@ import { generateSync } from "otplib";
 
 const root = path.resolve(__dirname, "..");
 
-export type Server = { baseURL: string; dataDir: string; stop: () => Promise<void>; kill: () => Promise<void> };
+export type Server = { baseURL: string; dataDir: string; output: () => string; stop: () => Promise<void>; kill: () => Promise<void> };
 
 /**
  * Starts the production server (server.mjs, the one `npm start` runs, on the build the config's
  * webServer made) on a free port with a database of its own, so a spec can start from a fresh install.
+ * Passwords are hashed at test cost (a real hash takes seconds on a slow machine; the server accepts
+ * that setting only because it runs under Playwright); pass `PASSWORD_HASH_COST: ""` for the real cost.
  */
 export async function startServer(env: Record<string, string> = {}, dataDir = mkdtempSync(path.join(os.tmpdir(), "pmc-e2e-server-"))): Promise<Server> {
   const child = spawn(process.execPath, ["server.mjs"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `file:${path.join(dataDir, "app.db")}`, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `file:${path.join(dataDir, "app.db")}`, NEXT_TELEMETRY_DISABLED: "1", PASSWORD_HASH_COST: "test", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -37,6 +39,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir = mk
   return {
     baseURL: `http://127.0.0.1:${port}`,
     dataDir,
+    output: () => output,
     stop: () => signal("SIGTERM"),
     /** No goodbye: what a power cut or the OOM killer does to the process. */
     kill: () => signal("SIGKILL"),
@@ -56,9 +59,14 @@ export const EMPLOYEE_PASSWORD = "a long employee passphrase";
 /** A current TOTP code for `secret`, `steps` steps from now (the server accepts ±1 step, each step once). */
 export const totpCode = (secret: string, steps = 0) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 
+/** How long a code handed out must stay acceptable, so a slow machine can still use it in time. */
+const CODE_LIFETIME_MS = 15_000;
+
 /**
  * Codes for consecutive TOTP-gated actions: each call returns a code of a later time step than the
- * last, waiting for the next step only when the window (now ±1 step) has none left.
+ * last, waiting for the next step only when the window (now ±1 step) has none left. A code is only
+ * handed out while it stays acceptable for CODE_LIFETIME_MS more (the server takes step s while its
+ * clock is in steps s-1 to s+1).
  */
 export function authenticatorFor(secret: string) {
   let lastStep = -1;
@@ -67,7 +75,8 @@ export function authenticatorFor(secret: string) {
     async next(): Promise<string> {
       for (;;) {
         const now = Math.floor(Date.now() / 1000 / 30);
-        const step = Math.max(lastStep + 1, now - 1);
+        const stillValid = Math.floor((Date.now() + CODE_LIFETIME_MS) / 1000 / 30) - 1;
+        const step = Math.max(lastStep + 1, stillValid);
         if (step <= now + 1) {
           lastStep = step;
           return generateSync({ secret, epoch: step * 30 + 1 });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { databaseFile, decodeKey, env, EnvError, parseEnv, resetEnv } from "@/lib/env";
+import { databaseFile, decodeKey, env, EnvError, parseEnv, resetEnv, testRunner } from "@/lib/env";
 
 const HEX_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
@@ -28,6 +28,7 @@ describe("parseEnv", () => {
       COOKIE_SECURE: false,
       SANDBOX: "on",
       TOTP_ISSUER: "Platform Compliance",
+      PASSWORD_HASH_COST: "production",
     });
   });
 
@@ -110,6 +111,33 @@ describe("parseEnv", () => {
     expect(message).toMatch(/^\s+APP_ORIGIN: /m);
   });
 
+  it("hashes passwords at production cost unless told otherwise", () => {
+    expect(parseEnv({ NODE_ENV: "test" }).PASSWORD_HASH_COST).toBe("production");
+    expect(parseEnv({ PASSWORD_HASH_COST: "production" }).PASSWORD_HASH_COST).toBe("production");
+  });
+
+  it.each([
+    ["vitest", { VITEST: "true" }],
+    ["playwright", { TEST_WORKER_INDEX: "0" }],
+  ])("accepts PASSWORD_HASH_COST=test under %s", (runner, marker) => {
+    expect(parseEnv({ PASSWORD_HASH_COST: "test", ...marker }).PASSWORD_HASH_COST).toBe("test");
+    expect(testRunner(marker)).toBe(runner);
+  });
+
+  it.each([
+    ["a production start", { NODE_ENV: "production" }],
+    ["NODE_ENV=test alone", { NODE_ENV: "test" }],
+    ["empty runner variables", { VITEST: "", TEST_WORKER_INDEX: "" }],
+  ])("refuses PASSWORD_HASH_COST=test in %s, and says why", (_, source) => {
+    const message = envError({ PASSWORD_HASH_COST: "test", ...source }).message;
+    expect(message).toMatch(/^\s+PASSWORD_HASH_COST: test is refused: it is only for the test suite/m);
+    expect(message).toMatch(/not running under vitest or Playwright/);
+  });
+
+  it("refuses an unknown PASSWORD_HASH_COST and names it", () => {
+    expect(envError({ PASSWORD_HASH_COST: "cheap", VITEST: "true" }).message).toMatch(/^\s+PASSWORD_HASH_COST: /m);
+  });
+
   it("lists every invalid variable in one error", () => {
     const message = envError({ PORT: "abc", DATABASE_URL: "app.db", TRUST_PROXY: "bogus" }).message;
     expect(message).toMatch(/^Invalid configuration:/);
@@ -126,6 +154,7 @@ describe("parseEnv", () => {
       COOKIE_SECURE: "",
       NODE_ENV: "",
       TOTP_ISSUER: "",
+      PASSWORD_HASH_COST: "",
     });
     expect(parsed).toEqual(parseEnv({}));
   });

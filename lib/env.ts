@@ -36,6 +36,11 @@ const schema = z.object({
   /** The /v1/sandbox routes; turn off in production. */
   SANDBOX: z.enum(["on", "off"]).default("on"),
   TOTP_ISSUER: z.string().min(1).max(64).default("Platform Compliance"),
+  /**
+   * `test` hashes passwords at a trivial cost so the suite does not wait on hundreds of real hashes.
+   * Only a process started by the test runner may use it (see testRunner); anywhere else it stops start-up.
+   */
+  PASSWORD_HASH_COST: z.enum(["production", "test"]).default("production"),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -47,6 +52,17 @@ export function decodeKey(value: string): Buffer | null {
 
 export class EnvError extends Error {}
 
+/**
+ * The test runner this process runs under, read from variables the runners set themselves: vitest
+ * sets VITEST in its workers, Playwright sets TEST_WORKER_INDEX in its workers (a server a test
+ * starts inherits it). A production start has neither.
+ */
+export function testRunner(source: Record<string, string | undefined>): "vitest" | "playwright" | null {
+  if (source.VITEST) return "vitest";
+  if (source.TEST_WORKER_INDEX) return "playwright";
+  return null;
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // An empty variable is treated as unset, as shells and .env files commonly produce them.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
@@ -54,6 +70,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  if (result.data.PASSWORD_HASH_COST === "test" && !testRunner(cleaned)) {
+    throw new EnvError(
+      "Invalid configuration:\n  PASSWORD_HASH_COST: test is refused: it is only for the test suite, and this process is not running under vitest or Playwright. Remove it; the service always hashes passwords at full cost.",
+    );
   }
   return result.data;
 }

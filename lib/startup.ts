@@ -1,4 +1,4 @@
-import { databaseFile, env, EnvError } from "@/lib/env";
+import { databaseFile, env, EnvError, testRunner } from "@/lib/env";
 import { encryptionKey } from "@/lib/auth/encryption";
 import { migrateDatabase } from "@/lib/db/migrate";
 
@@ -8,7 +8,9 @@ import { migrateDatabase } from "@/lib/db/migrate";
  */
 export function startUp() {
   try {
-    env();
+    if (env().PASSWORD_HASH_COST === "test") {
+      console.warn(`Passwords are hashed at test cost (PASSWORD_HASH_COST=test, under ${testRunner(process.env)}): never for real use.`);
+    }
   } catch (error) {
     if (error instanceof EnvError) {
       console.error(error.message);

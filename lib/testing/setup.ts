@@ -10,6 +10,8 @@ process.env.DATABASE_URL = `file:${path.join(dir, "test.db")}`;
 (process.env as Record<string, string>).NODE_ENV = "test";
 delete process.env.TOTP_ENCRYPTION_KEY;
 delete process.env.TRUST_PROXY;
+// Real hashes cost up to seconds each on a slow machine; lib/auth/passwords.test.ts covers the real cost.
+process.env.PASSWORD_HASH_COST = "test";
 
 const { resetEnv, databaseFile } = await import("@/lib/env");
 resetEnv();
