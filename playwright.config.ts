@@ -57,7 +57,8 @@ export default defineConfig({
   webServer: {
     command: "node scripts/start.mjs",
     url: `${baseURL}/healthz`,
-    timeout: 300_000,
+    // Includes the build when `npm run test:e2e` runs alone on stale sources (`npm test` builds first).
+    timeout: 900_000,
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",

@@ -1,25 +1,33 @@
 // `npm test`: type check, unit and integration tests (vitest, in-process against throwaway SQLite
-// files), then Playwright against the production server (`npm start`'s own server.mjs).
+// files), the production build, then Playwright against the production server (`npm start`'s own
+// server.mjs). The build is a step of its own so a slow machine's build is not charged to the
+// Playwright web server's start-up timeout, and each step's time is reported at the end.
 import { spawnSync } from "node:child_process";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
+const npx = (...command) => ["npx", ["--no-install", ...command]];
+const node = (...args) => [process.execPath, args];
 const steps = [
-  ["Type check", ["tsc", "--noEmit", "-p", "."]],
-  ["Schema and migrations agree", null],
-  ["Unit and integration tests", ["vitest", "run"]],
-  ["End-to-end tests (Playwright, production build)", ["playwright", "test"]],
+  ["Type check", npx("tsc", "--noEmit", "-p", ".")],
+  ["Schema and migrations agree", node("--experimental-wasm-modules", "--no-warnings", "scripts/check-migrations.mjs")],
+  ["Unit and integration tests (vitest)", npx("vitest", "run")],
+  ["Production build", node("scripts/start.mjs", "--build-only")],
+  ["End-to-end tests (Playwright, production build)", npx("playwright", "test")],
 ];
 
-let failed = 0;
-for (const [title, command] of steps) {
+const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`.padStart(7);
+const results = [];
+for (const [title, [command, args]] of steps) {
   console.log(`\n=== ${title} ===`);
-  const result = command
-    ? spawnSync("npx", ["--no-install", ...command], { stdio: "inherit", env: process.env })
-    : spawnSync(process.execPath, ["--experimental-wasm-modules", "--no-warnings", "scripts/check-migrations.mjs"], { stdio: "inherit" });
-  if (result.status !== 0) {
-    failed += 1;
-    console.error(`\n${title}: FAILED (exit ${result.status ?? result.signal})`);
-  }
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: "inherit", env: process.env });
+  const ok = result.status === 0;
+  results.push({ title, ok, ms: Date.now() - started });
+  if (!ok) console.error(`\n${title}: FAILED (exit ${result.status ?? result.signal})`);
 }
-console.log(`\n${steps.length - failed} passed, ${failed} failed`);
+
+const failed = results.filter((result) => !result.ok).length;
+console.log("\n=== Summary ===");
+for (const { title, ok, ms } of results) console.log(`${ok ? "ok    " : "FAILED"} ${seconds(ms)}  ${title}`);
+console.log(`       ${seconds(results.reduce((sum, { ms }) => sum + ms, 0))}  in all: ${results.length - failed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
