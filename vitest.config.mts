@@ -9,8 +9,9 @@ export default defineConfig({
     environment: "node",
     pool: "forks",
     setupFiles: ["lib/testing/setup.ts"],
-    // Password hashing is deliberately slow (scrypt at OWASP cost, ~0.3 s here).
-    testTimeout: 30_000,
+    // Sized for a slow machine: tests hash passwords at test cost (lib/testing/setup.ts), and the
+    // slowest test (seeding the demo platform) took 14 s on a machine run at a fifth of this one's speed.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });
