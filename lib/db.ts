@@ -1,8 +1,10 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { databaseFile } from "@/lib/env";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 
 export type Db = PrismaClient;
+/** The client inside db().$transaction(async (tx) => ...). */
+export type Tx = Prisma.TransactionClient;
 
 const globalForDb = globalThis as unknown as { prisma?: PrismaClient };
 

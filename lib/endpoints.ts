@@ -6,6 +6,7 @@ import * as employees from "@/lib/employees/endpoints";
 import * as informationRequests from "@/lib/information-requests/endpoints";
 import * as kyc from "@/lib/kyc/endpoints";
 import * as recipients from "@/lib/recipients/endpoints";
+import * as settings from "@/lib/settings/endpoints";
 import * as transactions from "@/lib/transactions/endpoints";
 import * as transfers from "@/lib/transfers/endpoints";
 import * as virtualAccounts from "@/lib/virtual-accounts/endpoints";
@@ -17,6 +18,7 @@ export const openApiEndpoint = endpoint({
   tag: "Meta",
   summary: "This API's OpenAPI 3.1 document",
   auth: "public",
+  permission: null,
   errors: [],
 });
 
@@ -32,6 +34,7 @@ const modules: Record<string, unknown>[] = [
   informationRequests,
   kyc,
   audit,
+  settings,
 ];
 
 const isEndpoint = (value: unknown): value is Endpoint =>

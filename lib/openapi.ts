@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_KEY_PERMISSIONS, ROLE_DESCRIPTIONS, ROLE_PERMISSIONS, ROLES } from "@/lib/auth/permissions";
 import { allEndpoints } from "@/lib/endpoints";
 import { errorStatus } from "@/lib/http/api-error";
 import { pageQuerySchema } from "@/lib/http/pagination";
@@ -18,7 +19,9 @@ const errorSchema = z
 const statusText: Record<number, string> = {
   400: "Bad request, or a missing/invalid Service-Totp-Code (`err_otp_required`, `err_otp_invalid`)",
   401: "No credential, or an unknown, revoked or expired key or session",
-  403: "Caller's IP outside the key's allowlist (`err_ip_not_allowed`), cross-site request or forbidden (`err_forbidden`)",
+  403:
+    "Caller's IP outside the key's allowlist (`err_ip_not_allowed`), cross-site request, a permission the caller lacks " +
+    "(`err_forbidden`, `details.permission` names it), or 2FA required by the platform (`err_two_factor_required`)",
   404: "Unknown route or object, or one of another account",
   405: "Known route, wrong method",
   409: "Conflict with the current state",
@@ -68,6 +71,17 @@ function errorsOf(endpoint: Endpoint): number[] {
   if (endpoint.params) codes.add(404);
   if (endpoint.totp) [400, 429].forEach((code) => codes.add(code));
   return [...codes].sort();
+}
+
+/** The first line of an operation's description: what the caller needs. */
+function accessText(endpoint: Endpoint): string | null {
+  if (endpoint.auth === "public") return null;
+  const parts = [
+    endpoint.permission ? `Permission: \`${endpoint.permission}\`.` : "Any signed-in employee, for themselves.",
+    endpoint.platformWide ? "Platform-wide: a key issued for a sub-account gets 403." : null,
+    endpoint.totp ? "Step-up: from a session, needs `Service-Totp-Code`." : null,
+  ];
+  return parts.filter(Boolean).join(" ");
 }
 
 /** Builds the OpenAPI 3.1 document from the zod schemas the routes validate with, so the two cannot drift. */
@@ -129,10 +143,13 @@ export function buildOpenApi(): JsonSchema {
       });
     }
     const success = String(endpoint.status ?? 200);
+    const access = accessText(endpoint);
     const operation: Record<string, unknown> = {
       operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
       summary: endpoint.summary,
-      ...(endpoint.description ? { description: endpoint.description } : {}),
+      ...(endpoint.description || access ? { description: [access, endpoint.description].filter(Boolean).join("\n\n") } : {}),
+      ...(endpoint.auth !== "public" ? { "x-permission": endpoint.permission } : {}),
+      ...(endpoint.platformWide ? { "x-platform-wide": true } : {}),
       tags: [endpoint.tag],
       ...(isExtension(endpoint) ? { "x-extension": true } : {}),
       security:
@@ -172,7 +189,10 @@ export function buildOpenApi(): JsonSchema {
         "paginates take `next`, `order` (asc|desc, by creation time, default desc) and `limit` (1..100, default 20) " +
         "and answer `{ items, next }`. Unknown routes answer 404, known routes with a wrong method 405 (`err_method_not_allowed`).\n\n" +
         "Extensions (not in the spec; marked `x-extension`): " + extensions.join(", ") + ". " +
-        "The `/v1/sandbox` routes exist unless the operator sets `SANDBOX=off`.",
+        "The `/v1/sandbox` routes exist unless the operator sets `SANDBOX=off`.\n\n" +
+        "Who may do what: every operation names its permission (`x-permission`). Employees hold their role's permissions: " +
+        ROLES.map((role) => `\`${role}\` (${ROLE_DESCRIPTIONS[role]}): ${ROLE_PERMISSIONS[role].map((p) => `\`${p}\``).join(", ")}`).join("; ") +
+        ". An API key holds the permissions it was issued with (default: " + DEFAULT_KEY_PERMISSIONS.map((p) => `\`${p}\``).join(", ") + ").",
     },
     servers: [{ url: "/" }],
     components: {

@@ -3,8 +3,11 @@ import { db } from "@/lib/db";
 import { readConnection } from "@/lib/db/read-connection";
 import { notFound } from "@/lib/http/api-error";
 
-/** The tenant a request acts in: its platform, and the account within it (its own, or Service-Account-Id's). */
-export type Scope = { platformId: string; accountId: string };
+/**
+ * The tenant a request acts in: its platform, and the account within it (its own, or
+ * Service-Account-Id's). `confined` (a sub-account's key): the platform's other accounts do not exist for it.
+ */
+export type Scope = { platformId: string; accountId: string; confined?: boolean };
 
 const storage = new AsyncLocalStorage<Scope>();
 
@@ -36,16 +39,29 @@ const accountOwned = new Set([
 ]);
 
 /** The column values that confine a model's rows to the current scope, or null for models that are not tenant data. */
-function confinement(model: string | undefined): Record<string, string> | null {
+function confinement(model: string | undefined, operation: string): Record<string, string> | null {
   if (!model) return null;
-  if (accountOwned.has(model)) return { accountId: currentScope().accountId };
-  if (model === "Account" || model === "AuditEvent") return { platformId: currentScope().platformId };
+  const scope = currentScope();
+  if (accountOwned.has(model)) return { accountId: scope.accountId };
+  // A confined caller sees its own account only (never creates one: account creation is platform-wide).
+  if (model === "Account") return scope.confined && !operation.startsWith("create") ? { platformId: scope.platformId, id: scope.accountId } : { platformId: scope.platformId };
+  if (model === "AuditEvent") return { platformId: scope.platformId };
   // Employees belong to the platform's own account, whose id is the platform id.
   if (model === "Employee") return { accountId: currentScope().platformId };
   return null;
 }
 
-type Args = { where?: object; data?: object | object[]; create?: object };
+type Where = { AND?: object | object[] };
+type Args = { where?: Where; data?: object | object[]; create?: object };
+
+/**
+ * The query's own filter AND the scope's: added as a condition, never merged over the query's keys,
+ * so a query naming another row (`id`, say) finds nothing instead of being redirected to the caller's.
+ */
+const within = (where: Where | undefined, values: Record<string, string>): Where => ({
+  ...where,
+  AND: [...([] as object[]).concat(where?.AND ?? []), values],
+});
 
 function confine(operation: string, args: Args, values: Record<string, string>): Args {
   switch (operation) {
@@ -55,9 +71,9 @@ function confine(operation: string, args: Args, values: Record<string, string>):
     case "createManyAndReturn":
       return { ...args, data: ([] as object[]).concat(args.data ?? []).map((row) => ({ ...row, ...values })) };
     case "upsert":
-      return { ...args, where: { ...args.where, ...values }, create: { ...args.create, ...values } };
+      return { ...args, where: within(args.where, values), create: { ...args.create, ...values } };
     default:
-      return { ...args, where: { ...args.where, ...values } };
+      return { ...args, where: within(args.where, values) };
   }
 }
 
@@ -67,7 +83,7 @@ function createTenantClient() {
     query: {
       $allModels: {
         async $allOperations({ model, operation, args, query }) {
-          const values = confinement(model);
+          const values = confinement(model, operation);
           return query(values ? (confine(operation, args as Args, values) as typeof args) : args);
         },
       },
@@ -97,10 +113,19 @@ export function tenantDb(): TenantDb {
  * The scope of a request: the caller's own account, or the account named by Service-Account-Id
  * when it belongs to the caller's platform (otherwise 404: never reveal another tenant's account).
  */
-export async function scopeFor(actor: { platformId: string; accountId: string }, serviceAccountId: string | null): Promise<Scope> {
-  if (serviceAccountId === null || serviceAccountId.trim() === "") return { platformId: actor.platformId, accountId: actor.accountId };
+export async function scopeFor(
+  actor: { platformId: string; accountId: string; confined: boolean },
+  serviceAccountId: string | null,
+): Promise<Scope> {
+  const own = { platformId: actor.platformId, accountId: actor.accountId, confined: actor.confined };
+  if (serviceAccountId === null || serviceAccountId.trim() === "") return own;
   const id = serviceAccountId.trim();
   if (!/^acct_[a-z0-9]{1,64}$/.test(id)) throw notFound("Account");
+  // A sub-account's key may name its own account, and no other.
+  if (actor.confined) {
+    if (id !== actor.accountId) throw notFound("Account");
+    return own;
+  }
   const account = await db().account.findFirst({ where: { id, platformId: actor.platformId }, select: { id: true } });
   if (!account) throw notFound("Account");
   return { platformId: actor.platformId, accountId: account.id };

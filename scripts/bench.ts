@@ -106,7 +106,7 @@ async function main() {
   const { disconnectDb } = await import("@/lib/db");
   const platform = await createPlatform({ name: "Bench platform" });
   const scope = { platformId: platform.id, accountId: platform.id };
-  const key = await withScope(scope, () => issueApiKey({ createdById: null, expiresAt: new Date(Date.now() + 30 * 86_400_000), name: "bench" }));
+  const key = await withScope(scope, () => issueApiKey({ createdBy: null, expiresAt: new Date(Date.now() + 30 * 86_400_000), name: "bench" }));
   await disconnectDb();
 
   const sqlite = new Database(dbFile);

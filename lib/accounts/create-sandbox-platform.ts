@@ -12,7 +12,7 @@ const KEY_LIFETIME_MS = 90 * 86_400_000;
 export async function createSandboxPlatform({ accountName }: { accountName: string }) {
   const account = await createPlatform({ name: accountName });
   const apiKey = await withScope({ platformId: account.id, accountId: account.id }, () =>
-    issueApiKey({ createdById: null, name: "Sandbox", expiresAt: new Date(Date.now() + KEY_LIFETIME_MS) }),
+    issueApiKey({ createdBy: null, name: "Sandbox", expiresAt: new Date(Date.now() + KEY_LIFETIME_MS) }),
   );
   return { account: presentAccount(account), apiKey };
 }

@@ -23,6 +23,8 @@ export const listAccountsEndpoint = endpoint({
   summary: "List the platform's accounts",
   description: "The platform's own account and every account under it, oldest first, as a plain array.",
   auth: "any",
+  permission: "accounts:read",
+  platformWide: true,
   response: z.array(accountSchema),
   errors: [],
 });
@@ -33,6 +35,8 @@ export const pageAccountsEndpoint = endpoint({
   tag,
   summary: "List the platform's accounts, a cursor page at a time",
   auth: "any",
+  permission: "accounts:read",
+  platformWide: true,
   query: pageQuerySchema,
   response: accountPageSchema,
   errors: [],
@@ -47,6 +51,7 @@ export const updateAccountEndpoint = endpoint({
     "Merges the given flags into the account's map; flags left out keep their value. Any account of the platform; " +
     "another platform's account answers 404. An unknown flag or value answers 422 naming it (`featureFlags.foo`).",
   auth: "any",
+  permission: "feature_flags:write",
   params: accountParams,
   body: updateAccountInput,
   response: accountSchema,
@@ -61,6 +66,7 @@ export const readFeatureFlagsEndpoint = endpoint({
   summary: "The account's feature-flag preferences",
   description: "Of the caller's account, or of the account named by `Service-Account-Id`.",
   auth: "any",
+  permission: "feature_flags:read",
   response: featureFlagsSchema,
   errors: [404],
 });
@@ -74,6 +80,7 @@ export const updateFeatureFlagsEndpoint = endpoint({
     "The body is the flag map itself (`{ \"named\": \"prefer\" }`); given flags are merged into the stored map and the whole " +
     "map is returned. Acts for `Service-Account-Id` when sent. An unknown flag or value answers 422 naming it.",
   auth: "any",
+  permission: "feature_flags:write",
   body: featureFlagsInput,
   response: featureFlagsSchema,
   action: "feature_flags.update",
@@ -89,6 +96,8 @@ export const createSandboxPlatformEndpoint = endpoint({
     "For testing isolation: the new platform sees none of the caller's data and the caller none of its. " +
     "The key expires in 90 days; its `secret` is shown only in this response.",
   auth: "any",
+  permission: "sandbox:write",
+  platformWide: true,
   sandbox: true,
   body: createSandboxPlatformInput,
   response: sandboxPlatformSchema,
@@ -104,6 +113,8 @@ export const createSandboxAccountEndpoint = endpoint({
   summary: "Create an account under the caller's platform",
   description: "Its parent is the caller's account (or the one named by `Service-Account-Id`).",
   auth: "any",
+  permission: "sandbox:write",
+  platformWide: true,
   sandbox: true,
   body: createSandboxAccountInput,
   response: accountSchema,

@@ -1,37 +1,64 @@
 import { newId } from "@/lib/ids";
 import { newApiKeySecret } from "@/lib/auth/api-key-secret";
+import { DEFAULT_KEY_PERMISSIONS, parsePermissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { presentApiKey, type ApiKeyRow } from "@/lib/api-keys/schemas";
+import { presentApiKey, type ApiKeyRow, type KeyCreator } from "@/lib/api-keys/schemas";
 import { tenantDb, tenantRead } from "@/lib/tenancy";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's key is simply not found (404, never 403).
 
-/** Issues a key for the scope's account; the secret is in the result once and only its hash is kept. */
-export async function issueApiKey({
-  createdById,
-  expiresAt,
-  name,
-  cidrAllowlist = [],
-}: {
-  createdById: string | null;
+/** Who is issuing or changing keys, and what they may do themselves: keys never get more than that. */
+export type KeyIssuer = { type: "employee" | "api_key"; id: string; permissions: readonly Permission[] };
+
+/** 403 naming the first permission the issuer lacks: nobody hands out more than they hold. */
+function assertHolds(issuer: KeyIssuer, permissions: readonly Permission[], doing: string) {
+  const missing = permissions.find((permission) => !issuer.permissions.includes(permission));
+  if (!missing) return;
+  const who = issuer.type === "employee" ? "your role does not include" : "this key does not hold";
+  throw new ApiError("err_forbidden", `You cannot ${doing} a key with ${missing}: ${who} it`, { permission: missing });
+}
+
+/**
+ * The permissions a new key gets: the ones asked for, each of which the issuer must hold; left out,
+ * every default key permission the issuer holds (so a developer's key never outranks the developer).
+ */
+export function keyPermissionsFor(issuer: KeyIssuer, requested: readonly Permission[] | undefined): Permission[] {
+  if (!requested) return DEFAULT_KEY_PERMISSIONS.filter((permission) => issuer.permissions.includes(permission));
+  assertHolds(issuer, requested, "issue");
+  return sortPermissions(requested);
+}
+
+type NewKey = {
+  createdBy: KeyCreator | null;
   expiresAt: string | Date;
-  name?: string;
+  name?: string | null;
   cidrAllowlist?: string[];
-}) {
+  permissions?: readonly Permission[];
+};
+
+/** A new key's row (accountId is set by the tenancy confinement) and its secret, which only the caller sees. */
+function newKeyRow({ createdBy, expiresAt, name, cidrAllowlist = [], permissions = DEFAULT_KEY_PERMISSIONS }: NewKey) {
   const { secret, prefix, secretHash } = newApiKeySecret();
-  const row = await tenantDb().apiKey.create({
-    data: {
-      id: newId("key"),
-      accountId: "", // set by the tenancy confinement
-      name: name ?? null,
-      prefix,
-      secretHash,
-      expiresAt: new Date(expiresAt),
-      cidrAllowlist: JSON.stringify(cidrAllowlist),
-      createdById,
-    },
-  });
+  const data = {
+    id: newId("key"),
+    accountId: "",
+    name: name ?? null,
+    prefix,
+    secretHash,
+    expiresAt: new Date(expiresAt),
+    cidrAllowlist: JSON.stringify(cidrAllowlist),
+    permissions: JSON.stringify(sortPermissions(permissions)),
+    createdByType: createdBy?.type ?? null,
+    createdById: createdBy?.id ?? null,
+  };
+  return { data, secret };
+}
+
+/** Issues a key for the scope's account; the secret is in the result once and only its hash is kept. */
+export async function issueApiKey(key: NewKey) {
+  const { data, secret } = newKeyRow(key);
+  const row = await tenantDb().apiKey.create({ data });
   return { ...presentApiKey(row), secret };
 }
 
@@ -45,7 +72,7 @@ type RawKeyRow = Omit<ApiKeyRow, "expiresAt" | "createdAt" | "lastUsedAt" | "rev
  */
 export async function listApiKeys() {
   const rows = tenantRead<RawKeyRow>(
-    `SELECT id, name, prefix, expiresAt, cidrAllowlist, createdAt, lastUsedAt, revokedAt
+    `SELECT id, name, prefix, expiresAt, cidrAllowlist, createdAt, lastUsedAt, revokedAt, permissions, createdByType, createdById
      FROM "ApiKey" WHERE accountId = :accountId ORDER BY createdAt DESC, id DESC`,
   );
   const date = (value: string | null) => (value === null ? null : new Date(value));
@@ -60,8 +87,10 @@ async function findKey(keyId: string) {
   return row;
 }
 
-export async function updateApiKeyAllowlist({ keyId, cidrAllowlist }: { keyId: string; cidrAllowlist: string[] }) {
+/** Changing a key's allowlist needs every permission the key holds: loosening a stronger key is escalation too. */
+export async function updateApiKeyAllowlist({ issuer, keyId, cidrAllowlist }: { issuer: KeyIssuer; keyId: string; cidrAllowlist: string[] }) {
   const row = await findKey(keyId);
+  assertHolds(issuer, parsePermissionList(row.permissions), "change");
   if (row.revokedAt) throw new ApiError("err_conflict", "This API key is revoked; issue a new one");
   const updated = await tenantDb().apiKey.update({ where: { id: row.id }, data: { cidrAllowlist: JSON.stringify(cidrAllowlist) } });
   return presentApiKey(updated);
@@ -74,4 +103,48 @@ export async function revokeApiKey({ keyId }: { keyId: string }) {
     await tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } });
   }
   return presentApiKey(await findKey(keyId));
+}
+
+/**
+ * Rolls a key: a new secret with the old key's name, permissions and allowlist, as a new key record
+ * (its secret in the result once), while the old secret keeps working for `overlapSeconds` (never
+ * past its own expiry) and then stops. Needs every permission the key holds, like issuing it would.
+ */
+export async function rollApiKey({
+  issuer,
+  keyId,
+  expiresAt,
+  overlapSeconds,
+  now = new Date(),
+}: {
+  issuer: KeyIssuer;
+  keyId: string;
+  expiresAt: string | Date;
+  overlapSeconds: number;
+  now?: Date;
+}) {
+  const old = await findKey(keyId);
+  const permissions = parsePermissionList(old.permissions);
+  assertHolds(issuer, permissions, "roll");
+  if (old.revokedAt) throw new ApiError("err_conflict", "This API key is revoked; issue a new one");
+  if (old.expiresAt <= now) throw new ApiError("err_conflict", "This API key has expired; issue a new one");
+  const overlapEnds = new Date(now.getTime() + overlapSeconds * 1000);
+  const { data, secret } = newKeyRow({
+    createdBy: { type: issuer.type, id: issuer.id },
+    expiresAt,
+    name: old.name,
+    cidrAllowlist: JSON.parse(old.cidrAllowlist) as string[],
+    permissions,
+  });
+  // One transaction: the old secret is never cut short without its replacement. The shortening is
+  // conditional on the key still being live, so a revoke racing the roll is never undone.
+  const row = await tenantDb().$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: old.id, revokedAt: null, expiresAt: { gt: now } },
+      data: { expiresAt: overlapEnds < old.expiresAt ? overlapEnds : old.expiresAt },
+    });
+    if (count !== 1) throw new ApiError("err_conflict", "This API key was revoked or expired meanwhile; issue a new one");
+    return tx.apiKey.create({ data });
+  });
+  return { ...presentApiKey(row), secret };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoint } from "@/lib/http/route";
-import { apiKeyCreatedSchema, apiKeyParams, apiKeySchema, issueApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
+import { apiKeyCreatedSchema, apiKeyParams, apiKeySchema, issueApiKeyInput, rollApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
 
 const tag = "API keys";
 
@@ -10,6 +10,7 @@ export const listApiKeysEndpoint = endpoint({
   tag,
   summary: "List the account's API keys",
   auth: "any",
+  permission: "api_keys:read",
   response: z.array(apiKeySchema),
   errors: [],
 });
@@ -20,8 +21,11 @@ export const issueApiKeyEndpoint = endpoint({
   tag,
   action: "api_key.issue",
   summary: "Issue an API key",
-  description: "The `secret` is in this response only. From an employee session, needs `Service-Totp-Code`.",
+  description:
+    "The `secret` is in this response only. From an employee session, needs `Service-Totp-Code`. `permissions` left out: " +
+    "every default key permission the issuer holds; named: each must be one the issuer holds (no escalation), else 403.",
   auth: "any",
+  permission: "api_keys:write",
   totp: true,
   body: issueApiKeyInput,
   response: apiKeyCreatedSchema,
@@ -35,8 +39,10 @@ export const updateApiKeyEndpoint = endpoint({
   tag,
   action: "api_key.update_allowlist",
   summary: "Replace a key's CIDR allowlist",
-  description: "From an employee session, needs `Service-Totp-Code`. A revoked key answers 409.",
+  description:
+    "From an employee session, needs `Service-Totp-Code`. A revoked key answers 409. The caller must hold every permission the key holds.",
   auth: "any",
+  permission: "api_keys:write",
   totp: true,
   params: apiKeyParams,
   body: updateApiKeyInput,
@@ -52,8 +58,29 @@ export const revokeApiKeyEndpoint = endpoint({
   summary: "Revoke an API key",
   description: "The key stops authenticating at once. Idempotent. From an employee session, needs `Service-Totp-Code`.",
   auth: "any",
+  permission: "api_keys:write",
   totp: true,
   params: apiKeyParams,
   response: apiKeySchema,
   errors: [],
+});
+
+export const rollApiKeyEndpoint = endpoint({
+  method: "POST",
+  path: "/v1/api_keys/{key}/roll",
+  tag,
+  action: "api_key.roll",
+  summary: "Roll a key: a new secret, the old one working for an overlap",
+  description:
+    "Issues a new key (201, `secret` shown once) with the old key's name, permissions and allowlist, and makes the old " +
+    "secret expire `overlapSeconds` from now (default 0: at once; never later than it would have). The caller must hold " +
+    "every permission the key holds. A revoked or expired key answers 409. From an employee session, needs `Service-Totp-Code`.",
+  auth: "any",
+  permission: "api_keys:write",
+  totp: true,
+  params: apiKeyParams,
+  body: rollApiKeyInput,
+  response: apiKeyCreatedSchema,
+  status: 201,
+  errors: [409],
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isPermission, KEY_PERMISSIONS, PERMISSIONS, parsePermissionList, sortPermissions } from "@/lib/auth/permissions";
 import { parseCidr } from "@/lib/net/ip";
 
 export const MAX_ALLOWLIST_ENTRIES = 100;
@@ -38,13 +39,44 @@ export const cidrAllowlistSchema = z
   .transform((list) => [...new Set(list.map((text) => (parseCidr(text) as { text: string }).text))])
   .meta({ description: "IPv4 and IPv6 CIDR ranges allowed to use the key; empty or absent means any address." });
 
+/** Permission names a key may hold, each checked on its own (the error names its index), sorted and de-duplicated. */
+export const keyPermissionsSchema = z
+  .array(z.string().max(64))
+  .max(PERMISSIONS.length * 2)
+  .superRefine((list, context) => {
+    list.forEach((name, index) => {
+      if (!(PERMISSIONS as readonly string[]).includes(name)) context.addIssue({ code: "custom", path: [index], message: `"${name}" is not a permission` });
+      else if (!(KEY_PERMISSIONS as readonly string[]).includes(name)) context.addIssue({ code: "custom", path: [index], message: `"${name}" cannot be held by an API key` });
+    });
+  })
+  .transform((list) => sortPermissions(list.filter(isPermission)))
+  .meta({
+    description:
+      "What the key may do. Left out: every permission a key may hold except `employees:write`, which must be named. " +
+      "Never `roles`, `owners` or `settings:write`. Only permissions the issuer holds itself (403 `err_forbidden` naming the first one missing).",
+  });
+
 export const issueApiKeyInput = z
   .object({
     expiresAt: expiresAtSchema,
     name: z.string().trim().min(1, "must not be empty").max(100).optional(),
     cidrAllowlist: cidrAllowlistSchema.optional(),
+    permissions: keyPermissionsSchema.optional(),
   })
   .meta({ id: "IssueApiKeyInput" });
+
+export const rollApiKeyInput = z
+  .object({
+    expiresAt: expiresAtSchema.meta({ description: "Expiry of the new secret: strictly in the future and at most one year from now." }),
+    overlapSeconds: z
+      .number()
+      .int("must be a whole number of seconds")
+      .min(0, "must be between 0 and 86400")
+      .max(86_400, "must be between 0 and 86400")
+      .default(0)
+      .meta({ description: "How long the old secret keeps working (0..86400 s, default 0: it stops at once)." }),
+  })
+  .meta({ id: "RollApiKeyInput" });
 
 export const updateApiKeyInput = z.object({ cidrAllowlist: cidrAllowlistSchema }).meta({ id: "UpdateApiKeyInput" });
 
@@ -60,6 +92,11 @@ export const apiKeySchema = z
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable().meta({ description: "Updated at most once a minute." }),
     revokedAt: z.iso.datetime().nullable(),
+    permissions: z.array(z.enum(PERMISSIONS)),
+    createdBy: z
+      .object({ type: z.enum(["employee", "api_key"]), id: z.string() })
+      .nullable()
+      .meta({ description: "The employee or key that issued it; null for keys issued by a key before this was recorded." }),
   })
   .meta({ id: "ApiKey" });
 
@@ -76,8 +113,16 @@ export type ApiKeyRow = {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  permissions: string;
+  createdByType: string | null;
+  createdById: string | null;
 };
 
+export type KeyCreator = { type: "employee" | "api_key"; id: string };
+
 export function presentApiKey(row: ApiKeyRow) {
-  return { ...row, cidrAllowlist: JSON.parse(row.cidrAllowlist) as string[] };
+  const { createdByType, createdById, ...rest } = row;
+  const createdBy: KeyCreator | null =
+    (createdByType === "employee" || createdByType === "api_key") && createdById ? { type: createdByType, id: createdById } : null;
+  return { ...rest, cidrAllowlist: JSON.parse(row.cidrAllowlist) as string[], permissions: parsePermissionList(row.permissions), createdBy };
 }

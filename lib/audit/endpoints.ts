@@ -10,6 +10,8 @@ export const listAuditEventsEndpoint = endpoint({
     "Append-only: every mutation, failed sign-in and refused credential, with when (UTC), who (employee or key id), " +
     "what (action and target), from where (IP) and the outcome. Never holds a secret, password or code.",
   auth: "any",
+  permission: "audit_log:read",
+  platformWide: true,
   query: auditEventQuery,
   response: auditEventPageSchema,
   errors: [],

@@ -1,19 +1,36 @@
 import { ApiError } from "@/lib/http/api-error";
 import { readSessionCookie, resolveSession } from "@/lib/auth/sessions";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
+import { isRole, ROLE_PERMISSIONS, type Permission, type Role } from "@/lib/auth/permissions";
 
-/** Who is calling: a platform's software with an API key, or an employee signed in to the dashboard. */
+/**
+ * Who is calling: a platform's software with an API key, or an employee signed in to the dashboard.
+ * `permissions` is what the caller may do: a key's own list, or the employee's role's.
+ */
 export type Actor =
-  | { type: "api_key"; id: string; accountId: string; platformId: string }
+  | {
+      type: "api_key";
+      id: string;
+      accountId: string;
+      platformId: string;
+      permissions: readonly Permission[];
+      /** A key issued for a sub-account acts for that account only (CONTRACT.md, "API key permissions and reach"). */
+      confined: boolean;
+    }
   | {
       type: "employee";
       id: string;
       accountId: string;
       platformId: string;
+      permissions: readonly Permission[];
+      confined: false;
+      role: Role;
       sessionId: string;
       name: string;
       email: string;
       twoFactorEnabled: boolean;
+      /** The platform's settings, read with the session. */
+      settings: { requireTwoFactor: boolean; fourEyesApproval: boolean };
     };
 
 /** Bearer key first (it needs no CSRF check), then the session cookie. */
@@ -23,22 +40,35 @@ export async function authenticate(request: Request, ip: string | null): Promise
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw new ApiError("err_unauthenticated", "Authorization must be `Bearer <API key>`");
     const key = await verifyApiKey({ secret: match[1]!, ip });
-    return { type: "api_key", id: key.id, accountId: key.accountId, platformId: key.platformId };
+    return {
+      type: "api_key",
+      id: key.id,
+      accountId: key.accountId,
+      platformId: key.platformId,
+      permissions: key.permissions,
+      confined: key.accountId !== key.platformId,
+    };
   }
   const token = readSessionCookie(request);
   if (token) {
     const session = await resolveSession(token);
     if (!session) throw new ApiError("err_unauthenticated", "Your session has expired; sign in again");
     const { employee } = session;
+    // An unknown role (impossible through the API) grants nothing rather than failing open.
+    const role: Role = isRole(employee.role) ? employee.role : "viewer";
     return {
       type: "employee",
       id: employee.id,
       accountId: employee.accountId,
       platformId: employee.account.platformId,
+      permissions: isRole(employee.role) ? ROLE_PERMISSIONS[role] : [],
+      confined: false,
+      role,
       sessionId: session.id,
       name: employee.name,
       email: employee.email,
       twoFactorEnabled: employee.totpEnabledAt !== null,
+      settings: { requireTwoFactor: employee.account.requireTwoFactor, fourEyesApproval: employee.account.fourEyesApproval },
     };
   }
   throw new ApiError("err_unauthenticated", "Authentication required: send `Authorization: Bearer <API key>` or sign in");

@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
 import { sha256 } from "@/lib/auth/tokens";
 import { ipInRanges } from "@/lib/net/ip";
+import { parsePermissionList } from "@/lib/auth/permissions";
 
 const TOUCH_EVERY_MS = 60_000;
 
@@ -32,7 +33,7 @@ export async function verifyApiKey({ secret, ip, now = new Date() }: { secret: s
       data: { lastUsedAt: now },
     });
   }
-  return key;
+  return { ...key, permissions: parsePermissionList(key.permissions) };
 }
 
 type KeyRow = {
@@ -43,6 +44,7 @@ type KeyRow = {
   revokedAt: Date | null;
   lastUsedAt: Date | null;
   cidrAllowlist: string;
+  permissions: string;
 };
 
 /** One indexed read (unique secretHash) joined to the account's platform, on the read connection. */
@@ -53,7 +55,7 @@ function findKeyBySecretHash(secretHash: string): KeyRow | null {
   let statement = statements.get(connection);
   if (!statement) {
     statement = connection.prepare(
-      `SELECT k.id, k.accountId, a.platformId, k.expiresAt, k.revokedAt, k.lastUsedAt, k.cidrAllowlist
+      `SELECT k.id, k.accountId, a.platformId, k.expiresAt, k.revokedAt, k.lastUsedAt, k.cidrAllowlist, k.permissions
        FROM "ApiKey" k JOIN "Account" a ON a.id = k.accountId WHERE k.secretHash = ?`,
     );
     statements.set(connection, statement);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { migrateDatabase } from "@/lib/db/migrate";
 
 const root = process.cwd();
@@ -90,6 +91,48 @@ describe("migrateDatabase", () => {
     expect(tableNames(file)).not.toContain("Half");
     const recorded = withDb(file, (db) => db.prepare(`SELECT name FROM "_migrations" ORDER BY name`).all());
     expect(recorded).toEqual(migrationNames.map((name) => ({ name })));
+  });
+
+  it("release 2 keeps release 1's data: first employee owner, the rest admins, keys with default permissions, sessions kept", () => {
+    // A project copy holding only release 1's migrations, then the real ones.
+    const project = path.join(work, "release-1-project");
+    const release1 = migrationNames.filter((name) => name < "20261123");
+    for (const name of release1) {
+      cpSync(path.join(root, "prisma", "migrations", name), path.join(project, "prisma", "migrations", name), { recursive: true });
+    }
+    const file = freshFile();
+    const cwd = process.cwd();
+    process.chdir(project);
+    try {
+      migrateDatabase(file);
+    } finally {
+      process.chdir(cwd);
+    }
+    withDb(file, (db) => {
+      db.prepare(`INSERT INTO "Account" (id, platformId, name) VALUES ('acct_p', 'acct_p', 'P')`).run();
+      const employee = db.prepare(`INSERT INTO "Employee" (id, accountId, name, email, status, createdAt) VALUES (?, 'acct_p', ?, ?, 'active', ?)`);
+      employee.run("emp_second", "Second", "second@example.com", "2026-11-02T00:00:00.000Z");
+      employee.run("emp_first", "First", "first@example.com", "2026-11-01T00:00:00.000Z");
+      db.prepare(`INSERT INTO "Session" (id, employeeId, tokenHash, expiresAt) VALUES ('ses_1', 'emp_first', 'hash', '2030-01-01T00:00:00.000Z')`).run();
+      const key = db.prepare(`INSERT INTO "ApiKey" (id, accountId, prefix, secretHash, expiresAt, createdById) VALUES (?, 'acct_p', 'svc_x', ?, '2030-01-01T00:00:00.000Z', ?)`);
+      key.run("key_by_employee", "h1", "emp_first");
+      key.run("key_by_key", "h2", null);
+    });
+    expect(migrateDatabase(file)).toEqual(migrationNames.filter((name) => !release1.includes(name)));
+    withDb(file, (db) => {
+      expect(db.prepare(`SELECT id, role FROM "Employee" ORDER BY id`).all()).toEqual([
+        { id: "emp_first", role: "owner" },
+        { id: "emp_second", role: "admin" },
+      ]);
+      expect(db.prepare(`SELECT id FROM "Session"`).all()).toEqual([{ id: "ses_1" }]);
+      const keys = db.prepare(`SELECT id, permissions, createdByType FROM "ApiKey" ORDER BY id`).all() as { id: string; permissions: string; createdByType: string | null }[];
+      expect(keys.map(({ id, createdByType }) => ({ id, createdByType }))).toEqual([
+        { id: "key_by_employee", createdByType: "employee" },
+        { id: "key_by_key", createdByType: null },
+      ]);
+      for (const key of keys) expect(JSON.parse(key.permissions)).toEqual([...DEFAULT_KEY_PERMISSIONS]);
+      expect(db.prepare(`SELECT requireTwoFactor, fourEyesApproval FROM "Account"`).get()).toEqual({ requireTwoFactor: 0, fourEyesApproval: 0 });
+    });
   });
 });
 

@@ -49,7 +49,7 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
   const { account: platform, employee: owner } = await setupPlatform({ ...DEMO_OWNER, accountName: "Northwind Payments", ip: null });
   const root: Scope = { platformId: platform.id, accountId: platform.id };
 
-  const subAccounts = await withScope(root, async () => {
+  const { accounts: subAccounts, analystId } = await withScope(root, async () => {
     await updateFeatureFlags({ accountId: platform.id, featureFlags: { named: "prefer", partner: "discourage" } });
     const accounts = [];
     for (const name of ["Northwind Europe", "Northwind Americas", "Northwind Marketplace"]) {
@@ -57,14 +57,14 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
     }
     await updateFeatureFlags({ accountId: accounts[0]!.id, featureFlags: { named: "require", partner: "forbid" } });
 
-    const analyst = await inviteEmployee({ name: "Ava Okafor", email: "ava@northwind.example", origin });
+    const analyst = await inviteEmployee({ name: "Ava Okafor", email: "ava@northwind.example", role: "compliance", origin });
     const token = new URL(analyst.invitationUrl).searchParams.get("token")!;
     await acceptInvitation({ token, password: "ava demo password 2026", ip: null });
-    await inviteEmployee({ name: "Ian Brooks", email: "ian@northwind.example", origin });
+    await inviteEmployee({ name: "Ian Brooks", email: "ian@northwind.example", role: "developer", origin });
 
-    await issueApiKey({ createdById: owner.id, name: "Payouts service", expiresAt: new Date(Date.now() + 200 * DAY), cidrAllowlist: ["10.20.0.0/16", "2001:db8:20::/48"] });
-    await issueApiKey({ createdById: owner.id, name: "Reporting", expiresAt: new Date(Date.now() + 90 * DAY) });
-    const old = await issueApiKey({ createdById: owner.id, name: "Legacy importer", expiresAt: new Date(Date.now() + 30 * DAY) });
+    await issueApiKey({ createdBy: { type: "employee", id: owner.id }, name: "Payouts service", expiresAt: new Date(Date.now() + 200 * DAY), cidrAllowlist: ["10.20.0.0/16", "2001:db8:20::/48"] });
+    await issueApiKey({ createdBy: { type: "employee", id: owner.id }, name: "Reporting", expiresAt: new Date(Date.now() + 90 * DAY) });
+    const old = await issueApiKey({ createdBy: { type: "employee", id: owner.id }, name: "Legacy importer", expiresAt: new Date(Date.now() + 30 * DAY) });
     await revokeApiKey({ keyId: old.id });
 
     for (let i = 0; i < 30; i++) await createDelegatedUser({ externalId: `cust_${1001 + i}` });
@@ -77,16 +77,18 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
       phone: "+442071838750",
       address: { line1: "12 Finsbury Square", city: "London", postalCode: "EC2A 1AS", country: "GB" },
     });
-    return accounts;
+    return { accounts, analystId: analyst.id };
   });
 
+  const reviewers = [owner.id, analystId];
   for (const [index, scope] of [root, ...subAccounts.map((a) => ({ platformId: platform.id, accountId: a.id }))].entries()) {
-    await withScope(scope, () => seedMoneyAndCompliance(rng, index, transactionsPerAccount));
+    await withScope(scope, () => seedMoneyAndCompliance(rng, index, transactionsPerAccount, reviewers));
   }
   return { platform, owner, subAccounts };
 }
 
-async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: number, transactionCount: number) {
+/** `reviewers`: two employees; the first starts each review and the second decides it, as four-eyes approval would have it. */
+async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: number, transactionCount: number, reviewers: string[]) {
   const currencies = ["EUR", "USD", "GBP"] as const;
   const accounts = [];
   for (const currency of currencies) accounts.push(await createVirtualAccount({ currency, key: `VA-${index}-${currency}-MAIN` }));
@@ -141,6 +143,11 @@ async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: num
   ];
   await acceptAgreement({ submissionId: submissions[0]!.id, documentSetId: "terms-2026-10", ipAddress: "203.0.113.24" });
 
+  const decisionReasons: Record<string, string | undefined> = {
+    approved: "Source of funds documented: payroll statements for the last six months match the transfer.",
+    rejected: "The documents provided do not show the beneficial owner; the transfer is refused.",
+    expired: "No answer from the customer within 30 days.",
+  };
   const finalStates = [[], ["on_review"], ["on_review", "approved"], ["on_review", "rejected"], ["expired"], ["on_review", "expired"]] as const;
   for (let i = 0; i < 12; i++) {
     const request = await raiseInformationRequest({
@@ -148,6 +155,13 @@ async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: num
       transferId: i % 2 === 0 ? transfers[i % transfers.length]!.id : null,
       submissionId: i % 2 === 1 ? submissions[i % submissions.length]!.id : null,
     });
-    for (const status of finalStates[i % finalStates.length]!) await updateInformationRequestStatus({ id: request.id, status });
+    for (const status of finalStates[i % finalStates.length]!) {
+      await updateInformationRequestStatus({
+        id: request.id,
+        status,
+        reason: decisionReasons[status],
+        by: { employeeId: status === "on_review" ? reviewers[0]! : reviewers[1]!, fourEyesApproval: true },
+      });
+    }
   }
 }

@@ -1,5 +1,9 @@
-import { notFound } from "@/lib/http/api-error";
-import { presentEmployee } from "@/lib/employees/schemas";
+import { db, type Tx } from "@/lib/db";
+import type { Actor } from "@/lib/auth/actor";
+import { assertPermission } from "@/lib/auth/authorize";
+import type { Role } from "@/lib/auth/permissions";
+import { ApiError, notFound } from "@/lib/http/api-error";
+import { presentEmployee, roleOf } from "@/lib/employees/schemas";
 import { tenantDb } from "@/lib/tenancy";
 
 // tenantDb() confines Employee queries to the scope's platform account, so another platform's
@@ -11,8 +15,90 @@ export async function listEmployees() {
   return rows.map(presentEmployee);
 }
 
-export async function findEmployee({ id }: { id: string }) {
+async function findRow(id: string) {
   const row = await tenantDb().employee.findUnique({ where: { id } });
   if (!row) throw notFound("Employee");
-  return presentEmployee(row);
+  return row;
+}
+
+export async function findEmployee({ id }: { id: string }) {
+  return presentEmployee(await findRow(id));
+}
+
+/** Giving a role: any role but viewer needs `roles`, and owner also `owners` (admins cannot make owners). */
+export function assertMayGrant(actor: Actor, role: Role) {
+  if (role !== "viewer") assertPermission(actor, "roles");
+  if (role === "owner") assertPermission(actor, "owners");
+}
+
+const lastOwner = () =>
+  new ApiError("err_conflict", "This is the platform's last active owner: make someone else an owner first", { role: "last active owner" });
+
+/**
+ * Runs `change` (which takes an active owner away) in a transaction that then checks an active owner
+ * is left, so two admins demoting the last two owners at once cannot both succeed.
+ */
+async function keepingAnOwner<T>(change: (tx: Tx) => Promise<T>, accountId: string) {
+  return db().$transaction(async (tx) => {
+    const result = await change(tx);
+    if ((await tx.employee.count({ where: { accountId, role: "owner", status: "active" } })) === 0) throw lastOwner();
+    return result;
+  });
+}
+
+/** Changes an employee's role. To or from owner needs `owners`; the last active owner keeps the role (409). */
+export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id: string; role: Role }) {
+  const row = await findRow(id);
+  if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated", { role: "employee is deactivated" });
+  const from = roleOf(row);
+  assertMayGrant(actor, role);
+  if (from === "owner") assertPermission(actor, "owners");
+  if (from === role) return presentEmployee(row);
+  const updated = await keepingAnOwner((tx) => tx.employee.update({ where: { id: row.id }, data: { role } }), row.accountId);
+  return presentEmployee(updated);
+}
+
+/**
+ * Offboards an employee: deactivated, every session ended at once, a pending invitation link dead.
+ * Sign-in then answers as for a wrong password. Deactivating an owner needs `owners`; the last active
+ * owner cannot be deactivated (409). Deactivating twice changes nothing.
+ */
+export async function deactivateEmployee({ actor, id }: { actor: Actor; id: string }) {
+  const row = await findRow(id);
+  if (roleOf(row) === "owner") assertPermission(actor, "owners");
+  if (row.status === "deactivated") return presentEmployee(row);
+  const now = new Date();
+  const updated = await keepingAnOwner(async (tx) => {
+    const employee = await tx.employee.update({
+      where: { id: row.id },
+      data: { status: "deactivated", deactivatedAt: now, invitationTokenHash: null, invitationExpiresAt: null },
+    });
+    await tx.session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
+    return employee;
+  }, row.accountId);
+  return presentEmployee(updated);
+}
+
+/**
+ * Turns off another employee's 2FA (a lost phone): secret, pending enrolment and recovery codes are
+ * gone and their sessions end, so they sign in with their password and enrol again. An owner's needs `owners`.
+ */
+export async function resetEmployeeTwoFactor({ actor, id }: { actor: Actor; id: string }) {
+  const row = await findRow(id);
+  if (row.id === actor.id) {
+    throw new ApiError("err_forbidden", "You cannot turn off your own two-factor authentication; ask another admin or owner");
+  }
+  if (roleOf(row) === "owner") assertPermission(actor, "owners");
+  if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated");
+  const now = new Date();
+  const updated = await db().$transaction(async (tx) => {
+    const employee = await tx.employee.update({
+      where: { id: row.id },
+      data: { totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null },
+    });
+    await tx.recoveryCode.deleteMany({ where: { employeeId: row.id } });
+    await tx.session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
+    return employee;
+  });
+  return presentEmployee(updated);
 }

@@ -3,6 +3,7 @@ import { newId } from "@/lib/ids";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/http/api-error";
 import { presentEmployee } from "@/lib/employees/schemas";
+import type { Role } from "@/lib/auth/permissions";
 import { tenantDb } from "@/lib/tenancy";
 
 export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
@@ -11,7 +12,7 @@ export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
  * Invites an employee to the scope's platform. The link's token (256 random bits) is returned
  * this once; only its SHA-256 is stored, so a database reader cannot accept an invitation.
  */
-export async function inviteEmployee({ name, email, origin }: { name: string; email: string; origin: string }) {
+export async function inviteEmployee({ name, email, role, origin }: { name: string; email: string; role: Role; origin: string }) {
   const address = email.trim().toLowerCase();
   // Sign-in is by e-mail alone, so addresses are unique across the whole service, not per platform:
   // this one check has to look beyond the tenant. (The unique index still catches a race: 409 too.)
@@ -27,6 +28,7 @@ export async function inviteEmployee({ name, email, origin }: { name: string; em
       name,
       email: address,
       status: "invited",
+      role,
       invitationTokenHash: sha256(token),
       invitationExpiresAt,
     },

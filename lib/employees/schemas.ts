@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { accountSchema } from "@/lib/accounts/schemas";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
+import { isRole, PERMISSIONS, ROLES, type Role } from "@/lib/auth/permissions";
+import { platformSettingsSchema } from "@/lib/settings/schemas";
 
 export const emailSchema = z
   .string()
@@ -37,21 +39,33 @@ export const totpCodeSchema = z.string().trim().regex(/^\d{6}$/, "must be the 6-
 
 export const totpConfirmInput = z.object({ code: totpCodeSchema }).meta({ id: "TotpConfirmInput" });
 
+export const employeeStatuses = ["invited", "active", "deactivated"] as const;
+
+export const roleSchema = z.enum(ROLES).meta({ description: "owner | admin | developer | compliance | viewer: what the employee may do." });
+
 export const employeeSchema = z
   .object({
     id: z.string(),
     name: z.string(),
     email: z.string(),
-    status: z.enum(["invited", "active"]),
+    status: z.enum(employeeStatuses),
+    role: roleSchema,
     twoFactorEnabled: z.boolean(),
     lastLoginAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
+    deactivatedAt: z.iso.datetime().nullable(),
   })
   .meta({ id: "Employee" });
 
 export const sessionSchema = z
-  .object({ employee: employeeSchema, account: accountSchema, expiresAt: z.iso.datetime() })
-  .meta({ id: "Session", description: "The signed-in employee, their platform account and when the session ends at the latest." });
+  .object({
+    employee: employeeSchema,
+    account: accountSchema,
+    expiresAt: z.iso.datetime(),
+    permissions: z.array(z.enum(PERMISSIONS)).meta({ description: "What the employee's role allows." }),
+    settings: platformSettingsSchema,
+  })
+  .meta({ id: "Session", description: "The signed-in employee, their platform account, what they may do and when the session ends at the latest." });
 
 export const totpSetupSchema = z
   .object({
@@ -72,20 +86,67 @@ export type EmployeeRow = {
   name: string;
   email: string;
   status: string;
+  role: string;
   totpEnabledAt: Date | null;
   lastLoginAt: Date | null;
   createdAt: Date;
+  deactivatedAt: Date | null;
 };
 
+/** An unknown stored role reads as the least one. */
+export const roleOf = (row: { role: string }): Role => (isRole(row.role) ? row.role : "viewer");
+
 export function presentEmployee(row: EmployeeRow) {
-  return { ...row, twoFactorEnabled: row.totpEnabledAt !== null };
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    status: row.status,
+    role: roleOf(row),
+    twoFactorEnabled: row.totpEnabledAt !== null,
+    lastLoginAt: row.lastLoginAt,
+    createdAt: row.createdAt,
+    deactivatedAt: row.deactivatedAt,
+  };
 }
 
 export const employeeParams = z.object({ id: z.string().regex(/^emp_[a-z0-9]{1,64}$/) });
 
 export const inviteEmployeeInput = z
-  .object({ name: personName, email: emailSchema.meta({ description: "Unique across the service; stored lower-cased." }) })
+  .object({
+    name: personName,
+    email: emailSchema.meta({ description: "Unique across the service; stored lower-cased." }),
+    role: roleSchema
+      .default("viewer")
+      .meta({ description: "Default `viewer`. Any other role needs the `roles` permission, `owner` also `owners`." }),
+  })
   .meta({ id: "InviteEmployeeInput" });
+
+export const changeRoleInput = z.object({ role: roleSchema }).meta({ id: "ChangeRoleInput" });
+
+export const changePasswordInput = z
+  .object({ currentPassword: z.string().min(1, "is required").max(PASSWORD_MAX_LENGTH), newPassword: newPasswordSchema })
+  .meta({ id: "ChangePasswordInput" });
+
+export const passwordChangedSchema = z
+  .object({ passwordChanged: z.literal(true), endedSessions: z.number().int().meta({ description: "Other sessions ended." }) })
+  .meta({ id: "PasswordChanged" });
+
+export const ownSessionSchema = z
+  .object({
+    id: z.string(),
+    createdAt: z.iso.datetime(),
+    lastSeenAt: z.iso.datetime(),
+    ip: z.string().nullable(),
+    current: z.boolean().meta({ description: "The session this request was made with." }),
+  })
+  .meta({ id: "OwnSession" });
+
+export const sessionParams = z.object({ id: z.string().regex(/^ses_[a-z0-9]{1,64}$/) });
+
+export const recoveryCodesSchema = z
+  .object({ recoveryCodes: z.array(z.string()).meta({ description: "Shown once; the previous codes no longer work." }) })
+  .meta({ id: "RecoveryCodes" });
 
 export const invitedEmployeeSchema = employeeSchema
   .extend({

@@ -26,7 +26,7 @@ export async function setupPlatform({
     const accountId = newId("acct");
     await tx.account.create({ data: { id: accountId, platformId: accountId, name: accountName } });
     return tx.employee.create({
-      data: { id: newId("emp"), accountId, name, email, passwordHash, status: "active", lastLoginAt: new Date() },
+      data: { id: newId("emp"), accountId, name, email, passwordHash, status: "active", role: "owner", lastLoginAt: new Date() },
       include: { account: true },
     });
   });

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { ZodError, type z } from "zod";
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
 import { authenticate, type Actor } from "@/lib/auth/actor";
+import { authorize } from "@/lib/auth/authorize";
+import type { Permission } from "@/lib/auth/permissions";
 import { isSameOrigin } from "@/lib/auth/csrf";
 import { verifyEmployeeTotp } from "@/lib/employees/verify-totp-code";
 import { ApiError, validationError } from "@/lib/http/api-error";
@@ -22,7 +24,17 @@ export type Endpoint = {
   tag: string;
   /** public: no credential; session: employees only; any: API key or session. */
   auth: "public" | "session" | "any";
-  /** From a session, require a current Service-Totp-Code. */
+  /**
+   * The permission the caller needs (lib/auth/permissions.ts), checked for sessions through the
+   * employee's role and for keys through the key's own list; 403 `err_forbidden` naming it otherwise.
+   * null: a public route, or one every signed-in employee uses for themselves (sign-out, 2FA enrolment).
+   */
+  permission: Permission | null;
+  /** Covers the whole platform (employees, all accounts, settings, audit log): a sub-account's key gets 403. */
+  platformWide?: boolean;
+  /** Open to an employee without 2FA even when the platform requires 2FA (who-am-I, sign-out, enrolment). */
+  beforeTwoFactor?: boolean;
+  /** From a session, require a current Service-Totp-Code (step-up). */
   totp?: boolean;
   status?: number;
   params?: z.ZodObject;
@@ -182,6 +194,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         if (definition.auth === "session" && actor.type !== "employee") {
           throw new ApiError("err_forbidden", "This route acts for a signed-in employee; API keys cannot use it");
         }
+        authorize(definition, actor);
         scope = await scopeFor(actor, request.headers.get("service-account-id"));
       }
       const url = new URL(request.url);

@@ -22,6 +22,7 @@ export const listInformationRequestsEndpoint = endpoint({
     "Filters: `kind`; `startDate` and `endDate` bound `createdAt`, both inclusive, each a date (`2026-11-01`, the whole UTC day) " +
     "or an ISO-8601 date-time. A `startDate` after `endDate` answers 422.",
   auth: "any",
+  permission: "information_requests:read",
   query: listInformationRequestsQuery,
   response: informationRequestPageSchema,
   errors: [],
@@ -33,6 +34,7 @@ export const getInformationRequestEndpoint = endpoint({
   tag,
   summary: "Get an information request with its linked KYC submission",
   auth: "any",
+  permission: "information_requests:read",
   params: informationRequestParams,
   response: informationRequestDetailSchema,
   errors: [],
@@ -45,6 +47,7 @@ export const listTransferInformationRequestsEndpoint = endpoint({
   summary: "List the information requests raised against a transfer",
   description: "A plain array, oldest first.",
   auth: "any",
+  permission: "information_requests:read",
   params: transferParams,
   response: z.array(informationRequestSchema),
   errors: [],
@@ -58,14 +61,17 @@ export const updateInformationRequestStatusEndpoint = endpoint({
   description:
     "Staff only (employee session; API keys get 403). Transitions: `requested` → `on_review` → `approved` | `rejected`; " +
     "`requested` | `on_review` → `expired`. Any other transition, staying in the same status included, answers 409, " +
-    "as does a transition that lost a race with a concurrent one.",
+    "as does a transition that lost a race with a concurrent one. `reason` is required for `rejected` and `expired`. " +
+    "The request records who started the review and who decided, when and why; with the platform's `fourEyesApproval` " +
+    "on, the employee who started the review cannot approve or reject it (403).",
   auth: "session",
+  permission: "information_requests:write",
   params: informationRequestParams,
   body: updateInformationRequestStatusInput,
   response: informationRequestSchema,
   errors: [409],
   action: "information_request.update_status",
-  auditDetails: (body: z.output<typeof updateInformationRequestStatusInput>) => ({ status: body.status }),
+  auditDetails: (body: z.output<typeof updateInformationRequestStatusInput>) => ({ status: body.status, ...(body.reason ? { reason: body.reason } : {}) }),
 });
 
 export const raiseSandboxInformationRequestEndpoint = endpoint({
@@ -75,6 +81,7 @@ export const raiseSandboxInformationRequestEndpoint = endpoint({
   summary: "Raise a `requested` information request",
   description: "Sandbox only. `transferId` and `submissionId`, when given, must be objects of the same account (otherwise 404).",
   auth: "any",
+  permission: "sandbox:write",
   sandbox: true,
   body: raiseInformationRequestInput,
   response: informationRequestSchema,

@@ -34,11 +34,21 @@ export async function listInformationRequests(query: ListInformationRequestsQuer
   return { ...page, items: page.items.map(presentInformationRequest) };
 }
 
-/** One request with the KYC submission it concerns (null when it concerns none). */
+/** One request with the KYC submission it concerns (null when it concerns none) and, by name, who reviewed and decided it. */
 export async function getInformationRequest({ id }: { id: string }) {
   const row = await findInformationRequest(id);
   const submission = row.submissionId ? await tenantDb().kycSubmission.findUnique({ where: { id: row.submissionId } }) : null;
-  return { ...presentInformationRequest(row), submission: submission ? presentKycSubmission(submission) : null };
+  const peopleIds = [row.reviewerId, row.decidedById].filter((value): value is string => value !== null);
+  const people = peopleIds.length
+    ? await tenantDb().employee.findMany({ where: { id: { in: peopleIds } }, select: { id: true, name: true } })
+    : [];
+  const person = (personId: string | null) => people.find((employee) => employee.id === personId) ?? null;
+  return {
+    ...presentInformationRequest(row),
+    submission: submission ? presentKycSubmission(submission) : null,
+    reviewer: person(row.reviewerId),
+    decidedBy: person(row.decidedById),
+  };
 }
 
 /** The requests raised against one of the scope's transfers, oldest first. */
@@ -59,20 +69,41 @@ const illegalTransition = (id: string, from: string, to: string) =>
   });
 
 /**
- * Moves a request along the state machine. The write is conditional on the status it was read in,
- * so of two concurrent transitions from the same state exactly one succeeds and the other gets 409.
+ * Moves a request along the state machine, recording who started the review and who decided, when and
+ * why. With four-eyes approval on, the reviewer cannot approve or reject it. The write is conditional
+ * on the status it was read in, so of two concurrent transitions from the same state exactly one
+ * succeeds and the other gets 409.
  */
-export async function updateInformationRequestStatus({ id, status }: { id: string; status: InformationRequestStatus }) {
+export async function updateInformationRequestStatus({
+  id,
+  status,
+  reason,
+  by,
+  now = new Date(),
+}: {
+  id: string;
+  status: InformationRequestStatus;
+  reason?: string;
+  by: { employeeId: string; fourEyesApproval: boolean };
+  now?: Date;
+}) {
   const row = await findInformationRequest(id);
   const from = row.status as InformationRequestStatus;
   if (!canTransition(from, status)) throw illegalTransition(row.id, from, status);
-  const { count } = await tenantDb().informationRequest.updateMany({ where: { id: row.id, status: from }, data: { status } });
+  if (by.fourEyesApproval && (status === "approved" || status === "rejected") && row.reviewerId === by.employeeId) {
+    throw new ApiError("err_forbidden", "Four-eyes approval is on: you started this review, so a second reviewer must decide it");
+  }
+  const data =
+    status === "on_review"
+      ? { status, reviewerId: by.employeeId, reviewStartedAt: now }
+      : { status, decidedById: by.employeeId, decidedAt: now, decisionReason: reason ?? null };
+  const { count } = await tenantDb().informationRequest.updateMany({ where: { id: row.id, status: from }, data });
   if (count === 0) {
-    const now = await findInformationRequest(id);
+    const current = await findInformationRequest(id);
     throw new ApiError(
       "err_conflict",
-      `Information request ${row.id} changed from ${from} to ${now.status} meanwhile; ${status} was not applied`,
-      { status: `is now ${now.status}` },
+      `Information request ${row.id} changed from ${from} to ${current.status} meanwhile; ${status} was not applied`,
+      { status: `is now ${current.status}` },
     );
   }
   return presentInformationRequest(await findInformationRequest(id));

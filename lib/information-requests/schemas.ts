@@ -42,17 +42,51 @@ export const informationRequestSchema = z
     submissionId: z.string().nullable(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
+    reviewerId: z.string().nullable().meta({ description: "The employee who moved it to `on_review`." }),
+    reviewStartedAt: z.iso.datetime().nullable(),
+    decidedById: z.string().nullable().meta({ description: "The employee who approved, rejected or expired it." }),
+    decidedAt: z.iso.datetime().nullable(),
+    decisionReason: z.string().nullable().meta({ description: "Why; always given for `rejected` and `expired`." }),
   })
   .meta({ id: "InformationRequest" });
 
+const employeeRef = z.object({ id: z.string(), name: z.string() }).meta({ id: "EmployeeRef" });
+
 export const informationRequestDetailSchema = informationRequestSchema
-  .extend({ submission: kycSubmissionSchema.nullable().meta({ description: "The linked KYC submission, or null." }) })
+  .extend({
+    submission: kycSubmissionSchema.nullable().meta({ description: "The linked KYC submission, or null." }),
+    reviewer: employeeRef.nullable().meta({ description: "Who started the review, by name." }),
+    decidedBy: employeeRef.nullable().meta({ description: "Who decided, by name." }),
+  })
   .meta({ id: "InformationRequestWithSubmission" });
 
 export const informationRequestPageSchema = pageSchemaOf(informationRequestSchema, "InformationRequestPage");
 
+/** The statuses that end a request; a person who moves it there is its decider. */
+export const decisionStatuses = ["approved", "rejected", "expired"] as const satisfies readonly InformationRequestStatus[];
+/** Decisions staff must explain. */
+export const statusesNeedingReason: readonly InformationRequestStatus[] = ["rejected", "expired"];
+export const REASON_MAX_LENGTH = 2000;
+
 export const updateInformationRequestStatusInput = z
-  .object({ status: z.enum(informationRequestStatuses) })
+  .object({
+    status: z.enum(informationRequestStatuses),
+    reason: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`)
+      .optional()
+      .meta({ description: "Why (1..2000 characters): required for `rejected` and `expired`, optional for `approved`." }),
+  })
+  .superRefine(({ status, reason }, context) => {
+    if (statusesNeedingReason.includes(status) && reason === undefined) {
+      context.addIssue({ code: "custom", path: ["reason"], message: `is required to move a request to ${status}` });
+    }
+    if (status === "on_review" && reason !== undefined) {
+      context.addIssue({ code: "custom", path: ["reason"], message: "is only for a decision (approved, rejected or expired)" });
+    }
+  })
   .meta({ id: "UpdateInformationRequestStatusInput" });
 
 export const raiseInformationRequestInput = z
@@ -71,6 +105,11 @@ export type InformationRequestRow = {
   submissionId: string | null;
   createdAt: Date;
   updatedAt: Date;
+  reviewerId: string | null;
+  reviewStartedAt: Date | null;
+  decidedById: string | null;
+  decidedAt: Date | null;
+  decisionReason: string | null;
 };
 
 export function presentInformationRequest(row: InformationRequestRow) {
@@ -82,5 +121,10 @@ export function presentInformationRequest(row: InformationRequestRow) {
     submissionId: row.submissionId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    reviewerId: row.reviewerId,
+    reviewStartedAt: row.reviewStartedAt,
+    decidedById: row.decidedById,
+    decidedAt: row.decidedAt,
+    decisionReason: row.decisionReason,
   };
 }

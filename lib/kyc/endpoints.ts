@@ -24,6 +24,7 @@ export const acceptAgreementEndpoint = endpoint({
     "Records the applicant's acceptance of `documentSetId`, with their IP address when given. " +
     "Each document set is accepted once per submission: a second acceptance answers 409.",
   auth: "any",
+  permission: "kyc:write",
   params: submissionParams,
   body: acceptAgreementInput,
   response: agreementSchema,
@@ -40,6 +41,7 @@ export const listBeneficiariesEndpoint = endpoint({
   summary: "List a KYC submission's beneficial owners",
   description: "A plain array, largest `shareSize` first.",
   auth: "any",
+  permission: "kyc:read",
   params: submissionParams,
   response: z.array(beneficiarySchema),
   errors: [],
@@ -54,6 +56,7 @@ export const listKycSubmissionsEndpoint = endpoint({
     "A page of the account's KYC submissions, newest first by default. Each names how many beneficial owners it has " +
     "(`beneficiaryCount`) and what their shares add up to (`totalShare`, percent), so incomplete ownership shows in the list.",
   auth: "any",
+  permission: "kyc:read",
   query: listKycSubmissionsQuery,
   response: kycSubmissionSummaryPageSchema,
   errors: [],
@@ -66,6 +69,7 @@ export const getKycSubmissionEndpoint = endpoint({
   summary: "Get a KYC submission with its beneficial owners and accepted agreements",
   description: "`beneficiaries` as in the beneficiaries listing (largest `shareSize` first); `agreements` oldest first.",
   auth: "any",
+  permission: "kyc:read",
   params: submissionParams,
   response: kycSubmissionDetailSchema,
   errors: [],
@@ -78,6 +82,7 @@ export const getProfileEndpoint = endpoint({
   summary: "Get the applicant profile",
   description: "The account's KYC applicant, in the shape `POST /v1/kyc/update_profile` answers; every field null before the first update.",
   auth: "any",
+  permission: "kyc:read",
   response: applicantProfileSchema,
   errors: [],
 });
@@ -91,6 +96,7 @@ export const updateProfileEndpoint = endpoint({
     "A partial update of the account's KYC applicant: fields left out keep their value, `address` when given " +
     "replaces the stored address whole, unknown fields answer 422. Answers the whole profile (unset fields null).",
   auth: "any",
+  permission: "kyc:write",
   body: updateProfileInput,
   response: applicantProfileSchema,
   errors: [],
@@ -106,6 +112,7 @@ export const createSandboxKycSubmissionEndpoint = endpoint({
   summary: "Create a submitted KYC submission with its beneficial owners",
   description: "Sandbox only. Up to 50 beneficiaries; each names at least one role, and their `shareSize` values add up to at most 100.",
   auth: "any",
+  permission: "sandbox:write",
   sandbox: true,
   body: createKycSubmissionInput,
   response: kycSubmissionWithBeneficiariesSchema,

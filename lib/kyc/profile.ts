@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { presentApplicantProfile, updateProfileInput } from "@/lib/kyc/schemas";
-import { tenantDb } from "@/lib/tenancy";
+import { currentScope, tenantDb } from "@/lib/tenancy";
 
 // The applicant profile is one row per account (keyed by accountId), so the tenancy confinement
 // alone picks the row: these functions take no id.
@@ -25,9 +25,10 @@ export async function updateApplicantProfile(fields: z.input<typeof updateProfil
     // The address is replaced whole: a new address must not inherit line2 from the old one.
     ...(input.address !== undefined && { address: JSON.stringify({ ...input.address, line2: input.address.line2 ?? null }) }),
   };
+  const { accountId } = currentScope();
   const row = await tenantDb().applicantProfile.upsert({
-    where: { accountId: "" }, // both set by the tenancy confinement
-    create: { accountId: "", ...data },
+    where: { accountId },
+    create: { accountId, ...data },
     update: data,
   });
   return presentApplicantProfile(row);

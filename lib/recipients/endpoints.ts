@@ -13,6 +13,7 @@ export const listRecipientsEndpoint = endpoint({
     "An extension the dashboard uses. A `next` cursor that this API did not issue, or one issued for the other " +
     "`order`, answers 400.",
   auth: "any",
+  permission: "recipients:read",
   query: pageQuerySchema,
   response: recipientPageSchema,
   errors: [],
@@ -27,6 +28,7 @@ export const deleteRecipientEndpoint = endpoint({
     "Answers the recipient with `isActive: false` and `deletedAt`. From then on it cannot be the destination of a " +
     "new transfer (409), and it answers 404, so a second DELETE is 404.",
   auth: "any",
+  permission: "recipients:write",
   params: recipientParams,
   response: recipientSchema,
   action: "recipient.delete",
@@ -39,6 +41,7 @@ export const sandboxCreateRecipientEndpoint = endpoint({
   tag: "Sandbox",
   summary: "Create a recipient (sandbox)",
   auth: "any",
+  permission: "sandbox:write",
   sandbox: true,
   body: createRecipientInput,
   response: recipientSchema,

@@ -6,16 +6,25 @@ import { createSession } from "@/lib/auth/sessions";
 import { issueApiKey } from "@/lib/api-keys/api-keys";
 import { confirmTotpEnrolment, startTotpEnrolment } from "@/lib/employees/totp-enrolment";
 import { Authenticator } from "@/lib/testing/http";
+import type { Permission, Role } from "@/lib/auth/permissions";
 import { withScope } from "@/lib/tenancy";
 
 export const PASSWORD = "correct horse battery staple";
 let passwordHash: Promise<string> | undefined;
 let counter = 0;
 
-/** A platform with one active employee signed in; with `totp`, 2FA enrolled through the real enrolment code. */
-export async function signedInEmployee({ totp = false, ip = "127.0.0.1" }: { totp?: boolean; ip?: string } = {}) {
+/**
+ * An active employee signed in: of a new platform, or of `platform` when given; its owner unless
+ * `role` says otherwise. With `totp`, 2FA enrolled through the real enrolment code.
+ */
+export async function signedInEmployee({
+  totp = false,
+  ip = "127.0.0.1",
+  role = "owner",
+  platform,
+}: { totp?: boolean; ip?: string; role?: Role; platform?: { id: string } } = {}) {
   counter += 1;
-  const account = await createPlatform({ name: `Platform ${counter}` });
+  const account = platform ? await db().account.findUniqueOrThrow({ where: { id: platform.id } }) : await createPlatform({ name: `Platform ${counter}` });
   passwordHash ??= hashPassword(PASSWORD);
   const employee = await db().employee.create({
     data: {
@@ -25,6 +34,7 @@ export async function signedInEmployee({ totp = false, ip = "127.0.0.1" }: { tot
       email: `employee${counter}.${account.id}@example.com`,
       passwordHash: await passwordHash,
       status: "active",
+      role,
     },
   });
   const { cookie } = await createSession({ employeeId: employee.id, ip });
@@ -42,15 +52,18 @@ export async function signedInEmployee({ totp = false, ip = "127.0.0.1" }: { tot
 export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 /** A key of the account, issued through the domain function the API uses. */
-export async function apiKeyFor(accountId: string, options: { cidrAllowlist?: string[]; expiresAt?: string; name?: string } = {}) {
+export async function apiKeyFor(
+  accountId: string,
+  options: { cidrAllowlist?: string[]; expiresAt?: string; name?: string; permissions?: readonly Permission[] } = {},
+) {
   const account = await db().account.findUniqueOrThrow({ where: { id: accountId } });
   return withScope({ platformId: account.platformId, accountId }, () =>
-    issueApiKey({ createdById: null, expiresAt: options.expiresAt ?? inDays(30), ...options }),
+    issueApiKey({ createdBy: null, expiresAt: options.expiresAt ?? inDays(30), ...options }),
   );
 }
 
 /** A new platform (tenant) and a working API key for it: the quickest caller for API tests. */
-export async function platformWithKey(options: { cidrAllowlist?: string[] } = {}) {
+export async function platformWithKey(options: { cidrAllowlist?: string[]; permissions?: readonly Permission[] } = {}) {
   counter += 1;
   const account = await createPlatform({ name: `Platform ${counter}` });
   const key = await apiKeyFor(account.id, options);

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import type { Endpoint, Handler } from "@/lib/http/route";
 import { createSession } from "@/lib/auth/sessions";
 import { revokeApiKey } from "@/lib/api-keys/api-keys";
@@ -241,13 +242,14 @@ async function seedPlatform(apiKey: string, accountId: string) {
 }
 
 beforeAll(async () => {
-  const keyCaller = await platformWithKey();
+  // Keys that may invite (employees:write), so the seeding and the fuzzing reach the employee routes.
+  const keyCaller = await platformWithKey({ permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
   const staff = await signedInEmployee({ totp: true });
   const allowlisted = await platformWithKey({ cidrAllowlist: ["10.0.0.0/8", "2001:db8::/32"] });
   const revoked = await apiKeyFor(keyCaller.account.id, { name: "Revoked" });
   await withScope(keyCaller.scope, () => revokeApiKey({ keyId: revoked.id }));
   // The employee's platform is seeded with a key of its own, so the session stays untouched.
-  const staffKey = await apiKeyFor(staff.account.id, { name: "Seeding" });
+  const staffKey = await apiKeyFor(staff.account.id, { name: "Seeding", permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
   const a = await seedPlatform(keyCaller.apiKey, keyCaller.account.id);
   const b = await seedPlatform(staffKey.secret, staff.account.id);
   world = {

@@ -10,7 +10,9 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
 import { updateFeatureFlags } from "@/lib/accounts/feature-flags";
 import { issueApiKey } from "@/lib/api-keys/api-keys";
+import { KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { createSession } from "@/lib/auth/sessions";
+import { sha256 } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { acceptInvitation } from "@/lib/employees/accept-invitation";
@@ -41,7 +43,8 @@ type Where = "platform" | "sub";
 async function buildPlatformA() {
   const staff = await signedInEmployee({ totp: true });
   const platformId = staff.account.id;
-  const key = await apiKeyFor(platformId, { name: `A-${mark} auth key` });
+  // Every permission a key may hold, so that keys reach every route they may use at all.
+  const key = await apiKeyFor(platformId, { name: `A-${mark} auth key`, permissions: KEY_PERMISSIONS });
   const inPlatform = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: platformId }, async () => await work());
   const sub = await inPlatform(() => createSubAccount({ name: `A-${mark} sub-account`, parentId: platformId }));
   const inSub = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: sub.id }, async () => await work());
@@ -49,7 +52,7 @@ async function buildPlatformA() {
 
   const objects = await inPlatform(async () => {
     const delegatedUser = await createDelegatedUser({ externalId: `A-${mark}-user` });
-    const invited = await inviteEmployee({ name: `A-${mark} invitee`, email: `a-${mark}-invitee@example.com`, origin: ORIGIN });
+    const invited = await inviteEmployee({ name: `A-${mark} invitee`, email: `a-${mark}-invitee@example.com`, role: "viewer", origin: ORIGIN });
     const virtualAccount = await createVirtualAccount({ currency: "EUR", key: `A-${mark}-va` });
     const payIn = await payInToVirtualAccount({ idOrKey: virtualAccount.id, amount: "12.50", currency: "EUR", walletAddress: `A-${mark}-wallet` });
     const recipient = await createRecipient({ name: `A-${mark} recipient` });
@@ -63,7 +66,7 @@ async function buildPlatformA() {
     });
     const agreement = await acceptAgreement({ submissionId: submission.id, documentSetId: `A-${mark}-terms`, ipAddress: "203.0.113.7" });
     const informationRequest = await raiseInformationRequest({ kind: "due_diligence", transferId: transfer.id, submissionId: submission.id });
-    const extraKey = await issueApiKey({ createdById: staff.employee.id, expiresAt: inDays(30), name: `A-${mark} extra key` });
+    const extraKey = await issueApiKey({ createdBy: { type: "employee", id: staff.employee.id }, expiresAt: inDays(30), name: `A-${mark} extra key` });
     const profile = await updateApplicantProfile({
       firstName: `Aurelia${mark}`,
       lastName: `Quill${mark}`,
@@ -85,13 +88,14 @@ async function buildPlatformA() {
     return { delegatedUser, virtualAccount, payIn, recipient };
   });
 
-  return { staff, platformId, key, sub, inScope, ...objects, subObjects };
+  const sessionId = (await db().session.findUniqueOrThrow({ where: { tokenHash: sha256(staff.session) } })).id;
+  return { staff, platformId, key, sub, inScope, sessionId, ...objects, subObjects };
 }
 
 async function buildPlatformB() {
   const staff = await signedInEmployee({ totp: true });
   const platformId = staff.account.id;
-  const key = await apiKeyFor(platformId, { name: "B walk key" });
+  const key = await apiKeyFor(platformId, { name: "B walk key", permissions: KEY_PERMISSIONS });
   const inPlatform = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: platformId }, async () => await work());
   const sub = await inPlatform(() => createSubAccount({ name: "B sub-account", parentId: platformId }));
   const objects = await inPlatform(async () => {
@@ -105,16 +109,16 @@ async function buildPlatformB() {
       beneficiaries: [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100, name: "B owner" }],
     });
     const informationRequest = await raiseInformationRequest({ kind: "endorsement", transferId: transfer.id, submissionId: submission.id });
-    const extraKey = await issueApiKey({ createdById: staff.employee.id, expiresAt: inDays(30), name: "B extra key" });
+    const extraKey = await issueApiKey({ createdBy: { type: "employee", id: staff.employee.id }, expiresAt: inDays(30), name: "B extra key" });
     await updateFeatureFlags({ accountId: platformId, featureFlags: { named: "discourage" } });
     // A second employee of B without 2FA, signed in through the invitation flow, for the enrolment routes.
-    const invitation = await inviteEmployee({ name: "B second employee", email: `b-second.${platformId}@example.com`, origin: ORIGIN });
+    const invitation = await inviteEmployee({ name: "B second employee", email: `b-second.${platformId}@example.com`, role: "admin", origin: ORIGIN });
     return { delegatedUser, virtualAccount, payIn, recipient, transfer, submission, informationRequest, extraKey, invitation };
   });
   const token = new URL(objects.invitation.invitationUrl).searchParams.get("token")!;
   const accepted = await acceptInvitation({ token, password: PASSWORD, ip: "127.0.0.1" });
   const secondSession = /=([^;]*)/.exec(accepted.cookie)![1]!;
-  return { staff, platformId, key, sub, ...objects, second: accepted.employee, secondSession };
+  return { staff, platformId, key, sub, ...objects, second: accepted.employee, secondSession, throwawaySessionId: await throwawaySessionId(staff.employee.id) };
 }
 
 type A = Awaited<ReturnType<typeof buildPlatformA>>;
@@ -125,6 +129,12 @@ type F = { a: A; b: B };
 async function throwawaySession(employeeId: string) {
   const { cookie } = await createSession({ employeeId, ip: "127.0.0.1" });
   return /=([^;]*)/.exec(cookie)![1]!;
+}
+
+/** The id of a new session of the employee (for the routes that end one by id). */
+async function throwawaySessionId(employeeId: string) {
+  const token = await throwawaySession(employeeId);
+  return (await db().session.findUniqueOrThrow({ where: { tokenHash: sha256(token) } })).id;
 }
 
 // --- Calling -------------------------------------------------------------------------------------
@@ -175,9 +185,13 @@ function nextTotp(authenticator: Authenticator): string {
   return authenticator.codeAt(Math.floor(shifted / 1000));
 }
 
-/** What B must get when it names A's object: 404 — except that an API key on an employee-only route is refused (403) before any look-up, whatever the id. */
+/** Whether `cred` may call the route at all: keys never use employee-only routes or hold roles, owners or settings:write. */
+const mayUse = (endpoint: Endpoint, cred: Cred) =>
+  cred === "session" || (endpoint.auth !== "session" && (!endpoint.permission || KEY_PERMISSIONS.includes(endpoint.permission)));
+
+/** What B must get when it names A's object: 404, except where its credential is refused (403) before any look-up, whatever the id. */
 const refusalFor = (endpoint: Endpoint, cred: Cred) =>
-  endpoint.auth === "session" && cred === "key" ? { status: 403, error_code: "err_forbidden" } : { status: 404, error_code: "err_not_found" };
+  mayUse(endpoint, cred) ? { status: 404, error_code: "err_not_found" } : { status: 403, error_code: "err_forbidden" };
 
 const successOf = (endpoint: Endpoint) => endpoint.status ?? 200;
 
@@ -282,6 +296,8 @@ type Target = {
   fresh?: (f: F) => Promise<Params>;
   /** A value A's control answer must contain (default: the first path parameter). */
   shows?: (f: F) => string;
+  /** What A's control answer must contain when it acted on a fresh copy (default: the first path parameter). */
+  freshShows?: string;
 };
 
 type ParamEntry = {
@@ -324,8 +340,12 @@ type Entry = { kind: "public" } | ParamEntry | PlainEntry;
 
 const itemsOf = (body: any): unknown[] => (Array.isArray(body) ? body : (body?.items ?? []));
 
+const freshInvitee = async (f: F) => {
+  const invited = await f.a.inScope("platform", () => inviteEmployee({ name: "A fresh invitee", email: `a-fresh-${seq()}.${mark}@example.com`, role: "viewer", origin: ORIGIN }));
+  return { id: invited.id };
+};
 const freshKey = (f: F) => async () => {
-  const key = await f.a.inScope("platform", () => issueApiKey({ createdById: null, expiresAt: inDays(30), name: "A fresh key" }));
+  const key = await f.a.inScope("platform", () => issueApiKey({ createdBy: null, expiresAt: inDays(30), name: "A fresh key" }));
   return { key: key.id };
 };
 const freshVirtualAccount = (f: F, where: Where, by: "id" | "key") => async () => {
@@ -425,6 +445,14 @@ const fixtures: Record<string, Entry> = {
     body: () => ({ cidrAllowlist: ["10.0.0.0/8"] }),
     own: (f) => ({ key: f.b.extraKey.id }),
   },
+  "POST /v1/api_keys/{key}/roll": {
+    kind: "params",
+    targets: [
+      { label: "A's extra key", account: "platform", params: (f) => ({ key: f.a.extraKey.id }), fresh: (f) => freshKey(f)(), freshShows: "A fresh key" },
+    ],
+    body: () => ({ expiresAt: inDays(10), overlapSeconds: 60 }),
+    own: (f) => ({ key: f.b.extraKey.id }),
+  },
   "DELETE /v1/api_keys/{key}": {
     kind: "params",
     targets: [
@@ -514,6 +542,76 @@ const fixtures: Record<string, Entry> = {
   "POST /v1/employees": {
     kind: "plain",
     calls: [{ label: "invite", body: () => ({ name: "B invitee", email: `b-invitee-${seq()}@example.com` }) }],
+  },
+  "POST /v1/employees/{id}": {
+    kind: "params",
+    targets: [{ label: "A's invited employee", account: "platform", params: (f) => ({ id: f.a.invited.id }), fresh: (f) => freshInvitee(f) }],
+    body: () => ({ role: "developer" }),
+    own: (f) => ({ id: f.b.second.id }),
+  },
+  "DELETE /v1/employees/{id}": {
+    kind: "params",
+    targets: [
+      { label: "A's invited employee", account: "platform", params: (f) => ({ id: f.a.invited.id }), fresh: (f) => freshInvitee(f) },
+      { label: "A's signed-in employee", account: "platform", params: (f) => ({ id: f.a.staff.employee.id }), fresh: (f) => freshInvitee(f) },
+    ],
+    own: (f) => ({ id: f.b.second.id }),
+  },
+  "DELETE /v1/employees/{id}/totp": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's employee with 2FA",
+        account: "platform",
+        params: (f) => ({ id: f.a.staff.employee.id }),
+        fresh: async (f) => ({ id: (await signedInEmployee({ platform: { id: f.a.platformId }, totp: true, role: "viewer" })).employee.id }),
+      },
+    ],
+    own: (f) => ({ id: f.b.second.id }),
+  },
+  "POST /v1/employees/me/password": {
+    kind: "plain",
+    calls: [
+      { label: "the same password again", body: () => ({ currentPassword: PASSWORD, newPassword: PASSWORD }), check: (body) => expect(body.passwordChanged).toBe(true) },
+      { label: "a wrong current password", body: () => ({ currentPassword: "not the password", newPassword: PASSWORD }), status: 422 },
+    ],
+  },
+  "POST /v1/employees/totp/recovery_codes": {
+    kind: "plain",
+    calls: [{ label: "new codes for B's employee", check: (body) => expect(body.recoveryCodes).toHaveLength(10) }],
+  },
+  "GET /v1/sessions": {
+    kind: "plain",
+    calls: [
+      {
+        label: "B's own sessions",
+        check: async (body, f) => {
+          const ids = (body as { id: string }[]).map((item) => item.id);
+          const own = await db().session.findMany({ where: { id: { in: ids } }, select: { employeeId: true } });
+          expect(new Set(own.map((row) => row.employeeId))).toEqual(new Set([f.b.staff.employee.id]));
+        },
+      },
+    ],
+  },
+  "DELETE /v1/sessions/{id}": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's employee's session",
+        account: "platform",
+        params: (f) => ({ id: f.a.sessionId }),
+        fresh: async (f) => ({ id: await throwawaySessionId(f.a.staff.employee.id) }),
+      },
+    ],
+    own: (f) => ({ id: f.b.throwawaySessionId }),
+  },
+  "GET /v1/settings": {
+    kind: "plain",
+    calls: [{ label: "B's settings", check: (body) => expect(body).toEqual({ requireTwoFactor: false, fourEyesApproval: false }) }],
+  },
+  "POST /v1/settings": {
+    kind: "plain",
+    calls: [{ label: "B's settings, unchanged", body: () => ({ fourEyesApproval: false }), check: (body) => expect(body.fourEyesApproval).toBe(false) }],
   },
   "GET /v1/employees/{id}": {
     kind: "params",
@@ -736,7 +834,7 @@ function entryOf<K extends Entry["kind"]>(key: string, kind: K): Extract<Entry, 
   return entry as Extract<Entry, { kind: K }>;
 }
 
-const credsFor = (endpoint: Endpoint): Cred[] => (endpoint.auth === "session" ? ["session"] : ["key", "session"]);
+const credsFor = (endpoint: Endpoint): Cred[] => (["key", "session"] as const).filter((cred) => mayUse(endpoint, cred));
 
 beforeAll(async () => {
   const a = await buildPlatformA();
@@ -826,7 +924,7 @@ describe("tenancy walk: platform B against platform A's data", () => {
             serviceAccountId: plain.serviceAccount?.(f),
           });
           const where = `${plain.label} with B's ${cred}`;
-          const keyRefused = route.endpoint.auth === "session" && cred === "key";
+          const keyRefused = !mayUse(route.endpoint, cred);
           const expected = keyRefused ? 403 : (plain.status ?? successOf(route.endpoint));
           if (response.status !== expected) problems.push(`${where}: expected ${expected}, got ${describeResponse(response)}`);
           const leaked = plain.audit ? auditLeaks(response, f) : leaksIn(response, plain.echoes?.(f)).map((marker) => `shows A's ${marker}`);
@@ -938,7 +1036,7 @@ describe("tenancy walk: platform B against platform A's data", () => {
             problems.push(`${where}: expected ${successOf(route.endpoint)}, got ${describeResponse(response)}`);
             continue;
           }
-          const shown = target.shows && !target.fresh ? target.shows(f) : Object.values(params)[0]!;
+          const shown = target.fresh ? (target.freshShows ?? Object.values(params)[0]!) : target.shows ? target.shows(f) : Object.values(params)[0]!;
           if (!JSON.stringify(response.body).includes(shown)) problems.push(`${where}: ${shown} is missing from ${describeResponse(response)}`);
         }
       }

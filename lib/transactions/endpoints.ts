@@ -12,6 +12,7 @@ export const listTransactionsEndpoint = endpoint({
     "may be combined. A `virtualAccountId` the account does not own yields an empty page. A `next` cursor that " +
     "this API did not issue, or one issued for the other `order`, answers 400.",
   auth: "any",
+  permission: "transactions:read",
   query: listTransactionsQuery,
   response: transactionPageSchema,
   errors: [],

@@ -11,6 +11,7 @@ export const sandboxCreateTransferEndpoint = endpoint({
     "Creates a `pending` transfer. A `recipientId` the account does not own (or that does not exist) answers 404 " +
     "\"Recipient not found\"; a deleted recipient answers 409.",
   auth: "any",
+  permission: "sandbox:write",
   sandbox: true,
   body: createTransferInput,
   response: transferSchema,
@@ -25,6 +26,7 @@ export const getTransferEndpoint = endpoint({
   tag: "Transfers",
   summary: "Get a transfer",
   auth: "any",
+  permission: "transfers:read",
   params: transferParams,
   response: transferSchema,
   errors: [],

@@ -20,6 +20,7 @@ export const listVirtualAccountsEndpoint = endpoint({
     "extension the dashboard uses to pick a virtual account and to deactivate one. A `next` cursor that this API did " +
     "not issue, or one issued for the other `order`, answers 400.",
   auth: "any",
+  permission: "virtual_accounts:read",
   query: listVirtualAccountsQuery,
   response: virtualAccountPageSchema,
   errors: [],
@@ -36,6 +37,7 @@ export const deactivateVirtualAccountEndpoint = endpoint({
     "deactivating an inactive account is idempotent (200, `deactivatedAt` unchanged). An id or key the account " +
     "does not own answers 404.",
   auth: "any",
+  permission: "virtual_accounts:write",
   params: virtualAccountParams,
   response: virtualAccountSchema,
   action: "virtual_account.deactivate",
@@ -49,6 +51,7 @@ export const sandboxCreateVirtualAccountEndpoint = endpoint({
   summary: "Create a virtual account (sandbox)",
   description: "`key` defaults to a generated one such as `VA-7K3QX9P2M4`. A key already used in the account answers 409.",
   auth: "any",
+  permission: "sandbox:write",
   sandbox: true,
   body: createVirtualAccountInput,
   response: virtualAccountSchema,
@@ -66,6 +69,7 @@ export const sandboxPayInEndpoint = endpoint({
     "The path segment is the virtual account's `id` or `key`. Records a completed `pay_in` transaction. A deactivated " +
     "virtual account refuses with 409; a `currency` other than the account's answers 422.",
   auth: "any",
+  permission: "sandbox:write",
   sandbox: true,
   params: virtualAccountParams,
   body: payInInput,

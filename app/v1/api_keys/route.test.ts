@@ -1,3 +1,4 @@
+import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
@@ -25,6 +26,8 @@ describe("GET /v1/api_keys", () => {
       createdAt: key.createdAt.toISOString(),
       lastUsedAt: expect.any(String),
       revokedAt: null,
+      permissions: [...DEFAULT_KEY_PERMISSIONS],
+      createdBy: null,
     });
     expect(JSON.stringify(response.body)).not.toContain(key.secret);
   });

@@ -1,11 +1,11 @@
-import { issueApiKey, listApiKeys } from "@/lib/api-keys/api-keys";
+import { issueApiKey, keyPermissionsFor, listApiKeys } from "@/lib/api-keys/api-keys";
 import { issueApiKeyEndpoint, listApiKeysEndpoint } from "@/lib/api-keys/endpoints";
 import { methods, route } from "@/lib/http/route";
 
-// GET: the account's keys. POST: issue one (secret shown once).
+// GET: the account's keys. POST: issue one (secret shown once), with no permission the issuer lacks.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listApiKeysEndpoint, async () => listApiKeys()),
   POST: route(issueApiKeyEndpoint, async ({ actor, body }) =>
-    issueApiKey({ ...body, createdById: actor.type === "employee" ? actor.id : null }),
+    issueApiKey({ ...body, createdBy: { type: actor.type, id: actor.id }, permissions: keyPermissionsFor(actor, body.permissions) }),
   ),
 });

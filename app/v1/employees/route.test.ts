@@ -5,6 +5,7 @@ import { hashPassword } from "@/lib/auth/passwords";
 import { sha256 } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
+import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { apiKeyFor, PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, ORIGIN } from "@/lib/testing/http";
 import { GET, POST, PUT } from "./route";
@@ -13,11 +14,13 @@ const invite = (options: Parameters<typeof call>[1]) => call(POST, { method: "PO
 const DAY = 86_400_000;
 let counter = 0;
 const uniqueEmail = (name = "invitee") => `${name}${++counter}.${Date.now()}@example.com`;
+/** Inviting by key needs a key that was given `employees:write` by name. */
+const keyThatInvites = () => platformWithKey({ permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
 
 describe("GET /v1/employees", () => {
   it("200: a plain array of the platform's employees, oldest first, without any secret", async () => {
-    const { session, employee } = await signedInEmployee({ totp: true });
-    const { body: invited } = await invite({ session, body: { name: "Grace", email: uniqueEmail() } });
+    const { session, employee, authenticator } = await signedInEmployee({ totp: true });
+    const { body: invited } = await invite({ session, totp: authenticator!.nextCode(), body: { name: "Grace", email: uniqueEmail() } });
     await db().employee.update({ where: { id: employee.id }, data: { lastLoginAt: new Date(), createdAt: new Date(Date.now() - 60_000) } });
     const response = await call(GET, { session });
     expect(response.status).toBe(200);
@@ -27,11 +30,13 @@ describe("GET /v1/employees", () => {
       name: employee.name,
       email: employee.email,
       status: "active",
+      role: "owner",
       twoFactorEnabled: true,
       lastLoginAt: expect.any(String),
       createdAt: expect.any(String),
+      deactivatedAt: null,
     });
-    expect(response.body[1]).toMatchObject({ status: "invited", twoFactorEnabled: false, lastLoginAt: null });
+    expect(response.body[1]).toMatchObject({ status: "invited", role: "viewer", twoFactorEnabled: false, lastLoginAt: null });
     expect(response.body[1]).not.toHaveProperty("invitationUrl");
     const text = JSON.stringify(response.body);
     for (const field of ["passwordHash", "totpSecret", "invitationTokenHash", "accountId"]) expect(text).not.toContain(field);
@@ -71,18 +76,24 @@ describe("POST /v1/employees", () => {
   });
 
   it("201: the invited employee with a 7-day link; only the token's hash is stored", async () => {
-    const { session, account } = await signedInEmployee();
+    const { session, account, authenticator } = await signedInEmployee({ totp: true });
     const email = uniqueEmail("Grace.Hopper");
-    const response = await invite({ session, body: { name: "  Grace Hopper ", email: `  ${email.toUpperCase()} ` } });
+    const response = await invite({
+      session,
+      totp: authenticator!.nextCode(),
+      body: { name: "  Grace Hopper ", email: `  ${email.toUpperCase()} `, role: "compliance" },
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.stringMatching(/^emp_[a-z0-9]{20}$/),
       name: "Grace Hopper",
       email: email.toLowerCase(),
       status: "invited",
+      role: "compliance",
       twoFactorEnabled: false,
       lastLoginAt: null,
       createdAt: expect.any(String),
+      deactivatedAt: null,
       invitationUrl: expect.stringMatching(new RegExp(`^${ORIGIN}/invitations/accept\\?token=[A-Za-z0-9_-]{43}$`)),
       invitationExpiresAt: expect.any(String),
     });
@@ -93,12 +104,12 @@ describe("POST /v1/employees", () => {
     expect(JSON.stringify(row)).not.toContain(token);
     const event = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.invite", targetId: row.id } });
     expect(event.status).toBe(201);
-    expect(JSON.parse(event.details!)).toEqual({ email: email.toLowerCase() });
+    expect(JSON.parse(event.details!)).toEqual({ email: email.toLowerCase(), role: "compliance" });
     expect(JSON.stringify(event)).not.toContain(token);
   });
 
   it("201 by API key; each invitation gets its own token", async () => {
-    const { apiKey } = await platformWithKey();
+    const { apiKey } = await keyThatInvites();
     const first = await invite({ apiKey, body: { name: "A", email: uniqueEmail() } });
     const second = await invite({ apiKey, body: { name: "B", email: uniqueEmail() } });
     expect([first.status, second.status]).toEqual([201, 201]);
@@ -107,7 +118,7 @@ describe("POST /v1/employees", () => {
 
   // Regression: the link used request.url, which behind server.mjs is always localhost:3000.
   it("the link uses the address the inviter reached the service at", async () => {
-    const { apiKey } = await platformWithKey();
+    const { apiKey } = await keyThatInvites();
     const response = await invite({ apiKey, body: { name: "H", email: uniqueEmail() }, headers: { host: "compliance.internal:8443" } });
     expect(response.body.invitationUrl).toMatch(/^http:\/\/compliance\.internal:8443\/invitations\/accept\?token=/);
   });
@@ -115,33 +126,33 @@ describe("POST /v1/employees", () => {
   it("the link uses APP_ORIGIN when it is configured", async () => {
     process.env.APP_ORIGIN = "https://compliance.example.com";
     resetEnv();
-    const { apiKey } = await platformWithKey();
+    const { apiKey } = await keyThatInvites();
     const response = await invite({ apiKey, body: { name: "C", email: uniqueEmail() } });
     expect(response.body.invitationUrl).toMatch(/^https:\/\/compliance\.example\.com\/invitations\/accept\?token=/);
   });
 
   it("409 for an e-mail address already in use, in any case, in this or another platform", async () => {
-    const mine = await signedInEmployee();
+    const mine = await signedInEmployee({ totp: true });
     const theirs = await signedInEmployee();
-    const { apiKey } = await platformWithKey();
+    const { apiKey } = await keyThatInvites();
     const email = uniqueEmail();
     expect((await invite({ apiKey, body: { name: "First", email } })).status).toBe(201);
     for (const taken of [email.toUpperCase(), mine.email, theirs.email]) {
-      const response = await invite({ session: mine.session, body: { name: "Again", email: taken } });
+      const response = await invite({ session: mine.session, totp: mine.authenticator!.nextCode(), body: { name: "Again", email: taken } });
       expect(response.status).toBe(409);
       expect(response.body).toMatchObject({ error_code: "err_conflict", details: { email: "is already in use" } });
     }
   });
 
   it("of concurrent invitations of one address, one succeeds and the rest answer 409", async () => {
-    const { apiKey } = await platformWithKey();
+    const { apiKey } = await keyThatInvites();
     const email = uniqueEmail();
     const results = await Promise.all(Array.from({ length: 4 }, () => invite({ apiKey, body: { name: "Race", email } })));
     expect(results.map((response) => response.status).sort()).toEqual([201, 409, 409, 409]);
   });
 
   it("422 naming name and email when missing or malformed", async () => {
-    const { apiKey } = await platformWithKey();
+    const { apiKey } = await keyThatInvites();
     const missing = await invite({ apiKey, body: {} });
     expect(missing.status).toBe(422);
     expect(Object.keys(missing.body.details).sort()).toEqual(["email", "name"]);
@@ -151,7 +162,7 @@ describe("POST /v1/employees", () => {
   });
 
   it("400 for a body that is not a JSON object", async () => {
-    const { apiKey } = await platformWithKey();
+    const { apiKey } = await keyThatInvites();
     expect((await invite({ apiKey, rawBody: "[]" })).status).toBe(400);
   });
 
@@ -165,8 +176,32 @@ describe("POST /v1/employees", () => {
     expect(response.status).toBe(403);
   });
 
+  it("from a session: 400 without a current code (step-up), then 201 with one", async () => {
+    const { session, authenticator } = await signedInEmployee({ totp: true });
+    const body = { name: "Step", email: uniqueEmail() };
+    const without = await invite({ session, body });
+    expect(without.status).toBe(400);
+    expect(without.body.error_code).toBe("err_otp_required");
+    expect(await db().employee.count({ where: { email: body.email } })).toBe(0);
+    expect((await invite({ session, totp: authenticator!.nextCode(), body })).status).toBe(201);
+  });
+
+  it("a key never invites with a role (it cannot hold `roles`); an admin never invites an owner", async () => {
+    const { apiKey } = await keyThatInvites();
+    const asAdmin = await invite({ apiKey, body: { name: "Admin", email: uniqueEmail(), role: "admin" } });
+    expect(asAdmin.status).toBe(403);
+    expect(asAdmin.body.details).toEqual({ permission: "roles" });
+    const admin = await signedInEmployee({ totp: true, role: "admin" });
+    const owner = await invite({ session: admin.session, totp: admin.authenticator!.nextCode(), body: { name: "Owner", email: uniqueEmail(), role: "owner" } });
+    expect(owner.status).toBe(403);
+    expect(owner.body.details).toEqual({ permission: "owners" });
+    const developer = await invite({ session: admin.session, totp: admin.authenticator!.nextCode(), body: { name: "Dev", email: uniqueEmail(), role: "developer" } });
+    expect(developer.status).toBe(201);
+    expect(developer.body.role).toBe("developer");
+  });
+
   it("an invited employee cannot sign in, even with a password hash set", async () => {
-    const { apiKey } = await platformWithKey();
+    const { apiKey } = await keyThatInvites();
     const email = uniqueEmail();
     const { body: invited } = await invite({ apiKey, body: { name: "Pending", email } });
     const noPassword = await call(signIn, { method: "POST", body: { email, password: PASSWORD }, ip: "198.51.100.80" });

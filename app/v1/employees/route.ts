@@ -1,4 +1,4 @@
-import { listEmployees } from "@/lib/employees/employees";
+import { assertMayGrant, listEmployees } from "@/lib/employees/employees";
 import { inviteEmployeeEndpoint, listEmployeesEndpoint } from "@/lib/employees/endpoints";
 import { inviteEmployee } from "@/lib/employees/invite-employee";
 import { publicOrigin } from "@/lib/http/public-origin";
@@ -7,5 +7,8 @@ import { methods, route } from "@/lib/http/route";
 // GET: the platform's employees. POST: invite one (the link is shown once).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listEmployeesEndpoint, async () => listEmployees()),
-  POST: route(inviteEmployeeEndpoint, async ({ body, request }) => inviteEmployee({ ...body, origin: publicOrigin(request) })),
+  POST: route(inviteEmployeeEndpoint, async ({ actor, body, request }) => {
+    assertMayGrant(actor, body.role);
+    return inviteEmployee({ ...body, origin: publicOrigin(request) });
+  }),
 });

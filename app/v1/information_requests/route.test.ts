@@ -35,6 +35,11 @@ describe("GET /v1/information_requests", () => {
       submissionId: null,
       createdAt: "2026-10-02T10:00:00.000Z",
       updatedAt: expect.any(String),
+      reviewerId: null,
+      reviewStartedAt: null,
+      decidedById: null,
+      decidedAt: null,
+      decisionReason: null,
     });
   });
 

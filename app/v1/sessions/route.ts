@@ -1,10 +1,14 @@
-import { signInEndpoint } from "@/lib/employees/endpoints";
+import { listOwnSessionsEndpoint, signInEndpoint } from "@/lib/employees/endpoints";
 import { presentSession } from "@/lib/employees/present-session";
+import { listOwnSessions } from "@/lib/employees/self-service";
 import { signIn } from "@/lib/employees/sign-in";
 import { methods, route } from "@/lib/http/route";
 
-// POST: sign in with e-mail, password and (once 2FA is on) a code.
+// GET: the signed-in employee's own sessions. POST: sign in with e-mail, password and (once 2FA is on) a code.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(listOwnSessionsEndpoint, async ({ actor }) =>
+    listOwnSessions({ employeeId: actor.id, sessionId: actor.type === "employee" ? actor.sessionId : "" }),
+  ),
   POST: route(signInEndpoint, async ({ body, ip, headers, audit }) => {
     const result = await signIn({ ...body, ip });
     headers.append("Set-Cookie", result.cookie);

@@ -88,13 +88,22 @@ describe("POST /v1/accounts/{accountId}", () => {
     expect(await storedFlags(theirSub.id)).toEqual({});
   });
 
-  it("404 even for a key of another platform's sub-account: a platform sees only itself", async () => {
+  // Regression: a sub-account's key could change its parent's flags (and, through the tenancy filter
+  // overwriting the path's id, a request for another account changed the key's own account instead).
+  it("a sub-account's key reaches its own account only: 404 for its parent, a sibling and another platform", async () => {
     const mine = await platformWithKey();
     const theirs = await platformWithKey();
     const theirSub = await withScope(theirs.scope, () => createSubAccount({ name: "Theirs", parentId: theirs.account.id }));
+    const sibling = await withScope(theirs.scope, () => createSubAccount({ name: "Sibling", parentId: theirs.account.id }));
     const subKey = await apiKeyFor(theirSub.id);
-    expect((await update(theirs.account.id, { apiKey: subKey.secret, body: { featureFlags: { named: "prefer" } } })).status).toBe(200);
-    expect((await update(mine.account.id, { apiKey: subKey.secret, body: { featureFlags: { named: "prefer" } } })).status).toBe(404);
+    const body = { featureFlags: { named: "prefer" } };
+    for (const accountId of [theirs.account.id, sibling.id, mine.account.id]) {
+      expect((await update(accountId, { apiKey: subKey.secret, body })).status).toBe(404);
+    }
+    expect(await storedFlags(theirSub.id)).toEqual({});
+    expect((await update(theirSub.id, { apiKey: subKey.secret, body })).status).toBe(200);
+    expect(await storedFlags(theirSub.id)).toEqual({ named: "prefer" });
+    expect(await storedFlags(theirs.account.id)).toEqual({});
   });
 
   it("422 naming an unknown flag and a bad value, each at its own path", async () => {

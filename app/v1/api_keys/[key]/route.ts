@@ -4,8 +4,8 @@ import { methods, route } from "@/lib/http/route";
 
 // POST: replace the allowlist. DELETE: revoke.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(updateApiKeyEndpoint, async ({ params, body }) =>
-    updateApiKeyAllowlist({ keyId: params.key, cidrAllowlist: body.cidrAllowlist }),
+  POST: route(updateApiKeyEndpoint, async ({ actor, params, body }) =>
+    updateApiKeyAllowlist({ issuer: actor, keyId: params.key, cidrAllowlist: body.cidrAllowlist }),
   ),
   DELETE: route(revokeApiKeyEndpoint, async ({ params }) => revokeApiKey({ keyId: params.key })),
 });

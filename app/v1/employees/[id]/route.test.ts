@@ -1,8 +1,9 @@
+import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { describe, expect, it } from "vitest";
 import { POST as invite } from "@/app/v1/employees/route";
 import { apiKeyFor, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
-import { GET, POST } from "./route";
+import { GET, PUT } from "./route";
 
 const get = (id: string, options: Parameters<typeof call>[1] = {}) => call(GET, { params: { id }, ...options });
 
@@ -19,11 +20,13 @@ describe("GET /v1/employees/{id}", () => {
       twoFactorEnabled: true,
       lastLoginAt: null,
       createdAt: employee.createdAt.toISOString(),
+      role: "owner",
+      deactivatedAt: null,
     });
   });
 
   it("200 by API key for an invited employee, without the invitation link", async () => {
-    const { apiKey } = await platformWithKey();
+    const { apiKey } = await platformWithKey({ permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
     const { body: invited } = await call(invite, { method: "POST", apiKey, body: { name: "New", email: `new.${Date.now()}@example.com` } });
     const response = await get(invited.id, { apiKey });
     expect(response.status).toBe(200);
@@ -48,7 +51,7 @@ describe("GET /v1/employees/{id}", () => {
     expect((await get("emp_abc")).status).toBe(401);
   });
 
-  it("405 for POST", async () => {
-    expect((await call(POST, { method: "POST", params: { id: "emp_abc" } })).status).toBe(405);
+  it("405 for PUT", async () => {
+    expect((await call(PUT, { method: "PUT", params: { id: "emp_abc" } })).status).toBe(405);
   });
 });

@@ -1,8 +1,10 @@
-import { findEmployee } from "@/lib/employees/employees";
-import { getEmployeeEndpoint } from "@/lib/employees/endpoints";
+import { changeEmployeeRole, deactivateEmployee, findEmployee } from "@/lib/employees/employees";
+import { changeRoleEndpoint, deactivateEmployeeEndpoint, getEmployeeEndpoint } from "@/lib/employees/endpoints";
 import { methods, route } from "@/lib/http/route";
 
-// GET: one employee of the platform.
+// GET: one employee of the platform. POST: change their role. DELETE: deactivate them.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(getEmployeeEndpoint, async ({ params }) => findEmployee({ id: params.id })),
+  POST: route(changeRoleEndpoint, async ({ actor, params, body }) => changeEmployeeRole({ actor, id: params.id, role: body.role })),
+  DELETE: route(deactivateEmployeeEndpoint, async ({ actor, params }) => deactivateEmployee({ actor, id: params.id })),
 });

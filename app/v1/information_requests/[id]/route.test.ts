@@ -26,6 +26,13 @@ describe("GET /v1/information_requests/{id}", () => {
       submissionId: submission.id,
       createdAt: request.createdAt.toISOString(),
       updatedAt: request.updatedAt.toISOString(),
+      reviewerId: null,
+      reviewStartedAt: null,
+      decidedById: null,
+      decidedAt: null,
+      decisionReason: null,
+      reviewer: null,
+      decidedBy: null,
       submission: {
         id: submission.id,
         type: "business",

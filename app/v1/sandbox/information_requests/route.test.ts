@@ -38,6 +38,11 @@ describe("POST /v1/sandbox/information_requests", () => {
       submissionId: submission.id,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      reviewerId: null,
+      reviewStartedAt: null,
+      decidedById: null,
+      decidedAt: null,
+      decisionReason: null,
     });
     const row = await db().informationRequest.findUniqueOrThrow({ where: { id: response.body.id } });
     expect(row.accountId).toBe(scope.accountId);

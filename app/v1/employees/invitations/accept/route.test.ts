@@ -3,6 +3,7 @@ import { GET as listEmployees, POST as invite } from "@/app/v1/employees/route";
 import { GET as whoAmI } from "@/app/v1/sessions/current/route";
 import { POST as signIn } from "@/app/v1/sessions/route";
 import { db } from "@/lib/db";
+import { DEFAULT_KEY_PERMISSIONS, ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { platformWithKey } from "@/lib/testing/factories";
 import { call, sessionFrom } from "@/lib/testing/http";
 import { GET, POST } from "./route";
@@ -16,7 +17,7 @@ const accept = (body: unknown, options: Parameters<typeof call>[1] = {}) =>
 
 /** An invitation made through the API, as an integrator would: the platform's key and the link's token. */
 async function invitation() {
-  const platform = await platformWithKey();
+  const platform = await platformWithKey({ permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
   const email = `invitee${++counter}.${platform.account.id}@example.com`;
   const response = await call(invite, { method: "POST", apiKey: platform.apiKey, body: { name: "Ada Invitee", email } });
   expect(response.status).toBe(201);
@@ -35,12 +36,16 @@ describe("POST /v1/employees/invitations/accept", () => {
         name: "Ada Invitee",
         email,
         status: "active",
+        role: "viewer",
         twoFactorEnabled: false,
         lastLoginAt: expect.any(String),
         createdAt: expect.any(String),
+        deactivatedAt: null,
       },
       account: { id: account.id, name: account.name, parentId: null, featureFlags: {}, createdAt: account.createdAt.toISOString() },
       expiresAt: expect.any(String),
+      permissions: [...ROLE_PERMISSIONS.viewer],
+      settings: { requireTwoFactor: false, fourEyesApproval: false },
     });
     expect(response.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Lax/);
 

@@ -6,6 +6,7 @@ import type { InformationRequestStatus } from "@/lib/information-requests/schema
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
+import { GET as getRequest } from "@/app/v1/information_requests/[id]/route";
 import { GET, POST } from "./route";
 
 /** A signed-in employee and a request of their platform, in `status`. */
@@ -17,8 +18,10 @@ async function staffWithRequest(status: InformationRequestStatus = "requested") 
   return { ...staff, scope, request };
 }
 
+const REASON = "No documents arrived within the deadline.";
+/** Moves a request as staff would, giving the reason the decisions that need one require. */
 const move = (session: string, id: string, status: unknown, headers?: Record<string, string>) =>
-  call(POST, { method: "POST", session, params: { id }, body: { status }, headers });
+  call(POST, { method: "POST", session, params: { id }, body: { status, ...(status === "rejected" || status === "expired" ? { reason: REASON } : {}) }, headers });
 
 const statusOf = async (id: string) => (await db().informationRequest.findUniqueOrThrow({ where: { id } })).status;
 
@@ -41,7 +44,7 @@ describe("POST /v1/information_requests/{id}/status", () => {
       expect(await statusOf(request.id)).toBe(to);
       const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "information_request.update_status", targetId: request.id } });
       expect(audit).toMatchObject({ actorId: employee.id, outcome: "success", status: 200 });
-      expect(JSON.parse(audit.details!)).toEqual({ status: to });
+      expect(JSON.parse(audit.details!)).toEqual(to === "rejected" || to === "expired" ? { status: to, reason: REASON } : { status: to });
     });
   }
 
@@ -76,6 +79,58 @@ describe("POST /v1/information_requests/{id}/status", () => {
       expect(await statusOf(request.id)).toBe(from);
     });
   }
+
+  it("records who started the review and who decided, when and why; the detail names them", async () => {
+    const { session, request, employee, scope } = await staffWithRequest();
+    const started = await move(session, request.id, "on_review");
+    expect(started.body).toMatchObject({ reviewerId: employee.id, reviewStartedAt: expect.any(String), decidedById: null, decidedAt: null, decisionReason: null });
+    const decided = await move(session, request.id, "rejected");
+    expect(decided.body).toMatchObject({ status: "rejected", reviewerId: employee.id, decidedById: employee.id, decidedAt: expect.any(String), decisionReason: REASON });
+    const detail = await call(getRequest, { session, params: { id: request.id } });
+    expect(detail.body).toMatchObject({ reviewer: { id: employee.id, name: employee.name }, decidedBy: { id: employee.id, name: employee.name }, decisionReason: REASON });
+    expect(scope.accountId).toBe(employee.accountId);
+  });
+
+  it.each(["rejected", "expired"] as const)("422 without a reason for %s, nothing changed; an approval may give one", async (status) => {
+    const { session, request } = await staffWithRequest("on_review");
+    for (const body of [{ status }, { status, reason: "   " }, { status, reason: "x".repeat(2001) }]) {
+      const response = await call(POST, { method: "POST", session, params: { id: request.id }, body });
+      expect(response.status).toBe(422);
+      expect(Object.keys(response.body.details)).toEqual(["reason"]);
+    }
+    expect(await statusOf(request.id)).toBe("on_review");
+    const approved = await call(POST, { method: "POST", session, params: { id: request.id }, body: { status: "approved", reason: "Documents verified." } });
+    expect(approved.body).toMatchObject({ status: "approved", decisionReason: "Documents verified." });
+  });
+
+  it("422 for a reason with on_review: a reason belongs to a decision", async () => {
+    const { session, request } = await staffWithRequest();
+    const response = await call(POST, { method: "POST", session, params: { id: request.id }, body: { status: "on_review", reason: "starting" } });
+    expect(response.status).toBe(422);
+    expect(await statusOf(request.id)).toBe("requested");
+  });
+
+  it("four-eyes approval: the employee who started the review cannot decide it; a second reviewer can", async () => {
+    const first = await staffWithRequest();
+    await db().account.update({ where: { id: first.account.id }, data: { fourEyesApproval: true } });
+    expect((await move(first.session, first.request.id, "on_review")).status).toBe(200);
+    for (const decision of ["approved", "rejected"]) {
+      const refused = await move(first.session, first.request.id, decision);
+      expect(refused.status).toBe(403);
+      expect(refused.body.message).toMatch(/second reviewer must decide/);
+    }
+    expect(await statusOf(first.request.id)).toBe("on_review");
+    const second = await signedInEmployee({ platform: first.account, role: "compliance" });
+    const decided = await move(second.session, first.request.id, "approved");
+    expect(decided.status).toBe(200);
+    expect(decided.body).toMatchObject({ reviewerId: first.employee.id, decidedById: second.employee.id });
+  });
+
+  it("without four-eyes approval the reviewer may decide alone", async () => {
+    const { session, request } = await staffWithRequest("requested");
+    expect((await move(session, request.id, "on_review")).status).toBe(200);
+    expect((await move(session, request.id, "approved")).status).toBe(200);
+  });
 
   it("409 for the loser of two concurrent transitions from requested: exactly one succeeds", async () => {
     const { session, request } = await staffWithRequest();

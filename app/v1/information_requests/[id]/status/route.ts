@@ -4,7 +4,12 @@ import { methods, route } from "@/lib/http/route";
 
 // POST: move the request along its state machine (employees only).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(updateInformationRequestStatusEndpoint, async ({ params, body }) =>
-    updateInformationRequestStatus({ id: params.id, status: body.status }),
+  POST: route(updateInformationRequestStatusEndpoint, async ({ actor, params, body }) =>
+    updateInformationRequestStatus({
+      id: params.id,
+      status: body.status,
+      reason: body.reason,
+      by: { employeeId: actor.id, fourEyesApproval: actor.type === "employee" && actor.settings.fourEyesApproval },
+    }),
   ),
 });

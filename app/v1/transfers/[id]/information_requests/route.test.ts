@@ -42,6 +42,11 @@ describe("GET /v1/transfers/{id}/information_requests", () => {
       submissionId: null,
       createdAt: "2026-11-01T10:00:00.000Z",
       updatedAt: expect.any(String),
+      reviewerId: null,
+      reviewStartedAt: null,
+      decidedById: null,
+      decidedAt: null,
+      decisionReason: null,
     });
   });
 

@@ -1,0 +1,10 @@
+import { rollApiKey } from "@/lib/api-keys/api-keys";
+import { rollApiKeyEndpoint } from "@/lib/api-keys/endpoints";
+import { methods, route } from "@/lib/http/route";
+
+// POST: a new secret for the key's settings; the old one works for the overlap, then stops.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(rollApiKeyEndpoint, async ({ actor, params, body }) =>
+    rollApiKey({ issuer: actor, keyId: params.key, expiresAt: body.expiresAt, overlapSeconds: body.overlapSeconds }),
+  ),
+});

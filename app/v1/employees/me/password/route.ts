@@ -1,0 +1,10 @@
+import { changePasswordEndpoint } from "@/lib/employees/endpoints";
+import { changeOwnPassword } from "@/lib/employees/self-service";
+import { methods, route } from "@/lib/http/route";
+
+// POST: change one's own password; every other session ends.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  POST: route(changePasswordEndpoint, async ({ actor, body }) =>
+    changeOwnPassword({ employeeId: actor.id, sessionId: actor.type === "employee" ? actor.sessionId : "", ...body }),
+  ),
+});

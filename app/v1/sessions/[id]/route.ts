@@ -1,0 +1,10 @@
+import { endOwnSessionEndpoint } from "@/lib/employees/endpoints";
+import { endOwnSession } from "@/lib/employees/self-service";
+import { methods, route } from "@/lib/http/route";
+
+// DELETE: end one of one's own sessions (another browser, say).
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  DELETE: route(endOwnSessionEndpoint, async ({ actor, params }) =>
+    endOwnSession({ employeeId: actor.id, sessionId: actor.type === "employee" ? actor.sessionId : "", id: params.id }),
+  ),
+});

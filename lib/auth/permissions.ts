@@ -1,0 +1,102 @@
+// Who may do what: the one table of roles and permissions (CONTRACT.md, "Roles and permissions").
+// Every endpoint definition names the permission it needs; the route wrapper checks it for sessions
+// (through the employee's role) and API keys (through the key's own list) alike.
+// Client-safe: the dashboard reads the same table to offer only the controls a role can use.
+
+/** Every permission, as `<resource>:<read|write>` plus a few special ones. */
+export const PERMISSIONS = [
+  "accounts:read",
+  "feature_flags:read",
+  "feature_flags:write",
+  "api_keys:read",
+  "api_keys:write",
+  "employees:read",
+  "employees:write",
+  "delegated_users:read",
+  "delegated_users:write",
+  "transactions:read",
+  "virtual_accounts:read",
+  "virtual_accounts:write",
+  "recipients:read",
+  "recipients:write",
+  "transfers:read",
+  "information_requests:read",
+  "information_requests:write",
+  "kyc:read",
+  "kyc:write",
+  "audit_log:read",
+  "webhooks:read",
+  "webhooks:write",
+  "settings:read",
+  "settings:write",
+  /** Create test objects through /v1/sandbox. */
+  "sandbox:write",
+  /** Change an employee's role (other than to or from owner). */
+  "roles",
+  /** Make or remove owners: give or take away the owner role, deactivate an owner. */
+  "owners",
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLES = ["owner", "admin", "developer", "compliance", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+const everything: readonly Permission[] = PERMISSIONS;
+const allReads = PERMISSIONS.filter((permission) => permission.endsWith(":read"));
+
+/** Day-to-day operations: developers and compliance staff read all of these. */
+const operational: Permission[] = [
+  "accounts:read",
+  "feature_flags:read",
+  "transactions:read",
+  "virtual_accounts:read",
+  "recipients:read",
+  "delegated_users:read",
+  "transfers:read",
+  "audit_log:read",
+  "settings:read",
+];
+
+/** The permission table. */
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  owner: everything,
+  admin: everything.filter((permission) => permission !== "owners"),
+  developer: [...operational, "api_keys:read", "api_keys:write", "webhooks:read", "webhooks:write", "feature_flags:write", "sandbox:write"],
+  compliance: [...operational, "information_requests:read", "information_requests:write", "kyc:read", "kyc:write", "delegated_users:write"],
+  viewer: allReads,
+};
+
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  owner: "Everything, including owners and platform settings",
+  admin: "Everything except making or removing owners",
+  developer: "API keys, webhooks, feature flags and the sandbox; reads operations",
+  compliance: "Information requests, KYC and delegated users; reads operations",
+  viewer: "Reads everything, changes nothing",
+};
+
+/** What no API key may hold: changing roles or owners, and platform settings. */
+const NEVER_ON_KEYS: readonly Permission[] = ["roles", "owners", "settings:write"];
+
+/** Everything a key may be given. */
+export const KEY_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((permission) => !NEVER_ON_KEYS.includes(permission));
+
+/** What a key gets when `permissions` is left out: every key permission except `employees:write`, which must be named. */
+export const DEFAULT_KEY_PERMISSIONS: readonly Permission[] = KEY_PERMISSIONS.filter((permission) => permission !== "employees:write");
+
+export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
+export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+
+export const roleAllows = (role: Role, permission: Permission) => ROLE_PERMISSIONS[role].includes(permission);
+
+/** Permissions in the table's order, without duplicates. */
+export const sortPermissions = (list: Iterable<Permission>): Permission[] => {
+  const set = new Set(list);
+  return PERMISSIONS.filter((permission) => set.has(permission));
+};
+
+/** A stored JSON list of permission names; names no longer in the table are dropped (they grant nothing). */
+export function parsePermissionList(json: string): Permission[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? sortPermissions(parsed.filter((value): value is Permission => typeof value === "string" && isPermission(value))) : [];
+}
