@@ -1,4 +1,4 @@
-import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
+import { DEFAULT_KEY_PERMISSIONS, KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
@@ -193,5 +193,67 @@ describe("POST /v1/api_keys", () => {
 
   it("405 for PUT", async () => {
     expect((await call(PUT, { method: "PUT" })).status).toBe(405);
+  });
+});
+
+describe("POST /v1/api_keys: permissions", () => {
+  const issue = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
+
+  it("left out: every default key permission, never employees:write; the key shows who issued it", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id, { permissions: KEY_PERMISSIONS });
+    const response = await issue({ apiKey: caller.secret, body: { expiresAt: inDays(30) } });
+    expect(response.status).toBe(201);
+    expect(response.body.permissions).toEqual([...DEFAULT_KEY_PERMISSIONS]);
+    expect(response.body.permissions).not.toContain("employees:write");
+    expect(response.body.createdBy).toEqual({ type: "api_key", id: caller.id });
+  });
+
+  it("named: exactly those, in the table's order; employees:write only when named", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id, { permissions: KEY_PERMISSIONS });
+    const response = await issue({ apiKey: caller.secret, body: { expiresAt: inDays(30), permissions: ["employees:write", "transactions:read", "transactions:read"] } });
+    expect(response.body.permissions).toEqual(["employees:write", "transactions:read"]);
+  });
+
+  it("no escalation: a key cannot issue a key with a permission it lacks; by default it passes on only its own", async () => {
+    const { account } = await signedInEmployee();
+    const narrow = await apiKeyFor(account.id, { permissions: ["api_keys:write", "transactions:read"] });
+    const wider = await issue({ apiKey: narrow.secret, body: { expiresAt: inDays(30), permissions: ["transactions:read", "recipients:write"] } });
+    expect(wider.status).toBe(403);
+    expect(wider.body).toMatchObject({ error_code: "err_forbidden", details: { permission: "recipients:write" } });
+    const defaulted = await issue({ apiKey: narrow.secret, body: { expiresAt: inDays(30) } });
+    expect(defaulted.body.permissions).toEqual(["api_keys:write", "transactions:read"]);
+  });
+
+  it("an employee passes on only what their role holds: a developer's key never reads KYC or invites", async () => {
+    const developer = await signedInEmployee({ totp: true, role: "developer" });
+    const defaulted = await issue({ session: developer.session, totp: developer.authenticator!.nextCode(), body: { expiresAt: inDays(30) } });
+    expect(defaulted.status).toBe(201);
+    expect(defaulted.body.permissions).not.toContain("kyc:read");
+    expect(defaulted.body.createdBy).toEqual({ type: "employee", id: developer.employee.id });
+    const invite = await issue({ session: developer.session, totp: developer.authenticator!.nextCode(), body: { expiresAt: inDays(30), permissions: ["employees:write"] } });
+    expect(invite.status).toBe(403);
+    expect(invite.body.details).toEqual({ permission: "employees:write" });
+  });
+
+  it("422 for a name that is no permission, or one no key may hold", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    const response = await issue({ apiKey: caller.secret, body: { expiresAt: inDays(30), permissions: ["transactions:read", "root", "settings:write", "roles"] } });
+    expect(response.status).toBe(422);
+    expect(response.body.details).toEqual({
+      "permissions.1": '"root" is not a permission',
+      "permissions.2": '"settings:write" cannot be held by an API key',
+      "permissions.3": '"roles" cannot be held by an API key',
+    });
+  });
+
+  it("403 for a key without api_keys:write", async () => {
+    const { account } = await signedInEmployee();
+    const reader = await apiKeyFor(account.id, { permissions: ["api_keys:read"] });
+    const response = await issue({ apiKey: reader.secret, body: { expiresAt: inDays(30) } });
+    expect(response.status).toBe(403);
+    expect(response.body.details).toEqual({ permission: "api_keys:write" });
   });
 });

@@ -50,6 +50,22 @@ describe("GET /v1/openapi.json", () => {
     expect(Object.keys(issue.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "422"]));
   });
 
+  it("shows each operation's permission, its reach and its step-up, and the role table", async () => {
+    const { body: document } = await call(GET);
+    const revoke = document.paths["/v1/api_keys/{key}"].delete;
+    expect(revoke["x-permission"]).toBe("api_keys:write");
+    expect(revoke.description).toMatch(/^Permission: `api_keys:write`\. Step-up: from a session, needs `Service-Totp-Code`\./);
+    const employees = document.paths["/v1/employees"].get;
+    expect(employees["x-permission"]).toBe("employees:read");
+    expect(employees["x-platform-wide"]).toBe(true);
+    expect(document.paths["/v1/sessions/current"].get["x-permission"]).toBeNull();
+    expect(document.paths["/v1/setup"].post).not.toHaveProperty("x-permission");
+    for (const operations of Object.values(document.paths) as Record<string, { security: unknown[]; "x-permission"?: unknown }>[]) {
+      for (const operation of Object.values(operations)) if (operation.security.length) expect(operation).toHaveProperty("x-permission");
+    }
+    expect(document.info.description).toContain("`viewer` (Reads everything, changes nothing)");
+  });
+
   it("405 for POST", async () => {
     expect((await call(POST, { method: "POST" })).status).toBe(405);
   });

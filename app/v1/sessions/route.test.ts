@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { call, sessionFrom } from "@/lib/testing/http";
-import { PASSWORD, signedInEmployee } from "@/lib/testing/factories";
+import { createSession } from "@/lib/auth/sessions";
+import { sha256 } from "@/lib/auth/tokens";
+import { apiKeyFor, PASSWORD, signedInEmployee } from "@/lib/testing/factories";
+import { DELETE as endSession } from "./[id]/route";
 import { GET as whoAmI } from "./current/route";
-import { POST } from "./route";
+import { GET, POST } from "./route";
 
 const signIn = (body: object, ip = "198.51.100.1") => call(POST, { method: "POST", body, ip });
 
@@ -91,5 +94,54 @@ describe("POST /v1/sessions", () => {
       const blocked = await signIn({ email, password: PASSWORD, totpCode: authenticator!.nextCode() });
       expect(blocked.status).toBe(429);
     });
+  });
+});
+
+describe("GET /v1/sessions and DELETE /v1/sessions/{id}", () => {
+  const another = async (employeeId: string, ip: string | null = "203.0.113.9") =>
+    /=([^;]*)/.exec((await createSession({ employeeId, ip })).cookie)![1]!;
+
+  it("lists the employee's own live sessions, newest first, marking this one; ended ones are gone", async () => {
+    const staff = await signedInEmployee({ ip: "198.51.100.5" });
+    const other = await another(staff.employee.id);
+    const ended = await another(staff.employee.id);
+    const endedId = (await db().session.findUniqueOrThrow({ where: { tokenHash: sha256(ended) } })).id;
+    await db().session.update({ where: { id: endedId }, data: { revokedAt: new Date() } });
+    const someoneElse = await signedInEmployee({ platform: staff.account });
+    const response = await call(GET, { session: staff.session });
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(2);
+    expect(response.body.filter((item: { current: boolean }) => item.current)).toHaveLength(1);
+    expect(response.body.find((item: { current: boolean }) => item.current)).toMatchObject({ ip: "198.51.100.5", createdAt: expect.any(String), lastSeenAt: expect.any(String) });
+    expect(JSON.stringify(response.body)).not.toContain(endedId);
+    expect(JSON.stringify(response.body)).not.toContain(someoneElse.employee.id);
+    for (const token of [staff.session, other, ended]) expect(JSON.stringify(response.body)).not.toContain(token);
+  });
+
+  it("ends another of one's own sessions: that browser is signed out, this one is not", async () => {
+    const staff = await signedInEmployee();
+    const other = await another(staff.employee.id);
+    const listed = await call(GET, { session: staff.session });
+    const target = listed.body.find((item: { current: boolean }) => !item.current).id as string;
+    const response = await call(endSession, { method: "DELETE", session: staff.session, params: { id: target } });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ id: target, current: false });
+    expect((await call(whoAmI, { session: other })).status).toBe(401);
+    expect((await call(whoAmI, { session: staff.session })).status).toBe(200);
+  });
+
+  it("404 for another employee's session, of this platform or another; the session lives on", async () => {
+    const staff = await signedInEmployee();
+    const colleague = await signedInEmployee({ platform: staff.account });
+    const colleagueSessionId = (await db().session.findFirstOrThrow({ where: { employeeId: colleague.employee.id } })).id;
+    const response = await call(endSession, { method: "DELETE", session: staff.session, params: { id: colleagueSessionId } });
+    expect(response.status).toBe(404);
+    expect((await call(whoAmI, { session: colleague.session })).status).toBe(200);
+  });
+
+  it("403 for API keys: these are an employee's own", async () => {
+    const staff = await signedInEmployee();
+    const key = await apiKeyFor(staff.account.id);
+    expect((await call(GET, { apiKey: key.secret })).status).toBe(403);
   });
 });

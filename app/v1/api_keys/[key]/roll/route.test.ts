@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { GET as list } from "@/app/v1/api_keys/route";
+import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
+import { db } from "@/lib/db";
+import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/http";
+import { POST } from "./route";
+
+const roll = (key: string, options: Parameters<typeof call>[1]) => call(POST, { method: "POST", params: { key }, ...options });
+const works = async (secret: string) => (await call(list, { apiKey: secret })).status === 200;
+
+describe("POST /v1/api_keys/{key}/roll", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("201: a new secret with the old key's name, permissions and allowlist; both work during the overlap, then only the new one", async () => {
+    const { account, employee, session, authenticator } = await signedInEmployee({ totp: true });
+    const old = await apiKeyFor(account.id, { name: "Payouts", cidrAllowlist: ["127.0.0.0/8"], permissions: ["api_keys:read", "transactions:read"] });
+    const response = await roll(old.id, { session, totp: authenticator!.nextCode(), body: { expiresAt: inDays(90), overlapSeconds: 600 } });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      name: "Payouts",
+      cidrAllowlist: ["127.0.0.0/8"],
+      permissions: ["api_keys:read", "transactions:read"],
+      createdBy: { type: "employee", id: employee.id },
+      secret: expect.stringMatching(/^svc_/),
+    });
+    expect(response.body.id).not.toBe(old.id);
+    expect(await works(old.secret)).toBe(true);
+    expect(await works(response.body.secret)).toBe(true);
+    const oldRow = await db().apiKey.findUniqueOrThrow({ where: { id: old.id } });
+    // new Date() reads the real clock (the authenticator shifts Date.now only).
+    const now = new Date().getTime();
+    expect(Math.abs(oldRow.expiresAt.getTime() - (now + 600_000))).toBeLessThan(10_000);
+
+    vi.useFakeTimers({ toFake: ["Date"], now: now + 601_000 });
+    expect(await works(old.secret)).toBe(false);
+    expect(await works(response.body.secret)).toBe(true);
+  });
+
+  it("without an overlap the old secret stops at once; a key may roll a key it covers", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    const old = await apiKeyFor(account.id, { permissions: ["api_keys:read"] });
+    const response = await roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30) } });
+    expect(response.status).toBe(201);
+    expect(response.body.createdBy).toEqual({ type: "api_key", id: caller.id });
+    expect(await works(old.secret)).toBe(false);
+    expect(await works(response.body.secret)).toBe(true);
+  });
+
+  it("never moves an expiry later: an overlap past the old key's own end keeps that end", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    const old = await apiKeyFor(account.id, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const before = (await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).expiresAt;
+    expect((await roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 86_400 } })).status).toBe(201);
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).expiresAt).toEqual(before);
+  });
+
+  it("403 naming the permission when the caller lacks one the key holds (no escalation by rolling)", async () => {
+    const { account } = await signedInEmployee();
+    const weak = await apiKeyFor(account.id, { permissions: ["api_keys:read", "api_keys:write"] });
+    const strong = await apiKeyFor(account.id, { permissions: DEFAULT_KEY_PERMISSIONS });
+    const response = await roll(strong.id, { apiKey: weak.secret, body: { expiresAt: inDays(30) } });
+    expect(response.status).toBe(403);
+    expect(response.body.error_code).toBe("err_forbidden");
+    expect(DEFAULT_KEY_PERMISSIONS).toContain(response.body.details.permission);
+    expect(await works(strong.secret)).toBe(true);
+  });
+
+  it("409 for a revoked key; 422 for an overlap out of range; 400 without a code from a session", async () => {
+    const { account, session } = await signedInEmployee({ totp: true });
+    const caller = await apiKeyFor(account.id);
+    const revoked = await apiKeyFor(account.id);
+    await db().apiKey.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
+    expect((await roll(revoked.id, { apiKey: caller.secret, body: { expiresAt: inDays(30) } })).status).toBe(409);
+    for (const overlapSeconds of [-1, 86_401, 1.5, "60"]) {
+      const response = await roll(caller.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds } });
+      expect(response.status).toBe(422);
+      expect(Object.keys(response.body.details)).toEqual(["overlapSeconds"]);
+    }
+    const noCode = await roll(caller.id, { session, body: { expiresAt: inDays(30) } });
+    expect(noCode.status).toBe(400);
+    expect(noCode.body.error_code).toBe("err_otp_required");
+    expect(await works(caller.secret)).toBe(true);
+  });
+});
