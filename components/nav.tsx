@@ -3,30 +3,23 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useMe } from "@/components/me";
+import { dashboardLinks, homeFor } from "@/components/nav-links";
 import { api } from "@/lib/client/api";
+import { ROLE_LABELS } from "@/components/employees/roles";
 
-const links = [
-  { href: "/information-requests", label: "Information requests" },
-  { href: "/kyc", label: "KYC" },
-  { href: "/transactions", label: "Transactions" },
-  { href: "/virtual-accounts", label: "Virtual accounts" },
-  { href: "/recipients", label: "Recipients" },
-  { href: "/delegated-users", label: "Delegated users" },
-  { href: "/accounts", label: "Accounts" },
-  { href: "/feature-flags", label: "Feature flags" },
-  { href: "/api-keys", label: "API keys" },
-  { href: "/employees", label: "Employees" },
-  { href: "/audit-log", label: "Audit log" },
-  { href: "/security", label: "Security" },
-];
+/** True when the platform requires 2FA and this employee has none yet: only enrolment is open to them. */
+export const mustEnrol = (me: { twoFactorEnabled: boolean; settings: { requireTwoFactor: boolean } }) => me.settings.requireTwoFactor && !me.twoFactorEnabled;
 
 export function Sidebar() {
   const pathname = usePathname();
   const router = useRouter();
   const me = useMe();
+  const links = mustEnrol(me)
+    ? dashboardLinks.filter((link) => link.href === "/security")
+    : dashboardLinks.filter((link) => link.permission === null || me.permissions.includes(link.permission));
   return (
     <aside className="sidebar">
-      <Link href="/information-requests" className="brand">
+      <Link href={homeFor(me.permissions)} className="brand">
         {me.accountName}
       </Link>
       <nav aria-label="Main">
@@ -42,7 +35,7 @@ export function Sidebar() {
       </nav>
       <div className="who">
         <span>
-          Signed in as <strong>{me.name}</strong>
+          Signed in as <strong>{me.name}</strong> <span className="muted">({ROLE_LABELS[me.role]})</span>
         </span>
         {!me.twoFactorEnabled && (
           <Link href="/security" className="badge warn">

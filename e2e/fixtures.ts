@@ -1,9 +1,11 @@
+import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import { generateSync } from "otplib";
+import type { Role } from "../lib/auth/permissions";
 
 const root = path.resolve(__dirname, "..");
 
@@ -110,8 +112,23 @@ export async function snap(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 }
 
-type WorkerFixtures = { server: Server & { admin: APIRequestContext } };
-type TestFixtures = { employee: { name: string; email: string; password: string; id: string } };
+type WorkerFixtures = { server: Server & { admin: APIRequestContext; inviter: APIRequestContext } };
+type TestFixtures = { role: Role; employee: { name: string; email: string; password: string; id: string } };
+
+/**
+ * Gives an employee a role straight in the server's database. Through the API a role change needs
+ * a fresh authenticator code (step-up), and codes come one per 30 s time step, which would make
+ * every test wait; e2e/roles.spec.ts changes roles the way an owner does.
+ */
+export function setRole(server: Server, employeeId: string, role: Role) {
+  const db = new Database(path.join(server.dataDir, "app.db"));
+  try {
+    db.pragma("busy_timeout = 5000");
+    db.prepare(`UPDATE "Employee" SET role = ? WHERE id = ?`).run(role, employeeId);
+  } finally {
+    db.close();
+  }
+}
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   // One server per worker, set up once through the API; its owner's session (`admin`) prepares data.
@@ -121,22 +138,36 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const admin = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
       const setup = await admin.post("/v1/setup", { data: OWNER });
       expect(setup.status()).toBe(201);
-      await use({ ...server, admin });
+      // Invitations need a code from a session, or a key that was given employees:write: the owner
+      // enrols 2FA and issues such a key once, and every test's employee is invited with it.
+      const { authenticator } = await enrolTotp(admin, server.baseURL);
+      const issued = await admin.post("/v1/api_keys", {
+        headers: { "service-totp-code": await authenticator.next() },
+        data: { name: "e2e inviter", expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), permissions: ["employees:read", "employees:write"] },
+      });
+      expect(issued.status()).toBe(201);
+      const { secret } = (await issued.json()) as { secret: string };
+      const inviter = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { authorization: `Bearer ${secret}` } });
+      await use({ ...server, admin, inviter });
+      await inviter.dispose();
       await admin.dispose();
       await server.stop();
     },
     { scope: "worker", timeout: 90_000 },
   ],
   baseURL: async ({ server }, use) => use(server.baseURL),
+  /** The role of the test's employee: `test.use({ role: "compliance" })` in a spec or describe block. */
+  role: ["admin", { option: true }],
   // Every test gets a browser signed in as a new employee of the platform, without 2FA (automatic,
   // so a test that never names `employee` is signed in all the same).
-  employee: [async ({ server, page }, use, testInfo) => {
+  employee: [async ({ server, page, role }, use, testInfo) => {
     const suffix = `${testInfo.workerIndex}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
     const name = `Taylor Tester ${suffix}`;
     const email = `taylor.${suffix}@acme.example`;
-    const invited = await server.admin.post("/v1/employees", { data: { name, email } });
+    const invited = await server.inviter.post("/v1/employees", { data: { name, email } });
     expect(invited.status()).toBe(201);
     const { invitationUrl, id } = (await invited.json()) as { invitationUrl: string; id: string };
+    setRole(server, id, role);
     const token = new URL(invitationUrl).searchParams.get("token")!;
     const accepted = await page.request.post(`${server.baseURL}/v1/employees/invitations/accept`, { data: { token, password: EMPLOYEE_PASSWORD } });
     expect(accepted.status()).toBe(200);

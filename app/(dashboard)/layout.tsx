@@ -1,24 +1,26 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { MeProvider } from "@/components/me";
+import { toMe } from "@/components/me-shape";
 import { Sidebar } from "@/components/nav";
+import { TwoFactorGate } from "@/components/two-factor-gate";
 import { currentEmployee } from "@/lib/auth/current-employee";
 
 export const dynamic = "force-dynamic";
 
 // Every dashboard page: signed-in employees only, inside the navigation shell.
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const me = await currentEmployee();
-  if (!me) redirect("/login");
+  const session = await currentEmployee();
+  if (!session) redirect("/login");
   return (
-    <MeProvider me={me}>
+    <MeProvider me={toMe(session)}>
       <a href="#main" className="skip-link">
         Skip to content
       </a>
       <div className="shell">
         <Sidebar />
         <main id="main" className="main">
-          {children}
+          <TwoFactorGate>{children}</TwoFactorGate>
         </main>
       </div>
     </MeProvider>

@@ -5,6 +5,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
+import type { SessionBody } from "@/components/me-shape";
+import { homeFor } from "@/components/nav-links";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { api, ApiRequestError, applyFieldErrors } from "@/lib/client/api";
@@ -22,8 +24,8 @@ export function SignInForm() {
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     try {
-      await api("/v1/sessions", { method: "POST", body: step === "code" ? values : { email: values.email, password: values.password } });
-      router.push("/information-requests");
+      const session = await api<SessionBody>("/v1/sessions", { method: "POST", body: step === "code" ? values : { email: values.email, password: values.password } });
+      router.push(homeFor(session.permissions));
       router.refresh();
     } catch (error) {
       if (error instanceof ApiRequestError && error.code === "err_otp_required" && step === "password") {

@@ -1,0 +1,23 @@
+import type { Permission } from "@/lib/auth/permissions";
+
+/** The dashboard's pages, in the navigation's order, each with the permission it needs to be of use. */
+export const dashboardLinks: { href: string; label: string; permission: Permission | null }[] = [
+  { href: "/information-requests", label: "Information requests", permission: "information_requests:read" },
+  { href: "/kyc", label: "KYC", permission: "kyc:read" },
+  { href: "/transactions", label: "Transactions", permission: "transactions:read" },
+  { href: "/virtual-accounts", label: "Virtual accounts", permission: "virtual_accounts:read" },
+  { href: "/recipients", label: "Recipients", permission: "recipients:read" },
+  { href: "/delegated-users", label: "Delegated users", permission: "delegated_users:read" },
+  { href: "/accounts", label: "Accounts", permission: "accounts:read" },
+  { href: "/feature-flags", label: "Feature flags", permission: "feature_flags:read" },
+  { href: "/api-keys", label: "API keys", permission: "api_keys:read" },
+  { href: "/employees", label: "Employees", permission: "employees:read" },
+  { href: "/audit-log", label: "Audit log", permission: "audit_log:read" },
+  { href: "/settings", label: "Settings", permission: "settings:read" },
+  { href: "/security", label: "Security", permission: null },
+];
+
+/** Where a signed-in employee lands: the first page their role can use. */
+export function homeFor(permissions: readonly Permission[]): string {
+  return dashboardLinks.find((link) => link.permission === null || permissions.includes(link.permission))!.href;
+}
