@@ -43,7 +43,7 @@ test("a fresh install opens on setup, creates the platform, and afterwards / lea
   await expect(page.getByRole("link", { name: OWNER.accountName })).toBeVisible();
 
   // Setup is closed now: the page and the API both send people to sign in.
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
   await page.goto(`${fresh.baseURL}/setup`);
   await expect(page).toHaveURL(/\/login$/);

@@ -3,7 +3,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+import jsQR from "jsqr";
+import { PNG } from "pngjs";
 import { generateSync } from "otplib";
 import type { Role } from "../lib/auth/permissions";
 
@@ -105,6 +107,17 @@ export async function enrolTotp(request: APIRequestContext, baseURL: string) {
   expect(confirmed.status()).toBe(200);
   const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
   return { authenticator, recoveryCodes };
+}
+
+/**
+ * What a phone's camera reads from the QR code on screen: the otpauth:// URI decoded from the pixels
+ * (never from the page's text or the database).
+ */
+export async function scanQrCode(qr: Locator): Promise<URL> {
+  const picture = PNG.sync.read(await qr.screenshot());
+  const scanned = jsQR(new Uint8ClampedArray(picture.data), picture.width, picture.height);
+  expect(scanned, "the QR code on screen decodes").not.toBeNull();
+  return new URL(scanned!.data);
 }
 
 /** Saves a full-page screenshot as a test artifact (test-results/<test>/<name>.png). */

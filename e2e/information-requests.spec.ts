@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, snap, test } from "./fixtures";
+import { expect, OWNER, snap, test } from "./fixtures";
 
 type Kind = "due_diligence" | "endorsement";
 
@@ -30,8 +30,10 @@ async function raise(admin: APIRequestContext, kind: Kind, links: { transferId?:
   return request.id;
 }
 
+/** Moves a request as another employee would, with the reason a rejection or expiry needs. */
 async function moveViaApi(admin: APIRequestContext, id: string, status: string) {
-  const response = await admin.post(`/v1/information_requests/${id}/status`, { data: { status } });
+  const reason = status === "rejected" || status === "expired" ? "Decided elsewhere meanwhile." : undefined;
+  const response = await admin.post(`/v1/information_requests/${id}/status`, { data: { status, reason } });
   expect(response.status(), await response.text()).toBe(200);
 }
 
@@ -171,11 +173,16 @@ test.describe("information requests", () => {
     await expect(page.getByTestId("request-status")).toHaveText("on review");
     await expect(actions.getByRole("status")).toHaveText("Moved to on review.");
     await expect(actions.getByRole("button")).toHaveText(["Approve", "Reject", "Expire"]);
+    const history = page.getByTestId("review-history");
+    await expect(history).toContainText(`Review started by ${employee.name}`);
 
     await actions.getByRole("button", { name: "Approve" }).click();
     await expect(dialog).toContainText("Approved is final");
+    await dialog.getByLabel("Reason (optional)").fill("Invoices match the transfer.");
     await dialog.getByRole("button", { name: "Yes, approve" }).click();
     await expect(page.getByTestId("request-status")).toHaveText("approved");
+    await expect(history).toContainText(`Approved by ${employee.name}`);
+    await expect(history).toContainText("Invoices match the transfer.");
     await expect(actions.getByRole("button")).toHaveCount(0);
     await expect(actions).toContainText("No further actions");
     const stored = (await (await server.admin.get(`/v1/information_requests/${id}`)).json()) as { status: string };
@@ -214,6 +221,44 @@ test.describe("information requests", () => {
     await expect(actions.getByRole("alert")).toContainText("cannot move from rejected to approved");
     await expect(page.getByTestId("request-status")).toHaveText("rejected");
     await expect(actions.getByRole("button")).toHaveCount(0);
+  });
+
+  test("rejecting needs a reason, refused under the field when empty; the history then says who decided and why", async ({ page, server, employee }, testInfo) => {
+    const id = await raise(server.admin, "due_diligence");
+    await moveViaApi(server.admin, id, "on_review");
+    await page.goto(`/information-requests/${id}`);
+    const actions = page.getByRole("region", { name: "Actions" });
+    await actions.getByRole("button", { name: "Reject" }).click();
+    const dialog = page.getByRole("dialog");
+    const reason = dialog.getByLabel("Reason", { exact: true });
+    await dialog.getByRole("button", { name: "Yes, reject" }).click();
+    await expect(reason).toHaveAttribute("aria-invalid", "true");
+    await expect(reason).toHaveAccessibleDescription(/Say why you reject it/);
+    await expect(page.getByTestId("request-status")).toHaveText("on review");
+    await reason.fill("The customer sent no proof of the source of funds.");
+    await snap(page, testInfo, "reject-with-reason");
+    await dialog.getByRole("button", { name: "Yes, reject" }).click();
+    await expect(page.getByTestId("request-status")).toHaveText("rejected");
+    const history = page.getByTestId("review-history");
+    await expect(history).toContainText(`Rejected by ${employee.name}`);
+    await expect(history).toContainText("The customer sent no proof of the source of funds.");
+    await expect(history).toContainText(`Review started by ${OWNER.name}`);
+    await snap(page, testInfo, "review-history");
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await snap(page, testInfo, "review-history-phone");
+  });
+
+  test.describe("as a viewer", () => {
+    test.use({ role: "viewer" });
+    test("the request and its history are shown, but no actions", async ({ page, server }) => {
+      const id = await raise(server.admin, "endorsement");
+      await page.goto(`/information-requests/${id}`);
+      await expect(page.getByTestId("request-status")).toHaveText("requested");
+      await expect(page.getByTestId("review-history")).toContainText("Nobody has started reviewing it yet.");
+      await expect(page.getByRole("region", { name: "Actions" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Start review" })).toHaveCount(0);
+    });
   });
 
   test("empty and error states, and the list at phone width", async ({ page, server, employee }, testInfo) => {

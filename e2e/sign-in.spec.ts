@@ -4,7 +4,7 @@ test.describe("sign-in with two-factor authentication", () => {
   test("asks for the authenticator code after the password; a wrong code is refused next to the field", async ({ page, employee, baseURL }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!);
     await page.goto("/information-requests");
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await expect(page).toHaveURL(/\/login$/);
 
     await page.getByLabel("E-mail").fill(employee.email);

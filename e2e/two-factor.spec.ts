@@ -1,8 +1,6 @@
 import { readFile } from "node:fs/promises";
-import jsQR from "jsqr";
 import { generateSync } from "otplib";
-import { PNG } from "pngjs";
-import { authenticatorFor, expect, snap, test } from "./fixtures";
+import { authenticatorFor, expect, scanQrCode, snap, test } from "./fixtures";
 
 function wrongCode(secret: string) {
   const now = Math.floor(Date.now() / 30_000);
@@ -28,10 +26,7 @@ test("a new employee scans the QR code, turns on 2FA, keeps the recovery codes, 
   await snap(page, testInfo, "2-qr-code");
 
   // The phone: a picture of the QR code, decoded.
-  const picture = PNG.sync.read(await qr.screenshot());
-  const scanned = jsQR(new Uint8ClampedArray(picture.data), picture.width, picture.height);
-  expect(scanned, "the QR code on screen decodes").not.toBeNull();
-  const uri = new URL(scanned!.data);
+  const uri = await scanQrCode(qr);
   expect(uri.protocol).toBe("otpauth:");
   expect(uri.host).toBe("totp");
   expect(decodeURIComponent(uri.pathname)).toContain(employee.email);

@@ -1,5 +1,6 @@
 "use client";
 
+import { useCan } from "@/components/me";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -20,6 +21,7 @@ const unsetAsMissing = (value: string) => (value === "" ? undefined : value);
 
 /** An account's feature flags, edited in place (POST /v1/accounts/{accountId}); errors sit under the flag they name. */
 export function AccountFlagsForm({ account }: { account: Account }) {
+  const readOnly = !useCan()("feature_flags:write");
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
@@ -47,31 +49,35 @@ export function AccountFlagsForm({ account }: { account: Account }) {
 
   return (
     <form className="row nowrap" style={{ alignItems: "flex-start" }} onSubmit={onSubmit} noValidate aria-label={`Feature flags of ${account.name}`}>
-      {featureFlagNames.map((name) => (
-        <FlagSelect
-          key={name}
-          label={name}
-          unset={account.featureFlags[name] === undefined}
-          registration={form.register(`featureFlags.${name}`, { setValueAs: unsetAsMissing, onChange: () => setSaved(false) })}
-          error={errors?.[name]?.message}
-        />
-      ))}
+      <fieldset className="plain row nowrap" style={{ alignItems: "flex-start" }} disabled={readOnly}>
+        {featureFlagNames.map((name) => (
+          <FlagSelect
+            key={name}
+            label={name}
+            unset={account.featureFlags[name] === undefined}
+            registration={form.register(`featureFlags.${name}`, { setValueAs: unsetAsMissing, onChange: () => setSaved(false) })}
+            error={errors?.[name]?.message}
+          />
+        ))}
+      </fieldset>
       {/* Level with the selects (below their labels), whatever error a select shows underneath. */}
-      <div className="row" style={{ marginTop: "1.6rem", alignItems: "center" }}>
-        <button type="submit" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? "Saving…" : "Save"}
-        </button>
-        {saved && (
-          <span className="badge ok" role="status">
-            Saved
-          </span>
-        )}
-        {formError && (
-          <span className="field-error" role="alert">
-            {formError}
-          </span>
-        )}
-      </div>
+      {!readOnly && (
+        <div className="row" style={{ marginTop: "1.6rem", alignItems: "center" }}>
+          <button type="submit" disabled={form.formState.isSubmitting}>
+            {form.formState.isSubmitting ? "Saving…" : "Save"}
+          </button>
+          {saved && (
+            <span className="badge ok" role="status">
+              Saved
+            </span>
+          )}
+          {formError && (
+            <span className="field-error" role="alert">
+              {formError}
+            </span>
+          )}
+        </div>
+      )}
     </form>
   );
 }

@@ -50,8 +50,8 @@ export function useTransfer(id: string | null) {
 export function useMoveInformationRequest(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (status: InformationRequestStatus) =>
-      api<InformationRequest>(`/v1/information_requests/${encodeURIComponent(id)}/status`, { method: "POST", body: { status } }),
+    mutationFn: ({ status, reason }: { status: InformationRequestStatus; reason?: string }) =>
+      api<InformationRequest>(`/v1/information_requests/${encodeURIComponent(id)}/status`, { method: "POST", body: { status, reason } }),
     onSuccess: (moved) => {
       queryClient.setQueryData<InformationRequestDetail>(informationRequestKey(id), (old) => (old ? { ...old, ...moved } : old));
     },

@@ -1,38 +1,29 @@
 "use client";
 
 import { useState } from "react";
-import { Dialog } from "@/components/ui/dialog";
+import { useCan, useMe } from "@/components/me";
 import { StatusBadge } from "@/components/ui/format";
 import { ApiRequestError } from "@/lib/client/api";
 import { informationRequestTransitions, type InformationRequestStatus } from "@/lib/information-requests/schemas";
+import { DecisionDialog } from "./decision-dialog";
 import { transitionLabels, useMoveInformationRequest, type InformationRequestDetail } from "./hooks";
-
-const consequences: Partial<Record<InformationRequestStatus, string>> = {
-  on_review: "It moves from requested to on review, so others can see someone is working on it.",
-  approved: "Approved is final: the request cannot be moved again.",
-  rejected: "Rejected is final: the request cannot be moved again.",
-  expired: "Expired is final: the request cannot be moved again.",
-};
 
 /**
  * The transitions the state machine allows from the request's current status, each behind a
- * confirmation. A 409 (someone moved the request meanwhile) is shown here and the request is read again.
+ * confirmation (with a reason where the decision needs one). A 409 (someone moved the request
+ * meanwhile) is shown here and the request is read again. Only for employees who may decide.
  */
 export function StatusActions({ request }: { request: InformationRequestDetail }) {
+  const me = useMe();
+  const can = useCan();
   const move = useMoveInformationRequest(request.id);
   const [target, setTarget] = useState<InformationRequestStatus | null>(null);
   const [done, setDone] = useState<InformationRequestStatus | null>(null);
+  if (!can("information_requests:write")) return null;
   const allowed = informationRequestTransitions[request.status];
-
-  const confirm = () => {
-    if (!target) return;
-    const status = target;
-    setDone(null);
-    move.mutate(status, {
-      onSuccess: () => setDone(status),
-      onSettled: () => setTarget(null),
-    });
-  };
+  // With four-eyes approval, whoever started the review cannot approve or reject it (the API refuses too).
+  const fourEyesBlocked = me.settings.fourEyesApproval && request.status === "on_review" && request.reviewerId === me.id;
+  const offered = allowed.filter((status) => !(fourEyesBlocked && (status === "approved" || status === "rejected")));
 
   const conflict = move.error instanceof ApiRequestError && move.error.status === 409 ? move.error : null;
   return (
@@ -45,15 +36,15 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
           Someone else changed this request meanwhile: {conflict.message}. The page now shows its current status; check it before acting again.
         </div>
       )}
-      {move.error && !conflict && (
-        <div className="alert error" role="alert">
-          {move.error instanceof Error ? move.error.message : "The request could not be moved."}
-        </div>
-      )}
       {done && !move.error && (
         <div className="alert success" role="status">
           Moved to {done.replaceAll("_", " ")}.
         </div>
+      )}
+      {fourEyesBlocked && (
+        <p className="alert info" style={{ margin: 0 }}>
+          Four-eyes approval is on: you started this review, so a second reviewer must approve or reject it.
+        </p>
       )}
       {allowed.length === 0 ? (
         <p className="muted" style={{ margin: 0 }}>
@@ -61,7 +52,7 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
         </p>
       ) : (
         <div className="row">
-          {allowed.map((status) => (
+          {offered.map((status) => (
             <button
               key={status}
               type="button"
@@ -77,23 +68,16 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
           ))}
         </div>
       )}
-      <Dialog open={target !== null} onClose={() => setTarget(null)} title={target ? `${transitionLabels[target]}?` : "Confirm"}>
-        {target && (
-          <>
-            <p style={{ margin: 0 }}>
-              {transitionLabels[target]} information request <code>{request.id}</code>? {consequences[target]}
-            </p>
-            <div className="dialog-actions">
-              <button type="button" onClick={() => setTarget(null)} disabled={move.isPending}>
-                Cancel
-              </button>
-              <button type="button" className={target === "approved" || target === "on_review" ? "primary" : "danger"} onClick={confirm} disabled={move.isPending} autoFocus>
-                {move.isPending ? "Saving…" : `Yes, ${transitionLabels[target].toLowerCase()}`}
-              </button>
-            </div>
-          </>
-        )}
-      </Dialog>
+      <DecisionDialog
+        request={request}
+        target={target}
+        move={move}
+        onClose={() => setTarget(null)}
+        onMoved={(status) => {
+          setDone(status);
+          setTarget(null);
+        }}
+      />
     </section>
   );
 }

@@ -9,16 +9,18 @@ import { Field } from "@/components/ui/field";
 import { CopyButton, DateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { queryString } from "@/lib/client/api";
+import { useCan } from "@/components/me";
 
 /** Delegated users: search by external id (kept in the URL), page through them, create one. */
 export function DelegatedUsersView() {
+  const can = useCan();
   const searchParams = useSearchParams();
   const externalId = searchParams.get("externalId") ?? undefined;
   const { query, items, state } = useCursorList<DelegatedUser>("/v1/delegated_users", { externalId });
   return (
     <div className="stack">
       <PageHeader title="Delegated users" description="Users of your own system linked to this account by their external id." />
-      <CreateDelegatedUserForm />
+      {can("delegated_users:write") && <CreateDelegatedUserForm />}
       {/* Remounts when the URL changes (back/forward), so the box shows the search in effect. */}
       <SearchForm key={externalId ?? ""} current={externalId ?? ""} />
       <DataState

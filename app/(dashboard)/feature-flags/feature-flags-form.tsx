@@ -7,7 +7,8 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { FlagSelect } from "@/components/accounts/flag-select";
-import { useMe } from "@/components/me";
+import { useCan, useMe } from "@/components/me";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { DataState, ErrorMessage } from "@/components/ui/data-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { api, applyFieldErrors } from "@/lib/client/api";
@@ -40,6 +41,7 @@ export function FeatureFlagsForm() {
 }
 
 function FlagsForm({ stored }: { stored: FeatureFlags }) {
+  const readOnly = !useCan()("feature_flags:write");
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
@@ -69,7 +71,8 @@ function FlagsForm({ stored }: { stored: FeatureFlags }) {
       <p className="muted" style={{ margin: 0 }}>
         Each flag is one of <strong>require</strong>, <strong>prefer</strong>, <strong>discourage</strong> or <strong>forbid</strong>.
       </p>
-      <div className="row">
+      {readOnly && <ReadOnlyNote>Your role can read the flags; developers, admins and owners change them.</ReadOnlyNote>}
+      <fieldset className="plain row" disabled={readOnly}>
         {featureFlagNames.map((name) => (
           <FlagSelect
             key={name}
@@ -79,12 +82,14 @@ function FlagsForm({ stored }: { stored: FeatureFlags }) {
             error={form.formState.errors[name]?.message as string | undefined}
           />
         ))}
-      </div>
-      <div className="row">
-        <button type="submit" className="primary" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? "Saving…" : "Save flags"}
-        </button>
-      </div>
+      </fieldset>
+      {!readOnly && (
+        <div className="row">
+          <button type="submit" className="primary" disabled={form.formState.isSubmitting}>
+            {form.formState.isSubmitting ? "Saving…" : "Save flags"}
+          </button>
+        </div>
+      )}
       {saved && (
         <div className="alert success" role="status">
           Feature flags saved.

@@ -6,9 +6,11 @@ import { LoadMore, useCursorList } from "@/components/ui/cursor-list";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { useCan } from "@/components/me";
 
 /** Saved recipients (deleted ones are gone); each can be deleted after a confirmation. */
 export function RecipientsView() {
+  const can = useCan();
   const { query, items, state } = useCursorList<Recipient>("/v1/recipients");
   const [confirming, setConfirming] = useState<Recipient | null>(null);
   const [done, setDone] = useState<Recipient | null>(null);
@@ -42,16 +44,18 @@ export function RecipientsView() {
                     <DateTime value={recipient.createdAt} />
                   </td>
                   <td data-label="Actions">
-                    <button
-                      type="button"
-                      aria-label={`Delete ${recipient.name}`}
-                      onClick={() => {
-                        setDone(null);
-                        setConfirming(recipient);
-                      }}
-                    >
-                      Delete
-                    </button>
+                    {can("recipients:write") && (
+                      <button
+                        type="button"
+                        aria-label={`Delete ${recipient.name}`}
+                        onClick={() => {
+                          setDone(null);
+                          setConfirming(recipient);
+                        }}
+                      >
+                        Delete
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -10,11 +10,13 @@ import { PageHeader } from "@/components/ui/page-header";
 import { DeactivateVirtualAccountDialog } from "@/components/virtual-accounts/deactivate-virtual-account-dialog";
 import type { VirtualAccount } from "@/components/virtual-accounts/use-virtual-accounts";
 import { queryString } from "@/lib/client/api";
+import { useCan } from "@/components/me";
 
 const STATUSES = { "": "All", true: "Active", false: "Inactive" } as const;
 
 /** The account's virtual accounts with their state; an active one can be deactivated after a confirmation. */
 export function VirtualAccountsView() {
+  const can = useCan();
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -88,7 +90,7 @@ export function VirtualAccountsView() {
                       <Link href={`/transactions${queryString({ virtualAccountId: account.id })}`} aria-label={`Transactions of ${account.key}`}>
                         Transactions
                       </Link>
-                      {account.isActive && (
+                      {account.isActive && can("virtual_accounts:write") && (
                         <button
                           type="button"
                           aria-label={`Deactivate ${account.key}`}

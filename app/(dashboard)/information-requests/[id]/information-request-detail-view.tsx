@@ -46,6 +46,7 @@ export function InformationRequestDetailView({ id }: { id: string }) {
                 </dd>
               </dl>
             </section>
+            <ReviewHistory request={request} />
             <StatusActions request={request} />
             <TransferSection transferId={request.transferId} />
             <SubmissionSection request={request} />
@@ -55,6 +56,45 @@ export function InformationRequestDetailView({ id }: { id: string }) {
     </div>
   );
 }
+
+/** Who started the review and who decided, when and why: the request's own record of its decision. */
+function ReviewHistory({ request }: { request: InformationRequestDetail }) {
+  const decided = request.status === "approved" || request.status === "rejected" || request.status === "expired";
+  return (
+    <section className="card stack" aria-labelledby="history-heading">
+      <h2 id="history-heading" style={{ margin: 0 }}>
+        Review and decision
+      </h2>
+      <ol className="timeline" data-testid="review-history">
+        <li>
+          <strong>Requested</strong> <DateTime value={request.createdAt} />
+        </li>
+        {request.reviewStartedAt && (
+          <li>
+            <strong>Review started</strong> by {request.reviewer?.name ?? "a former employee"} <When value={request.reviewStartedAt} />
+          </li>
+        )}
+        {decided && (
+          <li>
+            <strong>{statusWords[request.status]}</strong>
+            {request.decidedBy ? ` by ${request.decidedBy.name}` : request.decidedById ? " by a former employee" : " without a reviewer"}{" "}
+            {request.decidedAt && <When value={request.decidedAt} />}
+            {request.decisionReason && <blockquote className="reason">{request.decisionReason}</blockquote>}
+          </li>
+        )}
+        {!request.reviewStartedAt && !decided && <li className="muted">Nobody has started reviewing it yet.</li>}
+      </ol>
+    </section>
+  );
+}
+
+const statusWords: Record<string, string> = { approved: "Approved", rejected: "Rejected", expired: "Expired" };
+
+const When = ({ value }: { value: string }) => (
+  <span className="muted">
+    · <DateTime value={value} />
+  </span>
+);
 
 function TransferSection({ transferId }: { transferId: string | null }) {
   const query = useTransfer(transferId);

@@ -7,10 +7,12 @@ import { useRef, useState } from "react";
 import { useForm, type Resolver } from "react-hook-form";
 import { CountrySelect } from "@/components/kyc/country-select";
 import { applicantProfileKey, useApplicantProfile, type ApplicantProfile } from "@/components/kyc/hooks";
+import { useCan } from "@/components/me";
 import { DataState, ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { DateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { api, applyFieldErrors } from "@/lib/client/api";
 import { updateProfileInput, type UpdateProfileInput } from "@/lib/kyc/schemas";
 
@@ -56,6 +58,7 @@ export function ApplicantProfileForm() {
 }
 
 function ProfileForm({ profile }: { profile: ApplicantProfile }) {
+  const readOnly = !useCan()("kyc:write");
   const queryClient = useQueryClient();
   const stored = useRef(valuesOf(profile));
   const [updatedAt, setUpdatedAt] = useState(profile.updatedAt);
@@ -112,51 +115,56 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
         </div>
       )}
       <ErrorMessage error={formError} />
-      <fieldset>
-        <legend>Applicant</legend>
-        <div className="form-grid">
-          <Field label="First name" autoComplete="given-name" error={errors.firstName} {...form.register("firstName")} />
-          <Field label="Last name" autoComplete="family-name" error={errors.lastName} {...form.register("lastName")} />
-          <Field label="Date of birth" type="date" max={today} hint="A date in the past." error={errors.dateOfBirth} {...form.register("dateOfBirth")} />
-          <CountrySelect label="Nationality" error={errors.nationality} {...form.register("nationality")} />
-          <Field label="E-mail" type="email" autoComplete="email" error={errors.email} {...form.register("email")} />
-          <Field label="Phone" type="tel" autoComplete="tel" hint="International format, e.g. +4915112345678." error={errors.phone} {...form.register("phone")} />
-        </div>
+      {readOnly && <ReadOnlyNote>Your role can read the applicant profile; compliance staff, admins and owners change it.</ReadOnlyNote>}
+      <fieldset className="plain" disabled={readOnly}>
+        <fieldset>
+          <legend>Applicant</legend>
+          <div className="form-grid">
+            <Field label="First name" autoComplete="given-name" error={errors.firstName} {...form.register("firstName")} />
+            <Field label="Last name" autoComplete="family-name" error={errors.lastName} {...form.register("lastName")} />
+            <Field label="Date of birth" type="date" max={today} hint="A date in the past." error={errors.dateOfBirth} {...form.register("dateOfBirth")} />
+            <CountrySelect label="Nationality" error={errors.nationality} {...form.register("nationality")} />
+            <Field label="E-mail" type="email" autoComplete="email" error={errors.email} {...form.register("email")} />
+            <Field label="Phone" type="tel" autoComplete="tel" hint="International format, e.g. +4915112345678." error={errors.phone} {...form.register("phone")} />
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Address</legend>
+          <p className="muted" style={{ margin: 0 }}>
+            Saved as a whole: changing any part sends the complete address.
+          </p>
+          <div className="form-grid">
+            <Field label="Address line 1" autoComplete="address-line1" error={errors.address?.line1} {...form.register("address.line1")} />
+            <Field label="Address line 2 (optional)" autoComplete="address-line2" error={errors.address?.line2} {...form.register("address.line2")} />
+            <Field label="City" autoComplete="address-level2" error={errors.address?.city} {...form.register("address.city")} />
+            <Field label="Postal code" autoComplete="postal-code" error={errors.address?.postalCode} {...form.register("address.postalCode")} />
+            <CountrySelect label="Country" error={errors.address?.country} {...form.register("address.country")} />
+          </div>
+          {errors.address?.message && (
+            <span className="field-error" role="alert">
+              {errors.address.message}
+            </span>
+          )}
+        </fieldset>
       </fieldset>
-      <fieldset>
-        <legend>Address</legend>
-        <p className="muted" style={{ margin: 0 }}>
-          Saved as a whole: changing any part sends the complete address.
-        </p>
-        <div className="form-grid">
-          <Field label="Address line 1" autoComplete="address-line1" error={errors.address?.line1} {...form.register("address.line1")} />
-          <Field label="Address line 2 (optional)" autoComplete="address-line2" error={errors.address?.line2} {...form.register("address.line2")} />
-          <Field label="City" autoComplete="address-level2" error={errors.address?.city} {...form.register("address.city")} />
-          <Field label="Postal code" autoComplete="postal-code" error={errors.address?.postalCode} {...form.register("address.postalCode")} />
-          <CountrySelect label="Country" error={errors.address?.country} {...form.register("address.country")} />
+      {!readOnly && (
+        <div className="row">
+          <button type="submit" className="primary" disabled={isSubmitting}>
+            {isSubmitting ? "Saving…" : "Save profile"}
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              form.reset(stored.current);
+              setNotice(null);
+              setFormError(null);
+            }}
+            disabled={isSubmitting}
+          >
+            Discard changes
+          </button>
         </div>
-        {errors.address?.message && (
-          <span className="field-error" role="alert">
-            {errors.address.message}
-          </span>
-        )}
-      </fieldset>
-      <div className="row">
-        <button type="submit" className="primary" disabled={isSubmitting}>
-          {isSubmitting ? "Saving…" : "Save profile"}
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            form.reset(stored.current);
-            setNotice(null);
-            setFormError(null);
-          }}
-          disabled={isSubmitting}
-        >
-          Discard changes
-        </button>
-      </div>
+      )}
     </form>
   );
 }

@@ -9,6 +9,7 @@ import { OwnershipChart } from "@/components/kyc/ownership-chart";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { useCan } from "@/components/me";
 
 /** A KYC submission: who owns the applicant and in what shares (flagged when they do not add up), and the agreements accepted. */
 export function KycSubmissionView({ id }: { id: string }) {
@@ -90,6 +91,7 @@ function Ownership({ submission }: { submission: KycSubmissionDetail }) {
 }
 
 function Agreements({ submission }: { submission: KycSubmissionDetail }) {
+  const can = useCan();
   return (
     <section className="card stack" aria-labelledby="agreements-heading">
       <h2 id="agreements-heading" style={{ margin: 0 }}>
@@ -126,7 +128,7 @@ function Agreements({ submission }: { submission: KycSubmissionDetail }) {
           </table>
         </div>
       )}
-      <AgreementForm submissionId={submission.id} />
+      {can("kyc:write") && <AgreementForm submissionId={submission.id} />}
     </section>
   );
 }
