@@ -2,66 +2,112 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { mayActOnEmployees } from "@/components/employees/available-actions";
+import { EmployeeActionButtons } from "@/components/employees/employee-action-buttons";
+import { EmployeeActionDialogs, type OpenAction } from "@/components/employees/employee-action-dialogs";
 import { InviteEmployeeDialog } from "@/components/employees/invite-employee-dialog";
+import { ROLE_LABELS } from "@/components/employees/roles";
 import { TwoFactorBadge } from "@/components/employees/two-factor-badge";
-import { useEmployees } from "@/components/employees/use-employees";
-import { useMe } from "@/components/me";
+import { useEmployees, type Employee } from "@/components/employees/use-employees";
+import { useCan, useMe } from "@/components/me";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 
-/** Everyone who can sign in to this dashboard (or has been invited to), with invitations. */
+/** Everyone who can sign in to this dashboard (or has been invited to), with what one may do to each. */
 export function EmployeesList() {
   const me = useMe();
+  const can = useCan();
   const employees = useEmployees();
   const [inviting, setInviting] = useState(false);
+  const [open, setOpen] = useState<OpenAction>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const withActions = mayActOnEmployees(can);
+  const show = (next: OpenAction) => {
+    setNotice(null);
+    setOpen(next);
+  };
   return (
     <div className="stack">
       <PageHeader
         title="Employees"
-        description="People who can sign in to this dashboard. Invite someone and send them the link."
+        description="People who can sign in to this dashboard, and what each may do."
         actions={
-          <button type="button" className="primary" onClick={() => setInviting(true)}>
-            Invite employee
-          </button>
+          can("employees:write") && (
+            <button type="button" className="primary" onClick={() => setInviting(true)}>
+              Invite employee
+            </button>
+          )
         }
       />
+      {notice && (
+        <div className="alert success" role="status">
+          {notice}
+        </div>
+      )}
       <DataState query={employees} isEmpty={employees.data?.length === 0} empty="No employees yet.">
         <div className="table-wrap">
-          <table>
+          <table className="cards employees-table">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
+                <th scope="col">Employee</th>
+                <th scope="col">Role</th>
                 <th scope="col">Status</th>
                 <th scope="col">2FA</th>
                 <th scope="col">Last sign-in</th>
+                {withActions && <th scope="col">Actions</th>}
               </tr>
             </thead>
             <tbody>
               {employees.data?.map((employee) => (
                 <tr key={employee.id}>
-                  <td>
+                  <td data-label="Employee">
                     <Link href={`/employees/${employee.id}`}>{employee.name}</Link>
                     {employee.id === me.id && <span className="muted"> (you)</span>}
+                    <div className="muted employee-email">{employee.email}</div>
                   </td>
-                  <td>{employee.email}</td>
-                  <td>
+                  <td data-label="Role">{ROLE_LABELS[employee.role]}</td>
+                  <td data-label="Status">
                     <StatusBadge status={employee.status} />
                   </td>
-                  <td>
+                  <td data-label="2FA">
                     <TwoFactorBadge enabled={employee.twoFactorEnabled} />
                   </td>
-                  <td>
+                  <td data-label="Last sign-in">
                     <DateTime value={employee.lastLoginAt} fallback="Never" />
                   </td>
+                  {withActions && (
+                    <td data-label="Actions">
+                      <RowActions employee={employee} onOpen={(action) => show({ action, employee })} />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       </DataState>
-      <InviteEmployeeDialog open={inviting} onClose={() => setInviting(false)} />
+      {can("employees:write") && <InviteEmployeeDialog open={inviting} onClose={() => setInviting(false)} />}
+      <EmployeeActionDialogs
+        open={open}
+        onClose={() => setOpen(null)}
+        onDone={(message) => {
+          setOpen(null);
+          setNotice(message);
+        }}
+      />
     </div>
   );
+}
+
+/** A row's buttons, or why it has none. */
+function RowActions({ employee, onOpen }: { employee: Employee; onOpen: Parameters<typeof EmployeeActionButtons>[0]["onOpen"] }) {
+  if (employee.status === "deactivated") {
+    return (
+      <span className="muted">
+        Deactivated <DateTime value={employee.deactivatedAt} />
+      </span>
+    );
+  }
+  return <EmployeeActionButtons employee={employee} onOpen={onOpen} fallback={<span className="muted">{employee.role === "owner" ? "Only owners change owners" : "None"}</span>} />;
 }

@@ -1,18 +1,27 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
+import { mayActOnEmployees } from "@/components/employees/available-actions";
+import { EmployeeActionButtons } from "@/components/employees/employee-action-buttons";
+import { EmployeeActionDialogs, type OpenAction } from "@/components/employees/employee-action-dialogs";
+import { ROLE_LABELS } from "@/components/employees/roles";
 import { TwoFactorBadge } from "@/components/employees/two-factor-badge";
 import { useEmployee } from "@/components/employees/use-employees";
-import { useMe } from "@/components/me";
+import { useCan, useMe } from "@/components/me";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { ROLE_DESCRIPTIONS } from "@/lib/auth/permissions";
 import { ApiRequestError } from "@/lib/client/api";
 
-/** One employee: status, two-factor authentication and sign-in history. */
+/** One employee: role, status, two-factor authentication and sign-in history, with what one may do to them. */
 export function EmployeeDetail({ id }: { id: string }) {
   const me = useMe();
+  const can = useCan();
   const employee = useEmployee(id);
+  const [open, setOpen] = useState<OpenAction>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const back = <Link href="/employees">← All employees</Link>;
 
   // Another platform's employee, or a mistyped link, is simply not there (the API answers 404 for both).
@@ -32,22 +41,54 @@ export function EmployeeDetail({ id }: { id: string }) {
   }
 
   const data = employee.data;
+  // Someone who could act on others learns why an owner offers nothing.
+  const ownerOnly = data?.role === "owner" && data.status !== "deactivated" && mayActOnEmployees(can) && !can("owners");
   return (
     <div className="stack">
       {back}
       <DataState query={employee}>
         {data && (
           <>
-            <PageHeader title={data.name} description={data.id === me.id ? "This is you." : data.email} />
+            <PageHeader
+              title={data.name}
+              description={data.id === me.id ? "This is you." : data.email}
+              actions={
+                <EmployeeActionButtons
+                  employee={data}
+                  onOpen={(action) => {
+                    setNotice(null);
+                    setOpen({ action, employee: data });
+                  }}
+                  fallback={ownerOnly && <span className="muted">Only owners change owners</span>}
+                />
+              }
+            />
+            {notice && (
+              <div className="alert success" role="status">
+                {notice}
+              </div>
+            )}
             <section className="card" aria-label="Details">
-              <dl className="props">
+              <dl className="props employee-props">
                 <dt>E-mail</dt>
                 <dd>{data.email}</dd>
+                <dt>Role</dt>
+                <dd>
+                  {ROLE_LABELS[data.role]} <span className="muted">— {ROLE_DESCRIPTIONS[data.role]}</span>
+                </dd>
                 <dt>Status</dt>
                 <dd>
                   <StatusBadge status={data.status} />
                   {data.status === "invited" && <span className="muted"> — has not set a password yet</span>}
                 </dd>
+                {data.deactivatedAt && (
+                  <>
+                    <dt>Deactivated</dt>
+                    <dd>
+                      <DateTime value={data.deactivatedAt} />
+                    </dd>
+                  </>
+                )}
                 <dt>Two-factor authentication</dt>
                 <dd>
                   <TwoFactorBadge enabled={data.twoFactorEnabled} />
@@ -72,6 +113,14 @@ export function EmployeeDetail({ id }: { id: string }) {
                 </dd>
               </dl>
             </section>
+            <EmployeeActionDialogs
+              open={open}
+              onClose={() => setOpen(null)}
+              onDone={(message) => {
+                setOpen(null);
+                setNotice(message);
+              }}
+            />
           </>
         )}
       </DataState>
