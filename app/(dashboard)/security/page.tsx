@@ -1,7 +1,7 @@
-import { TwoFactorSetup } from "./two-factor-setup";
+import { SecurityView } from "./security-view";
 
 export const metadata = { title: "Security" };
 
 export default function SecurityPage() {
-  return <TwoFactorSetup />;
+  return <SecurityView />;
 }

@@ -1,0 +1,87 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
+import { useMe } from "@/components/me";
+import { ErrorMessage } from "@/components/ui/data-state";
+import { Field } from "@/components/ui/field";
+import { PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
+import { api, applyFieldErrors } from "@/lib/client/api";
+import { changePasswordInput, type passwordChangedSchema } from "@/lib/employees/schemas";
+import { ownSessionsQueryKey } from "./own-sessions";
+
+// The API's own schema, plus the second typing of the new password that only the form asks for.
+const changePasswordForm = changePasswordInput
+  .extend({ repeatPassword: z.string().min(1, "is required") })
+  .refine((values) => values.newPassword === values.repeatPassword, { path: ["repeatPassword"], message: "does not match the new password" });
+
+type Values = z.input<typeof changePasswordForm>;
+type PasswordChanged = z.output<typeof passwordChangedSchema>;
+
+const signedOutSentence = (count: number) =>
+  count === 0 ? "You were not signed in anywhere else." : count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`;
+
+/** Changes the signed-in employee's password (POST /v1/employees/me/password); every other session ends. */
+export function ChangePasswordForm() {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<Values>({
+    resolver: zodResolver(changePasswordForm),
+    defaultValues: { currentPassword: "", newPassword: "", repeatPassword: "" },
+  });
+  const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
+    setDone(null);
+    setFormError(null);
+    try {
+      const result = await api<PasswordChanged>("/v1/employees/me/password", { method: "POST", body: { currentPassword, newPassword } });
+      form.reset();
+      setDone(`Password changed. ${signedOutSentence(result.endedSessions)}`);
+      await queryClient.invalidateQueries({ queryKey: ownSessionsQueryKey });
+    } catch (error) {
+      setFormError(applyFieldErrors(error, form.setError, ["currentPassword", "newPassword"]));
+    }
+  });
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <section className="card stack" aria-labelledby="password-heading">
+      <div className="stack" style={{ gap: "0.25rem" }}>
+        <h2 id="password-heading" style={{ margin: 0 }}>
+          Password
+        </h2>
+        <p className="muted" style={{ margin: 0 }}>
+          Changing it signs you out everywhere else; this browser stays signed in.
+        </p>
+      </div>
+      <form className="stack narrow-form" onSubmit={onSubmit} noValidate aria-label="Change password">
+        {/* Lets password managers file the new password under the right e-mail. */}
+        <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
+        <Field label="Current password" type="password" autoComplete="current-password" error={errors.currentPassword} {...form.register("currentPassword")} />
+        <Field
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words are easy to remember and hard to guess.`}
+          error={errors.newPassword}
+          {...form.register("newPassword")}
+        />
+        <Field label="Repeat new password" type="password" autoComplete="new-password" error={errors.repeatPassword} {...form.register("repeatPassword")} />
+        <ErrorMessage error={formError} />
+        <div>
+          <button type="submit" className="primary" disabled={isSubmitting}>
+            {isSubmitting ? "Changing…" : "Change password"}
+          </button>
+        </div>
+      </form>
+      {done && (
+        <div className="alert success" role="status">
+          {done}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { z } from "zod";
+import { DataState, ErrorMessage } from "@/components/ui/data-state";
+import { DateTime } from "@/components/ui/format";
+import { api, ApiRequestError } from "@/lib/client/api";
+import type { ownSessionSchema } from "@/lib/employees/schemas";
+
+type OwnSession = z.output<typeof ownSessionSchema>;
+
+export const ownSessionsQueryKey = ["/v1/sessions"];
+
+/** Ends one session; one that ended meanwhile (expired, or ended from another tab) counts as ended. */
+async function endSession(id: string) {
+  try {
+    await api<OwnSession>(`/v1/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
+  } catch (error) {
+    if (!(error instanceof ApiRequestError && error.status === 404)) throw error;
+  }
+}
+
+const signedOut = (count: number) => (count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`);
+
+/**
+ * Where the signed-in employee is signed in (GET /v1/sessions), with a way to end any other one.
+ * There is no "end all" endpoint: signing out everywhere else ends each other session in turn.
+ */
+export function OwnSessions() {
+  const queryClient = useQueryClient();
+  const sessions = useQuery({ queryKey: ownSessionsQueryKey, queryFn: () => api<OwnSession[]>("/v1/sessions") });
+  const [notice, setNotice] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ownSessionsQueryKey });
+  const endOne = useMutation({
+    mutationFn: endSession,
+    onMutate: () => setNotice(null),
+    onSuccess: () => setNotice("Session ended: that browser is signed out."),
+    onSettled: refresh,
+  });
+  const endOthers = useMutation({
+    mutationFn: async (ids: string[]) => {
+      const results = await Promise.allSettled(ids.map(endSession));
+      const failed = results.filter((result) => result.status === "rejected").length;
+      if (failed > 0) throw new Error(`${failed} of ${ids.length} sessions could not be ended. Try again.`);
+      return ids.length;
+    },
+    onMutate: () => setNotice(null),
+    onSuccess: (count) => setNotice(signedOut(count)),
+    onSettled: refresh,
+  });
+  const others = sessions.data?.filter((session) => !session.current) ?? [];
+  const busy = endOne.isPending || endOthers.isPending;
+
+  return (
+    <section className="card stack" aria-labelledby="sessions-heading">
+      <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
+        <div className="stack" style={{ gap: "0.25rem", flex: "1 1 20rem" }}>
+          <h2 id="sessions-heading" style={{ margin: 0 }}>
+            Sessions
+          </h2>
+          <p className="muted" style={{ margin: 0 }}>
+            Browsers signed in as you, newest first. End any you do not recognise, then change your password.
+          </p>
+        </div>
+        <button
+          type="button"
+          disabled={busy || others.length === 0}
+          onClick={() => {
+            endOne.reset();
+            endOthers.mutate(others.map((session) => session.id));
+          }}
+        >
+          {endOthers.isPending ? "Signing out…" : "Sign out all other sessions"}
+        </button>
+      </div>
+      {notice && (
+        <div className="alert success" role="status">
+          {notice}
+        </div>
+      )}
+      <ErrorMessage error={endOne.error ?? endOthers.error} />
+      <DataState query={sessions}>
+        <div className="table-wrap">
+          <table className="cards sessions-table">
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Last active</th>
+                <th scope="col">IP address</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.data?.map((session) => (
+                <tr key={session.id} data-current={session.current || undefined}>
+                  <td data-label="Started">
+                    <span className="row" style={{ gap: "0.5rem", alignItems: "center" }}>
+                      <DateTime value={session.createdAt} />
+                      {session.current && <span className="badge info">This device</span>}
+                    </span>
+                  </td>
+                  <td data-label="Last active">
+                    <DateTime value={session.lastSeenAt} />
+                  </td>
+                  <td data-label="IP address" className="mono">
+                    {session.ip ?? <span className="muted">Unknown</span>}
+                  </td>
+                  <td data-label="Actions" className="num">
+                    {!session.current && (
+                      <button
+                        type="button"
+                        aria-label={`End the session started ${new Date(session.createdAt).toLocaleString()}`}
+                        disabled={busy}
+                        onClick={() => {
+                          endOthers.reset();
+                          endOne.mutate(session.id);
+                        }}
+                      >
+                        {endOne.isPending && endOne.variables === session.id ? "Ending…" : "End"}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </DataState>
+    </section>
+  );
+}

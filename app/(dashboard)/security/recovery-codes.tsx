@@ -1,0 +1,114 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { showApiError } from "@/components/api-keys/key-form";
+import { useMe } from "@/components/me";
+import { TotpCodeField } from "@/components/totp-code-field";
+import { ErrorMessage } from "@/components/ui/data-state";
+import { Dialog } from "@/components/ui/dialog";
+import { api } from "@/lib/client/api";
+import { totpConfirmInput, type recoveryCodesSchema } from "@/lib/employees/schemas";
+import { RecoveryCodeList } from "./recovery-code-list";
+
+type RecoveryCodesBody = z.output<typeof recoveryCodesSchema>;
+
+/**
+ * A new set of recovery codes (POST /v1/employees/totp/recovery_codes, step-up): the dialog asks
+ * for an authenticator code, then shows the new codes this once.
+ */
+export function RecoveryCodes() {
+  const [open, setOpen] = useState(false);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [replaced, setReplaced] = useState(false);
+  const close = () => {
+    if (codes) setReplaced(true);
+    setCodes(null);
+    setOpen(false);
+  };
+  return (
+    <section className="card stack" aria-labelledby="recovery-codes-heading">
+      <div className="stack" style={{ gap: "0.25rem" }}>
+        <h2 id="recovery-codes-heading" style={{ margin: 0 }}>
+          Recovery codes
+        </h2>
+        <p className="muted" style={{ margin: 0 }}>
+          Each recovery code signs you in once when your phone is not at hand. Lost them, or used several? Generate a new set: the old one stops
+          working at once.
+        </p>
+      </div>
+      {replaced && (
+        <div className="alert success" role="status">
+          New recovery codes are in use; the previous ones no longer work.
+        </div>
+      )}
+      <div>
+        <button
+          type="button"
+          onClick={() => {
+            setReplaced(false);
+            setOpen(true);
+          }}
+        >
+          Generate new recovery codes
+        </button>
+      </div>
+      <Dialog open={open} onClose={close} title={codes ? "Your new recovery codes" : "Generate new recovery codes"}>
+        {codes ? <NewCodes codes={codes} onDone={close} /> : <GenerateForm onCancel={close} onGenerated={setCodes} />}
+      </Dialog>
+    </section>
+  );
+}
+
+function GenerateForm({ onCancel, onGenerated }: { onCancel: () => void; onGenerated: (codes: string[]) => void }) {
+  const me = useMe();
+  const form = useForm<z.input<typeof totpConfirmInput>, unknown, z.output<typeof totpConfirmInput>>({
+    resolver: zodResolver(totpConfirmInput),
+    defaultValues: { code: "" },
+  });
+  const [formError, setFormError] = useState<string | null>(null);
+  const onSubmit = form.handleSubmit(async ({ code }) => {
+    setFormError(null);
+    try {
+      const result = await api<RecoveryCodesBody>("/v1/employees/totp/recovery_codes", { method: "POST", totpCode: code });
+      onGenerated(result.recoveryCodes);
+    } catch (error) {
+      setFormError(showApiError(error, form.setError, ["code"]));
+    }
+  });
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <p style={{ margin: 0 }}>Your current recovery codes stop working as soon as the new ones are made.</p>
+      <TotpCodeField registration={form.register("code")} error={errors.code} />
+      <ErrorMessage error={formError} />
+      <div className="dialog-actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
+          {isSubmitting ? "Generating…" : "Generate codes"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function NewCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  return (
+    <div className="stack">
+      <p className="alert warn" role="status" style={{ margin: 0 }}>
+        <strong>Your old recovery codes no longer work.</strong> Save these ten now, somewhere other than your phone: this is the only time they are
+        shown.
+      </p>
+      <RecoveryCodeList codes={codes} label="New recovery codes" />
+      <div className="dialog-actions">
+        <button type="button" className="primary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,20 @@
+import type { z } from "zod";
+import type { platformSettingsSchema } from "@/lib/settings/schemas";
+
+export type PlatformSettings = z.output<typeof platformSettingsSchema>;
+
+export const settingsQueryKey = ["/v1/settings"];
+
+/** Each platform setting's name and effect, as the page and its save dialog say them. */
+export const SETTINGS: { name: keyof PlatformSettings; label: string; effect: string }[] = [
+  {
+    name: "requireTwoFactor",
+    label: "Require two-factor authentication",
+    effect: "Employees without it can only set it up: until they do, every other page and API request is closed to them. API keys are not affected.",
+  },
+  {
+    name: "fourEyesApproval",
+    label: "Four-eyes approval",
+    effect: "Whoever starts reviewing an information request cannot approve or reject it: a second reviewer decides.",
+  },
+];

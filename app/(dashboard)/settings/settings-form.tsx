@@ -1,0 +1,91 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { useCan } from "@/components/me";
+import { DataState } from "@/components/ui/data-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
+import { api } from "@/lib/client/api";
+import { SETTINGS, settingsQueryKey, type PlatformSettings } from "./platform-settings";
+import { SaveSettingsDialog } from "./save-settings-dialog";
+
+/** The platform's settings (GET /v1/settings); owners and admins change them with an authenticator code. */
+export function SettingsForm() {
+  const settings = useQuery({ queryKey: settingsQueryKey, queryFn: () => api<PlatformSettings>("/v1/settings") });
+  return (
+    <div className="stack">
+      <PageHeader title="Settings" description="Rules for everyone who works on this platform." />
+      <DataState query={settings}>{settings.data && <SettingsFields stored={settings.data} />}</DataState>
+    </div>
+  );
+}
+
+function SettingsFields({ stored }: { stored: PlatformSettings }) {
+  const readOnly = !useCan()("settings:write");
+  const queryClient = useQueryClient();
+  const [saved, setSaved] = useState(false);
+  const [changes, setChanges] = useState<Partial<PlatformSettings> | null>(null);
+  const form = useForm<PlatformSettings>({ values: stored, resetOptions: { keepDirtyValues: true } });
+  const { dirtyFields, isDirty } = form.formState;
+  // Only what was changed is sent, so a setting someone else changed meanwhile keeps their value.
+  const onSubmit = form.handleSubmit((values) => {
+    setSaved(false);
+    setChanges(Object.fromEntries(SETTINGS.filter(({ name }) => dirtyFields[name]).map(({ name }) => [name, values[name]])));
+  });
+
+  return (
+    <>
+      <form className="card stack" onSubmit={onSubmit} noValidate aria-label="Platform settings">
+        {readOnly && <ReadOnlyNote>Your role can see these settings; only owners and admins change them.</ReadOnlyNote>}
+        <fieldset className="plain stack" disabled={readOnly}>
+          <legend className="visually-hidden">Platform settings</legend>
+          {SETTINGS.map(({ name, label, effect }) => (
+            <div key={name} className="setting">
+              <input
+                type="checkbox"
+                role="switch"
+                id={`setting-${name}`}
+                aria-describedby={`setting-${name}-effect`}
+                {...form.register(name, { onChange: () => setSaved(false) })}
+              />
+              <label htmlFor={`setting-${name}`}>{label}</label>
+              <span className={`badge ${stored[name] ? "ok" : ""}`} title="Saved value" data-testid={`setting-${name}-state`}>
+                {stored[name] ? "On" : "Off"}
+              </span>
+              <p id={`setting-${name}-effect`} className="muted setting-effect">
+                {effect}
+              </p>
+            </div>
+          ))}
+        </fieldset>
+        {!readOnly && (
+          <div className="row" style={{ alignItems: "center" }}>
+            <button type="submit" className="primary" disabled={!isDirty}>
+              Save settings
+            </button>
+            {isDirty && <span className="muted">Unsaved changes.</span>}
+          </div>
+        )}
+        {saved && (
+          <div className="alert success" role="status">
+            Settings saved. They apply to every employee from their next request.
+          </div>
+        )}
+      </form>
+      <SaveSettingsDialog
+        changes={changes}
+        onClose={() => setChanges(null)}
+        onSaved={async (updated) => {
+          setChanges(null);
+          form.reset(updated);
+          setSaved(true);
+          queryClient.setQueryData(settingsQueryKey, updated);
+          // The session carries the settings too (the two-factor gate reads them there).
+          await queryClient.invalidateQueries({ queryKey: ["me"] });
+        }}
+      />
+    </>
+  );
+}
