@@ -25,6 +25,14 @@ async function issueKeyViaApi(request: APIRequestContext, baseURL: string, authe
 }
 
 const rowOf = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
+/** A key's row by its prefix: after a roll, the old and the new key share their name. */
+const rowOfPrefix = (page: Page, prefix: string) => page.getByRole("row").filter({ hasText: `${prefix}…` });
+
+/** GET /v1/api_keys with a key's secret, from outside the browser (no session cookie). */
+async function statusWith(baseURL: string, secret: string) {
+  const response = await fetch(`${baseURL}/v1/api_keys`, { headers: { authorization: `Bearer ${secret}` } });
+  return response.status;
+}
 
 test.describe("API keys page", () => {
   test("a fresh platform shows the empty state", async ({ browser }, testInfo) => {
@@ -101,6 +109,9 @@ test.describe("API keys page", () => {
     await expect(row).toContainText("203.0.113.0/24");
     await expect(row).toContainText("2001:db8::/32");
     await expect(row).toContainText("Never");
+    // Nothing unchecked: the key holds what the API gives by default, and says who issued it.
+    await expect(row).toContainText("All default permissions");
+    await expect(row).toContainText("by you");
     // Shown once: the list (and a reload) never show the secret again.
     await expect(page.getByText(secret)).toHaveCount(0);
     await page.reload();
@@ -201,6 +212,136 @@ test.describe("API keys page", () => {
     await expect(rowOf(page, name)).toHaveCount(0);
   });
 
+  test("issues a key with a chosen subset of permissions; the list shows exactly those", async ({ page, baseURL, employee: _ }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const name = `Reconciliation ${unique()}`;
+    await page.goto("/api-keys");
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const dialog = page.getByRole("dialog");
+    const box = (label: string) => dialog.getByRole("checkbox", { name: label, exact: true });
+
+    // Checked at first: the API's defaults. Employees: write never is, and warns once checked.
+    await expect(box("Transactions: read")).toBeChecked();
+    await expect(box("Webhooks: write")).toBeChecked();
+    await expect(box("Employees: read")).toBeChecked();
+    await expect(box("Employees: write")).not.toBeChecked();
+    await expect(box("Employees: write")).toBeEnabled();
+    // Never offered: no key may hold them.
+    await expect(dialog.getByRole("checkbox", { name: /^Settings: write$|^Roles|^Owners/ })).toHaveCount(0);
+    await expect(dialog.getByText("23 of 24 permissions chosen.")).toBeVisible();
+    await box("Employees: write").check();
+    await expect(dialog.getByRole("note").filter({ hasText: "lets this key invite people" })).toBeVisible();
+    await snap(page, testInfo, "issue-permissions-defaults");
+
+    await dialog.getByRole("button", { name: "Read only" }).click();
+    await expect(box("Transactions: read")).toBeChecked();
+    await expect(box("Webhooks: write")).not.toBeChecked();
+    await expect(box("Employees: write")).not.toBeChecked();
+    await expect(dialog.getByRole("note").filter({ hasText: "lets this key invite people" })).toHaveCount(0);
+
+    await dialog.getByRole("button", { name: "None" }).click();
+    await expect(dialog.getByText("No permissions chosen")).toBeVisible();
+    await box("Transactions: read").check();
+    await box("Recipients: read").check();
+    await box("Recipients: write").check();
+    await expect(dialog.getByText("3 of 24 permissions chosen.")).toBeVisible();
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByLabel("Authenticator code").fill(await authenticator.next());
+    await snap(page, testInfo, "issue-permissions-subset");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await snap(page, testInfo, "issue-permissions-subset-phone");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await dialog.getByRole("button", { name: "Issue key" }).click();
+    await expect(dialog.getByRole("heading", { name: "Your new API key" })).toBeVisible();
+    const secret = (await dialog.getByTestId("api-key-secret").textContent())!;
+    await dialog.getByRole("button", { name: "Done" }).click();
+
+    const row = rowOf(page, name);
+    await expect(row).toContainText("3 permissions");
+    await expect(row).toContainText("by you");
+    await row.getByText("3 permissions").click();
+    await expect(row.getByRole("list", { name: "Permissions" }).getByRole("listitem")).toHaveText(["Transactions: read", "Recipients: read, write"]);
+    await snap(page, testInfo, "permissions-expanded");
+
+    // The API agrees, and the key can do what it was given and nothing more.
+    const listed = (await (await page.request.get(`${baseURL}/v1/api_keys`)).json()) as { name: string; permissions: string[] }[];
+    expect(listed.find((key) => key.name === name)?.permissions).toEqual(["transactions:read", "recipients:read", "recipients:write"]);
+    expect(await statusWith(baseURL!, secret)).toBe(403);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(row.getByRole("list", { name: "Permissions" })).toBeVisible();
+    await snap(page, testInfo, "permissions-expanded-phone");
+  });
+
+  test("rolls a key: the old secret works through a 1-hour overlap, and stops at once with none", async ({ page, baseURL, employee: _ }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const name = `Ledger sync ${unique()}`;
+    const first = (await (
+      await page.request.post(`${baseURL}/v1/api_keys`, {
+        headers: { origin: baseURL!, "service-totp-code": await authenticator.next() },
+        data: { name, expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), permissions: ["api_keys:read", "transactions:read"] },
+      })
+    ).json()) as { id: string; prefix: string; secret: string };
+    expect(await statusWith(baseURL!, first.secret)).toBe(200);
+
+    await page.goto("/api-keys");
+    const firstRow = rowOfPrefix(page, first.prefix);
+    await expect(firstRow).toContainText("2 permissions, read only");
+    await firstRow.getByRole("button", { name: `Roll ${name}` }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Roll API key" })).toBeVisible();
+    await expect(dialog).toContainText(`Roll ${name} (${first.prefix}…)`);
+    const expiry = dialog.getByLabel("New secret expires on");
+    await expect(expiry).toHaveAttribute("type", "date");
+    await expiry.fill(utcDay(new Date(Date.now() + 60 * 86_400_000)));
+    await expect(dialog.getByRole("radio", { name: "1 hour" })).toBeChecked();
+    await dialog.getByLabel("Authenticator code").fill(await authenticator.next());
+    await snap(page, testInfo, "roll-form");
+    await dialog.getByRole("button", { name: "Roll key" }).click();
+
+    await expect(dialog.getByRole("heading", { name: "Your new API key" })).toBeVisible();
+    await expect(dialog.getByText("Copy it now: you will not see this key again.")).toBeVisible();
+    await expect(dialog.getByRole("note")).toContainText(`The old secret (${first.prefix}…) keeps working until`);
+    const second = (await dialog.getByTestId("api-key-secret").textContent())!;
+    expect(second).toMatch(/^svc_[A-Za-z0-9_-]{20,}$/);
+    expect(second).not.toBe(first.secret);
+    await snap(page, testInfo, "roll-secret-shown-once");
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(dialog).toBeHidden();
+
+    // Both secrets work during the overlap; the list shows both keys, the new one with the same permissions.
+    expect(await statusWith(baseURL!, first.secret)).toBe(200);
+    expect(await statusWith(baseURL!, second)).toBe(200);
+    await expect(rowOf(page, name)).toHaveCount(2);
+    const secondRow = rowOfPrefix(page, second.slice(0, 12));
+    await expect(secondRow).toContainText("2 permissions, read only");
+    await expect(secondRow).toContainText("active");
+    await expect(firstRow).toContainText("active");
+    await expect(page.getByText(second)).toHaveCount(0);
+    await snap(page, testInfo, "rolled-list");
+
+    // Rolling the new key with no overlap: its secret stops at once, the next one works.
+    await secondRow.getByRole("button", { name: `Roll ${name}` }).click();
+    await dialog.getByRole("radio", { name: "None" }).check();
+    await dialog.getByLabel("Authenticator code").fill(await authenticator.next());
+    await dialog.getByRole("button", { name: "Roll key" }).click();
+    await expect(dialog.getByRole("note")).toContainText("has stopped working");
+    const third = (await dialog.getByTestId("api-key-secret").textContent())!;
+    await dialog.getByRole("button", { name: "Done" }).click();
+    expect(await statusWith(baseURL!, second)).toBe(401);
+    expect(await statusWith(baseURL!, third)).toBe(200);
+    expect(await statusWith(baseURL!, first.secret)).toBe(200);
+
+    // A stopped key offers nothing more; the list has all three.
+    await expect(rowOf(page, name)).toHaveCount(3);
+    await expect(secondRow).toContainText("expired");
+    await expect(secondRow.getByRole("button")).toHaveCount(0);
+    await snap(page, testInfo, "rolled-twice");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(secondRow).toContainText("expired");
+    await snap(page, testInfo, "rolled-twice-phone");
+  });
+
   test("edits a key's allowlist with a code", async ({ page, baseURL, employee: _ }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!);
     const name = `Reporting ${unique()}`;
@@ -274,5 +415,58 @@ test.describe("API keys page", () => {
     await setUp.click();
     await expect(page).toHaveURL(/\/security$/);
     await expect(page.getByRole("button", { name: "Set up two-factor authentication" })).toBeVisible();
+  });
+});
+
+test.describe("API keys page for a viewer", () => {
+  test.use({ role: "viewer" });
+
+  test("sees the keys, their permissions and who issued them, but nothing to change them with", async ({ page }, testInfo) => {
+    await page.goto("/api-keys");
+    await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+    // The worker's inviter key, issued by the owner with employees:read and write.
+    const row = rowOf(page, "e2e inviter");
+    await expect(row).toContainText("2 permissions");
+    await expect(row).toContainText("Can invite people");
+    await expect(row).toContainText(`by ${OWNER.name}`);
+    await expect(page.getByRole("note").filter({ hasText: "Your role can see API keys but not issue, roll or revoke them." })).toBeVisible();
+    await expect(page.getByRole("button", { name: /^(Issue key|Roll|Revoke|Edit allowlist)/ })).toHaveCount(0);
+    await expect(page.getByRole("columnheader", { name: "Actions" })).toHaveCount(0);
+    await snap(page, testInfo, "viewer");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(row).toBeVisible();
+    await snap(page, testInfo, "viewer-phone");
+  });
+});
+
+test.describe("API keys page for a developer", () => {
+  test.use({ role: "developer" });
+
+  test("offers only the permissions the role holds, and no changes to keys that hold more", async ({ page }, testInfo) => {
+    await page.goto("/api-keys");
+    // Without employees:read the issuer's name cannot be read; the key holds more than a developer.
+    const row = rowOf(page, "e2e inviter");
+    await expect(row).toContainText("by an employee");
+    await expect(row.getByRole("button", { name: "Revoke e2e inviter" })).toBeVisible();
+    await expect(row.getByRole("button", { name: /^(Roll|Edit allowlist)/ })).toHaveCount(0);
+    await expect(row).toContainText("Beyond your role");
+    await expect(page.getByText(/hold permissions your role lacks: you can revoke them/)).toBeVisible();
+    await snap(page, testInfo, "developer-list");
+
+    await page.getByRole("button", { name: "Issue key" }).click();
+    const dialog = page.getByRole("dialog");
+    const box = (label: string) => dialog.getByRole("checkbox", { name: label, exact: true });
+    await expect(box("Webhooks: write")).toBeChecked();
+    await expect(box("Sandbox: write")).toBeChecked();
+    await expect(box("Employees: read")).toBeDisabled();
+    await expect(box("Employees: read")).not.toBeChecked();
+    await expect(box("Information requests: write")).toBeDisabled();
+    await expect(dialog).toContainText("Greyed out: not part of your role (Developer)");
+    await snap(page, testInfo, "developer-issue");
+    // "Read only" picks only reads the role holds.
+    await dialog.getByRole("button", { name: "Read only" }).click();
+    await expect(box("Transactions: read")).toBeChecked();
+    await expect(box("Employees: read")).not.toBeChecked();
+    await expect(box("Webhooks: write")).not.toBeChecked();
   });
 });

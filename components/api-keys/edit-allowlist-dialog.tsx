@@ -26,7 +26,7 @@ function EditAllowlistForm({ apiKey, onCancel, onSaved }: { apiKey: ApiKey; onCa
   const queryClient = useQueryClient();
   const form = useForm<KeyFormValues>({
     resolver: updateAllowlistResolver,
-    defaultValues: { name: "", expiresOn: "", cidrAllowlist: apiKey.cidrAllowlist.map((value) => ({ value })), code: "" },
+    defaultValues: { name: "", expiresOn: "", cidrAllowlist: apiKey.cidrAllowlist.map((value) => ({ value })), permissions: apiKey.permissions, code: "" },
   });
   const update = useMutation({
     mutationFn: (values: KeyFormValues) =>

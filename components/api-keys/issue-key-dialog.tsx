@@ -2,19 +2,21 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { Controller, useForm } from "react-hook-form";
 import { CidrAllowlistEditor } from "@/components/api-keys/cidr-allowlist-editor";
+import { IssuedSecret } from "@/components/api-keys/issued-secret";
 import { expiryBounds, issueBody, issueKeyResolver, keyFormFields, showApiError, type KeyFormValues } from "@/components/api-keys/key-form";
-import { apiKeysQueryKey, labelOf, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
+import { PermissionPicker } from "@/components/api-keys/permission-picker";
+import { defaultPermissionsFor } from "@/components/api-keys/permissions";
+import { apiKeysQueryKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
 import { useMe } from "@/components/me";
 import { TotpCodeField } from "@/components/totp-code-field";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
-import { CopyButton, DateTime } from "@/components/ui/format";
 import { api } from "@/lib/client/api";
 
-/** Issues a key: name, expiry, allowlist and an authenticator code; then shows the secret, this once. */
+/** Issues a key: name, expiry, permissions, allowlist and an authenticator code; then shows the secret, this once. */
 export function IssueKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [issued, setIssued] = useState<ApiKeyCreated | null>(null);
   const close = () => {
@@ -34,7 +36,8 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
   const [bounds] = useState(() => expiryBounds());
   const form = useForm<KeyFormValues>({
     resolver: issueKeyResolver,
-    defaultValues: { name: "", expiresOn: bounds.suggested, cidrAllowlist: [], code: "" },
+    // Checked at first: what the API would give with `permissions` left out.
+    defaultValues: { name: "", expiresOn: bounds.suggested, cidrAllowlist: [], permissions: defaultPermissionsFor(me.permissions), code: "" },
   });
   const issue = useMutation({
     mutationFn: (values: KeyFormValues) => api<ApiKeyCreated>("/v1/api_keys", { method: "POST", body: issueBody(values), totpCode: values.code.trim() }),
@@ -63,6 +66,13 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
         error={errors.expiresOn}
         {...form.register("expiresOn")}
       />
+      <Controller
+        control={form.control}
+        name="permissions"
+        render={({ field, fieldState }) => (
+          <PermissionPicker value={field.value} onChange={field.onChange} held={me.permissions} role={me.role} error={fieldState.error} />
+        )}
+      />
       <CidrAllowlistEditor form={form} />
       <TotpCodeField registration={form.register("code")} error={errors.code} />
       <ErrorMessage error={formError} />
@@ -75,27 +85,5 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
         </button>
       </div>
     </form>
-  );
-}
-
-function IssuedSecret({ issued, onDone }: { issued: ApiKeyCreated; onDone: () => void }) {
-  return (
-    <div className="stack">
-      <div className="alert success" role="status">
-        <strong>{labelOf(issued)}</strong> is ready. It works until <DateTime value={issued.expiresAt} />.
-      </div>
-      <p className="alert warn" style={{ margin: 0 }}>
-        <strong>Copy it now: you will not see this key again.</strong> Store it in your secret manager; we keep only a hash of it.
-      </p>
-      <div className="secret-box" role="group" aria-label="API key secret">
-        <code data-testid="api-key-secret">{issued.secret}</code>
-        <CopyButton text={issued.secret} label="Copy key" />
-      </div>
-      <div className="dialog-actions">
-        <button type="button" className="primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
-    </div>
   );
 }

@@ -2,7 +2,7 @@
 
 import { toNestErrors } from "@hookform/resolvers";
 import type { FieldError, FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from "react-hook-form";
-import { issueApiKeyInput, latestExpiry, updateApiKeyInput } from "@/lib/api-keys/schemas";
+import { issueApiKeyInput, latestExpiry, rollApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
 import { ApiRequestError, applyFieldErrors } from "@/lib/client/api";
 import { totpCodeSchema } from "@/lib/employees/schemas";
 
@@ -15,6 +15,15 @@ export type KeyFormValues = {
   /** The day picked in <input type="date">, as yyyy-mm-dd. */
   expiresOn: string;
   cidrAllowlist: { value: string }[];
+  /** Permission names, sent as they are: the API's schema names any it refuses ("permissions.3"). */
+  permissions: string[];
+  code: string;
+};
+
+/** The values of the roll dialog; the overlap comes from radio buttons, so it is a string of seconds. */
+export type RollFormValues = {
+  expiresOn: string;
+  overlapSeconds: string;
   code: string;
 };
 
@@ -25,11 +34,13 @@ export function formPath(path: readonly PropertyKey[] | string): string {
   const parts = typeof path === "string" ? path.split(".") : path.map(String);
   if (parts[0] === "expiresAt") return "expiresOn";
   if (parts[0] === "cidrAllowlist") return parts.length > 1 ? `cidrAllowlist.${parts[1]}.value` : "cidrAllowlist.root";
+  // One message over the whole checklist: each names the permission it is about.
+  if (parts[0] === "permissions") return "permissions";
   return parts.join(".");
 }
 
 /** A resolver running the API's own schemas, so the browser's messages read like the API's `details`. */
-function resolverFrom(validate: (values: KeyFormValues) => Issue[]): Resolver<KeyFormValues> {
+function resolverFrom<V extends FieldValues>(validate: (values: V) => Issue[]): Resolver<V> {
   return (values, _context, options) => {
     const issues = validate(values);
     if (issues.length === 0) return { values, errors: {} };
@@ -39,31 +50,58 @@ function resolverFrom(validate: (values: KeyFormValues) => Issue[]): Resolver<Ke
   };
 }
 
+// An empty date picker would otherwise read as a malformed date-time.
+const dateIssues = (expiresOn: string): Issue[] => (expiresOn ? [] : [{ path: ["expiresAt"], message: "choose the day the key stops working" }]);
+
+/** Midnight UTC of the picked day, so the picker's last day stays within one year. */
+const expiresAtOf = (expiresOn: string) => `${expiresOn}T00:00:00.000Z`;
+
 const codeIssues = (code: string): Issue[] => (totpCodeSchema.safeParse(code).error?.issues ?? []).map(({ message }) => ({ path: ["code"], message }));
 
-/** The POST /v1/api_keys body for the form's values. Midnight UTC, so the picker's last day stays within one year. */
+/**
+ * The POST /v1/api_keys body for the form's values. `permissions` is always sent, so the key gets
+ * exactly what the checklist shows (left out, the API would pick its defaults).
+ */
 export function issueBody(values: KeyFormValues) {
   return {
     name: values.name.trim() === "" ? undefined : values.name,
-    expiresAt: `${values.expiresOn}T00:00:00.000Z`,
+    expiresAt: expiresAtOf(values.expiresOn),
     cidrAllowlist: values.cidrAllowlist.map((row) => row.value),
+    permissions: values.permissions,
   };
 }
 
+/** The POST /v1/api_keys/{key}/roll body for the roll dialog's values. */
+export const rollBody = (values: RollFormValues) => ({ expiresAt: expiresAtOf(values.expiresOn), overlapSeconds: Number(values.overlapSeconds) });
+
 export const allowlistBody = (values: KeyFormValues) => ({ cidrAllowlist: values.cidrAllowlist.map((row) => row.value) });
 
-export const issueKeyResolver = resolverFrom((values) => {
-  // An empty date picker would otherwise read as a malformed date-time.
-  const missingDate: Issue[] = values.expiresOn ? [] : [{ path: ["expiresAt"], message: "choose the day the key stops working" }];
-  return [...missingDate, ...(issueApiKeyInput.safeParse(issueBody(values)).error?.issues ?? []), ...codeIssues(values.code)];
-});
+export const issueKeyResolver = resolverFrom<KeyFormValues>((values) => [
+  ...dateIssues(values.expiresOn),
+  ...(issueApiKeyInput.safeParse(issueBody(values)).error?.issues ?? []),
+  ...codeIssues(values.code),
+]);
 
-export const updateAllowlistResolver = resolverFrom((values) => [
+export const rollKeyResolver = resolverFrom<RollFormValues>((values) => [
+  ...dateIssues(values.expiresOn),
+  ...(rollApiKeyInput.safeParse(rollBody(values)).error?.issues ?? []),
+  ...codeIssues(values.code),
+]);
+
+export const updateAllowlistResolver = resolverFrom<KeyFormValues>((values) => [
   ...(updateApiKeyInput.safeParse(allowlistBody(values)).error?.issues ?? []),
   ...codeIssues(values.code),
 ]);
 
-export const keyFormFields = ["name", "expiresAt", "cidrAllowlist", "code"] as const;
+export const keyFormFields = ["name", "expiresAt", "cidrAllowlist", "permissions", "code"] as const;
+export const rollFormFields = ["expiresAt", "overlapSeconds", "code"] as const;
+
+/** How long the old secret may keep working after a roll: the choices the dialog offers. */
+export const OVERLAP_CHOICES = [
+  { seconds: 0, label: "None", hint: "The old secret stops at once. Choose this if it may have leaked." },
+  { seconds: 3_600, label: "1 hour", hint: "Time to deploy the new secret before the old one stops." },
+  { seconds: 86_400, label: "24 hours", hint: "For systems that are slow to redeploy." },
+] as const;
 
 /**
  * Puts an API refusal next to its field: authenticator problems under the code, `details` under the

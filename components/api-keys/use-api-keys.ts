@@ -1,7 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import type { z } from "zod";
+import { employeesQueryKey, type Employee } from "@/components/employees/use-employees";
 import type { apiKeyCreatedSchema, apiKeySchema } from "@/lib/api-keys/schemas";
 import { api } from "@/lib/client/api";
 
@@ -23,3 +25,12 @@ export function statusOf(key: ApiKey, now = Date.now()): ApiKeyStatus {
 
 /** How people recognise a key: its name, else its prefix. */
 export const labelOf = (key: Pick<ApiKey, "name" | "prefix">) => key.name ?? `${key.prefix}…`;
+
+/**
+ * Employee names by id, for "created by". GET /v1/employees needs employees:read; without it
+ * (`enabled` false) there are no names and the list says "an employee".
+ */
+export function useEmployeeNames(enabled: boolean): ReadonlyMap<string, string> | undefined {
+  const employees = useQuery({ queryKey: employeesQueryKey, queryFn: () => api<Employee[]>("/v1/employees"), enabled });
+  return useMemo(() => (employees.data ? new Map(employees.data.map((employee) => [employee.id, employee.name])) : undefined), [employees.data]);
+}

@@ -3,19 +3,31 @@
 import { useState } from "react";
 import { EditAllowlistDialog } from "@/components/api-keys/edit-allowlist-dialog";
 import { IssueKeyDialog } from "@/components/api-keys/issue-key-dialog";
+import { KeyPermissions } from "@/components/api-keys/key-permissions";
+import { creatorLabel } from "@/components/api-keys/permissions";
 import { RevokeKeyDialog } from "@/components/api-keys/revoke-key-dialog";
-import { labelOf, statusOf, useApiKeys, type ApiKey } from "@/components/api-keys/use-api-keys";
+import { RollKeyDialog } from "@/components/api-keys/roll-key-dialog";
+import { labelOf, statusOf, useApiKeys, useEmployeeNames, type ApiKey } from "@/components/api-keys/use-api-keys";
+import { useCan, useMe } from "@/components/me";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 
-type Open = { dialog: "issue" } | { dialog: "edit"; key: ApiKey } | { dialog: "revoke"; key: ApiKey } | null;
+type Open = { dialog: "issue" } | { dialog: "edit"; key: ApiKey } | { dialog: "roll"; key: ApiKey } | { dialog: "revoke"; key: ApiKey } | null;
 
-/** The account's API keys, with issuing, allowlist editing and revoking (each needs an authenticator code). */
+/** The account's API keys, with issuing, allowlist editing, rolling and revoking (each needs an authenticator code). */
 export function ApiKeysList() {
+  const me = useMe();
+  const can = useCan();
+  const mayWrite = can("api_keys:write");
   const keys = useApiKeys();
+  const employeeNames = useEmployeeNames(can("employees:read"));
   const [open, setOpen] = useState<Open>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // The API refuses changing or rolling a key that holds more than the caller: such keys offer only Revoke.
+  const outranks = (key: ApiKey) => key.permissions.some((permission) => !can(permission));
+  const anyOutranks = mayWrite && (keys.data ?? []).some((key) => statusOf(key) === "active" && outranks(key));
   const close = () => setOpen(null);
   const show = (next: Open) => {
     setNotice(null);
@@ -26,88 +38,116 @@ export function ApiKeysList() {
     <div className="stack">
       <PageHeader
         title="API keys"
-        description="Keys let your systems call the API. Each expires within a year and can be limited to the addresses you trust."
+        description="Keys let your systems call the API. Each expires within a year, does only what its permissions allow and can be limited to the addresses you trust."
         actions={
-          <button type="button" className="primary" onClick={() => show({ dialog: "issue" })}>
-            Issue key
-          </button>
+          mayWrite && (
+            <button type="button" className="primary" onClick={() => show({ dialog: "issue" })}>
+              Issue key
+            </button>
+          )
         }
       />
+      {!mayWrite && can("api_keys:read") && <ReadOnlyNote>Your role can see API keys but not issue, roll or revoke them.</ReadOnlyNote>}
       {notice && (
         <div className="alert success" role="status">
           {notice}
         </div>
       )}
+      {anyOutranks && (
+        <p className="muted" style={{ margin: 0 }}>
+          Keys marked “Beyond your role” hold permissions your role lacks: you can revoke them, but only someone holding all their permissions
+          can edit or roll them.
+        </p>
+      )}
       <DataState
         query={keys}
         isEmpty={keys.data?.length === 0}
-        empty="No API keys yet. Issue one to let your systems call the API."
+        empty={mayWrite ? "No API keys yet. Issue one to let your systems call the API." : "No API keys yet."}
       >
         <div className="table-wrap">
-          <table>
-            <caption className="muted" style={{ textAlign: "left", padding: "0.6rem 0.75rem" }}>
+          <table className="cards api-keys-table">
+            <caption className="muted">
               {keys.data?.length === 1 ? "1 key" : `${keys.data?.length ?? 0} keys`}, newest first
             </caption>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
+                <th scope="col">Key</th>
                 <th scope="col">Status</th>
-                <th scope="col">Expires</th>
+                <th scope="col">Permissions</th>
                 <th scope="col">Allowed addresses</th>
+                <th scope="col">Expires</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Created</th>
-                <th scope="col">Actions</th>
+                {mayWrite && <th scope="col">Actions</th>}
               </tr>
             </thead>
             <tbody>
               {keys.data?.map((key) => {
                 const status = statusOf(key);
+                const creator = creatorLabel(key.createdBy, { meId: me.id, employees: employeeNames, keys: keys.data ?? [] });
+                const outranksMe = outranks(key);
                 return (
                   <tr key={key.id}>
-                    <td>{key.name ?? <span className="muted">Unnamed key</span>}</td>
-                    <td>
-                      <code style={{ whiteSpace: "nowrap" }}>{key.prefix}…</code>
+                    <td data-label="Key">
+                      <div className="api-key-name">{key.name ?? <span className="muted">Unnamed key</span>}</div>
+                      <code className="nowrap">{key.prefix}…</code>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <StatusBadge status={status} />
+                      {key.revokedAt && (
+                        <div className="muted small">
+                          since <DateTime value={key.revokedAt} />
+                        </div>
+                      )}
                     </td>
-                    <td>
-                      <DateTime value={key.expiresAt} />
+                    <td data-label="Permissions">
+                      <KeyPermissions permissions={key.permissions} />
                     </td>
-                    <td>
+                    <td data-label="Addresses">
                       {key.cidrAllowlist.length === 0 ? (
                         <span className="muted">Any address</span>
                       ) : (
-                        <ul className="mono" style={{ margin: 0, padding: 0, listStyle: "none" }}>
+                        <ul className="mono plain-list">
                           {key.cidrAllowlist.map((range) => (
                             <li key={range}>{range}</li>
                           ))}
                         </ul>
                       )}
                     </td>
-                    <td>
+                    <td data-label="Expires">
+                      <DateTime value={key.expiresAt} />
+                    </td>
+                    <td data-label="Last used">
                       <DateTime value={key.lastUsedAt} fallback="Never" />
                     </td>
-                    <td>
+                    <td data-label="Created">
                       <DateTime value={key.createdAt} />
+                      {creator && <div className="muted small">by {creator}</div>}
                     </td>
-                    <td>
-                      {status === "revoked" ? (
-                        <span className="muted">
-                          Revoked <DateTime value={key.revokedAt} />
-                        </span>
-                      ) : (
-                        <div className="row" style={{ flexWrap: "nowrap", gap: "0.4rem", alignItems: "center", whiteSpace: "nowrap" }}>
-                          <button type="button" aria-label={`Edit allowlist of ${labelOf(key)}`} onClick={() => show({ dialog: "edit", key })}>
-                            Edit allowlist
-                          </button>
-                          <button type="button" aria-label={`Revoke ${labelOf(key)}`} onClick={() => show({ dialog: "revoke", key })}>
-                            Revoke
-                          </button>
-                        </div>
-                      )}
-                    </td>
+                    {mayWrite && (
+                      <td data-label="Actions">
+                        {status === "active" ? (
+                          <div className="api-key-actions">
+                            {!outranksMe && (
+                              <>
+                                <button type="button" aria-label={`Edit allowlist of ${labelOf(key)}`} onClick={() => show({ dialog: "edit", key })}>
+                                  Edit allowlist
+                                </button>
+                                <button type="button" aria-label={`Roll ${labelOf(key)}`} onClick={() => show({ dialog: "roll", key })}>
+                                  Roll
+                                </button>
+                              </>
+                            )}
+                            <button type="button" aria-label={`Revoke ${labelOf(key)}`} onClick={() => show({ dialog: "revoke", key })}>
+                              Revoke
+                            </button>
+                            {outranksMe && <span className="muted small">Beyond your role</span>}
+                          </div>
+                        ) : (
+                          <span className="muted">—</span>
+                        )}
+                      </td>
+                    )}
                   </tr>
                 );
               })}
@@ -125,6 +165,7 @@ export function ApiKeysList() {
           setNotice(`Allowlist of ${labelOf(key)} saved.`);
         }}
       />
+      <RollKeyDialog apiKey={open?.dialog === "roll" ? open.key : null} onClose={close} />
       <RevokeKeyDialog
         apiKey={open?.dialog === "revoke" ? open.key : null}
         onClose={close}

@@ -1,0 +1,98 @@
+"use client";
+
+import { useId } from "react";
+import { defaultPermissionsFor, groupPermissions, offerablePermissions, permissionLabel, readOnlyPermissionsFor } from "@/components/api-keys/permissions";
+import { ROLE_LABELS } from "@/components/employees/roles";
+import { KEY_PERMISSIONS, sortPermissions, type Permission, type Role } from "@/lib/auth/permissions";
+
+/**
+ * The permissions of a new key as a checklist, one line per resource. Everything a key may hold is
+ * listed; what the employee's role lacks is shown greyed out, since the API refuses to hand out more
+ * than the issuer holds.
+ */
+export function PermissionPicker({
+  value,
+  onChange,
+  held,
+  role,
+  error,
+}: {
+  value: readonly string[];
+  onChange: (next: string[]) => void;
+  held: readonly Permission[];
+  role: Role;
+  error?: { message?: string };
+}) {
+  const id = useId();
+  const offerable = offerablePermissions(held);
+  const chosen = new Set(value);
+  const set = (next: readonly Permission[]) => onChange(sortPermissions(next));
+  const toggle = (permission: Permission, on: boolean) =>
+    set(on ? [...offerable.filter((item) => chosen.has(item)), permission] : offerable.filter((item) => item !== permission && chosen.has(item)));
+  const count = offerable.filter((permission) => chosen.has(permission)).length;
+  const describedBy = [`${id}-count`, error?.message ? `${id}-error` : undefined].filter(Boolean).join(" ");
+
+  return (
+    <fieldset className="permission-picker" aria-describedby={describedBy}>
+      <legend>Permissions</legend>
+      <p className="hint">
+        What the key may do. The defaults are checked.
+        {offerable.length < KEY_PERMISSIONS.length && ` Greyed out: not part of your role (${ROLE_LABELS[role]}); a key never gets more than you hold.`}
+      </p>
+      <div className="permission-presets" role="group" aria-label="Quick choices">
+        <button type="button" onClick={() => set(defaultPermissionsFor(held))}>
+          All defaults
+        </button>
+        <button type="button" onClick={() => set(readOnlyPermissionsFor(held))}>
+          Read only
+        </button>
+        <button type="button" onClick={() => set([])}>
+          None
+        </button>
+      </div>
+      <div className="permission-groups">
+        {groupPermissions(KEY_PERMISSIONS).map((group, index) => (
+          <div key={group.label} className="permission-group" role="group" aria-labelledby={`${id}-group-${index}`}>
+            <h3 id={`${id}-group-${index}`}>{group.label}</h3>
+            {group.resources.map((resource) => (
+              <div key={resource.resource} className="permission-row">
+                <span className="permission-resource">{resource.label}</span>
+                <span className="permission-actions">
+                  {resource.actions.map(({ permission, action }) => {
+                    const allowed = held.includes(permission);
+                    return (
+                      <label key={permission} className={`action-${action}${allowed ? "" : " unavailable"}`} title={allowed ? undefined : "Not part of your role"}>
+                        <input
+                          type="checkbox"
+                          aria-label={permissionLabel(permission)}
+                          checked={allowed && chosen.has(permission)}
+                          disabled={!allowed}
+                          onChange={(event) => toggle(permission, event.target.checked)}
+                        />
+                        {action}
+                      </label>
+                    );
+                  })}
+                </span>
+              </div>
+            ))}
+          </div>
+        ))}
+      </div>
+      {chosen.has("employees:write") && (
+        <p className="alert warn" role="note">
+          <strong>Employees: write</strong> lets this key invite people to the dashboard, deactivate employees and turn off their two-factor
+          authentication. Give it only to a system that manages your staff.
+        </p>
+      )}
+      <p id={`${id}-count`} className={count === 0 ? "alert warn" : "hint"} role="status">
+        {count === 0 ? "No permissions chosen: the key will be refused everywhere." : `${count} of ${offerable.length} permissions chosen.`}
+      </p>
+      {error?.message && (
+        <span id={`${id}-error`} className="field-error" role="alert">
+          {error.message}
+        </span>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,134 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import { IssuedSecret } from "@/components/api-keys/issued-secret";
+import { expiryBounds, OVERLAP_CHOICES, rollBody, rollFormFields, rollKeyResolver, showApiError, type RollFormValues } from "@/components/api-keys/key-form";
+import { apiKeysQueryKey, labelOf, useApiKeys, type ApiKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
+import { useMe } from "@/components/me";
+import { TotpCodeField } from "@/components/totp-code-field";
+import { ErrorMessage } from "@/components/ui/data-state";
+import { Dialog } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+import { DateTime } from "@/components/ui/format";
+import { api } from "@/lib/client/api";
+
+type Rolled = { key: ApiKeyCreated; overlapSeconds: number };
+
+/**
+ * Rolls a key (POST /v1/api_keys/{key}/roll): a new secret with the same name, permissions and
+ * allowlist, while the old one keeps working for the chosen overlap; then shows the new secret once.
+ */
+export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
+  const [rolled, setRolled] = useState<Rolled | null>(null);
+  const close = () => {
+    setRolled(null);
+    onClose();
+  };
+  return (
+    <Dialog open={apiKey !== null} onClose={close} title={rolled ? "Your new API key" : "Roll API key"}>
+      {apiKey &&
+        (rolled ? (
+          <IssuedSecret issued={rolled.key} onDone={close}>
+            <OldSecretNotice oldKey={apiKey} overlapSeconds={rolled.overlapSeconds} />
+          </IssuedSecret>
+        ) : (
+          <RollKeyForm apiKey={apiKey} onRolled={setRolled} onCancel={close} />
+        ))}
+    </Dialog>
+  );
+}
+
+function RollKeyForm({ apiKey, onRolled, onCancel }: { apiKey: ApiKey; onRolled: (rolled: Rolled) => void; onCancel: () => void }) {
+  const me = useMe();
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [bounds] = useState(() => expiryBounds());
+  const form = useForm<RollFormValues>({
+    resolver: rollKeyResolver,
+    // An hour by default: a roll should not break the systems still using the old secret.
+    defaultValues: { expiresOn: bounds.suggested, overlapSeconds: "3600", code: "" },
+  });
+  const roll = useMutation({
+    mutationFn: (values: RollFormValues) =>
+      api<ApiKeyCreated>(`/v1/api_keys/${encodeURIComponent(apiKey.id)}/roll`, { method: "POST", body: rollBody(values), totpCode: values.code.trim() }),
+    // Awaited before the secret shows, so the old key's new expiry is already in the list.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey }),
+  });
+  const [formError, setFormError] = useState<string | null>(null);
+  const onSubmit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      onRolled({ key: await roll.mutateAsync(values), overlapSeconds: rollBody(values).overlapSeconds });
+    } catch (error) {
+      setFormError(showApiError(error, form.setError, rollFormFields));
+    }
+  });
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <p style={{ margin: 0 }}>
+        Roll <strong>{labelOf(apiKey)}</strong> (<code>{apiKey.prefix}…</code>): you get a new secret with the same name, permissions and allowed
+        addresses. The old secret stops when the overlap you choose ends.
+      </p>
+      <Field
+        label="New secret expires on"
+        type="date"
+        min={bounds.min}
+        max={bounds.max}
+        hint="At most one year from today. The new secret stops working at 00:00 UTC that day."
+        error={errors.expiresOn}
+        {...form.register("expiresOn")}
+      />
+      <fieldset className="overlap-picker" aria-describedby={errors.overlapSeconds?.message ? `${id}-error` : undefined}>
+        <legend>Old secret keeps working for</legend>
+        {OVERLAP_CHOICES.map((choice) => (
+          <div key={choice.seconds} className="overlap-option">
+            <input type="radio" id={`${id}-${choice.seconds}`} value={String(choice.seconds)} aria-describedby={`${id}-${choice.seconds}-hint`} {...form.register("overlapSeconds")} />
+            <label htmlFor={`${id}-${choice.seconds}`}>{choice.label}</label>
+            <span id={`${id}-${choice.seconds}-hint`} className="hint">
+              {choice.hint}
+            </span>
+          </div>
+        ))}
+        {errors.overlapSeconds?.message && (
+          <span id={`${id}-error`} className="field-error" role="alert">
+            {errors.overlapSeconds.message}
+          </span>
+        )}
+      </fieldset>
+      <TotpCodeField registration={form.register("code")} error={errors.code} />
+      <ErrorMessage error={formError} />
+      <div className="dialog-actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
+          {isSubmitting ? "Rolling…" : "Roll key"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** When the old secret stops: the list's fresh answer (the roll may have kept its earlier expiry), else what was asked for. */
+function OldSecretNotice({ oldKey, overlapSeconds }: { oldKey: ApiKey; overlapSeconds: number }) {
+  const keys = useApiKeys();
+  const fresh = keys.data?.find((key) => key.id === oldKey.id);
+  const stopsAt = fresh?.expiresAt ?? new Date(Math.min(Date.now() + overlapSeconds * 1000, Date.parse(oldKey.expiresAt))).toISOString();
+  return (
+    <p className="alert info" role="note" style={{ margin: 0 }}>
+      {overlapSeconds === 0 || Date.parse(stopsAt) <= Date.now() ? (
+        <>
+          The old secret (<code>{oldKey.prefix}…</code>) has stopped working.
+        </>
+      ) : (
+        <>
+          The old secret (<code>{oldKey.prefix}…</code>) keeps working until <DateTime value={stopsAt} />, then stops. Put the new one in place before
+          then.
+        </>
+      )}
+    </p>
+  );
+}
