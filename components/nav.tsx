@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
+import { usePathname } from "next/navigation";
 import { useMe } from "@/components/me";
 import { dashboardLinks, homeFor } from "@/components/nav-links";
 import { api } from "@/lib/client/api";
@@ -12,7 +12,6 @@ export const mustEnrol = (me: { twoFactorEnabled: boolean; settings: { requireTw
 
 export function Sidebar() {
   const pathname = usePathname();
-  const router = useRouter();
   const me = useMe();
   const links = mustEnrol(me)
     ? dashboardLinks.filter((link) => link.href === "/security")
@@ -46,8 +45,8 @@ export function Sidebar() {
           type="button"
           onClick={async () => {
             await api("/v1/sessions/current", { method: "DELETE" }).catch(() => undefined);
-            router.push("/login");
-            router.refresh();
+            // A full page load: nothing the signed-out employee saw stays in this tab's memory.
+            window.location.assign("/login");
           }}
         >
           Sign out

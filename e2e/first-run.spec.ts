@@ -17,10 +17,23 @@ test("a fresh install opens on setup, creates the platform, and afterwards / lea
     if (message.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(message.text());
   });
 
+  const notFound: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() === 404) notFound.push(response.url());
+  });
+
   await page.goto(`${fresh.baseURL}/`);
   await expect(page).toHaveURL(/\/setup$/);
   await expect(page.getByRole("heading", { name: "Set up Platform Compliance" })).toBeVisible();
   await snap(page, testInfo, "setup");
+
+  // The app has an icon, so the browser's request for one finds it (no 404 in the console).
+  const icon = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(icon).toBeTruthy();
+  const iconResponse = await page.request.get(new URL(icon!, fresh.baseURL).toString());
+  expect(iconResponse.status()).toBe(200);
+  expect(iconResponse.headers()["content-type"]).toMatch(/^image\//);
+  expect(notFound).toEqual([]);
 
   // The form validates with the API's own schema before sending anything.
   await page.getByRole("button", { name: "Create platform" }).click();
