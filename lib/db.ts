@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
 import { databaseFile } from "@/lib/env";
 import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
 
@@ -8,18 +10,143 @@ export type Tx = Prisma.TransactionClient;
 
 const globalForDb = globalThis as unknown as { prisma?: PrismaClient };
 
+/** One holder at a time; `acquire` resolves to the function that lets the next one in. */
+function mutex() {
+  let tail = Promise.resolve();
+  return {
+    acquire(): Promise<() => void> {
+      let release!: () => void;
+      const next = new Promise<void>((resolve) => (release = resolve));
+      const ready = tail.then(() => release);
+      tail = tail.then(() => next);
+      return ready;
+    },
+  };
+}
+
+/**
+ * The SQLite adapter runs every query on one connection, and a query outside a transaction is not
+ * made to wait for an open one: it would run inside it (on the same connection) and vanish with
+ * its rollback, after its own request had been told it succeeded. Here a query outside a
+ * transaction waits until the open one ends, so transactions must stay short (no password hashing inside).
+ */
+function oneAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect(): Promise<SqlDriverAdapter> {
+      const adapter = await factory.connect();
+      const lock = mutex();
+      const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
+        const release = await lock.acquire();
+        try {
+          return await work();
+        } finally {
+          release();
+        }
+      };
+      return {
+        provider: adapter.provider,
+        adapterName: adapter.adapterName,
+        queryRaw: (query) => exclusive(() => adapter.queryRaw(query)),
+        executeRaw: (query) => exclusive(() => adapter.executeRaw(query)),
+        executeScript: (script) => exclusive(() => adapter.executeScript(script)),
+        async startTransaction(isolationLevel): Promise<Transaction> {
+          const release = await lock.acquire();
+          let transaction: Transaction;
+          try {
+            transaction = await adapter.startTransaction(isolationLevel);
+          } catch (error) {
+            release();
+            throw error;
+          }
+          const end = async (how: "commit" | "rollback") => {
+            try {
+              await transaction[how]();
+            } finally {
+              release();
+            }
+          };
+          return {
+            provider: transaction.provider,
+            adapterName: transaction.adapterName,
+            options: transaction.options,
+            queryRaw: (query) => transaction.queryRaw(query),
+            executeRaw: (query) => transaction.executeRaw(query),
+            commit: () => end("commit"),
+            rollback: () => end("rollback"),
+            ...(transaction.createSavepoint
+              ? {
+                  createSavepoint: (name: string) => transaction.createSavepoint!(name),
+                  rollbackToSavepoint: (name: string) => transaction.rollbackToSavepoint!(name),
+                  releaseSavepoint: (name: string) => transaction.releaseSavepoint!(name),
+                }
+              : {}),
+          } as Transaction;
+        },
+        ...(adapter.getConnectionInfo ? { getConnectionInfo: () => adapter.getConnectionInfo!() } : {}),
+        dispose: () => adapter.dispose(),
+      };
+    },
+  };
+}
+
 function createClient(): PrismaClient {
   // `timeout` is SQLite's busy timeout: a writer waits for the lock instead of failing with
   // "database is locked". WAL mode is set on the file by the migrator and persists.
-  const adapter = new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 });
-  return new PrismaClient({ adapter });
+  const adapter = oneAtATime(new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 }));
+  // Generous transaction limits: a slow, shared machine can take seconds to get to a short transaction.
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: 30_000, timeout: 60_000 } });
 }
 
-/** The one Prisma client of the process (kept on globalThis so dev reloads do not open more). */
+const requestTransaction = new AsyncLocalStorage<Tx>();
+
+/** The one Prisma client of the process, or inside inTransaction() that transaction. */
 export function db(): PrismaClient {
+  const tx = requestTransaction.getStore();
+  if (tx) return flattened(tx);
   globalForDb.prisma ??= createClient();
   return globalForDb.prisma;
 }
+
+const flattenedClients = new WeakMap<Tx, PrismaClient>();
+
+/**
+ * The transaction client dressed as the full client, so code that opens its own transaction
+ * (`db().$transaction(...)`) simply joins the one it is already in.
+ */
+function flattened(tx: Tx): PrismaClient {
+  let client = flattenedClients.get(tx);
+  if (!client) {
+    client = new Proxy(tx, {
+      get(target, property) {
+        if (property !== "$transaction") return Reflect.get(target, property);
+        return async (work: unknown) => {
+          if (typeof work === "function") return (work as (tx: Tx) => Promise<unknown>)(client as unknown as Tx);
+          const results: unknown[] = [];
+          for (const query of work as Promise<unknown>[]) results.push(await query);
+          return results;
+        };
+      },
+    }) as unknown as PrismaClient;
+    flattenedClients.set(tx, client);
+  }
+  return client;
+}
+
+/**
+ * Runs `work` in one database transaction: every db() and tenantDb() query inside it (and any
+ * db().$transaction it opens) is part of it, and it commits once, at the end, or not at all.
+ * Inside one already, it simply joins it.
+ */
+export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
+  if (requestTransaction.getStore()) return work();
+  globalForDb.prisma ??= createClient();
+  return globalForDb.prisma.$transaction((tx) => requestTransaction.run(tx, work));
+}
+
+/** Whether the caller runs inside inTransaction(). */
+export const inATransaction = () => requestTransaction.getStore() !== undefined;
 
 /** Closes the client; tests use it between throwaway databases. */
 export async function disconnectDb() {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { db } from "@/lib/db";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { readConnection } from "@/lib/db/read-connection";
 import { notFound } from "@/lib/http/api-error";
 
@@ -77,36 +78,79 @@ function confine(operation: string, args: Args, values: Record<string, string>):
   }
 }
 
-function createTenantClient() {
-  return db().$extends({
-    name: "tenancy",
-    query: {
-      $allModels: {
-        async $allOperations({ model, operation, args, query }) {
-          const values = confinement(model, operation);
-          return query(values ? (confine(operation, args as Args, values) as typeof args) : args);
-        },
-      },
+const OPERATIONS = new Set([
+  "findUnique",
+  "findUniqueOrThrow",
+  "findFirst",
+  "findFirstOrThrow",
+  "findMany",
+  "create",
+  "createMany",
+  "createManyAndReturn",
+  "update",
+  "updateMany",
+  "updateManyAndReturn",
+  "upsert",
+  "delete",
+  "deleteMany",
+  "count",
+  "aggregate",
+  "groupBy",
+]);
+
+export type TenantDb = PrismaClient;
+
+const tenantClients = new WeakMap<object, TenantDb>();
+
+/**
+ * `client` with every model operation confined to the current scope. A proxy rather than a Prisma
+ * client extension, because it must also wrap a transaction's client (inTransaction), which
+ * Prisma does not let one extend. `$transaction` hands its callback the confined transaction client.
+ */
+function confined(client: PrismaClient): TenantDb {
+  let tenant = tenantClients.get(client);
+  if (tenant) return tenant;
+  const delegates = new Map<string, unknown>();
+  tenant = new Proxy(client, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (property === "$transaction") {
+        return (work: unknown, options?: unknown) =>
+          typeof work === "function"
+            ? target.$transaction((tx) => (work as (tx: TenantDb) => Promise<unknown>)(confined(tx as PrismaClient)), options as never)
+            : target.$transaction(work as never, options as never);
+      }
+      if (typeof property !== "string" || property.startsWith("$") || typeof value !== "object" || value === null) return value;
+      let delegate = delegates.get(property);
+      if (!delegate) {
+        const model = property[0]!.toUpperCase() + property.slice(1);
+        delegate = new Proxy(value, {
+          get(modelDelegate, operation) {
+            const method = Reflect.get(modelDelegate, operation);
+            if (typeof operation !== "string" || !OPERATIONS.has(operation) || typeof method !== "function") return method;
+            return (args: Args = {}) => {
+              const values = confinement(model, operation);
+              return method.call(modelDelegate, values ? confine(operation, args, values) : args);
+            };
+          },
+        });
+        delegates.set(property, delegate);
+      }
+      return delegate;
     },
-  });
+  }) as TenantDb;
+  tenantClients.set(client, tenant);
+  return tenant;
 }
-
-export type TenantDb = ReturnType<typeof createTenantClient>;
-
-const globalForTenant = globalThis as unknown as { tenantDb?: TenantDb; tenantBase?: unknown };
 
 /**
  * The Prisma client for tenant data: every query on a tenant model is confined to the current
  * scope here, in one place, so no route can forget it. Another tenant's rows are simply not found
  * (404, never 403). System code that must cross tenants (key lookup by hash, sign-in) uses db().
+ * Inside inTransaction() it is that transaction's client, confined the same way.
  */
 export function tenantDb(): TenantDb {
-  const base = db();
-  if (globalForTenant.tenantBase !== base) {
-    globalForTenant.tenantDb = createTenantClient();
-    globalForTenant.tenantBase = base;
-  }
-  return globalForTenant.tenantDb!;
+  return confined(db());
 }
 
 /**
