@@ -1,13 +1,15 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { ensureOwnerOnlyDirectory } from "@/lib/db/owner-only";
 import { dataDirectory, decodeKey, env } from "@/lib/env";
 
 let cachedKey: Buffer | undefined;
 
 /**
  * The 32-byte key for secrets at rest: TOTP_ENCRYPTION_KEY, or a key generated once into the data
- * directory (mode 0600, never in git). Losing it makes enrolled authenticators unreadable.
+ * directory (mode 0600 in a 0700 directory when the service creates it, never in git). Losing it
+ * makes enrolled authenticators unreadable.
  */
 export function encryptionKey(): Buffer {
   if (cachedKey) return cachedKey;
@@ -15,7 +17,7 @@ export function encryptionKey(): Buffer {
   if (fromEnv) return (cachedKey = decodeKey(fromEnv)!);
   const file = path.join(dataDirectory(), "totp-encryption.key");
   if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
+    ensureOwnerOnlyDirectory(path.dirname(file));
     // "wx": if another process created it first, fail and read theirs instead of overwriting it.
     try {
       writeFileSync(file, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });

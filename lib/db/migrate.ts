@@ -1,17 +1,19 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { ensureOwnerOnlyFile } from "@/lib/db/owner-only";
 
 const migrationsDir = () => path.join(process.cwd(), "prisma", "migrations");
 
 /**
  * Applies every migration in prisma/migrations not yet applied to the SQLite file, each in its own
  * transaction, recording name and checksum. A migration edited after it was applied stops start-up:
- * silently diverging schemas are how data gets lost.
+ * silently diverging schemas are how data gets lost. A new file and directory are made owner-only
+ * (0600 and 0700; the -wal and -shm files follow the file's mode).
  */
 export function migrateDatabase(file: string): string[] {
-  mkdirSync(path.dirname(file), { recursive: true });
+  ensureOwnerOnlyFile(file);
   const db = new Database(file);
   try {
     db.pragma("journal_mode = WAL");
