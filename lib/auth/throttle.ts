@@ -1,15 +1,14 @@
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/api-error";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 export type ThrottleRule = { limit: number; windowMs: number; blockMs: number };
 
 const minutes = (n: number) => n * 60_000;
 
 export const throttleRules = {
-  /** Wrong passwords for one e-mail address. */
+  /** Wrong current passwords when a signed-in employee changes theirs (lib/employees/self-service.ts). */
   loginAccount: { limit: 5, windowMs: minutes(15), blockMs: minutes(15) },
-  /** Wrong passwords from one IP, across addresses. */
-  loginIp: { limit: 20, windowMs: minutes(15), blockMs: minutes(15) },
   /** Wrong TOTP codes for one employee (sign-in, enrolment, Service-Totp-Code). */
   totp: { limit: 5, windowMs: minutes(5), blockMs: minutes(5) },
 } satisfies Record<string, ThrottleRule>;
@@ -41,4 +40,98 @@ export async function recordFailure(key: string, rule: ThrottleRule, now = new D
 
 export async function clearThrottle(key: string) {
   await db().throttle.deleteMany({ where: { key } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in: every attempt is counted BEFORE its password is checked, by one conditional statement
+// per counter, so concurrent requests cannot all slip past a check made before any of them counted.
+// An attempt whose password proves right is refunded, so the counters hold wrong guesses only.
+
+export type AttemptRule = { limit: number; windowMs: number };
+
+export const signInRules = {
+  /** Guesses for one e-mail from one client (an IPv4 address, or an IPv6 /64). */
+  accountFromIp: { limit: 5, windowMs: minutes(15) },
+  /** Guesses from one client, across e-mail addresses. */
+  ip: { limit: 20, windowMs: minutes(15) },
+  /**
+   * Guesses for one e-mail from everywhere: much higher, so a stranger cannot lock a known employee
+   * out from elsewhere (a stranger's own counters stop them long before), yet a spread-out attack
+   * on one account still meets a ceiling.
+   */
+  account: { limit: 100, windowMs: minutes(15) },
+} satisfies Record<string, AttemptRule>;
+
+export type TakenAttempt = { key: string; windowStartsAt: Date };
+
+/**
+ * Takes one attempt from `key`'s fixed window, or returns how long until the window ends when it
+ * is full. Each step is one statement whose condition is re-checked by the database under the row
+ * lock (SQLite's writer lock, PostgreSQL's row lock): a counter never passes its limit however many
+ * requests race, and a full counter is never written to, so refused attempts do not count.
+ * It must commit on its own: inside a transaction that a failed sign-in rolls back, nothing would count.
+ */
+export async function takeAttempt(key: string, rule: AttemptRule, now = new Date()): Promise<TakenAttempt | { retryAfterMs: number }> {
+  const windowFloor = new Date(now.getTime() - rule.windowMs);
+  for (let round = 0; round < 5; round++) {
+    // A live window with room left: count this attempt in it.
+    const [counted] = await db().throttle.updateManyAndReturn({
+      where: { key, windowStartsAt: { gt: windowFloor }, count: { lt: rule.limit } },
+      data: { count: { increment: 1 } },
+      select: { windowStartsAt: true },
+    });
+    if (counted) return { key, windowStartsAt: counted.windowStartsAt };
+    // A window that has ended: this attempt starts the next one.
+    const [restarted] = await db().throttle.updateManyAndReturn({
+      where: { key, windowStartsAt: { lte: windowFloor } },
+      data: { count: 1, windowStartsAt: now, blockedUntil: null },
+      select: { windowStartsAt: true },
+    });
+    if (restarted) return { key, windowStartsAt: restarted.windowStartsAt };
+    const row = await db().throttle.findUnique({ where: { key } });
+    if (row && row.windowStartsAt > windowFloor && row.count >= rule.limit) {
+      return { retryAfterMs: row.windowStartsAt.getTime() + rule.windowMs - now.getTime() };
+    }
+    if (row) continue; // It changed in between (a refund, a new window): try again.
+    try {
+      await db().throttle.create({ data: { key, count: 1, windowStartsAt: now } });
+      return { key, windowStartsAt: now };
+    } catch (error) {
+      // Another request created it first: count against that row on the next round.
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
+    }
+  }
+  throw new Error(`throttle counter ${key} kept changing under this attempt`);
+}
+
+/** Gives back an attempt taken by takeAttempt (only within the window it was taken in). */
+export async function refundAttempt(taken: TakenAttempt) {
+  await db().throttle.updateMany({
+    where: { key: taken.key, windowStartsAt: taken.windowStartsAt, count: { gt: 0 } },
+    data: { count: { decrement: 1 } },
+  });
+}
+
+/**
+ * Takes one attempt from every counter in order, or none: at the first full one, the attempts
+ * already taken are given back and the caller gets 429 with Retry-After. Put the narrowest counter
+ * first, so a caller stopped by their own counter never touches the wider ones.
+ */
+export async function takeAttempts(counters: Array<{ key: string; rule: AttemptRule }>, now = new Date()): Promise<{ refund: () => Promise<void> }> {
+  const taken: TakenAttempt[] = [];
+  const refund = async () => {
+    for (const attempt of taken.splice(0)) await refundAttempt(attempt);
+  };
+  for (const { key, rule } of counters) {
+    const result = await takeAttempt(key, rule, now);
+    if ("retryAfterMs" in result) {
+      await refund();
+      const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
+      throw new ApiError("err_rate_limited", `Too many failed attempts; try again in ${seconds} seconds`, undefined, {
+        "Retry-After": String(seconds),
+      });
+    }
+    taken.push(result);
+  }
+  return { refund };
 }

@@ -1,14 +1,19 @@
 import { db } from "@/lib/db";
-import { decoyPasswordHash, verifyPassword } from "@/lib/auth/passwords";
+import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
-import { assertNotThrottled, clearThrottle, recordFailure, throttleRules } from "@/lib/auth/throttle";
+import { assertNotThrottled, clearThrottle, recordFailure, signInRules, takeAttempts, throttleRules } from "@/lib/auth/throttle";
 import { ApiError } from "@/lib/http/api-error";
+import { throttleGroup } from "@/lib/net/ip";
 import { consumeRecoveryCode } from "@/lib/employees/recovery-codes";
 import { verifyEmployeeTotp } from "@/lib/employees/verify-totp-code";
 
 /**
- * Password, then (once 2FA is on) a current code or an unused recovery code. Failures are counted
- * per e-mail and per IP and answered 429 past the limit, before the password is even checked.
+ * Password, then (once 2FA is on) a current code or an unused recovery code.
+ *
+ * Each attempt is counted before the password is checked, per (e-mail, client), per client and per
+ * e-mail (a much higher limit), where a client is an IPv4 address or an IPv6 /64; past a limit the
+ * answer is 429 and the password is never checked. A right password gives its attempt back, and a
+ * completed sign-in clears that (e-mail, client) counter, so only wrong guesses add up.
  */
 export async function signIn({
   email,
@@ -22,32 +27,45 @@ export async function signIn({
   ip: string | null;
 }) {
   const normalized = email.trim().toLowerCase();
-  const accountKey = `login:email:${normalized}`;
-  const ipKey = ip ? `login:ip:${ip}` : null;
-  await assertNotThrottled(ipKey ? [accountKey, ipKey] : [accountKey]);
+  const client = throttleGroup(ip);
+  const pairKey = `signin:account-ip:${normalized}|${client}`;
+  const attempt = await takeAttempts([
+    { key: pairKey, rule: signInRules.accountFromIp },
+    { key: `signin:ip:${client}`, rule: signInRules.ip },
+    { key: `signin:account:${normalized}`, rule: signInRules.account },
+  ]);
 
-  const employee = await db().employee.findUnique({ where: { email: normalized }, include: { account: true } });
-  // Unknown e-mails still cost one scrypt, so response time does not tell which addresses exist.
-  const passwordOk = employee?.passwordHash
-    ? await verifyPassword(password, employee.passwordHash)
-    : (await verifyPassword(password, await decoyPasswordHash())) && false;
+  let employee;
+  let passwordOk: boolean;
+  try {
+    employee = await db().employee.findUnique({ where: { email: normalized }, include: { account: true } });
+    // Unknown e-mails still cost one hash, so response time does not tell which addresses exist.
+    passwordOk = employee?.passwordHash
+      ? await verifyPassword(password, employee.passwordHash)
+      : (await verifyPassword(password, await decoyPasswordHash())) && false;
+  } catch (error) {
+    // Not checked (the hashing queue was full, say): the attempt does not count.
+    await attempt.refund();
+    throw error;
+  }
   // Failures on a known e-mail are tied to that employee, so the platform's audit trail shows them.
   const attribute = (error: ApiError) => {
     if (employee) error.actor = { type: "employee", id: employee.id, platformId: employee.account.platformId, accountId: employee.accountId };
     return error;
   };
   if (!employee || !passwordOk || employee.status !== "active") {
-    await recordFailure(accountKey, throttleRules.loginAccount);
-    if (ipKey) await recordFailure(ipKey, throttleRules.loginIp);
     throw attribute(new ApiError("err_unauthenticated", "The e-mail address or password is wrong"));
   }
+  // The right password is no guess: from here on the second factor has its own throttle.
+  await attempt.refund();
   try {
     await checkSecondFactor(employee, totpCode);
   } catch (error) {
     throw error instanceof ApiError ? attribute(error) : error;
   }
 
-  await clearThrottle(accountKey);
+  await clearThrottle(pairKey);
+  await upgradeHash(employee.id, employee.passwordHash!, password);
   const signedIn = await db().employee.update({
     where: { id: employee.id },
     data: { lastLoginAt: new Date() },
@@ -55,6 +73,23 @@ export async function signIn({
   });
   const { session, cookie } = await createSession({ employeeId: employee.id, ip });
   return { employee: signedIn, account: signedIn.account, session, cookie };
+}
+
+/**
+ * Replaces a hash made by an older scheme (scrypt) or at another cost with argon2id at today's
+ * cost, now that the password is known to be right. Only if the stored hash is still the one
+ * verified (a password change in between wins); a busy hashing queue just leaves it for next time.
+ */
+async function upgradeHash(employeeId: string, stored: string, password: string) {
+  if (!needsRehash(stored)) return;
+  let passwordHash: string;
+  try {
+    passwordHash = await hashPassword(password);
+  } catch (error) {
+    if (error instanceof ApiError) return;
+    throw error;
+  }
+  await db().employee.updateMany({ where: { id: employeeId, passwordHash: stored }, data: { passwordHash } });
 }
 
 /** Once 2FA is on: a current code (each time step once) or an unused recovery code. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ipInRanges, normalizeIp, parseCidr } from "@/lib/net/ip";
+import { ipInRanges, normalizeIp, parseCidr, throttleGroup } from "@/lib/net/ip";
 
 describe("normalizeIp", () => {
   it.each([
@@ -165,5 +165,29 @@ describe("ipInRanges", () => {
 
   it.each(["", "junk", "1", "0x0a.0.0.1", "10.0.0.256"])("is false for the invalid address %j", (ip) => {
     expect(ipInRanges(ip, ["0.0.0.0/0", "::/0"])).toBe(false);
+  });
+});
+
+describe("throttleGroup", () => {
+  it("counts an IPv4 address alone, and IPv4-mapped IPv6 as its IPv4", () => {
+    expect(throttleGroup("203.0.113.7")).toBe("203.0.113.7");
+    expect(throttleGroup("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(throttleGroup("::ffff:cb00:7107")).toBe("203.0.113.7");
+    expect(throttleGroup("203.0.113.8")).not.toBe(throttleGroup("203.0.113.7"));
+  });
+
+  it("counts IPv6 addresses per /64, however they are written", () => {
+    const group = throttleGroup("2001:db8:1:2::1");
+    expect(group).toBe("2001:db8:1:2::/64");
+    expect(throttleGroup("2001:db8:1:2:ffff:ffff:ffff:ffff")).toBe(group);
+    expect(throttleGroup("2001:0DB8:0001:0002:abcd::9")).toBe(group);
+    expect(throttleGroup("[2001:db8:1:2::42]")).toBe(group);
+    expect(throttleGroup("2001:db8:1:3::1")).not.toBe(group);
+    expect(throttleGroup("2001:db9:1:2::1")).not.toBe(group);
+  });
+
+  it("puts an unknown or invalid address in one shared group", () => {
+    expect(throttleGroup(null)).toBe("unknown");
+    expect(throttleGroup("junk")).toBe("unknown");
   });
 });

@@ -73,3 +73,16 @@ export function ipInRanges(ip: string, ranges: string[]): boolean {
     return address.kind() === network.kind() && address.match(network as never, bits);
   });
 }
+
+/**
+ * The group an address is counted in by the sign-in throttle: an IPv4 address alone (IPv4-mapped
+ * IPv6 counts as its IPv4), an IPv6 address by its /64, since one subscriber commonly holds a whole
+ * /64 and could otherwise take a fresh address for every guess. An unknown or unparseable address
+ * is one shared group: it fails closed rather than going uncounted.
+ */
+export function throttleGroup(ip: string | null): string {
+  const address = ip === null ? null : parseAddress(ip);
+  if (!address) return "unknown";
+  if (address.kind() === "ipv4") return address.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`).toString()}/64`;
+}

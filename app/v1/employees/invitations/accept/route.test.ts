@@ -58,7 +58,7 @@ describe("POST /v1/employees/invitations/accept", () => {
 
     const row = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
     expect(row).toMatchObject({ status: "active", invitationTokenHash: null, invitationExpiresAt: null });
-    expect(row.passwordHash).toMatch(/^scrypt\$/);
+    expect(row.passwordHash).toMatch(/^\$argon2id\$/);
 
     const again = await call(signIn, { method: "POST", body: { email, password: NEW_PASSWORD }, ip: "198.51.100.60" });
     expect(again.status).toBe(200);
