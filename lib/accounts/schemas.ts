@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pageSchemaOf } from "@/lib/http/pagination";
 import { apiKeyCreatedSchema } from "@/lib/api-keys/schemas";
+import { text, withoutPrototypeKeys } from "@/lib/http/text";
 
 export const featureFlagNames = ["named", "partner"] as const;
 export const featureFlagValues = ["require", "prefer", "discourage", "forbid"] as const;
@@ -20,26 +21,28 @@ const flagValue = z.enum(featureFlagValues, { error: `must be one of ${featureFl
 /**
  * A flag map as clients send it. Unlike a strict object, which reports all unknown keys as one issue
  * on the map, each unknown flag gets its own 422 detail ("featureFlags.foo"), next to any bad values.
+ * A prototype key (`__proto__`, which zod would drop unseen) is a 422 of its own.
  */
-export const featureFlagsInput = z
-  .looseObject({ named: flagValue.optional(), partner: flagValue.optional() })
-  .superRefine(
-    (flags, context) => {
-      for (const name of Object.keys(flags)) {
-        if (!isFlagName(name)) {
-          context.addIssue({ code: "custom", path: [name], message: `is not a feature flag; the flags are ${featureFlagNames.join(", ")}` });
+export const featureFlagsInput = withoutPrototypeKeys(
+  z
+    .looseObject({ named: flagValue.optional(), partner: flagValue.optional() })
+    .superRefine(
+      (flags, context) => {
+        for (const name of Object.keys(flags)) {
+          if (!isFlagName(name)) {
+            context.addIssue({ code: "custom", path: [name], message: `is not a feature flag; the flags are ${featureFlagNames.join(", ")}` });
+          }
         }
-      }
-    },
-    // Also when a value is wrong, so one answer names every problem.
-    { when: (payload) => isPlainObject(payload.value) },
-  )
-  .transform((flags): FeatureFlags => Object.fromEntries(featureFlagNames.flatMap((name) => (flags[name] ? [[name, flags[name]]] : []))))
-  .meta({
-    id: "FeatureFlagsInput",
-    description: "The flags to set; flags left out keep their value. Only `named` and `partner` exist.",
-    additionalProperties: false,
-  });
+      },
+      // Also when a value is wrong, so one answer names every problem.
+      { when: (payload) => isPlainObject(payload.value) },
+    )
+    .transform((flags): FeatureFlags => Object.fromEntries(featureFlagNames.flatMap((name) => (flags[name] ? [[name, flags[name]]] : [])))),
+).meta({
+  id: "FeatureFlagsInput",
+  description: "The flags to set; flags left out keep their value. Only `named` and `partner` exist.",
+  additionalProperties: false,
+});
 
 export const accountSchema = z
   .object({
@@ -59,12 +62,11 @@ export function presentAccount(row: AccountRow) {
 
 export const accountPageSchema = pageSchemaOf(accountSchema, "AccountPage");
 
-export const accountParams = z.object({ accountId: z.string().regex(/^acct_[a-z0-9]{1,64}$/) });
+export const accountParams = z.object({ accountId: text().regex(/^acct_[a-z0-9]{1,64}$/) });
 
 export const updateAccountInput = z.object({ featureFlags: featureFlagsInput }).meta({ id: "UpdateAccountInput" });
 
-const accountName = z
-  .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+const accountName = text({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .trim()
   .min(1, "is required")
   .max(200);

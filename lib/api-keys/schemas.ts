@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isPermission, KEY_PERMISSIONS, PERMISSIONS, parsePermissionList, sortPermissions } from "@/lib/auth/permissions";
+import { text } from "@/lib/http/text";
 import { parseCidr } from "@/lib/net/ip";
 
 export const MAX_ALLOWLIST_ENTRIES = 100;
@@ -28,7 +29,7 @@ export const expiresAtSchema = z
 
 /** Each entry validated on its own, so the error names its index ("cidrAllowlist.2"). Stored in canonical form, de-duplicated. */
 export const cidrAllowlistSchema = z
-  .array(z.string().max(64, "is too long for a CIDR range"))
+  .array(text().max(64, "is too long for a CIDR range"))
   .max(MAX_ALLOWLIST_ENTRIES, `may hold at most ${MAX_ALLOWLIST_ENTRIES} ranges`)
   .superRefine((list, context) => {
     list.forEach((text, index) => {
@@ -41,7 +42,7 @@ export const cidrAllowlistSchema = z
 
 /** Permission names a key may hold, each checked on its own (the error names its index), sorted and de-duplicated. */
 export const keyPermissionsSchema = z
-  .array(z.string().max(64))
+  .array(text().max(64))
   .max(PERMISSIONS.length * 2)
   .superRefine((list, context) => {
     list.forEach((name, index) => {
@@ -59,7 +60,7 @@ export const keyPermissionsSchema = z
 export const issueApiKeyInput = z
   .object({
     expiresAt: expiresAtSchema,
-    name: z.string().trim().min(1, "must not be empty").max(100).optional(),
+    name: text().trim().min(1, "must not be empty").max(100).optional(),
     cidrAllowlist: cidrAllowlistSchema.optional(),
     permissions: keyPermissionsSchema.optional(),
   })
@@ -80,7 +81,7 @@ export const rollApiKeyInput = z
 
 export const updateApiKeyInput = z.object({ cidrAllowlist: cidrAllowlistSchema }).meta({ id: "UpdateApiKeyInput" });
 
-export const apiKeyParams = z.object({ key: z.string().regex(/^key_[a-z0-9]{1,64}$/) });
+export const apiKeyParams = z.object({ key: text().regex(/^key_[a-z0-9]{1,64}$/) });
 
 export const apiKeySchema = z
   .object({

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
+import { text } from "@/lib/http/text";
 
 export const auditEventQuery = pageQuerySchema
   .extend({
-    action: z.string().max(100).optional().meta({ description: 'Exact action, e.g. "api_key.issue".' }),
-    actorId: z.string().max(100).optional().meta({ description: "Employee or API key id." }),
+    action: text().max(100).optional().meta({ description: 'Exact action, e.g. "api_key.issue".' }),
+    actorId: text().max(100).optional().meta({ description: "Employee or API key id." }),
     ...dateRangeQuery,
   })
   .refine(...rangeInOrder);

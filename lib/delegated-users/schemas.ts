@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
+import { text } from "@/lib/http/text";
 
-const externalId = z
-  .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+const externalId = text({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .trim()
   .min(1, "must not be empty")
   .max(255, "must be at most 255 characters");
@@ -15,7 +15,7 @@ export const delegatedUserQuery = pageQuerySchema.extend({
   externalId: externalId.optional().meta({ description: "Only the user with exactly this externalId." }),
 });
 
-export const delegatedUserParams = z.object({ id: z.string().regex(/^du_[a-z0-9]{1,64}$/) });
+export const delegatedUserParams = z.object({ id: text().regex(/^du_[a-z0-9]{1,64}$/) });
 
 export const delegatedUserSchema = z
   .object({ id: z.string(), externalId: z.string(), createdAt: z.iso.datetime() })

@@ -2,32 +2,30 @@ import { z } from "zod";
 import { accountSchema } from "@/lib/accounts/schemas";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
 import { isRole, PERMISSIONS, ROLES, type Role } from "@/lib/auth/permissions";
+import { text } from "@/lib/http/text";
 import { platformSettingsSchema } from "@/lib/settings/schemas";
 
-export const emailSchema = z
-  .string()
+export const emailSchema = text()
   .trim()
   .max(254)
   .pipe(z.email("must be an e-mail address"))
   .transform((email) => email.toLowerCase());
 
-export const newPasswordSchema = z
-  .string()
+export const newPasswordSchema = text()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
-const personName = z.string().trim().min(1, "is required").max(200);
+const personName = text().trim().min(1, "is required").max(200);
 
 export const setupInput = z
-  .object({ accountName: z.string().trim().min(1, "is required").max(200), name: personName, email: emailSchema, password: newPasswordSchema })
+  .object({ accountName: text().trim().min(1, "is required").max(200), name: personName, email: emailSchema, password: newPasswordSchema })
   .meta({ id: "SetupInput" });
 
 export const signInInput = z
   .object({
-    email: z.string().trim().min(1, "is required").max(254),
-    password: z.string().min(1, "is required").max(PASSWORD_MAX_LENGTH),
-    totpCode: z
-      .string()
+    email: text().trim().min(1, "is required").max(254),
+    password: text().min(1, "is required").max(PASSWORD_MAX_LENGTH),
+    totpCode: text()
       .trim()
       .max(64)
       .optional()
@@ -35,7 +33,7 @@ export const signInInput = z
   })
   .meta({ id: "SignInInput" });
 
-export const totpCodeSchema = z.string().trim().regex(/^\d{6}$/, "must be the 6-digit code from your authenticator app");
+export const totpCodeSchema = text().trim().regex(/^\d{6}$/, "must be the 6-digit code from your authenticator app");
 
 export const totpConfirmInput = z.object({ code: totpCodeSchema }).meta({ id: "TotpConfirmInput" });
 
@@ -110,7 +108,7 @@ export function presentEmployee(row: EmployeeRow) {
   };
 }
 
-export const employeeParams = z.object({ id: z.string().regex(/^emp_[a-z0-9]{1,64}$/) });
+export const employeeParams = z.object({ id: text().regex(/^emp_[a-z0-9]{1,64}$/) });
 
 export const inviteEmployeeInput = z
   .object({
@@ -125,7 +123,7 @@ export const inviteEmployeeInput = z
 export const changeRoleInput = z.object({ role: roleSchema }).meta({ id: "ChangeRoleInput" });
 
 export const changePasswordInput = z
-  .object({ currentPassword: z.string().min(1, "is required").max(PASSWORD_MAX_LENGTH), newPassword: newPasswordSchema })
+  .object({ currentPassword: text().min(1, "is required").max(PASSWORD_MAX_LENGTH), newPassword: newPasswordSchema })
   .meta({ id: "ChangePasswordInput" });
 
 export const passwordChangedSchema = z
@@ -142,7 +140,7 @@ export const ownSessionSchema = z
   })
   .meta({ id: "OwnSession" });
 
-export const sessionParams = z.object({ id: z.string().regex(/^ses_[a-z0-9]{1,64}$/) });
+export const sessionParams = z.object({ id: text().regex(/^ses_[a-z0-9]{1,64}$/) });
 
 export const recoveryCodesSchema = z
   .object({ recoveryCodes: z.array(z.string()).meta({ description: "Shown once; the previous codes no longer work." }) })
@@ -157,7 +155,7 @@ export const invitedEmployeeSchema = employeeSchema
 
 export const acceptInvitationInput = z
   .object({
-    token: z.string().min(1, "is required").max(200).meta({ description: "The `token` parameter of the invitation link." }),
+    token: text().min(1, "is required").max(200).meta({ description: "The `token` parameter of the invitation link." }),
     password: newPasswordSchema,
   })
   .meta({ id: "AcceptInvitationInput" });

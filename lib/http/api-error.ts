@@ -60,10 +60,11 @@ export const notFound = (what = "Resource") => new ApiError("err_not_found", `${
 /** 422 with one entry per failing field path ("cidrAllowlist.1": "..."), as forms show them. */
 export function validationError(error: ZodError | z.core.$ZodIssue[], where?: "query" | "params"): ApiError {
   const issues = error instanceof ZodError ? error.issues : error;
-  const details: Record<string, string> = {};
+  // No prototype: a field path named "__proto__" or "constructor" is an own key like any other.
+  const details: Record<string, string> = Object.create(null);
   for (const issue of issues) {
     const key = issue.path.length ? issue.path.map(String).join(".") : (where ?? "body");
-    details[key] ??= issue.message;
+    if (!Object.hasOwn(details, key)) details[key] = issue.message;
   }
   const [first] = Object.entries(details);
   const message = first ? `${first[0]}: ${first[1]}` : "Invalid input";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "@/lib/http/text";
 
 const dateHint = "must be a date (2026-11-01) or an ISO-8601 date-time (2026-11-01T13:00:00Z)";
 
@@ -7,13 +8,12 @@ const dateHint = "must be a date (2026-11-01) or an ISO-8601 date-time (2026-11-
  * day, so as a start it means 00:00:00.000 and as an end 23:59:59.999; both bounds are inclusive.
  */
 export const dateBound = (edge: "start" | "end") =>
-  z
-    .string()
-    .transform((text, context) => {
-      if (z.iso.date().safeParse(text).success) {
-        return new Date(`${text}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`);
+  text()
+    .transform((value, context) => {
+      if (z.iso.date().safeParse(value).success) {
+        return new Date(`${value}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`);
       }
-      if (z.iso.datetime({ offset: true }).safeParse(text).success) return new Date(text);
+      if (z.iso.datetime({ offset: true }).safeParse(value).success) return new Date(value);
       context.addIssue({ code: "custom", message: dateHint });
       return z.NEVER;
     })

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/http/api-error";
+import { text } from "@/lib/http/text";
 
 export const pageQuerySchema = z.object({
-  next: z.string().max(512).optional().meta({ description: "Opaque cursor from the previous page's `next`." }),
+  next: text().max(512).optional().meta({ description: "Opaque cursor from the previous page's `next`." }),
   order: z.enum(["asc", "desc"]).default("desc").meta({ description: "By creation time." }),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });

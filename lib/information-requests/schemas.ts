@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
+import { freeText, text } from "@/lib/http/text";
 import { kycSubmissionSchema } from "@/lib/kyc/schemas";
 
 export const informationRequestKinds = ["due_diligence", "endorsement"] as const;
@@ -21,8 +22,8 @@ export const informationRequestTransitions: Record<InformationRequestStatus, rea
 export const canTransition = (from: InformationRequestStatus, to: InformationRequestStatus) =>
   informationRequestTransitions[from].includes(to);
 
-export const informationRequestParams = z.object({ id: z.string().regex(/^ir_[a-z0-9]{1,64}$/) });
-export const transferParams = z.object({ id: z.string().regex(/^tr_[a-z0-9]{1,64}$/) });
+export const informationRequestParams = z.object({ id: text().regex(/^ir_[a-z0-9]{1,64}$/) });
+export const transferParams = z.object({ id: text().regex(/^tr_[a-z0-9]{1,64}$/) });
 
 export const listInformationRequestsQuery = pageQuerySchema
   .extend({
@@ -71,13 +72,12 @@ export const REASON_MAX_LENGTH = 2000;
 export const updateInformationRequestStatusInput = z
   .object({
     status: z.enum(informationRequestStatuses),
-    reason: z
-      .string()
+    reason: freeText()
       .trim()
       .min(1, "must not be empty")
       .max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`)
       .optional()
-      .meta({ description: "Why (1..2000 characters): required for `rejected` and `expired`, optional for `approved`." }),
+      .meta({ description: "Why (1..2000 characters; tab and line feed allowed, no other control characters): required for `rejected` and `expired`, optional for `approved`." }),
   })
   .superRefine(({ status, reason }, context) => {
     if (statusesNeedingReason.includes(status) && reason === undefined) {
@@ -92,8 +92,8 @@ export const updateInformationRequestStatusInput = z
 export const raiseInformationRequestInput = z
   .object({
     kind: z.enum(informationRequestKinds),
-    transferId: z.string().regex(/^tr_[a-z0-9]{1,64}$/, "must be a transfer id (tr_...)").optional(),
-    submissionId: z.string().regex(/^sub_[a-z0-9]{1,64}$/, "must be a KYC submission id (sub_...)").optional(),
+    transferId: text().regex(/^tr_[a-z0-9]{1,64}$/, "must be a transfer id (tr_...)").optional(),
+    submissionId: text().regex(/^sub_[a-z0-9]{1,64}$/, "must be a KYC submission id (sub_...)").optional(),
   })
   .meta({ id: "RaiseInformationRequestInput" });
 

@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { text } from "@/lib/http/text";
 import { normalizeIp } from "@/lib/net/ip";
 
 // The agreement body, shared by the route and the dashboard's agreement form.
 
-export const ipAddressSchema = z
-  .string()
+export const ipAddressSchema = text()
   .max(64, "must be an IPv4 or IPv6 address")
   .transform((text, context) => {
     const ip = normalizeIp(text);
@@ -18,8 +18,7 @@ export const ipAddressSchema = z
 
 export const acceptAgreementInput = z
   .object({
-    documentSetId: z
-      .string()
+    documentSetId: text()
       .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must be 1-128 characters of letters, digits and . _ : -")
       .meta({ description: "The agreement document set being accepted." }),
     ipAddress: ipAddressSchema.nullish(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
+import { text } from "@/lib/http/text";
 import { agreementSchema } from "@/lib/kyc/agreement-schemas";
 import { isCountryCode } from "@/lib/kyc/countries";
 
@@ -13,14 +14,13 @@ export const beneficiaryRoles = ["ubo", "director", "shareholder", "representati
 export const MAX_BENEFICIARIES = 50;
 
 /** ISO 3166-1 alpha-2, accepted in either case and stored upper-case. */
-export const countryCodeSchema = z
-  .string()
+export const countryCodeSchema = text()
   .regex(/^[A-Za-z]{2}$/, "must be an ISO 3166-1 alpha-2 country code such as DE")
   .toUpperCase()
   .refine(isCountryCode, "is not an ISO 3166-1 alpha-2 country code")
   .meta({ description: "ISO 3166-1 alpha-2 country code, e.g. `DE`; returned upper-case." });
 
-export const submissionParams = z.object({ submissionId: z.string().regex(/^sub_[a-z0-9]{1,64}$/) });
+export const submissionParams = z.object({ submissionId: text().regex(/^sub_[a-z0-9]{1,64}$/) });
 
 export const kycSubmissionSchema = z
   .object({
@@ -77,7 +77,7 @@ export const beneficiaryInput = z
     country: countryCodeSchema,
     roles: rolesSchema,
     shareSize: z.number().min(0, "must be at least 0").max(100, "must be at most 100").meta({ description: "Percent, 0-100." }),
-    name: z.string().trim().min(1, "must not be empty").max(200).optional(),
+    name: text().trim().min(1, "must not be empty").max(200).optional(),
   })
   .meta({ id: "BeneficiaryInput" });
 
@@ -114,14 +114,14 @@ export const dateOfBirthSchema = z
   .refine((value) => value >= EARLIEST_BIRTH_DATE, `must not be before ${EARLIEST_BIRTH_DATE}`)
   .meta({ description: "YYYY-MM-DD, a real date before today (UTC) and not before 1900-01-01." });
 
-const personName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+const personName = text().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
 export const addressSchema = z
   .object({
-    line1: z.string().trim().min(1, "must not be empty").max(200),
-    line2: z.string().trim().max(200).nullish(),
-    city: z.string().trim().min(1, "must not be empty").max(100),
-    postalCode: z.string().trim().min(1, "must not be empty").max(20),
+    line1: text().trim().min(1, "must not be empty").max(200),
+    line2: text().trim().max(200).nullish(),
+    city: text().trim().min(1, "must not be empty").max(100),
+    postalCode: text().trim().min(1, "must not be empty").max(20),
     country: countryCodeSchema,
   })
   .strict()
@@ -141,8 +141,7 @@ export const updateProfileInput = z
     dateOfBirth: dateOfBirthSchema.optional(),
     nationality: countryCodeSchema.optional(),
     email: z.email("must be an e-mail address").max(254).optional(),
-    phone: z
-      .string()
+    phone: text()
       .regex(/^\+[1-9]\d{1,14}$/, "must be an E.164 number such as +4915112345678")
       .optional(),
     address: addressSchema.optional(),

@@ -1,24 +1,22 @@
 import { z } from "zod";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
+import { text } from "@/lib/http/text";
 
 /** A positive decimal string ("12.50"); never a float, so no amount is ever rounded on the way in. */
-export const amountSchema = z
-  .string()
+export const amountSchema = text()
   .regex(/^\d{1,15}(\.\d{1,8})?$/, 'must be a decimal string such as "12.50" (up to 15 digits, 8 decimals)')
   .refine((value) => /[1-9]/.test(value), "must be greater than 0")
   // "0012.50" and "12.50" are the same amount; keep one spelling.
   .transform((value) => value.replace(/^0+(?=\d)/, ""))
   .meta({ description: "Decimal string, greater than 0, e.g. `12.50`.", examples: ["12.50"] });
 
-export const currencySchema = z
-  .string()
+export const currencySchema = text()
   .regex(/^[A-Z]{3,5}$/, "must be an upper-case currency code such as EUR or USDC")
   .meta({ description: "Upper-case currency code, 3 to 5 letters (`EUR`, `USDC`).", examples: ["EUR"] });
 
-export const virtualAccountIdSchema = z.string().regex(/^va_[a-z0-9]{1,64}$/, "must be a virtual account id (va_...)");
+export const virtualAccountIdSchema = text().regex(/^va_[a-z0-9]{1,64}$/, "must be a virtual account id (va_...)");
 
-export const walletAddressSchema = z
-  .string()
+export const walletAddressSchema = text()
   .regex(/^[A-Za-z0-9._:-]{1,256}$/, "must be a wallet address (letters, digits and . _ : -, at most 256)");
 
 export const transactionTypes = ["pay_in", "payout", "transfer", "fee"] as const;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
+import { text } from "@/lib/http/text";
 import { amountSchema, currencySchema, walletAddressSchema } from "@/lib/transactions/schemas";
 
 export const VIRTUAL_ACCOUNT_ID = /^va_[a-z0-9]{1,64}$/;
@@ -11,8 +12,7 @@ export const looksLikeVirtualAccountId = (segment: string) => VIRTUAL_ACCOUNT_ID
  * The platform's own reference. A key may not look like an id (`va_...`), so a path segment always
  * resolves one way, with one index lookup.
  */
-export const virtualAccountKeySchema = z
-  .string()
+export const virtualAccountKeySchema = text()
   .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must be 1-128 letters, digits, dots, underscores, colons or hyphens")
   .refine((key) => !looksLikeVirtualAccountId(key), "must not look like a virtual account id (va_...)")
   .meta({
@@ -22,8 +22,7 @@ export const virtualAccountKeySchema = z
   });
 
 export const virtualAccountParams = z.object({
-  idOrKey: z
-    .string()
+  idOrKey: text()
     .regex(/^[A-Za-z0-9._:-]{1,128}$/)
     .meta({ description: "The virtual account's `id` (`va_...`) or its `key`." }),
 });

@@ -1,0 +1,98 @@
+import { z } from "zod";
+
+// The one string schema for everything a client sends (bodies, queries, path params), and the
+// guard for map keys. Shared by the API and the dashboard's forms: zod only, no server-only imports.
+
+/** C0 controls, DEL and C1 controls. */
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+/** The same less tab and line feed, which free text (a reason, a description) may hold. */
+const CONTROL_IN_FREE_TEXT = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const codePoint = (char: string) => `U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+
+// String.prototype.isWellFormed is Node 20 and current browsers; the pattern covers older ones.
+const isWellFormed = (value: string) => (typeof value.isWellFormed === "function" ? value.isWellFormed() : !LONE_SURROGATE.test(value));
+
+/**
+ * Why `value` is not acceptable text, or null. Ill-formed Unicode (a lone surrogate) cannot be
+ * stored or shown faithfully; control characters hide in logs, terminals and CSV exports.
+ */
+export function textProblem(value: string, { freeText = false }: { freeText?: boolean } = {}): string | null {
+  if (!isWellFormed(value)) return "must be well-formed Unicode (it holds a lone surrogate)";
+  const control = (freeText ? CONTROL_IN_FREE_TEXT : CONTROL).exec(value);
+  if (!control) return null;
+  return freeText
+    ? `must not contain control characters other than tab and line feed (found ${codePoint(control[0])})`
+    : `must not contain control characters (found ${codePoint(control[0])})`;
+}
+
+type StringParams = Parameters<typeof z.string>[0];
+
+const checked = (freeText: boolean, params?: StringParams) =>
+  z.string(params).superRefine((value, context) => {
+    const problem = textProblem(value, { freeText });
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  });
+
+/** An incoming string: well-formed Unicode without control characters. Chain `.trim()`, `.max()`, `.regex()` as on `z.string()`. */
+export const text = (params?: StringParams) => checked(false, params);
+
+/** Free text a person writes in a text area (a decision's reason): like `text()`, but tab and line feed are allowed. */
+export const freeText = (params?: StringParams) => checked(true, params);
+
+// --- Map keys ------------------------------------------------------------------------------------
+
+/** Keys that name parts of JavaScript's object model: never accepted as map keys. */
+export const PROTOTYPE_KEYS: readonly string[] = ["__proto__", "constructor", "prototype"];
+
+export const isPrototypeKey = (key: string) => PROTOTYPE_KEYS.includes(key);
+
+const PROTOTYPE_KEY_MESSAGE = `is not accepted as a key (${PROTOTYPE_KEYS.join(", ")} never are)`;
+
+/**
+ * The paths of every prototype key at any depth of a parsed JSON value (JSON.parse makes
+ * `"__proto__"` an own property, which zod then drops without a word). Walks with its own stack, so
+ * a deeply nested body cannot overflow the call stack.
+ */
+export function prototypeKeyPaths(value: unknown): (string | number)[][] {
+  type Node = { value: unknown; key: string | number | null; parent: Node | null };
+  // Each node points at its parent, so a path is built only for a key that is found (a copy per
+  // level would cost depth squared on a deeply nested body).
+  const pathOf = (node: Node, key: string) => {
+    const path: (string | number)[] = [key];
+    for (let at: Node | null = node; at && at.key !== null; at = at.parent) path.unshift(at.key);
+    return path;
+  };
+  const found: (string | number)[][] = [];
+  const stack: Node[] = [{ value, key: null, parent: null }];
+  while (stack.length) {
+    const node = stack.pop()!;
+    const item = node.value;
+    if (typeof item !== "object" || item === null) continue;
+    if (Array.isArray(item)) {
+      item.forEach((element, index) => stack.push({ value: element, key: index, parent: node }));
+      continue;
+    }
+    for (const key of Object.keys(item)) {
+      if (isPrototypeKey(key)) found.push(pathOf(node, key));
+      else stack.push({ value: (item as Record<string, unknown>)[key], key, parent: node });
+    }
+  }
+  return found;
+}
+
+/** 422 issues, one per prototype key in `value`, for validationError(). */
+export const prototypeKeyIssues = (value: unknown): z.core.$ZodIssue[] =>
+  prototypeKeyPaths(value).map((path) => ({ code: "custom", path, message: PROTOTYPE_KEY_MESSAGE, input: undefined }));
+
+/**
+ * A map (an object whose keys the client chooses) that refuses prototype keys at any depth with a
+ * 422 naming each one. Input and output types and the JSON Schema stay those of `schema`.
+ */
+export function withoutPrototypeKeys<S extends z.ZodType>(schema: S) {
+  return z.preprocess<unknown, S, z.input<S>>((value, context) => {
+    for (const path of prototypeKeyPaths(value)) context.addIssue({ code: "custom", path, message: PROTOTYPE_KEY_MESSAGE, input: value });
+    return value;
+  }, schema);
+}

@@ -1,0 +1,162 @@
+// Strings and map keys as clients send them: control characters and ill-formed Unicode are refused
+// with 422 by one shared schema (lib/http/text.ts) wherever a string comes in, tab and line feed
+// only in free text; __proto__, constructor and prototype are never accepted as map keys.
+import { describe, expect, it } from "vitest";
+import { POST as updateAccount } from "@/app/v1/accounts/[accountId]/route";
+import { GET as listAuditEvents } from "@/app/v1/audit_events/route";
+import { GET as listDelegatedUsers, POST as createDelegatedUser } from "@/app/v1/delegated_users/route";
+import { GET as readFlags, POST as updateFlags } from "@/app/v1/feature_flags/route";
+import { POST as moveRequest } from "@/app/v1/information_requests/[id]/status/route";
+import { POST as createRecipient } from "@/app/v1/sandbox/recipients/route";
+import { db } from "@/lib/db";
+import { allEndpoints } from "@/lib/endpoints";
+import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
+import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/http";
+import { stringFields } from "@/lib/testing/string-fields";
+import { withScope } from "@/lib/tenancy";
+
+const CONTROL_MESSAGE = /^must not contain control characters( other than tab and line feed)? \(found U\+[0-9A-F]{4}\)$/;
+const SURROGATE_MESSAGE = "must be well-formed Unicode (it holds a lone surrogate)";
+const KEY_MESSAGE = "is not accepted as a key (__proto__, constructor, prototype never are)";
+
+/** Fields a person writes in a text area: tab and line feed allowed. */
+const FREE_TEXT = new Set(["POST /v1/information_requests/{id}/status body.reason"]);
+
+function expectValidationError(response: { status: number; body: any }, field: string, message: string | RegExp) {
+  expect(response.status, JSON.stringify(response.body)).toBe(422);
+  expect(Object.keys(response.body)).toEqual(["error_code", "message", "http_code", "details"]);
+  expect(response.body.error_code).toBe("err_validation");
+  expect(response.body.http_code).toBe(422);
+  expect(Object.keys(response.body.details)).toContain(field);
+  expect(response.body.details[field]).toMatch(message);
+}
+
+describe("every string a client sends goes through the shared text schema", () => {
+  const fields = allEndpoints.flatMap((endpoint) =>
+    (["params", "query", "body"] as const).flatMap((where) =>
+      stringFields(endpoint[where]).map((field) => ({ ...field, name: `${endpoint.method} ${endpoint.path} ${[where, ...field.path].join(".")}` })),
+    ),
+  );
+  const messagesFor = (field: (typeof fields)[number], value: string) => {
+    const result = field.schema.safeParse(value);
+    return result.success ? [] : result.error!.issues.map((issue) => issue.message);
+  };
+
+  it("finds the string fields (the walk itself works)", () => {
+    const names = fields.map((field) => field.name);
+    expect(names).toContain("POST /v1/sandbox/recipients body.name");
+    expect(names).toContain("POST /v1/api_keys body.cidrAllowlist.0");
+    expect(names).toContain("POST /v1/kyc/update_profile body.address.line1");
+    expect(names).toContain("GET /v1/delegated_users query.externalId");
+    expect(names).toContain("DELETE /v1/recipients/{id} params.id");
+    expect(fields.length).toBeGreaterThan(50);
+  });
+
+  it("each refuses C0 and C1 controls, DEL and lone surrogates; only free text takes tab and line feed", () => {
+    const problems: string[] = [];
+    for (const field of fields) {
+      // A format (e-mail, date-time) has a pattern of its own that admits none of these.
+      const refuses = (value: string, message: string | RegExp) => {
+        const messages = messagesFor(field, value);
+        const ok = field.format ? messages.length > 0 : messages.some((text) => (typeof message === "string" ? text === message : message.test(text)));
+        if (!ok) problems.push(`${field.name} took ${JSON.stringify(value)} (${JSON.stringify(messages)})`);
+      };
+      for (const value of ["a\u0000b", "\u001B[31m", "a\u007F", "a\u0085", "a\u009B", "a\rb"]) refuses(value, CONTROL_MESSAGE);
+      for (const value of ["\uD800", "a\uDFFF", "\uDE00\uD83D"]) refuses(value, SURROGATE_MESSAGE);
+      for (const value of ["a\nb", "a\tb"]) {
+        const messages = messagesFor(field, value);
+        const refusedAsControl = messages.some((text) => CONTROL_MESSAGE.test(text));
+        if (FREE_TEXT.has(field.name) && messages.length) problems.push(`free text ${field.name} refused ${JSON.stringify(value)}: ${messages}`);
+        if (!FREE_TEXT.has(field.name) && !field.format && !refusedAsControl) problems.push(`${field.name} took ${JSON.stringify(value)}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("the free-text fields exist", () => {
+    for (const name of FREE_TEXT) expect(fields.map((field) => field.name)).toContain(name);
+  });
+});
+
+describe("control characters and lone surrogates over HTTP: 422 naming the field, nothing written", () => {
+  it("in a body field", async () => {
+    const { apiKey, account } = await platformWithKey();
+    const count = () => db().recipient.count({ where: { accountId: account.id } });
+    for (const [name, message] of [
+      ["Acme\u0000", CONTROL_MESSAGE],
+      ["Acme\u0085Corp", CONTROL_MESSAGE],
+      ["\u001B[2JAcme", CONTROL_MESSAGE],
+      ["Acme\nCorp", CONTROL_MESSAGE],
+      ["Acme\uD800", SURROGATE_MESSAGE],
+    ] as const) {
+      expectValidationError(await call(createRecipient, { method: "POST", apiKey, body: { name } }), "name", message);
+    }
+    // The lone surrogate as JSON's own escape, which JSON.parse turns into one.
+    expectValidationError(await call(createRecipient, { method: "POST", apiKey, rawBody: '{"name":"x\\udc00y"}' }), "name", SURROGATE_MESSAGE);
+    expect(await count()).toBe(0);
+    expect((await call(createRecipient, { method: "POST", apiKey, body: { name: "Acme 😀 Zoë" } })).status).toBe(201);
+  });
+
+  it("in a query parameter", async () => {
+    const { apiKey } = await platformWithKey();
+    expectValidationError(await call(listDelegatedUsers, { apiKey, path: "/v1/delegated_users?externalId=user%001" }), "externalId", CONTROL_MESSAGE);
+    expectValidationError(await call(listAuditEvents, { apiKey, path: "/v1/audit_events?action=%1B%5B31m" }), "action", CONTROL_MESSAGE);
+    expectValidationError(await call(listAuditEvents, { apiKey, path: "/v1/audit_events?actorId=key_%C2%85" }), "actorId", CONTROL_MESSAGE);
+    expect((await call(listDelegatedUsers, { apiKey, path: "/v1/delegated_users?externalId=user-1" })).status).toBe(200);
+  });
+
+  it("a decision's reason is free text: tab and line feed kept, carriage return refused", async () => {
+    const staff = await signedInEmployee();
+    const scope = { platformId: staff.account.id, accountId: staff.account.id };
+    const request = await withScope(scope, () => raiseInformationRequest({ kind: "due_diligence" }));
+    const move = (reason: string) => call(moveRequest, { method: "POST", session: staff.session, params: { id: request.id }, body: { status: "expired", reason } });
+    expectValidationError(await move("No reply.\r\nClosed."), "reason", /other than tab and line feed \(found U\+000D\)/);
+    expectValidationError(await move("No reply.\u0000"), "reason", /U\+0000/);
+    expect((await db().informationRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe("requested");
+    const reason = "No reply by the deadline.\n\tChecked twice.";
+    const moved = await move(reason);
+    expect(moved.status).toBe(200);
+    expect(moved.body.decisionReason).toBe(reason);
+  });
+
+  it("a name with a line break is refused: only free text may hold one", async () => {
+    const { apiKey } = await platformWithKey();
+    expectValidationError(await call(createDelegatedUser, { method: "POST", apiKey, body: { externalId: "user\n2" } }), "externalId", /U\+000A/);
+  });
+});
+
+describe("map keys: __proto__, constructor and prototype answer 422", () => {
+  const storedFlags = async (id: string) => JSON.parse((await db().account.findUniqueOrThrow({ where: { id } })).featureFlags);
+
+  it("POST /v1/feature_flags with a __proto__ key (as JSON.parse makes it: an own property)", async () => {
+    const { apiKey, account } = await platformWithKey();
+    const response = await call(updateFlags, { method: "POST", apiKey, rawBody: '{"__proto__":{"named":"forbid"}}' });
+    expectValidationError(response, "__proto__", KEY_MESSAGE);
+    expect(response.body.message).toBe(`__proto__: ${KEY_MESSAGE}`);
+    expect(await storedFlags(account.id)).toEqual({});
+    expect((await call(readFlags, { apiKey })).body).toEqual({});
+    expect(({} as Record<string, unknown>).named).toBeUndefined();
+  });
+
+  it("constructor and prototype, beside a valid flag, which is not stored either", async () => {
+    const { apiKey, account } = await platformWithKey();
+    for (const key of ["constructor", "prototype", "__proto__"]) {
+      const response = await call(updateFlags, { method: "POST", apiKey, rawBody: `{"named":"prefer",${JSON.stringify(key)}:"require"}` });
+      expectValidationError(response, key, key === "__proto__" ? KEY_MESSAGE : /./);
+    }
+    expect(await storedFlags(account.id)).toEqual({});
+  });
+
+  it("POST /v1/accounts/{accountId} with featureFlags.__proto__", async () => {
+    const { apiKey, account } = await platformWithKey();
+    const response = await call(updateAccount, {
+      method: "POST",
+      apiKey,
+      params: { accountId: account.id },
+      rawBody: '{"featureFlags":{"partner":"prefer","__proto__":{"partner":"require"}}}',
+    });
+    expectValidationError(response, "featureFlags.__proto__", KEY_MESSAGE);
+    expect(await storedFlags(account.id)).toEqual({});
+  });
+});
