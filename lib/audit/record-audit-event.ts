@@ -5,6 +5,8 @@ export type AuditActor = { type: "employee" | "api_key"; id: string; platformId:
 
 export type AuditEventInput = {
   actor: AuditActor | null;
+  /** The account the request acted for (Service-Account-Id's, or the caller's own); null before a scope was known. */
+  actedForAccountId?: string | null;
   action: string;
   targetId: string | null;
   ip: string | null;
@@ -14,26 +16,35 @@ export type AuditEventInput = {
   details?: Record<string, unknown>;
 };
 
-/** Appends one record to the audit trail. Triggers in the database refuse any later edit or deletion. */
-export async function recordAuditEvent(event: AuditEventInput) {
+/**
+ * Appends one record to the audit trail, in the caller's transaction when there is one (a change and
+ * its record commit together). Throws when it cannot. Triggers in the database refuse any later edit or deletion.
+ */
+export async function writeAuditEvent(event: AuditEventInput) {
   const outcome = event.status < 400 ? "success" : event.status === 401 || event.status === 403 ? "denied" : "failure";
+  await db().auditEvent.create({
+    data: {
+      id: newId("aud"),
+      platformId: event.actor?.platformId ?? null,
+      accountId: event.actor?.accountId ?? null,
+      actedForAccountId: event.actedForAccountId ?? event.actor?.accountId ?? null,
+      actorType: event.actor?.type ?? "anonymous",
+      actorId: event.actor?.id ?? null,
+      action: event.action,
+      targetId: event.targetId,
+      ip: event.ip,
+      outcome,
+      status: event.status,
+      requestId: event.requestId,
+      details: event.details ? JSON.stringify(event.details) : null,
+    },
+  });
+}
+
+/** Records a refusal or an outcome whose change (if any) already committed: a failure to record is logged, not a 500. */
+export async function recordAuditEvent(event: AuditEventInput) {
   try {
-    await db().auditEvent.create({
-      data: {
-        id: newId("aud"),
-        platformId: event.actor?.platformId ?? null,
-        accountId: event.actor?.accountId ?? null,
-        actorType: event.actor?.type ?? "anonymous",
-        actorId: event.actor?.id ?? null,
-        action: event.action,
-        targetId: event.targetId,
-        ip: event.ip,
-        outcome,
-        status: event.status,
-        requestId: event.requestId,
-        details: event.details ? JSON.stringify(event.details) : null,
-      },
-    });
+    await writeAuditEvent(event);
   } catch (error) {
     // The request already happened; losing its record is logged loudly rather than turned into a 500.
     console.error(`[${event.requestId}] could not write audit event ${event.action}: ${(error as Error).message}`);

@@ -15,7 +15,11 @@ export const auditEventSchema = z
   .object({
     id: z.string(),
     at: z.iso.datetime(),
-    accountId: z.string().nullable(),
+    accountId: z.string().nullable().meta({ description: "The caller's own account." }),
+    actedForAccountId: z
+      .string()
+      .nullable()
+      .meta({ description: "The account the request acted for: the one Service-Account-Id named, or the caller's own." }),
     actorType: z.enum(["employee", "api_key", "anonymous"]),
     actorId: z.string().nullable(),
     action: z.string(),

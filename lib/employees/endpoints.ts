@@ -27,6 +27,7 @@ export const setupEndpoint = endpoint({
   path: "/v1/setup",
   tag,
   action: "platform.setup",
+  ownTransactions: true, // hashes the password
   summary: "First run: create the platform account and its first employee",
   auditDetails: (body: { email: string }) => ({ email: body.email }),
   description: "Only while no employee exists (afterwards 409). Signs the new employee in with a session cookie.",
@@ -43,6 +44,7 @@ export const signInEndpoint = endpoint({
   path: "/v1/sessions",
   tag,
   action: "session.create",
+  ownTransactions: true, // hashes; failures count toward throttling
   summary: "Sign in",
   auditDetails: (body: { email: string }) => ({ email: body.email.trim().toLowerCase() }),
   description:
@@ -99,6 +101,7 @@ export const confirmTotpEndpoint = endpoint({
   path: "/v1/employees/totp/confirm",
   tag,
   action: "employee.totp_confirm",
+  ownTransactions: true, // wrong codes count toward throttling
   summary: "Confirm TOTP enrolment with a first code",
   description: "Turns two-factor authentication on and returns recovery codes, shown this once.",
   auth: "session",
@@ -170,6 +173,7 @@ export const acceptInvitationEndpoint = endpoint({
   body: acceptInvitationInput,
   response: sessionSchema,
   action: "employee.accept_invitation",
+  ownTransactions: true, // hashes the password
   errors: [404],
 });
 
@@ -235,6 +239,7 @@ export const changePasswordEndpoint = endpoint({
   path: "/v1/employees/me/password",
   tag,
   action: "employee.change_password",
+  ownTransactions: true, // hashes; wrong current passwords count toward throttling
   summary: "Change one's own password (extension)",
   description:
     "Needs the current password (422 `details.currentPassword` when wrong; repeated failures answer 429). Ends every " +

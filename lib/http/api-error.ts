@@ -14,6 +14,7 @@ export const errorStatus = {
   err_payload_too_large: 413,
   err_unsupported_media_type: 415,
   err_validation: 422,
+  err_idempotency_mismatch: 422,
   err_rate_limited: 429,
   err_internal: 500,
 } as const;

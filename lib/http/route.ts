@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ZodError, type z } from "zod";
-import { recordAuditEvent, type AuditActor } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent, writeAuditEvent, type AuditActor, type AuditEventInput } from "@/lib/audit/record-audit-event";
 import { authenticate, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import type { Permission } from "@/lib/auth/permissions";
@@ -9,6 +9,15 @@ import { verifyEmployeeTotp } from "@/lib/employees/verify-totp-code";
 import { ApiError, validationError } from "@/lib/http/api-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { env } from "@/lib/env";
+import { inTransaction } from "@/lib/db";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  fingerprintOf,
+  idempotencyKeyOf,
+  releaseIdempotencyKey,
+  type IdempotencyClaim,
+} from "@/lib/http/idempotency";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopeFor, withScope, type Scope } from "@/lib/tenancy";
 
@@ -45,6 +54,12 @@ export type Endpoint = {
   errors: number[];
   /** A /v1/sandbox route: answers 404 like an unknown route when SANDBOX=off. */
   sandbox?: boolean;
+  /**
+   * The handler is not run inside the request's transaction, because it does slow work that must not
+   * hold the database (hashing a password) or writes that must outlast its refusal (throttle
+   * counters). It keeps its own writes consistent; its audit record follows in a commit of its own.
+   */
+  ownTransactions?: true;
   /** Audit action name, e.g. "api_key.issue"; defaults to "METHOD /path". */
   action?: string;
   /** Non-secret facts from the body worth keeping in the audit trail (e.g. the e-mail of a sign-in). */
@@ -129,8 +144,7 @@ async function readBodyText(request: Request): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-async function readJsonBody(request: Request): Promise<unknown> {
-  const text = await readBodyText(request);
+function parseJsonBody(request: Request, text: string): unknown {
   if (text.trim() === "") return {};
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
@@ -159,19 +173,41 @@ function parseWith<S extends Schema>(schema: S | undefined, input: unknown, wher
 
 /**
  * The one wrapper every /v1 handler goes through: request id, authentication, CSRF, the
- * Service-Totp-Code rule, input validation, output filtering and error mapping. Handlers return
- * plain data (passed through the endpoint's response schema, which drops anything not in it) or a Response.
+ * Service-Totp-Code rule, input validation, Idempotency-Key, output filtering, error mapping and the
+ * audit trail. Handlers return plain data (passed through the endpoint's response schema, which
+ * drops anything not in it) or a Response. A mutating handler runs in one database transaction with
+ * its audit record (and its kept idempotent response): all of it commits, or none of it.
  */
 export function route<E extends Endpoint>(definition: E, handler: (context: Context<E>) => Promise<unknown>): Handler {
+  const successStatus = definition.status ?? 200;
   const wrapped: Handler = async (request, nextContext) => {
     const requestId = requestIdOf(request);
     const ip = clientIp(request);
+    const mutating = !SAFE_METHODS.has(request.method);
     const audit: Context<E>["audit"] = {};
     let actor: Actor | null = null;
+    let scope: Scope | null = null;
     let params: Record<string, unknown> | undefined;
     let body: unknown;
     let result: unknown;
     let response: Response;
+    let claim: IdempotencyClaim | null = null;
+    /** Whether the handler began: a refusal before it is never kept for Idempotency-Key repeats. */
+    let handlerRan = false;
+    let audited = false;
+    const auditEvent = (status: number, details?: Record<string, unknown>): AuditEventInput => {
+      const resultId = (result as { id?: unknown } | null)?.id;
+      return {
+        actor: actor ? { type: actor.type, id: actor.id, platformId: actor.platformId, accountId: actor.accountId } : (audit.actor ?? null),
+        actedForAccountId: scope?.accountId ?? null,
+        action: definition.action ?? `${definition.method} ${definition.path}`,
+        targetId: audit.targetId ?? firstString(Object.values(params ?? {})) ?? (typeof resultId === "string" ? resultId : null),
+        ip,
+        status,
+        requestId,
+        details: body && definition.auditDetails ? { ...definition.auditDetails(body as never), ...details } : details,
+      };
+    };
     try {
       if (definition.sandbox && env().SANDBOX === "off") {
         throw new ApiError("err_not_found", `No route ${new URL(request.url).pathname}`);
@@ -180,8 +216,6 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         Object.entries((await nextContext?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
       );
       params = parseWith(definition.params, rawParams, "params");
-      const mutating = !SAFE_METHODS.has(request.method);
-      let scope: Scope | null = null;
       if (definition.auth === "public") {
         if (mutating && !isSameOrigin(request, { requireProof: false })) {
           throw new ApiError("err_forbidden", "Cross-site request refused");
@@ -199,38 +233,82 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
       }
       const url = new URL(request.url);
       const query = parseWith(definition.query, Object.fromEntries(url.searchParams), "query");
-      body = definition.body ? parseWith(definition.body, await readJsonBody(request)) : undefined;
+      const bodyText = definition.body || request.method === "POST" ? await readBodyText(request) : "";
+      // Idempotency-Key binds to a credential, so public routes (sign-in, setup) have none to bind to.
+      const idempotencyKey = request.method === "POST" && actor ? idempotencyKeyOf(request) : null;
+      if (idempotencyKey && actor) {
+        const ours = { credential: `${actor.type}:${actor.id}`, key: idempotencyKey };
+        const fingerprint = fingerprintOf({ method: request.method, url: request.url, serviceAccountId: scope?.accountId ?? null, body: bodyText });
+        // Throws 409/422 for a key in use by another request: that claim is not ours to settle.
+        const kept = await claimIdempotencyKey({ ...ours, fingerprint });
+        if (!kept) claim = ours;
+        else {
+          audited = true;
+          await recordAuditEvent(auditEvent(kept.status, { idempotentReplay: true }));
+          return json(kept.body, kept.status, requestId, { "Idempotent-Replayed": "true" });
+        }
+      }
+      body = definition.body ? parseWith(definition.body, parseJsonBody(request, bodyText)) : undefined;
       if (definition.totp && actor?.type === "employee") {
         await verifyEmployeeTotp({ employeeId: actor.id, code: request.headers.get("service-totp-code") });
       }
       const headers = new Headers();
       const context = { request, actor, scope, params, query, body, ip, requestId, headers, audit } as Context<E>;
-      result = scope ? await withScope(scope, () => handler(context)) : await handler(context);
-      if (result instanceof Response) {
-        result.headers.set("X-Request-Id", requestId);
-        response = result;
-      } else {
+      const run = async () => {
+        handlerRan = true;
+        result = await handler(context);
+        if (result instanceof Response) return result;
         // Round-trip through JSON first so Dates become the ISO strings the response schemas describe.
         const plain = result === undefined ? null : JSON.parse(JSON.stringify(result));
-        const output = definition.response ? definition.response.parse(plain) : plain;
-        response = json(output, definition.status ?? 200, requestId, headers);
+        return { output: definition.response ? definition.response.parse(plain) : plain };
+      };
+      const finish = async (outcome: Response | { output: unknown }) => {
+        const status = outcome instanceof Response ? outcome.status : successStatus;
+        if (claim && !(outcome instanceof Response)) await completeIdempotencyKey(claim, { status, body: outcome.output });
+        else if (claim) await releaseIdempotencyKey(claim);
+        claim = null;
+        await writeAuditEvent(auditEvent(status));
+        audited = true;
+        return outcome;
+      };
+      const inScope = <T>(work: () => Promise<T>) => (scope ? withScope(scope, work) : work());
+      const outcome =
+        mutating && !definition.ownTransactions
+          ? await inScope(() => inTransaction(async () => finish(await run())))
+          : await inScope(run);
+      if (outcome instanceof Response) {
+        outcome.headers.set("X-Request-Id", requestId);
+        response = outcome;
+      } else {
+        response = json(outcome.output, successStatus, requestId, headers);
+      }
+      if (claim) {
+        // A handler with its own transactions: its response is kept after it, in a commit of its own.
+        const kept = claim;
+        claim = null;
+        if (outcome instanceof Response) await releaseIdempotencyKey(kept);
+        else await completeIdempotencyKey(kept, { status: successStatus, body: outcome.output });
       }
     } catch (error) {
       // A refusal that knows who was refused (a revoked key, a wrong password) is recorded against them.
       if (error instanceof ApiError && error.actor) audit.actor ??= error.actor;
       response = errorResponse(error, requestId);
+      if (claim) {
+        // What the handler decided (a 409, say) is kept for repeats; a refusal before it, or a failure, is not.
+        const keep = handlerRan && response.status < 500 && response.status !== 429;
+        try {
+          if (keep) await completeIdempotencyKey(claim, { status: response.status, body: await response.clone().json() });
+          else await releaseIdempotencyKey(claim);
+        } catch (storeError) {
+          console.error(`[${requestId}] could not settle Idempotency-Key: ${(storeError as Error).message}`);
+        }
+      }
     }
-    if (!SAFE_METHODS.has(request.method) || response.status === 401 || response.status === 403) {
-      const resultId = (result as { id?: unknown } | null)?.id;
-      await recordAuditEvent({
-        actor: actor ? { type: actor.type, id: actor.id, platformId: actor.platformId, accountId: actor.accountId } : (audit.actor ?? null),
-        action: definition.action ?? `${definition.method} ${definition.path}`,
-        targetId: audit.targetId ?? firstString(Object.values(params ?? {})) ?? (typeof resultId === "string" ? resultId : null),
-        ip,
-        status: response.status,
-        requestId,
-        details: body && definition.auditDetails ? definition.auditDetails(body as never) : undefined,
-      });
+    // Every change and every refusal is recorded: mutations (above, with the change, or here when
+    // refused), 401 and 403 anywhere, and 404 on a route that names an object (someone probing for ids).
+    const probe = response.status === 404 && definition.params !== undefined;
+    if (!audited && (mutating || response.status === 401 || response.status === 403 || probe)) {
+      await recordAuditEvent(auditEvent(response.status));
     }
     return response;
   };

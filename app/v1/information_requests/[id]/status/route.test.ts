@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
+import { raiseInformationRequest, updateInformationRequestStatus } from "@/lib/information-requests/information-requests";
 import type { InformationRequestStatus } from "@/lib/information-requests/schemas";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
@@ -139,11 +139,29 @@ describe("POST /v1/information_requests/{id}/status", () => {
     expect(await statusOf(request.id)).toBe("on_review");
   });
 
-  it("409 for the loser of two different concurrent transitions from requested", async () => {
+  it("two concurrent requests apply one after the other: the outcome is that of a serial order", async () => {
     const { session, request } = await staffWithRequest();
-    const responses = await Promise.all([move(session, request.id, "on_review"), move(session, request.id, "expired")]);
-    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
-    const winner = responses[0]!.status === 200 ? "on_review" : "expired";
+    const [review, expire] = await Promise.all([move(session, request.id, "on_review"), move(session, request.id, "expired")]);
+    // on_review first: both apply (on_review -> expired is legal). expired first: on_review is refused.
+    const serial = [review.status, expire.status].join();
+    expect(["200,200", "409,200"]).toContain(serial);
+    expect(await statusOf(request.id)).toBe("expired");
+  });
+
+  it("409 for the loser of two transitions that both read `requested` (as two instances could)", async () => {
+    const { scope, request, employee } = await staffWithRequest();
+    // The domain function without the request transaction, as on two instances of one database.
+    const by = { employeeId: employee.id, fourEyesApproval: false };
+    const outcomes = await withScope(scope, () =>
+      Promise.allSettled([
+        updateInformationRequestStatus({ id: request.id, status: "on_review", by }),
+        updateInformationRequestStatus({ id: request.id, status: "expired", reason: REASON, by }),
+      ]),
+    );
+    const refused = outcomes.filter((outcome) => outcome.status === "rejected");
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: "err_conflict" });
+    const winner = outcomes[0]!.status === "fulfilled" ? "on_review" : "expired";
     expect(await statusOf(request.id)).toBe(winner);
   });
 

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { POST as createDelegatedUser } from "@/app/v1/delegated_users/route";
+import { GET as getInformationRequest } from "@/app/v1/information_requests/[id]/route";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
+import { platformWithKey } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/http";
+import { withScope } from "@/lib/tenancy";
+
+// What the audit trail must hold (issue 10): every change with its record in one commit, refusals on
+// GET by id, and the account a request acted for.
+const create = (apiKey: string, externalId: string, headers?: Record<string, string>) =>
+  call(createDelegatedUser, { method: "POST", apiKey, body: { externalId }, headers });
+
+const eventsFor = (requestId: string | null) => db().auditEvent.findMany({ where: { requestId: requestId ?? "" } });
+
+describe("the audit trail", () => {
+  it("a change commits with its record or not at all: when the record cannot be written, the change is undone (500)", async () => {
+    const { apiKey, account } = await platformWithKey();
+    // The audit store refuses this one action, as a full disk or a broken table would.
+    await db().$executeRawUnsafe(
+      `CREATE TRIGGER refuse_delegated_user_audit BEFORE INSERT ON "AuditEvent" WHEN NEW.action = 'delegated_user.create' AND NEW.status = 201
+       BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END`,
+    );
+    try {
+      const response = await create(apiKey, "customer-without-record");
+      expect(response.status).toBe(500);
+      expect(response.body.error_code).toBe("err_internal");
+      expect(await db().delegatedUser.count({ where: { accountId: account.id } })).toBe(0);
+    } finally {
+      await db().$executeRawUnsafe(`DROP TRIGGER refuse_delegated_user_audit`);
+    }
+    const response = await create(apiKey, "customer-with-record");
+    expect(response.status).toBe(201);
+    const [event] = await eventsFor(response.headers.get("x-request-id"));
+    expect(event).toMatchObject({ action: "delegated_user.create", status: 201, outcome: "success", targetId: response.body.id });
+  });
+
+  it("names the account acted for (Service-Account-Id) beside the caller's own", async () => {
+    const { apiKey, account } = await platformWithKey();
+    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const forSub = await create(apiKey, "sub-customer", { "service-account-id": sub.id });
+    expect(forSub.status).toBe(201);
+    const [event] = await eventsFor(forSub.headers.get("x-request-id"));
+    expect(event).toMatchObject({ accountId: account.id, actedForAccountId: sub.id, platformId: account.id });
+    const own = await create(apiKey, "own-customer");
+    const [ownEvent] = await eventsFor(own.headers.get("x-request-id"));
+    expect(ownEvent).toMatchObject({ accountId: account.id, actedForAccountId: account.id });
+  });
+
+  it("records refusals on GET by id: 404 probes (unknown and another tenant's ids), 401 and 403", async () => {
+    const mine = await platformWithKey();
+    const theirs = await platformWithKey();
+    const theirRequest = await withScope(theirs.scope, () => raiseInformationRequest({ kind: "due_diligence" }));
+    const get = (id: string, apiKey?: string) => call(getInformationRequest, { apiKey, params: { id }, path: `/v1/information_requests/${id}` });
+
+    const probes = [await get("ir_doesnotexist00000000", mine.apiKey), await get(theirRequest.id, mine.apiKey)];
+    for (const probe of probes) {
+      expect(probe.status).toBe(404);
+      const [event] = await eventsFor(probe.headers.get("x-request-id"));
+      expect(event).toMatchObject({ status: 404, outcome: "failure", actorType: "api_key", actorId: mine.key.id, platformId: mine.account.id });
+    }
+    // The other tenant's trail does not learn of the probe; the prober's does.
+    expect(await db().auditEvent.count({ where: { platformId: theirs.account.id, status: 404 } })).toBe(0);
+
+    const anonymous = await get(theirRequest.id);
+    expect(anonymous.status).toBe(401);
+    expect(await eventsFor(anonymous.headers.get("x-request-id"))).toHaveLength(1);
+
+    const { apiKey: noReadKey } = await platformWithKey({ permissions: ["delegated_users:read"] });
+    const forbidden = await get(theirRequest.id, noReadKey);
+    expect(forbidden.status).toBe(403);
+    expect(await eventsFor(forbidden.headers.get("x-request-id"))).toHaveLength(1);
+
+    // A successful read is not an audit event (the trail records changes and refusals).
+    const ok = await get(theirRequest.id, theirs.apiKey);
+    expect(ok.status).toBe(200);
+    expect(await eventsFor(ok.headers.get("x-request-id"))).toHaveLength(0);
+  });
+});
