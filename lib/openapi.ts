@@ -24,8 +24,8 @@ const statusText: Record<number, string> = {
     "(`err_forbidden`, `details.permission` names it), or 2FA required by the platform (`err_two_factor_required`)",
   404: "Unknown route or object, or one of another account",
   405: "Known route, wrong method",
-  409: "Conflict with the current state",
-  422: "Validation failed; `details` names each field",
+  409: "Conflict with the current state, or a request with the same Idempotency-Key still running",
+  422: "Validation failed; `details` names each field (or `err_idempotency_mismatch`: the Idempotency-Key was used for a different request)",
   429: "Too many attempts",
   500: "Internal error (no internals in the body)",
 };
@@ -70,6 +70,8 @@ function errorsOf(endpoint: Endpoint): number[] {
   if (endpoint.query) [400, 422].forEach((code) => codes.add(code));
   if (endpoint.params) codes.add(404);
   if (endpoint.totp) [400, 429].forEach((code) => codes.add(code));
+  // Idempotency-Key: a malformed key 400, a different request under it 422, the first still running 409.
+  if (endpoint.method === "POST" && endpoint.auth !== "public") [400, 409, 422].forEach((code) => codes.add(code));
   return [...codes].sort();
 }
 
@@ -142,6 +144,20 @@ export function buildOpenApi(): JsonSchema {
         schema: { type: "string", pattern: "^\\d{6}$" },
       });
     }
+    const idempotent = endpoint.method === "POST" && endpoint.auth !== "public";
+    if (idempotent) {
+      parameters.push({
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description:
+          "Makes a retry safe: the first response (status and body) is kept 24 hours for this credential and key. A repeat " +
+          "with the same request gets it again with `Idempotent-Replayed: true`; a different request under the key answers " +
+          "422 `err_idempotency_mismatch`; a repeat while the first still runs, 409 `err_conflict`. Refusals before the " +
+          "operation starts (validation, authentication) and 5xx are not kept.",
+        schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
+      });
+    }
     const success = String(endpoint.status ?? 200);
     const access = accessText(endpoint);
     const operation: Record<string, unknown> = {
@@ -161,6 +177,9 @@ export function buildOpenApi(): JsonSchema {
       responses: {
         [success]: {
           description: "Success",
+          ...(idempotent
+            ? { headers: { "Idempotent-Replayed": { description: "`true` when this is the kept response of an earlier request with the same Idempotency-Key.", schema: { type: "string", enum: ["true"] } } } }
+            : {}),
           ...(endpoint.response ? { content: { "application/json": { schema: toSchema(endpoint.response, "output") } } } : {}),
         },
         ...Object.fromEntries(
@@ -189,7 +208,7 @@ export function buildOpenApi(): JsonSchema {
         "paginates take `next`, `order` (asc|desc, by creation time, default desc) and `limit` (1..100, default 20) " +
         "and answer `{ items, next }`. Unknown routes answer 404, known routes with a wrong method 405 (`err_method_not_allowed`).\n\n" +
         "Extensions (not in the spec; marked `x-extension`): " + extensions.join(", ") + ". " +
-        "The `/v1/sandbox` routes exist unless the operator sets `SANDBOX=off`.\n\n" +
+        "The `/v1/sandbox` routes exist only when the operator turns them on (`SANDBOX=on`; off by default, on for local development, the demo and the tests).\n\n" +
         "Who may do what: every operation names its permission (`x-permission`). Employees hold their role's permissions: " +
         ROLES.map((role) => `\`${role}\` (${ROLE_DESCRIPTIONS[role]}): ${ROLE_PERMISSIONS[role].map((p) => `\`${p}\``).join(", ")}`).join("; ") +
         ". An API key holds the permissions it was issued with (default: " + DEFAULT_KEY_PERMISSIONS.map((p) => `\`${p}\``).join(", ") + ").",

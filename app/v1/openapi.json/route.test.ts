@@ -26,6 +26,18 @@ describe("GET /v1/openapi.json", () => {
     expect(response.body.components.schemas.Error.required).toEqual(["error_code", "message", "http_code"]);
   });
 
+  it("documents Idempotency-Key on authenticated POSTs only, with the replay header and its errors", async () => {
+    const { body: document } = await call(GET);
+    const create = document.paths["/v1/delegated_users"].post;
+    const header = create.parameters.find((parameter: { name: string }) => parameter.name === "Idempotency-Key");
+    expect(header).toMatchObject({ in: "header", required: false, schema: { minLength: 1, maxLength: 255 } });
+    expect(create.responses["201"].headers["Idempotent-Replayed"]).toBeDefined();
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["400", "409", "422"]));
+    const signIn = document.paths["/v1/sessions"].post;
+    expect((signIn.parameters ?? []).some((parameter: { name: string }) => parameter.name === "Idempotency-Key")).toBe(false);
+    expect(document.paths["/v1/delegated_users"].get.parameters.some((parameter: { name: string }) => parameter.name === "Idempotency-Key")).toBe(false);
+  });
+
   it("documents every method of every route file, from the schemas the route validates with", async () => {
     const { body: document } = await call(GET);
     const files = routeFiles();
