@@ -29,7 +29,7 @@ test("under the test runner it takes the test cost, says so, and stores cheap ha
   const server = await startServer({ PASSWORD_HASH_COST: "test" });
   try {
     expect(server.output()).toContain("Passwords are hashed at test cost (PASSWORD_HASH_COST=test, under playwright)");
-    expect(await ownerPasswordHash(server.baseURL, server.dataDir)).toMatch(/^scrypt\$1024\$/);
+    expect(await ownerPasswordHash(server.baseURL, server.dataDir)).toMatch(/^\$argon2id\$v=19\$m=256,t=1,p=1\$/);
   } finally {
     await server.stop();
   }
@@ -39,7 +39,7 @@ test("without the setting it hashes at the real cost and says nothing of tests",
   const server = await startServer({ PASSWORD_HASH_COST: "" });
   try {
     expect(server.output()).not.toContain("test cost");
-    expect(await ownerPasswordHash(server.baseURL, server.dataDir)).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(await ownerPasswordHash(server.baseURL, server.dataDir)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   } finally {
     await server.stop();
   }
