@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { POST as createDelegatedUser } from "@/app/v1/delegated_users/route";
+import { POST as invite } from "@/app/v1/employees/route";
+import { POST as acceptInvitation } from "@/app/v1/employees/invitations/accept/route";
+import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { GET as getInformationRequest } from "@/app/v1/information_requests/[id]/route";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
@@ -15,26 +18,49 @@ const create = (apiKey: string, externalId: string, headers?: Record<string, str
 
 const eventsFor = (requestId: string | null) => db().auditEvent.findMany({ where: { requestId: requestId ?? "" } });
 
+/** Makes the audit store refuse one action's success records while `work` runs, as a full disk or a broken table would. */
+async function withAuditRefusing<T>(action: string, work: () => Promise<T>): Promise<T> {
+  await db().$executeRawUnsafe(
+    `CREATE TRIGGER refuse_audit BEFORE INSERT ON "AuditEvent" WHEN NEW.action = '${action}' AND NEW.status < 400
+     BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END`,
+  );
+  try {
+    return await work();
+  } finally {
+    await db().$executeRawUnsafe(`DROP TRIGGER refuse_audit`);
+  }
+}
+
 describe("the audit trail", () => {
   it("a change commits with its record or not at all: when the record cannot be written, the change is undone (500)", async () => {
     const { apiKey, account } = await platformWithKey();
-    // The audit store refuses this one action, as a full disk or a broken table would.
-    await db().$executeRawUnsafe(
-      `CREATE TRIGGER refuse_delegated_user_audit BEFORE INSERT ON "AuditEvent" WHEN NEW.action = 'delegated_user.create' AND NEW.status = 201
-       BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END`,
-    );
-    try {
-      const response = await create(apiKey, "customer-without-record");
-      expect(response.status).toBe(500);
-      expect(response.body.error_code).toBe("err_internal");
-      expect(await db().delegatedUser.count({ where: { accountId: account.id } })).toBe(0);
-    } finally {
-      await db().$executeRawUnsafe(`DROP TRIGGER refuse_delegated_user_audit`);
-    }
+    const refused = await withAuditRefusing("delegated_user.create", () => create(apiKey, "customer-without-record"));
+    expect(refused.status).toBe(500);
+    expect(refused.body.error_code).toBe("err_internal");
+    expect(await db().delegatedUser.count({ where: { accountId: account.id } })).toBe(0);
     const response = await create(apiKey, "customer-with-record");
     expect(response.status).toBe(201);
     const [event] = await eventsFor(response.headers.get("x-request-id"));
     expect(event).toMatchObject({ action: "delegated_user.create", status: 201, outcome: "success", targetId: response.body.id });
+  });
+
+  it("the same for a flow that hashes outside the transaction (accepting an invitation): no activation without its record", async () => {
+    const platform = await platformWithKey({ permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
+    const invited = await call(invite, { method: "POST", apiKey: platform.apiKey, body: { name: "Ada", email: `ada.${platform.account.id}@example.com` } });
+    expect(invited.status).toBe(201);
+    const token = new URL(invited.body.invitationUrl).searchParams.get("token")!;
+    const accept = () => call(acceptInvitation, { method: "POST", body: { token, password: "a long enough password" } });
+
+    const refused = await withAuditRefusing("employee.accept_invitation", accept);
+    expect(refused.status).toBe(500);
+    const still = await db().employee.findUniqueOrThrow({ where: { id: invited.body.id } });
+    expect(still.status).toBe("invited");
+    expect(await db().session.count({ where: { employeeId: still.id } })).toBe(0);
+
+    const accepted = await accept();
+    expect(accepted.status).toBe(200);
+    const [event] = await eventsFor(accepted.headers.get("x-request-id"));
+    expect(event).toMatchObject({ action: "employee.accept_invitation", status: 200, actorType: "employee", actorId: still.id, targetId: still.id, platformId: platform.account.id });
   });
 
   it("names the account acted for (Service-Account-Id) beside the caller's own", async () => {

@@ -1,7 +1,16 @@
-import { db } from "@/lib/db";
+import { db, inTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids";
 
 export type AuditActor = { type: "employee" | "api_key"; id: string; platformId: string; accountId: string };
+
+/**
+ * Runs a flow's writes in one transaction that also holds the request's audit record (naming `actor`
+ * when the wrapper could not know it: a sign-in, say). The route wrapper hands one to each handler;
+ * outside a request (tests, scripts) `commitWithoutAudit` just runs the transaction.
+ */
+export type Commit = <T>(work: () => Promise<T>, actor?: AuditActor) => Promise<T>;
+
+export const commitWithoutAudit: Commit = (work) => inTransaction(work);
 
 export type AuditEventInput = {
   actor: AuditActor | null;

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { commitWithoutAudit, type Commit } from "@/lib/audit/record-audit-event";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { assertNotThrottled, clearThrottle, recordFailure, throttleRules } from "@/lib/auth/throttle";
 import { env } from "@/lib/env";
@@ -14,7 +15,13 @@ type Self = { employeeId: string; sessionId: string };
  * Changes the password after checking the current one (wrong guesses count toward the same throttle
  * as sign-in, so a stolen session cannot test passwords freely), and ends every other session.
  */
-export async function changeOwnPassword({ employeeId, sessionId, currentPassword, newPassword }: Self & { currentPassword: string; newPassword: string }) {
+export async function changeOwnPassword({
+  employeeId,
+  sessionId,
+  currentPassword,
+  newPassword,
+  commit = commitWithoutAudit,
+}: Self & { currentPassword: string; newPassword: string; commit?: Commit }) {
   const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
   const throttleKey = `login:email:${employee.email}`;
   await assertNotThrottled([throttleKey]);
@@ -24,9 +31,9 @@ export async function changeOwnPassword({ employeeId, sessionId, currentPassword
   }
   const passwordHash = await hashPassword(newPassword);
   const now = new Date();
-  const ended = await db().$transaction(async (tx) => {
-    await tx.employee.update({ where: { id: employeeId }, data: { passwordHash } });
-    return tx.session.updateMany({ where: { employeeId, revokedAt: null, id: { not: sessionId } }, data: { revokedAt: now } });
+  const ended = await commit(async () => {
+    await db().employee.update({ where: { id: employeeId }, data: { passwordHash } });
+    return db().session.updateMany({ where: { employeeId, revokedAt: null, id: { not: sessionId } }, data: { revokedAt: now } });
   });
   await clearThrottle(throttleKey);
   return { passwordChanged: true as const, endedSessions: ended.count };

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { commitWithoutAudit, type Commit } from "@/lib/audit/record-audit-event";
 import { env } from "@/lib/env";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import { assertNotThrottled, recordFailure, throttleRules } from "@/lib/auth/throttle";
@@ -23,7 +24,15 @@ export async function startTotpEnrolment({ employeeId }: { employeeId: string })
 }
 
 /** Turns 2FA on with a valid first code and returns fresh recovery codes, shown this once. */
-export async function confirmTotpEnrolment({ employeeId, code }: { employeeId: string; code: string }) {
+export async function confirmTotpEnrolment({
+  employeeId,
+  code,
+  commit = commitWithoutAudit,
+}: {
+  employeeId: string;
+  code: string;
+  commit?: Commit;
+}) {
   const employee = await db().employee.findUnique({ where: { id: employeeId } });
   if (!employee) throw notFound("Employee");
   if (employee.totpEnabledAt) throw alreadyOn();
@@ -40,7 +49,8 @@ export async function confirmTotpEnrolment({ employeeId, code }: { employeeId: s
     });
   }
   const recoveryCodes = newRecoveryCodes();
-  await db().$transaction(async (tx) => {
+  await commit(async () => {
+    const tx = db();
     // Conditional on the secret that was checked, so a concurrent re-enrolment cannot be confirmed with an old code.
     const { count } = await tx.employee.updateMany({
       where: { id: employeeId, totpEnabledAt: null, totpPendingSecret: employee.totpPendingSecret },

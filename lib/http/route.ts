@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ZodError, type z } from "zod";
-import { recordAuditEvent, writeAuditEvent, type AuditActor, type AuditEventInput } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent, writeAuditEvent, type AuditActor, type AuditEventInput, type Commit } from "@/lib/audit/record-audit-event";
 import { authenticate, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import type { Permission } from "@/lib/auth/permissions";
@@ -84,6 +84,12 @@ export type Context<E extends Endpoint> = {
   headers: Headers;
   /** What the audit record should say beyond what the wrapper knows. */
   audit: { actor?: AuditActor; targetId?: string };
+  /**
+   * For `ownTransactions` handlers: runs their writes in one transaction with the success audit
+   * record (optionally naming the actor, once the flow knows who it is). Elsewhere the handler already
+   * runs in the request's transaction, and this simply runs `work` in it.
+   */
+  commit: Commit;
 };
 
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -253,7 +259,20 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         await verifyEmployeeTotp({ employeeId: actor.id, code: request.headers.get("service-totp-code") });
       }
       const headers = new Headers();
-      const context = { request, actor, scope, params, query, body, ip, requestId, headers, audit } as Context<E>;
+      const commit: Commit = definition.ownTransactions
+        ? (work, who) =>
+            inTransaction(async () => {
+              const done = await work();
+              if (who) {
+                audit.actor = who;
+                audit.targetId ??= who.id;
+              }
+              await writeAuditEvent(auditEvent(successStatus));
+              audited = true;
+              return done;
+            })
+        : (work) => work();
+      const context = { request, actor, scope, params, query, body, ip, requestId, headers, audit, commit } as Context<E>;
       const run = async () => {
         handlerRan = true;
         result = await handler(context);

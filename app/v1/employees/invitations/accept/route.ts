@@ -5,12 +5,9 @@ import { methods, route } from "@/lib/http/route";
 
 // POST: set a password with an invitation token, activate the employee and sign them in.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(acceptInvitationEndpoint, async ({ body, ip, headers, audit }) => {
-    const result = await acceptInvitation({ ...body, ip });
+  POST: route(acceptInvitationEndpoint, async ({ body, ip, headers, commit }) => {
+    const result = await acceptInvitation({ ...body, ip, commit });
     headers.append("Set-Cookie", result.cookie);
-    const { employee, account } = result;
-    audit.actor = { type: "employee", id: employee.id, platformId: account.platformId, accountId: employee.accountId };
-    audit.targetId = employee.id;
     return presentSession(result);
   }),
 });

@@ -4,7 +4,7 @@ import { methods, route } from "@/lib/http/route";
 
 // POST: change one's own password; every other session ends.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(changePasswordEndpoint, async ({ actor, body }) =>
-    changeOwnPassword({ employeeId: actor.id, sessionId: actor.type === "employee" ? actor.sessionId : "", ...body }),
+  POST: route(changePasswordEndpoint, async ({ actor, body, commit }) =>
+    changeOwnPassword({ employeeId: actor.id, sessionId: actor.type === "employee" ? actor.sessionId : "", ...body, commit }),
   ),
 });

@@ -4,5 +4,7 @@ import { methods, route } from "@/lib/http/route";
 
 // POST: turn 2FA on with a first code; returns the recovery codes once.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(confirmTotpEndpoint, async ({ actor, body }) => confirmTotpEnrolment({ employeeId: actor.id, code: body.code })),
+  POST: route(confirmTotpEndpoint, async ({ actor, body, commit }) =>
+    confirmTotpEnrolment({ employeeId: actor.id, code: body.code, commit }),
+  ),
 });
