@@ -1,6 +1,8 @@
 // Property-based fuzzing of every /v1 endpoint with random and hostile input. Whatever arrives, the
 // answer is a success or a contract-shaped 4xx (never a 5xx, a stack trace or SQL), and a refused
 // request leaves the database as it was, except for the audit trail and the throttling counters.
+// Control characters and lone surrogates in a string field, and __proto__/constructor/prototype as a
+// key anywhere in a body or query, are always refused with 422.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -14,6 +16,7 @@ import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, inDays, PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { Authenticator, call, type Call } from "@/lib/testing/http";
 import { everyRoute, pathFor } from "@/lib/testing/routes";
+import { stringFields, valueAt } from "@/lib/testing/string-fields";
 
 const routes = await everyRoute();
 
@@ -123,11 +126,27 @@ const UNICODE = [
   "e\u0301\u0301\u0301",
   "\u2028\u2029",
   "İı",
+  "\u0007",
+  "a\u0008b",
+  "\u001B[31mred",
+  "\u007F",
+  "\u0085",
+  "x\u009By",
+  "one\r\ntwo",
 ];
-const ODD = ["", " ", "\t", "\n", "null", "undefined", "true", "0", "-1", "NaN", "[]", "{}", "[object Object]", "__proto__", "constructor"];
+const ODD = ["", " ", "\t", "\n", "null", "undefined", "true", "0", "-1", "NaN", "[]", "{}", "[object Object]", "__proto__", "constructor", "prototype"];
 const FIXED = [...SQL, ...TRAVERSAL, ...UNICODE, ...ODD];
 
 const loneSurrogates = fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)), minLength: 1 });
+/** C0 controls, DEL and C1 controls: tab and line feed included (only free text may hold them). */
+const controlCharacter = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((code) => String.fromCharCode(code));
+const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+/** A plausible value with one control character or lone surrogate put in somewhere. */
+const tainted = (bad: fc.Arbitrary<string>) =>
+  fc
+    .tuple(fc.constantFrom("Acme", "user-1", "10.0.0.0/8", "12.50", "EUR", "va_abc", "2026-11-01", "a@example.com", "123456", ""), bad, fc.nat())
+    .map(([text, char, at]) => text.slice(0, at % (text.length + 1)) + char + text.slice(at % (text.length + 1)));
+const taintedString = tainted(fc.oneof(controlCharacter, loneSurrogate));
 const hugeString = fc
   .tuple(fc.integer({ min: 10_000, max: 100_000 }), fc.constantFrom("a", "'", "😀", "0", "%", "\u0000", "é"))
   .map(([length, unit]) => unit.repeat(Math.ceil(length / unit.length)));
@@ -145,6 +164,7 @@ const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
   { weight: 1, arbitrary: loneSurrogates },
+  { weight: 1, arbitrary: taintedString },
   { weight: 1, arbitrary: hugeString },
 );
 
@@ -351,7 +371,7 @@ function queryValue(name: string): fc.Arbitrary<string> {
 }
 
 const randomQueryKey = fc.oneof(
-  fc.constantFrom("__proto__", "constructor", "limit[]", "where", "orderBy", "take", "skip", "include", "select", "accountId", "platformId", "cursor", ""),
+  fc.constantFrom("__proto__", "constructor", "prototype", "limit[]", "where", "orderBy", "take", "skip", "include", "select", "accountId", "platformId", "cursor", ""),
   fc.string({ maxLength: 12 }),
 );
 
@@ -444,16 +464,16 @@ function oddValue(name: string): fc.Arbitrary<unknown> | undefined {
   return table[name]?.();
 }
 
-type ZodDef = { type: string; innerType?: unknown; in?: unknown; shape?: Record<string, unknown>; element?: unknown; entries?: Record<string, unknown>; values?: unknown[] };
+type ZodDef = { type: string; innerType?: unknown; in?: unknown; out?: unknown; shape?: Record<string, unknown>; element?: unknown; entries?: Record<string, unknown>; values?: unknown[] };
 const defOf = (schema: unknown): ZodDef | undefined => (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def;
 
-/** Looks through optional, default, nullable and pipes (a `.transform()`) to the schema that sees the input. */
+/** Looks through optional, default, nullable and pipes (a `.transform()`, a preprocess) to the schema that sees the input. */
 function unwrap(schema: unknown): unknown {
   let current = schema;
   for (let i = 0; i < 20; i += 1) {
     const def = defOf(current);
     if (!def) return current;
-    if (def.type === "pipe") current = def.in;
+    if (def.type === "pipe") current = defOf(def.in)?.type === "transform" ? def.out : def.in;
     else if (def.innerType !== undefined) current = def.innerType;
     else return current;
   }
@@ -740,6 +760,124 @@ async function checkOne(endpoint: Endpoint, handler: Handler, spec: RequestSpec)
   expect(changes, `${what} answered ${status} ${String(response.body?.error_code)} but changed the database:\n${changes.join("\n")}`).toEqual([]);
 }
 
+// --- Control characters, lone surrogates and prototype keys: always 422 ---------------------------
+
+const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype"];
+const TEXT_MESSAGE = /^(must not contain control characters|must be well-formed Unicode)/;
+
+type Refusal = {
+  kind: "string field" | "key in body" | "key in query";
+  query: string;
+  rawBody?: string;
+  /** The `details` entry the 422 must carry, and what its message must say (any message for a format field). */
+  field: string;
+  message: RegExp;
+};
+
+/** Path params that pass their schema (real ids where there are some), so a request gets as far as its query and body. */
+function passingParams(endpoint: Endpoint): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, schema] of Object.entries(endpoint.params?.shape ?? {})) {
+    const passes = (id: string) => (schema as { safeParse(value: unknown): { success: boolean } }).safeParse(id).success;
+    const candidates = [...usableIds(), ...world.virtualAccountKeys, ...ID_PREFIXES.map((prefix) => `${prefix}zz0unknown`)];
+    params[name] = candidates.find(passes) ?? "x";
+  }
+  return params;
+}
+
+/** The objects in a value with their paths, so a key can be put into any of them. */
+function objectsIn(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => objectsIn(item, [...path, index]));
+  if (typeof value !== "object" || value === null) return [];
+  return [path, ...Object.entries(value).flatMap(([key, item]) => objectsIn(item, [...path, key]))];
+}
+
+const KEY_MARKER = "zzPrototypeKeyMarker";
+
+/** `body` (plain JSON data) as text with `key` added to the object at `at` (JSON.parse makes even "__proto__" an own property). */
+function withKeyAt(body: unknown, at: (string | number)[], key: string, value: unknown): string {
+  const copy = JSON.parse(JSON.stringify(body)) as unknown;
+  let target: unknown = copy;
+  for (const step of at) target = (target as Record<string | number, unknown>)[step];
+  (target as Record<string, unknown>)[KEY_MARKER] = value;
+  return JSON.stringify(copy).replace(`"${KEY_MARKER}":`, `${JSON.stringify(key)}:`);
+}
+
+function refusalFor(endpoint: Endpoint): fc.Arbitrary<Refusal> {
+  const options: fc.Arbitrary<Refusal>[] = [];
+  const escape = (value: string) => encodeURIComponent(value);
+  // A string field carrying a control character (a URL cannot carry a lone surrogate: it arrives as U+FFFD).
+  for (const where of ["query", "body"] as const) {
+    for (const field of stringFields(endpoint[where])) {
+      const name = field.path.join(".");
+      const message = field.format ? /./ : TEXT_MESSAGE;
+      if (where === "query") {
+        const value = tainted(controlCharacter);
+        options.push(value.map((text) => ({ kind: "string field", query: `?${escape(name)}=${escape(text)}`, field: name, message })));
+      } else {
+        options.push(taintedString.map((text) => ({ kind: "string field", query: "", rawBody: JSON.stringify(valueAt(field.path, text)), field: name, message })));
+      }
+    }
+  }
+  // A prototype key anywhere in a body the endpoint reads, beside fuzzed fields.
+  if (endpoint.body && endpoint.method !== "GET") {
+    const keyValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant({ isAdmin: true, named: "forbid", polluted: 1 }));
+    options.push(
+      fc.tuple(shapedObject(endpoint.body, 0), fc.constantFrom(...PROTOTYPE_KEYS), keyValue, fc.nat()).map(([shaped, key, value, pick]) => {
+        // Through JSON first: a value the generator shares between two places becomes two values.
+        const body = JSON.parse(JSON.stringify(shaped)) as unknown;
+        const places = objectsIn(body);
+        const at = places[pick % places.length]!;
+        return {
+          kind: "key in body",
+          query: "",
+          rawBody: withKeyAt(body, at, key, value),
+          field: [...at, key].join("."),
+          message: /is not accepted as a key/,
+        };
+      }),
+    );
+  }
+  // A prototype key in the query string, of any endpoint, beside an ordinary parameter or alone.
+  options.push(
+    fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.constantFrom("", "1", "x", "[object Object]"), fc.constantFrom("", "limit=5&", "a=1&")).map(([key, value, before]) => ({
+      kind: "key in query",
+      query: `?${before}${key}=${value}`,
+      field: key,
+      message: /is not accepted as a key/,
+    })),
+  );
+  return fc.oneof(...options);
+}
+
+async function checkRefused(endpoint: Endpoint, handler: Handler, refusal: Refusal) {
+  const params = passingParams(endpoint);
+  const options: Call = { method: endpoint.method, path: pathFor(endpoint, params) + refusal.query, params, rawBody: refusal.rawBody };
+  // Past authentication, CSRF and authorization (the owner may do everything), so input checks decide.
+  if (endpoint.auth !== "public") {
+    if (endpoint.method === "DELETE" && endpoint.path === "/v1/sessions/current") {
+      const { cookie } = await createSession({ employeeId: world.employeeId, ip: "127.0.0.1" });
+      options.session = /=([^;]*)/.exec(cookie)![1]!;
+      current = await digest();
+    } else {
+      options.session = world.session;
+    }
+  }
+  const before = current;
+  const response = await call(handler, options);
+  const after = await digest();
+  current = after;
+  const what = `${endpoint.method} ${endpoint.path} with a ${refusal.kind} (${clip(refusal.query + (refusal.rawBody ?? ""), 200)})`;
+  expect(response.status, `${what} answered ${response.status}: ${clip(JSON.stringify(response.body), 600)}`).toBe(422);
+  checkErrorBody(422, response.body, what);
+  expect(response.body.error_code, what).toBe("err_validation");
+  const details = (response.body.details ?? {}) as Record<string, string>;
+  expect(Object.keys(details), `${what}: details name the field`).toContain(refusal.field);
+  expect(details[refusal.field], `${what}: message for ${refusal.field}`).toMatch(refusal.message);
+  const changes = describeChanges(before, after);
+  expect(changes, `${what} answered 422 but changed the database:\n${changes.join("\n")}`).toEqual([]);
+}
+
 // --- One property per endpoint --------------------------------------------------------------------
 
 /**
@@ -773,6 +911,24 @@ describe("hostile input: every endpoint answers success or a contract-shaped 4xx
       await fc.assert(
         fc.asyncProperty(requestSpec(endpoint), async (spec) => checkOne(endpoint, handler, spec)),
         { numRuns: runsFor(endpoint) },
+      );
+    }, 60_000 * SCALE);
+  }
+});
+
+describe("control characters, lone surrogates and prototype keys: 422 naming the field, and nothing changes", () => {
+  it("a prototype key is put where the test says (JSON.parse keeps it as an own property)", () => {
+    const text = withKeyAt({ a: [{ b: 1 }] }, ["a", 0], "__proto__", { polluted: 1 });
+    expect(text).toBe('{"a":[{"b":1,"__proto__":{"polluted":1}}]}');
+    expect(Object.keys(JSON.parse(text).a[0])).toEqual(["b", "__proto__"]);
+  });
+
+  for (const { endpoint, handler } of routes) {
+    it(`${endpoint.method} ${endpoint.path}`, async () => {
+      current = await digest();
+      await fc.assert(
+        fc.asyncProperty(refusalFor(endpoint), async (refusal) => checkRefused(endpoint, handler, refusal)),
+        { numRuns: Math.round(SCALE * 15) },
       );
     }, 60_000 * SCALE);
   }

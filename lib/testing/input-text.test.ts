@@ -1,14 +1,20 @@
 // Strings and map keys as clients send them: control characters and ill-formed Unicode are refused
 // with 422 by one shared schema (lib/http/text.ts) wherever a string comes in, tab and line feed
 // only in free text; __proto__, constructor and prototype are never accepted as map keys.
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { FieldValues, Resolver } from "react-hook-form";
 import { describe, expect, it } from "vitest";
 import { POST as updateAccount } from "@/app/v1/accounts/[accountId]/route";
 import { GET as listAuditEvents } from "@/app/v1/audit_events/route";
 import { GET as listDelegatedUsers, POST as createDelegatedUser } from "@/app/v1/delegated_users/route";
 import { GET as readFlags, POST as updateFlags } from "@/app/v1/feature_flags/route";
 import { POST as moveRequest } from "@/app/v1/information_requests/[id]/status/route";
+import { GET as listRecipients } from "@/app/v1/recipients/route";
 import { POST as createRecipient } from "@/app/v1/sandbox/recipients/route";
+import { featureFlagsInput } from "@/lib/accounts/schemas";
 import { db } from "@/lib/db";
+import { signInInput } from "@/lib/employees/schemas";
+import { updateProfileInput } from "@/lib/kyc/schemas";
 import { allEndpoints } from "@/lib/endpoints";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
@@ -158,5 +164,50 @@ describe("map keys: __proto__, constructor and prototype answer 422", () => {
     });
     expectValidationError(response, "featureFlags.__proto__", KEY_MESSAGE);
     expect(await storedFlags(account.id)).toEqual({});
+  });
+
+  // Checked on the parsed body and query as a whole (lib/http/route.ts), not only where a schema has a map.
+  it("anywhere in a body: a key zod would otherwise drop unseen", async () => {
+    const { apiKey, account } = await platformWithKey();
+    for (const [rawBody, field] of [
+      ['{"name":"Acme","__proto__":{"isAdmin":true}}', "__proto__"],
+      ['{"name":"Acme","extra":{"list":[{"constructor":{"prototype":{"polluted":1}}}]}}', "extra.list.0.constructor"],
+      ['{"name":"Acme","prototype":1}', "prototype"],
+    ] as const) {
+      expectValidationError(await call(createRecipient, { method: "POST", apiKey, rawBody }), field, KEY_MESSAGE);
+    }
+    expect(await db().recipient.count({ where: { accountId: account.id } })).toBe(0);
+  });
+
+  it("in a query string, on a route with a query schema or without one", async () => {
+    const { apiKey } = await platformWithKey();
+    expectValidationError(await call(listRecipients, { apiKey, path: "/v1/recipients?__proto__=1" }), "__proto__", KEY_MESSAGE);
+    expectValidationError(await call(listRecipients, { apiKey, path: "/v1/recipients?limit=5&constructor=x" }), "constructor", KEY_MESSAGE);
+    expectValidationError(await call(readFlags, { apiKey, path: "/v1/feature_flags?prototype" }), "prototype", KEY_MESSAGE);
+    expect((await call(listRecipients, { apiKey, path: "/v1/recipients?limit=5&proto=1" })).status).toBe(200);
+  });
+});
+
+describe("the dashboard's forms (react-hook-form + zodResolver on the same schemas)", () => {
+  const resolve = async (schema: Parameters<typeof zodResolver>[0], values: FieldValues) => {
+    const resolver: Resolver<FieldValues, unknown, unknown> = zodResolver(schema);
+    const { values: resolved, errors } = await resolver(values, undefined, { fields: {}, shouldUseNativeValidation: false });
+    /** The message at a dotted path of the field errors, as the form shows it. */
+    const message = (path: string) => path.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], errors) as { message?: string } | undefined;
+    return { values: resolved, errors, messageAt: (path: string) => message(path)?.message };
+  };
+
+  it("show the new message on the field, and take what they took before", async () => {
+    const refused = await resolve(signInInput, { email: "ada@example.com\u0000", password: "secret" });
+    expect(refused.messageAt("email")).toBe("must not contain control characters (found U+0000)");
+    const fine = await resolve(signInInput, { email: "ada@example.com", password: "secret", totpCode: "" });
+    expect(fine.errors).toEqual({});
+    const profile = await resolve(updateProfileInput, { address: { line1: "Main St 1\u0085", city: "Berlin", postalCode: "10115", country: "de" } });
+    expect(profile.messageAt("address.line1")).toMatch(/U\+0085/);
+  });
+
+  it("the feature-flag form resolves as before (the prototype-key guard changes neither values nor messages)", async () => {
+    expect((await resolve(featureFlagsInput, { named: "prefer", partner: undefined })).values).toEqual({ named: "prefer" });
+    expect((await resolve(featureFlagsInput, { named: "sometimes" })).messageAt("named")).toBe("must be one of require, prefer, discourage, forbid");
   });
 });
