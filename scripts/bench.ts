@@ -1,6 +1,7 @@
 // `npm run bench`: builds the app if needed, starts the production server (server.mjs) on a
 // throwaway database, seeds it with bulk inserts, drives it with autocannon over loopback at 16
 // connections, and prints a table plus bench/results.json. See README "Benchmarks" for the targets.
+// Sign-in is measured apart, a few sequential requests at the production password-hashing cost.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -50,6 +51,31 @@ function seedInformationRequests(db: Database.Database, accountId: string, count
       insert.run(fastId("ir"), accountId, i % 2 ? "due_diligence" : "endorsement", statuses[i % 5], at, at);
     }
   })();
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+/** Nearest-rank percentile: with few samples, p95 is the slowest but one or the slowest. */
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * values.length) - 1)]!;
+
+type SignInResult = { name: string; samples: number; medianMs: number; p95Ms: number; statuses: number[] };
+
+/**
+ * POST /v1/sessions one request at a time (no load: the latency one employee sees), each timed end
+ * to end. Wrong passwords stay under the per-client limit (lib/auth/throttle.ts) so none is a 429.
+ */
+async function measureSignIn(name: string, baseURL: string, body: object, samples: number): Promise<SignInResult> {
+  const times: number[] = [];
+  const statuses: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    const response = await fetch(`${baseURL}/v1/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+    statuses.push(response.status);
+  }
+  const row = { name, samples, medianMs: Math.round(median(times)), p95Ms: Math.round(percentile(times, 95)), statuses: [...new Set(statuses)] };
+  console.log(`${name.padEnd(44)} ${String(samples).padStart(3)} sequential   median ${String(row.medianMs).padStart(4)} ms   p95 ${String(row.p95Ms).padStart(4)} ms   status ${row.statuses.join(",")}`);
+  return row;
 }
 
 /** The Node flags `npm start` runs the server with (package.json), so the bench measures the same process. */
@@ -107,6 +133,19 @@ async function main() {
   const platform = await createPlatform({ name: "Bench platform" });
   const scope = { platformId: platform.id, accountId: platform.id };
   const key = await withScope(scope, () => issueApiKey({ createdBy: null, expiresAt: new Date(Date.now() + 30 * 86_400_000), name: "bench" }));
+  // Two employees for the sign-in timings: one with an argon2id hash at the production cost, one
+  // with a scrypt hash as stored before argon2id (its first sign-in verifies it and re-hashes).
+  const { hashPassword } = await import("@/lib/auth/passwords");
+  const { db } = await import("@/lib/db");
+  const { newId } = await import("@/lib/ids");
+  const { scryptSync, randomBytes } = await import("node:crypto");
+  const benchPassword = "bench sign-in passphrase";
+  const legacySalt = randomBytes(16);
+  const legacyHash = `scrypt$131072$8$1$${legacySalt.toString("base64")}$${scryptSync(benchPassword, legacySalt, 32, { N: 131072, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }).toString("base64")}`;
+  const employees = { current: "bench.signin@example.com", legacy: "bench.legacy@example.com" };
+  for (const [email, passwordHash] of [[employees.current, await hashPassword(benchPassword)], [employees.legacy, legacyHash]] as const) {
+    await db().employee.create({ data: { id: newId("emp"), accountId: platform.id, name: email, email, passwordHash, status: "active", role: "viewer" } });
+  }
   await disconnectDb();
 
   const sqlite = new Database(dbFile);
@@ -129,8 +168,22 @@ async function main() {
   const auth = { authorization: `Bearer ${key.secret}` };
   const results: Record<string, Result> = {};
 
+  // Sign-in first, on a server of its own: an old scrypt hash's check takes 128 MiB for a moment,
+  // which must not count in the peak RSS of the routes measured below.
   let server = await startServer();
-  console.log(`\nServer on ${server.baseURL} (node ${startFlags.join(" ")}), ${CONNECTIONS} connections, ${DURATION} s per route\n`);
+  console.log(`\nServer on ${server.baseURL} (node ${startFlags.join(" ")})\n`);
+  const signIn: Record<string, SignInResult> = {};
+  await measureSignIn("(warm-up)", server.baseURL, { email: employees.current, password: benchPassword }, 1);
+  signIn.right = await measureSignIn("POST /v1/sessions, argon2id, right password", server.baseURL, { email: employees.current, password: benchPassword }, 9);
+  signIn.wrong = await measureSignIn("  wrong password", server.baseURL, { email: employees.current, password: "not the passphrase" }, 4);
+  signIn.unknown = await measureSignIn("  unknown e-mail", server.baseURL, { email: "nobody@example.com", password: benchPassword }, 4);
+  signIn.legacy = await measureSignIn("  scrypt hash: first sign-in re-hashes", server.baseURL, { email: employees.legacy, password: benchPassword }, 1);
+  signIn.legacyAfter = await measureSignIn("  the same employee afterwards", server.baseURL, { email: employees.legacy, password: benchPassword }, 4);
+  server.child.kill("SIGTERM");
+  await new Promise((resolve) => server.child.once("exit", resolve));
+
+  server = await startServer();
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per route\n`);
   results.trivial = await measure("GET /healthz (framework ceiling)", { url: `${server.baseURL}/healthz` });
   results.apiKeys = await measure("GET /v1/api_keys (key-authenticated)", { url: `${server.baseURL}/v1/api_keys`, headers: auth });
   results.txFirst1k = await measure("GET /v1/transactions?limit=20, 1k rows", { url: `${server.baseURL}/v1/transactions?limit=20`, headers: auth });
@@ -171,6 +224,7 @@ async function main() {
     { target: "first page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txFirst1m!.p50 || 1, results.txFirst1k!.p50 || 1), ok: (results.txFirst1m!.p50 || 1) <= 1.5 * (results.txFirst1k!.p50 || 1) },
     { target: "deep page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txDeep1m!.p50 || 1, results.txDeep1k!.p50 || 1), ok: (results.txDeep1m!.p50 || 1) <= 1.5 * (results.txDeep1k!.p50 || 1) },
     { target: "POST /v1/delegated_users ≥ 500/s, no error", value: results.createDelegatedUser!.rps, ok: results.createDelegatedUser!.rps >= 500 && results.createDelegatedUser!.non2xx === 0 && results.createDelegatedUser!.errors === 0 },
+    { target: "sign-in (argon2id) median ≤ 250 ms, p95 ≤ 500 ms", value: `${signIn.right!.medianMs}/${signIn.right!.p95Ms}`, ok: signIn.right!.medianMs <= 250 && signIn.right!.p95Ms <= 500 && signIn.right!.statuses.join() === "200" },
     { target: "peak server RSS < 300 MB", value: Math.round(peak), ok: peak < 300 },
     { target: "seeding 1M transactions < 60 s", value: Math.round(seedMillionMs / 100) / 10, ok: seedMillionMs < 60_000 },
   ];
@@ -179,7 +233,7 @@ async function main() {
   mkdirSync(path.join(root, "bench"), { recursive: true });
   writeFileSync(
     path.join(root, "bench", "results.json"),
-    JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, results, peakRssMb: Math.round(peak), seedMillionMs, seedInformationRequestsMs, targets }, null, 2) + "\n",
+    JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, results, signIn, peakRssMb: Math.round(peak), seedMillionMs, seedInformationRequestsMs, targets }, null, 2) + "\n",
   );
   console.log(`\nWrote bench/results.json`);
   rmSync(work, { recursive: true, force: true });

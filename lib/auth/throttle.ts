@@ -101,7 +101,8 @@ export async function takeAttempt(key: string, rule: AttemptRule, now = new Date
       if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
     }
   }
-  throw new Error(`throttle counter ${key} kept changing under this attempt`);
+  // The row kept changing under this attempt (a crowd on one counter): refuse this one, briefly.
+  return { retryAfterMs: 1000 };
 }
 
 /** Gives back an attempt taken by takeAttempt (only within the window it was taken in). */

@@ -8,12 +8,14 @@ import { signIn } from "@/lib/employees/sign-in";
 import { PASSWORD, signedInEmployee } from "@/lib/testing/factories";
 
 // Every password check sign-in makes, counted: the throttle must stop guesses BEFORE they are checked.
-const checks = vi.hoisted(() => ({ count: 0 }));
+const checks = vi.hoisted(() => ({ count: 0, busy: false }));
 vi.mock("@/lib/auth/passwords", async (importOriginal) => {
   const actual = await importOriginal<typeof import("@/lib/auth/passwords")>();
   return {
     ...actual,
     verifyPassword: async (password: string, stored: string) => {
+      // What the hashing cap answers when its queue is full (lib/auth/passwords.ts).
+      if (checks.busy) throw new (await import("@/lib/http/api-error")).ApiError("err_rate_limited", "busy", undefined, { "Retry-After": "1" });
       checks.count += 1;
       return actual.verifyPassword(password, stored);
     },
@@ -22,6 +24,7 @@ vi.mock("@/lib/auth/passwords", async (importOriginal) => {
 
 beforeEach(() => {
   checks.count = 0;
+  checks.busy = false;
 });
 
 /** The outcome of one sign-in: 200, or the error's status and code (and Retry-After on 429). */
@@ -121,6 +124,15 @@ describe("sign-in throttling", () => {
     const other = await signedInEmployee();
     for (let i = 0; i < accountFromIp.limit; i++) expect(await attempt(other.email, "wrong", "::ffff:203.0.113.90")).toMatchObject({ status: 401 });
     expect(await attempt(other.email, PASSWORD, "203.0.113.90")).toMatchObject({ status: 429 });
+  });
+
+  it("an attempt the busy hashing queue turned away is given back: it was never checked", async () => {
+    const { email } = await signedInEmployee();
+    checks.busy = true;
+    for (let i = 0; i < 3; i++) expect(await attempt(email, "wrong", "198.51.100.60")).toMatchObject({ status: 429, retryAfter: "1" });
+    checks.busy = false;
+    for (let i = 0; i < accountFromIp.limit; i++) expect(await attempt(email, "wrong", "198.51.100.60")).toMatchObject({ status: 401 });
+    expect(await attempt(email, PASSWORD, "198.51.100.60")).toMatchObject({ status: 429 });
   });
 
   it("an unknown e-mail is counted the same way (and still costs one password check)", async () => {
