@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +12,8 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 // the directory is made once per run (by the runner) and reused by the workers' copies of the config.
 process.env.E2E_DATA_DIR ||= mkdtempSync(path.join(os.tmpdir(), `pmc-e2e-${Date.now()}-`));
 const dataDirectory = process.env.E2E_DATA_DIR;
+// First-run setup needs a token: one per run, for this webServer and the servers specs start (e2e/fixtures.ts).
+process.env.E2E_SETUP_TOKEN ||= `e2e-${randomBytes(18).toString("base64url")}`;
 
 /**
  * Browser tests (added later) run on a system Chromium when Playwright's own build is not installed
@@ -69,6 +72,7 @@ export default defineConfig({
       NEXT_TELEMETRY_DISABLED: "1",
       TRUST_PROXY: "false",
       SANDBOX: "on",
+      SETUP_TOKEN: process.env.E2E_SETUP_TOKEN,
     },
   },
 });

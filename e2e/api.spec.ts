@@ -32,6 +32,8 @@ type ApiKey = {
 type IssuedKey = ApiKey & { secret: string };
 
 const owner = {
+  // The webServer's SETUP_TOKEN (playwright.config.ts).
+  setupToken: process.env.E2E_SETUP_TOKEN!,
   accountName: "E2E Platform",
   name: "Erin Example",
   email: `erin+${Date.now()}@example.com`,
@@ -203,6 +205,9 @@ test.describe.serial("the /v1 API, end to end", () => {
     const weak = await call(request, "POST", "/v1/setup", { json: { ...owner, password: "short" } });
     const weakBody = await expectError(weak, 422, "err_validation");
     expect(weakBody.details).toHaveProperty("password");
+
+    const wrongToken = await call(request, "POST", "/v1/setup", { json: { ...owner, setupToken: "not-the-setup-token" } });
+    expect((await expectError(wrongToken, 403, "err_forbidden")).details).toEqual({ setupToken: "is wrong" });
 
     const setup = await call(request, "POST", "/v1/setup", { json: owner });
     const session = await expectOk<{ employee: { email: string; twoFactorEnabled: boolean }; account: { name: string }; expiresAt: string }>(

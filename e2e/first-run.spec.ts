@@ -1,16 +1,17 @@
 import { test as base, expect } from "@playwright/test";
-import { OWNER, snap, startServer, type Server } from "./fixtures";
+import { freePort, OWNER, printedSetupLink, snap, startServer, type Server } from "./fixtures";
 
-// A fresh install, on a server of its own: setup first, then sign-in.
+// A fresh install, on a server of its own, as an operator starts it: no SETUP_TOKEN, so the server
+// generates one and prints the setup link (on a port chosen up front, so the link names it).
 const test = base.extend<{ fresh: Server }>({
   fresh: async ({}, use) => {
-    const server = await startServer();
+    const server = await startServer({ SETUP_TOKEN: "", PORT: String(await freePort()) });
     await use(server);
     await server.stop();
   },
 });
 
-test("a fresh install opens on setup, creates the platform, and afterwards / leads to sign-in", async ({ page, fresh }, testInfo) => {
+test("a fresh install prints a setup link; the link sets up the platform, and afterwards / leads to sign-in", async ({ page, fresh }, testInfo) => {
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(error.message));
   page.on("console", (message) => {
@@ -21,6 +22,10 @@ test("a fresh install opens on setup, creates the platform, and afterwards / lea
   page.on("response", (response) => {
     if (response.status() === 404) notFound.push(response.url());
   });
+
+  const link = printedSetupLink(fresh);
+  expect(link, `the server printed a setup link:\n${fresh.output()}`).toMatch(/^http:\/\/localhost:\d+\/setup\?token=[A-Za-z0-9_-]{43}$/);
+  const token = new URL(link!).searchParams.get("token")!;
 
   await page.goto(`${fresh.baseURL}/`);
   await expect(page).toHaveURL(/\/setup$/);
@@ -35,9 +40,11 @@ test("a fresh install opens on setup, creates the platform, and afterwards / lea
   expect(iconResponse.headers()["content-type"]).toMatch(/^image\//);
   expect(notFound).toEqual([]);
 
-  // The form validates with the API's own schema before sending anything.
+  // Without the link, the page asks for the token. The form validates with the API's own schema first.
   await page.getByRole("button", { name: "Create platform" }).click();
+  await expect(page.getByLabel("Setup token")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Platform name")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("Setup token").fill("a-token-someone-guessed");
   await page.getByLabel("Platform name").fill(OWNER.accountName);
   await page.getByLabel("Your name").fill(OWNER.name);
   await page.getByLabel("E-mail").fill("not an e-mail");
@@ -47,13 +54,47 @@ test("a fresh install opens on setup, creates the platform, and afterwards / lea
   await expect(page.getByText("must be at least 12 characters")).toBeVisible();
   await snap(page, testInfo, "setup-errors");
 
+  // A wrong token: the server refuses it and the page says so at the field; nobody is created.
   await page.getByLabel("E-mail").fill(OWNER.email);
   await page.getByLabel("Password").fill(OWNER.password);
+  await page.getByRole("button", { name: "Create platform" }).click();
+  await expect(page.getByText("This setup token is wrong. Copy it again from the server's log")).toBeVisible();
+  await expect(page.getByLabel("Setup token")).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(/\/setup$/);
+  await snap(page, testInfo, "setup-wrong-token");
+
+  // A link with a stale token: the token field appears with a message to take the link again (on a phone here).
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${fresh.baseURL}/setup?token=an-old-token-from-yesterday`);
+  await expect(page.getByTestId("setup-token-from-link")).toBeVisible();
+  await expect(page.getByLabel("Setup token")).toHaveCount(0);
+  await fillOwner();
+  await page.getByRole("button", { name: "Create platform" }).click();
+  await expect(page.getByText("The setup token in this link is wrong or out of date")).toBeVisible();
+  await expect(page.getByLabel("Setup token")).toHaveValue("");
+  await snap(page, testInfo, "setup-stale-link-390");
+
+  // The printed link fills the token in, out of sight; the rest is the owner's to fill.
+  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(link!);
+    await expect(page.getByTestId("setup-token-from-link")).toHaveText("Setup token: taken from your setup link.");
+    await expect(page.getByLabel("Setup token")).toHaveCount(0);
+    await expect(page.locator('input[name="setupToken"]')).toHaveValue(token);
+    await snap(page, testInfo, `setup-from-link-${width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await fillOwner();
   await page.getByRole("button", { name: "Create platform" }).click();
   await expect(page).toHaveURL(/\/security$/);
   await expect(page.getByTestId("two-factor-status")).toHaveText("Off");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Security" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("link", { name: OWNER.accountName })).toBeVisible();
+
+  // The link is dead now: the API refuses its token (setup is done), and the server never printed it again.
+  const reused = await page.request.post(`${fresh.baseURL}/v1/setup`, { data: { ...OWNER, setupToken: token }, headers: { origin: fresh.baseURL } });
+  expect(reused.status()).toBe(409);
+  expect(fresh.output().split(token).length - 1).toBe(1);
 
   // Setup is closed now: the page and the API both send people to sign in.
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
@@ -74,4 +115,12 @@ test("a fresh install opens on setup, creates the platform, and afterwards / lea
   await expect(page).toHaveURL(/\/information-requests$/);
   await snap(page, testInfo, "signed-in");
   expect(problems).toEqual([]);
+  expect(fresh.output().split(token).length - 1).toBe(1);
+
+  async function fillOwner() {
+    await page.getByLabel("Platform name").fill(OWNER.accountName);
+    await page.getByLabel("Your name").fill(OWNER.name);
+    await page.getByLabel("E-mail").fill(OWNER.email);
+    await page.getByLabel("Password").fill(OWNER.password);
+  }
 });

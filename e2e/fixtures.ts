@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { test as base, expect, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
@@ -18,11 +19,13 @@ export type Server = { baseURL: string; dataDir: string; output: () => string; s
  * webServer made) on a free port with a database of its own, so a spec can start from a fresh install.
  * Passwords are hashed at test cost (a real hash takes seconds on a slow machine; the server accepts
  * that setting only because it runs under Playwright); pass `PASSWORD_HASH_COST: ""` for the real cost.
+ * The sandbox is on and the setup token is SETUP_TOKEN (OWNER carries it); pass `SETUP_TOKEN: ""` for
+ * a server that generates its own and prints the setup link, as a real first start does.
  */
 export async function startServer(env: Record<string, string> = {}, dataDir = mkdtempSync(path.join(os.tmpdir(), "pmc-e2e-server-"))): Promise<Server> {
   const child = spawn(process.execPath, ["server.mjs"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `file:${path.join(dataDir, "app.db")}`, NEXT_TELEMETRY_DISABLED: "1", PASSWORD_HASH_COST: "test", ...env },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `file:${path.join(dataDir, "app.db")}`, NEXT_TELEMETRY_DISABLED: "1", PASSWORD_HASH_COST: "test", SANDBOX: "on", SETUP_TOKEN, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -57,7 +60,25 @@ export async function startServer(env: Record<string, string> = {}, dataDir = mk
   }
 }
 
-export const OWNER = { accountName: "Acme Payments", name: "Casey Morgan", email: "casey@acme.example", password: "a long owner passphrase" };
+/** The setup token of the servers the tests start (playwright.config.ts makes one per run; also its webServer's). */
+export const SETUP_TOKEN = process.env.E2E_SETUP_TOKEN || "e2e-setup-token-for-test-servers";
+
+/** The first employee, as POST /v1/setup takes them (with the setup token of the servers startServer starts). */
+export const OWNER = { setupToken: SETUP_TOKEN, accountName: "Acme Payments", name: "Casey Morgan", email: "casey@acme.example", password: "a long owner passphrase" };
+
+/** The setup link a server printed at start (when it generated its token), or null. */
+export function printedSetupLink(server: Server): string | null {
+  return /https?:\/\/\S+\/setup\?token=[A-Za-z0-9_%-]+/.exec(server.output())?.[0] ?? null;
+}
+
+/** A port free right now, for a server whose printed links must name its port (PORT=0 is only known after it listens). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 export const EMPLOYEE_PASSWORD = "a long employee passphrase";
 
 /** A current TOTP code for `secret`, `steps` steps from now (the server accepts ±1 step, each step once). */

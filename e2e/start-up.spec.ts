@@ -44,3 +44,15 @@ test("without the setting it hashes at the real cost and says nothing of tests",
     await server.stop();
   }
 });
+
+test("a plain start keeps the sandbox off unless SANDBOX=on", async () => {
+  // No test runner marker, no test-cost hashing, SANDBOX unset: what an operator's first start is.
+  const server = await startServer({ TEST_WORKER_INDEX: "", PASSWORD_HASH_COST: "", SANDBOX: "" });
+  try {
+    const response = await fetch(`${server.baseURL}/v1/sandbox/platforms`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error_code: "err_not_found", http_code: 404 });
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,6 +1,9 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { databaseFile, decodeKey, env, EnvError, parseEnv, resetEnv, testRunner } from "@/lib/env";
+import { databaseFile, decodeKey, env, EnvError, parseEnv, resetEnv, sandboxDefault, testRunner } from "@/lib/env";
+import { POST as createSandboxRecipient } from "@/app/v1/sandbox/recipients/route";
+import { platformWithKey } from "@/lib/testing/factories";
+import { call } from "@/lib/testing/http";
 
 const HEX_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
@@ -26,7 +29,7 @@ describe("parseEnv", () => {
       SESSION_IDLE_MINUTES: 30,
       SESSION_MAX_HOURS: 12,
       COOKIE_SECURE: false,
-      SANDBOX: "on",
+      SANDBOX: "off",
       TOTP_ISSUER: "Platform Compliance",
       PASSWORD_HASH_COST: "production",
     });
@@ -134,6 +137,34 @@ describe("parseEnv", () => {
     expect(message).toMatch(/not running under vitest or Playwright/);
   });
 
+  // Regression: SANDBOX defaulted to on, so a production start served the /v1/sandbox routes.
+  it.each([
+    ["a plain start", {}, "off"],
+    ["NODE_ENV=production", { NODE_ENV: "production" }, "off"],
+    ["NODE_ENV=test alone", { NODE_ENV: "test" }, "off"],
+    ["empty runner variables", { VITEST: "", TEST_WORKER_INDEX: "", NODE_ENV: "" }, "off"],
+    ["next dev (NODE_ENV=development)", { NODE_ENV: "development" }, "on"],
+    ["vitest", { VITEST: "true" }, "on"],
+    ["a server a Playwright test started", { TEST_WORKER_INDEX: "0", NODE_ENV: "production" }, "on"],
+  ])("SANDBOX unset is %s → %s", (_, source: Record<string, string>, expected) => {
+    expect(parseEnv(source).SANDBOX).toBe(expected);
+    expect(sandboxDefault(source)).toBe(expected);
+  });
+
+  it("an explicit SANDBOX wins over the default", () => {
+    expect(parseEnv({ SANDBOX: "on", NODE_ENV: "production" }).SANDBOX).toBe("on");
+    expect(parseEnv({ SANDBOX: "off", NODE_ENV: "development", VITEST: "true" }).SANDBOX).toBe("off");
+    expect(envError({ SANDBOX: "yes" }).message).toMatch(/^\s+SANDBOX: /m);
+  });
+
+  it("reads SETUP_TOKEN and refuses a short or spaced one, naming it", () => {
+    expect(parseEnv({}).SETUP_TOKEN).toBeUndefined();
+    expect(parseEnv({ SETUP_TOKEN: "0123456789abcdef" }).SETUP_TOKEN).toBe("0123456789abcdef");
+    expect(envError({ SETUP_TOKEN: "0123456789abcde" }).message).toMatch(/^\s+SETUP_TOKEN: must be at least 16 characters/m);
+    expect(envError({ SETUP_TOKEN: "with a space in the middle" }).message).toMatch(/^\s+SETUP_TOKEN: /m);
+    expect(envError({ SETUP_TOKEN: "x".repeat(257) }).message).toMatch(/^\s+SETUP_TOKEN: /m);
+  });
+
   it("refuses an unknown PASSWORD_HASH_COST and names it", () => {
     expect(envError({ PASSWORD_HASH_COST: "cheap", VITEST: "true" }).message).toMatch(/^\s+PASSWORD_HASH_COST: /m);
   });
@@ -155,6 +186,8 @@ describe("parseEnv", () => {
       NODE_ENV: "",
       TOTP_ISSUER: "",
       PASSWORD_HASH_COST: "",
+      SANDBOX: "",
+      SETUP_TOKEN: "",
     });
     expect(parsed).toEqual(parseEnv({}));
   });
@@ -210,5 +243,32 @@ describe("env", () => {
     process.env.PORT = "abc";
     resetEnv();
     expect(() => env()).toThrow(EnvError);
+  });
+});
+
+describe("SANDBOX in a running service", () => {
+  const saved = { VITEST: process.env.VITEST, PASSWORD_HASH_COST: process.env.PASSWORD_HASH_COST };
+  afterEach(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    delete process.env.SANDBOX;
+    resetEnv();
+  });
+
+  it("a sandbox route answers 404 when SANDBOX is unset outside the test runner, 201 once turned on", async () => {
+    const { apiKey } = await platformWithKey();
+    // This process as a production start sees it: no test runner marker (and so no test-cost hashing).
+    delete process.env.VITEST;
+    delete process.env.PASSWORD_HASH_COST;
+    delete process.env.SANDBOX;
+    resetEnv();
+    const refused = await call(createSandboxRecipient, { method: "POST", apiKey, body: { name: "Grace" } });
+    expect(refused.status).toBe(404);
+    expect(refused.body.error_code).toBe("err_not_found");
+    process.env.SANDBOX = "on";
+    resetEnv();
+    expect((await call(createSandboxRecipient, { method: "POST", apiKey, body: { name: "Grace" } })).status).toBe(201);
   });
 });

@@ -33,8 +33,21 @@ const schema = z.object({
   COOKIE_SECURE: boolean.default(false),
   /** The dashboard's public origin, e.g. https://compliance.example.com; same-origin checks accept it. */
   APP_ORIGIN: z.url().optional(),
-  /** The /v1/sandbox routes; turn off in production. */
-  SANDBOX: z.enum(["on", "off"]).default("on"),
+  /**
+   * The /v1/sandbox routes. Unset: off, except under `next dev` (NODE_ENV=development set explicitly)
+   * and in processes the test runner started (see sandboxDefault).
+   */
+  SANDBOX: z.enum(["on", "off"]).optional(),
+  /**
+   * The token first-run setup (POST /v1/setup) needs. Unset: one is generated at start into the data
+   * directory and printed to the log with a setup link while no employee exists.
+   */
+  SETUP_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters (generate one with: openssl rand -base64 24)")
+    .max(256, "must be at most 256 characters")
+    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces")
+    .optional(),
   TOTP_ISSUER: z.string().min(1).max(64).default("Platform Compliance"),
   /**
    * `test` hashes passwords at a trivial cost so the suite does not wait on hundreds of real hashes.
@@ -43,7 +56,7 @@ const schema = z.object({
   PASSWORD_HASH_COST: z.enum(["production", "test"]).default("production"),
 });
 
-export type Env = z.infer<typeof schema>;
+export type Env = Omit<z.infer<typeof schema>, "SANDBOX"> & { SANDBOX: "on" | "off" };
 
 export function decodeKey(value: string): Buffer | null {
   const bytes = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
@@ -76,7 +89,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid configuration:\n  PASSWORD_HASH_COST: test is refused: it is only for the test suite, and this process is not running under vitest or Playwright. Remove it; the service always hashes passwords at full cost.",
     );
   }
-  return result.data;
+  return { ...result.data, SANDBOX: result.data.SANDBOX ?? sandboxDefault(cleaned) };
+}
+
+/**
+ * SANDBOX when unset: off for a production start; on under `next dev` (which sets NODE_ENV=development;
+ * an unset NODE_ENV does not count) and in processes the test runner started. `npm run demo` sets it.
+ */
+export function sandboxDefault(source: Record<string, string | undefined>): "on" | "off" {
+  return source.NODE_ENV === "development" || testRunner(source) ? "on" : "off";
 }
 
 let cached: Env | undefined;

@@ -1,10 +1,13 @@
 import { databaseFile, env, EnvError, testRunner } from "@/lib/env";
 import { encryptionKey } from "@/lib/auth/encryption";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup-token";
+import Database from "better-sqlite3";
 
 /**
  * Before the server takes requests: a bad setting stops the process with a message naming the
- * variable, the database is created and migrated, and the encryption key is loaded or generated.
+ * variable, the database is created and migrated, the encryption key is loaded or generated, and
+ * while nobody exists the way to first-run setup is printed.
  */
 export function startUp() {
   try {
@@ -21,4 +24,32 @@ export function startUp() {
   const applied = migrateDatabase(databaseFile());
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   encryptionKey();
+  announceSetup();
+}
+
+/**
+ * While no employee exists: the setup link, with the generated token in it (printed at start only:
+ * never again, and never once setup is done). A token the operator set (SETUP_TOKEN) is not echoed.
+ */
+function announceSetup() {
+  if (hasEmployees()) {
+    forgetSetupToken();
+    return;
+  }
+  if (!setupTokenIsGenerated()) {
+    console.log(`First-run setup: open ${setupLink()} and enter the SETUP_TOKEN you configured.`);
+    return;
+  }
+  console.log(
+    `First-run setup: no employee exists yet. Open this link to create the platform and its owner; it works until setup is done:\n  ${setupLink(currentSetupToken())}`,
+  );
+}
+
+function hasEmployees(): boolean {
+  const db = new Database(databaseFile(), { readonly: true });
+  try {
+    return Boolean(db.prepare(`SELECT EXISTS (SELECT 1 FROM "Employee") AS found`).pluck().get());
+  } finally {
+    db.close();
+  }
 }

@@ -30,13 +30,18 @@ export const setupEndpoint = endpoint({
   ownTransactions: true, // hashes the password
   summary: "First run: create the platform account and its first employee",
   auditDetails: (body: { email: string }) => ({ email: body.email }),
-  description: "Only while no employee exists (afterwards 409). Signs the new employee in with a session cookie.",
+  description:
+    "Only while no employee exists (afterwards 409, whatever the token). Needs `setupToken`: the operator's " +
+    "`SETUP_TOKEN`, or, when that is unset, the token the server generated at start and printed to its log with " +
+    "a setup link (`/setup?token=...`). A missing token is a validation error like any other field (422, " +
+    "`details.setupToken`); a wrong one answers 403 `err_forbidden` with `details.setupToken` and nothing else " +
+    "(compared in constant time, before the password is hashed). Signs the new employee in with a session cookie.",
   auth: "public",
   permission: null,
   body: setupInput,
   response: sessionSchema,
   status: 201,
-  errors: [409],
+  errors: [403, 409],
 });
 
 export const signInEndpoint = endpoint({

@@ -18,7 +18,17 @@ export const newPasswordSchema = text()
 const personName = text().trim().min(1, "is required").max(200);
 
 export const setupInput = z
-  .object({ accountName: text().trim().min(1, "is required").max(200), name: personName, email: emailSchema, password: newPasswordSchema })
+  .object({
+    setupToken: text()
+      .trim()
+      .min(1, "is required")
+      .max(256)
+      .meta({ description: "`SETUP_TOKEN`, or the token the server generated and printed to its log (with a setup link) at start." }),
+    accountName: text().trim().min(1, "is required").max(200),
+    name: personName,
+    email: emailSchema,
+    password: newPasswordSchema,
+  })
   .meta({ id: "SetupInput" });
 
 export const signInInput = z

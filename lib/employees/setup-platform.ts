@@ -3,8 +3,31 @@ import { newId } from "@/lib/ids";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 import { ApiError } from "@/lib/http/api-error";
+import { forgetSetupToken, setupTokenMatches } from "@/lib/employees/setup-token";
 
-/** First run: creates the platform account and its first employee, and signs them in. Only while nobody exists. */
+const alreadySetUp = () => new ApiError("err_conflict", "This service is already set up; sign in instead");
+
+/**
+ * What POST /v1/setup checks before anything else costs time (no password is hashed for a wrong
+ * token): setup is still open (409 once anyone exists), and the caller has the setup token (403,
+ * compared in constant time, nothing else revealed).
+ */
+export async function authorizeSetup(setupToken: string) {
+  if ((await db().employee.count()) > 0) throw alreadySetUp();
+  if (!setupTokenMatches(setupToken)) {
+    throw new ApiError(
+      "err_forbidden",
+      "The setup token is wrong. Use SETUP_TOKEN, or the token or link the server printed to its log at start.",
+      { setupToken: "is wrong" },
+    );
+  }
+}
+
+/**
+ * First run: creates the platform account and its first employee, and signs them in. Only while
+ * nobody exists; the API calls authorizeSetup first, the demo seed does not. Afterwards the
+ * generated setup token is gone.
+ */
 export async function setupPlatform({
   accountName,
   name,
@@ -18,11 +41,10 @@ export async function setupPlatform({
   password: string;
   ip: string | null;
 }) {
-  const done = () => new ApiError("err_conflict", "This service is already set up; sign in instead");
-  if ((await db().employee.count()) > 0) throw done();
+  if ((await db().employee.count()) > 0) throw alreadySetUp();
   const passwordHash = await hashPassword(password);
   const employee = await db().$transaction(async (tx) => {
-    if ((await tx.employee.count()) > 0) throw done();
+    if ((await tx.employee.count()) > 0) throw alreadySetUp();
     const accountId = newId("acct");
     await tx.account.create({ data: { id: accountId, platformId: accountId, name: accountName } });
     return tx.employee.create({
@@ -30,6 +52,7 @@ export async function setupPlatform({
       include: { account: true },
     });
   });
+  forgetSetupToken();
   const { session, cookie } = await createSession({ employeeId: employee.id, ip });
   return { employee, account: employee.account, session, cookie };
 }

@@ -7,12 +7,15 @@ import { POST as signIn } from "@/app/v1/sessions/route";
 import { POST as setup } from "@/app/v1/setup/route";
 import { db } from "@/lib/db";
 import { databaseFile } from "@/lib/env";
+import { currentSetupToken } from "@/lib/employees/setup-token";
 import { Authenticator, call, sessionFrom } from "@/lib/testing/http";
 
 describe("secrets at rest", () => {
   it("no password, session token, TOTP secret, recovery code or API key secret is in the database file", async () => {
     const password = "a password nobody should read";
-    const created = await call(setup, { method: "POST", body: { accountName: "Acme", name: "Ada", email: "ada@example.com", password } });
+    const setupToken = currentSetupToken();
+    const created = await call(setup, { method: "POST", body: { setupToken, accountName: "Acme", name: "Ada", email: "ada@example.com", password } });
+    expect(created.status).toBe(201);
     const session = sessionFrom(created.headers);
     const { body: enrolment } = await call(startTotp, { method: "POST", session });
     const authenticator = new Authenticator(enrolment.secret);
@@ -27,6 +30,7 @@ describe("secrets at rest", () => {
     const bytes = Buffer.concat([readFileSync(file), ...[`${file}-wal`].map((wal) => { try { return readFileSync(wal); } catch { return Buffer.alloc(0); } })]).toString("latin1");
     const secrets = {
       password,
+      setupToken,
       session,
       secondSession: sessionFrom(again.headers),
       totpSecret: enrolment.secret,

@@ -10,6 +10,10 @@ process.env.DATABASE_URL = `file:${path.join(dir, "test.db")}`;
 (process.env as Record<string, string>).NODE_ENV = "test";
 delete process.env.TOTP_ENCRYPTION_KEY;
 delete process.env.TRUST_PROXY;
+// Setup tests choose: SETUP_TOKEN set, or the generated token (lib/employees/setup-token.ts).
+delete process.env.SETUP_TOKEN;
+// Unset, SANDBOX is on in a process the test runner started (lib/env.ts sandboxDefault).
+delete process.env.SANDBOX;
 // Real hashes cost up to seconds each on a slow machine; lib/auth/passwords.test.ts covers the real cost.
 process.env.PASSWORD_HASH_COST = "test";
 

@@ -6,8 +6,11 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Set up" };
 
 // First run only: once anyone exists, setup is closed and this page sends people to sign in.
-export default async function SetupPage() {
+// The link the server prints at start carries the setup token (?token=...), which fills the form in.
+export default async function SetupPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   if ((await db().employee.count()) > 0) redirect("/login");
+  const { token } = await searchParams;
+  const linkToken = typeof token === "string" && token.trim() ? token.trim() : undefined;
   return (
     <main className="center-page">
       <div className="card stack">
@@ -15,7 +18,7 @@ export default async function SetupPage() {
           <h1>Set up Platform Compliance</h1>
           <p className="muted">Create your platform and the first employee account. You will set up two-factor authentication next.</p>
         </div>
-        <SetupForm />
+        <SetupForm linkToken={linkToken} />
       </div>
     </main>
   );

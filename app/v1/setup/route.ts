@@ -1,11 +1,12 @@
 import { setupEndpoint } from "@/lib/employees/endpoints";
 import { presentSession } from "@/lib/employees/present-session";
-import { setupPlatform } from "@/lib/employees/setup-platform";
+import { authorizeSetup, setupPlatform } from "@/lib/employees/setup-platform";
 import { methods, route } from "@/lib/http/route";
 
 // POST: first-run setup of the platform and its first employee.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(setupEndpoint, async ({ body, ip, headers, audit }) => {
+  POST: route(setupEndpoint, async ({ body: { setupToken, ...body }, ip, headers, audit }) => {
+    await authorizeSetup(setupToken);
     const result = await setupPlatform({ ...body, ip });
     headers.append("Set-Cookie", result.cookie);
     audit.actor = { type: "employee", id: result.employee.id, platformId: result.account.platformId, accountId: result.employee.accountId };
