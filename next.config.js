@@ -1,4 +1,6 @@
 // @ts-check
+const { SECURITY_HEADERS } = require("./lib/http/edge.mjs");
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -7,6 +9,12 @@ const nextConfig = {
   poweredByHeader: false,
   // Native and WebAssembly packages stay out of the bundle and load from node_modules at run time.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
+  // The security headers on everything Next.js serves (API, static files, its own 404s), under
+  // `next dev` and server.mjs alike. Fixed values, matched without running any code per request;
+  // pages replace the CSP with their nonce-based one in proxy.ts.
+  async headers() {
+    return [{ source: "/:path*", headers: Object.entries(SECURITY_HEADERS).map(([key, value]) => ({ key, value })) }];
+  },
 };
 
 module.exports = nextConfig;

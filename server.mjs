@@ -1,10 +1,17 @@
-// The production server: Next.js's request handler behind a plain Node HTTP server, for one reason.
-// Route handlers cannot see the TCP peer, and Next.js passes a client's own X-Forwarded-For through
-// untouched, so an IP allowlist could be talked past with a header. Here the peer is appended to
-// X-Forwarded-For on every request, and lib/http/client-ip.ts reads from the end of that chain.
+// The production server: Next.js's request handler behind a plain Node HTTP server, for what only
+// the raw request shows.
+// - The TCP peer. Route handlers cannot see it, and Next.js passes a client's own X-Forwarded-For
+//   through untouched, so an IP allowlist could be talked past with a header. Here the peer is
+//   appended to X-Forwarded-For on every request, and lib/http/client-ip.ts reads from the end of that chain.
+// - Repeated Authorization headers: Node keeps only the first in req.headers; req.rawHeaders has all.
+// - Methods Next.js cannot handle (TRACE is a 500 with a stack trace there, CONNECT and unknown
+//   tokens never reach it): the contract's 405 here.
+// Host, repeated credentials and methods are checked by lib/http/edge.mjs, which proxy.ts also uses
+// for pages under `next dev`; the security headers come from next.config.js (and proxy.ts for pages).
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, STATUS_CODES } from "node:http";
 import next from "next";
+import { ALLOWED_METHODS, HSTS, SECURITY_HEADERS, edgeRefusal, edgeSettings, refusalBody } from "./lib/http/edge.mjs";
 
 globalThis[Symbol.for("platform-compliance.peer-in-xff")] = true;
 
@@ -13,6 +20,7 @@ const host = process.env.HOST || "::";
 const app = next({ dev: false, dir: import.meta.dirname });
 const handle = app.getRequestHandler();
 await app.prepare(); // runs instrumentation.ts: validates configuration and migrates the database
+const settings = edgeSettings(process.env); // validated by the line above
 
 const server = createServer((req, res) => {
   const given = req.headers["x-forwarded-for"];
@@ -23,8 +31,71 @@ const server = createServer((req, res) => {
   const requestId = typeof id === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : `req_${randomBytes(12).toString("hex")}`;
   req.headers["x-request-id"] = requestId;
   res.setHeader("X-Request-Id", requestId);
+  if (settings.cookieSecure) res.setHeader("Strict-Transport-Security", HSTS);
+  const refusal = edgeRefusal(
+    {
+      method: req.method ?? "",
+      path: (req.url ?? "/").split("?", 1)[0],
+      host: req.headers.host,
+      forwardedHost: req.headers["x-forwarded-host"],
+      authorizationCount: countHeader(req.rawHeaders, "authorization"),
+      cookie: req.headers.cookie,
+    },
+    settings,
+  );
+  if (refusal) {
+    const body = refusalBody(refusal);
+    res.writeHead(refusal.status, {
+      ...SECURITY_HEADERS,
+      ...refusal.headers,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      "Cache-Control": "no-store",
+    });
+    res.end(req.method === "HEAD" ? undefined : body);
+    return;
+  }
   handle(req, res);
 });
+
+function countHeader(rawHeaders, name) {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].length === name.length && rawHeaders[i].toLowerCase() === name) count += 1;
+  return count;
+}
+
+/** A complete response written straight to a socket (CONNECT and unparseable requests have no ServerResponse). */
+function rawResponse(status, extra, body) {
+  const headers = { "X-Request-Id": `req_${randomBytes(12).toString("hex")}`, ...SECURITY_HEADERS, ...extra, Connection: "close" };
+  if (settings.cookieSecure) headers["Strict-Transport-Security"] = HSTS;
+  if (body !== undefined) Object.assign(headers, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Content-Length": Buffer.byteLength(body) });
+  const lines = Object.entries(headers).map(([key, value]) => `${key}: ${value}\r\n`).join("");
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body ?? ""}`;
+}
+
+const methodNotAllowed = (method) => {
+  const refusal = edgeRefusal({ method, path: "", host: null, forwardedHost: null, authorizationCount: 0, cookie: null }, { ...settings, appHosts: null });
+  return rawResponse(405, { Allow: ALLOWED_METHODS.join(", ") }, refusalBody(refusal));
+};
+
+// CONNECT (a proxy tunnel request) never reaches the request handler; without this Node drops the connection.
+server.on("connect", (req, socket) => {
+  socket.on("error", () => {});
+  socket.end(methodNotAllowed(req.method ?? "CONNECT"));
+});
+
+// A method Node's parser does not know (FOO) is a parse error: the contract's 405 for that, and for
+// anything else what Node itself answers when no listener is set.
+server.on("clientError", (error, socket) => {
+  if (!socket.writable || socket._httpMessage?.headersSent) return socket.destroy(error);
+  if (error.code === "HPE_INVALID_METHOD") {
+    socket.end(methodNotAllowed("given"));
+    return;
+  }
+  const status = { HPE_HEADER_OVERFLOW: 431, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413, ERR_HTTP_REQUEST_TIMEOUT: 408 }[error.code] ?? 400;
+  socket.end(rawResponse(status, {}));
+});
+
 server.keepAliveTimeout = 65_000;
 server.listen(port, host, () => {
   const { port: actual } = server.address();

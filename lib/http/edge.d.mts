@@ -1,0 +1,28 @@
+// Types for edge.mjs (plain JavaScript so server.mjs can import it).
+export declare const SESSION_COOKIE: "pmc_session";
+export declare const ALLOWED_METHODS: readonly string[];
+export declare const SECURITY_HEADERS: Readonly<Record<"X-Content-Type-Options" | "Referrer-Policy" | "X-Frame-Options" | "Content-Security-Policy", string>>;
+export declare const HSTS: string;
+
+export type EdgeSettings = { appHosts: string[] | null; cookieSecure: boolean; trustProxy: number };
+export type EdgeRequest = {
+  method: string;
+  path: string;
+  host: string | null | undefined;
+  forwardedHost: string | null | undefined;
+  authorizationCount: number;
+  cookie: string | null | undefined;
+};
+export type Refusal = {
+  status: 400 | 405;
+  code: "err_bad_request" | "err_method_not_allowed";
+  message: string;
+  headers?: Record<string, string>;
+};
+
+export declare function pageCsp(nonce: string, options?: { development?: boolean }): string;
+export declare function edgeSettings(source: Record<string, string | undefined>): EdgeSettings;
+export declare function hostAllowed(request: Pick<EdgeRequest, "host" | "forwardedHost">, settings: EdgeSettings): boolean;
+export declare function countSessionCookies(cookieHeader: string | null | undefined): number;
+export declare function edgeRefusal(request: EdgeRequest, settings: EdgeSettings): Refusal | null;
+export declare function refusalBody(refusal: Refusal): string;

@@ -1,0 +1,119 @@
+// The HTTP edge: the security headers and the checks every request passes before any route sees it.
+// Shared by server.mjs (every request in production, with the raw request at hand), proxy.ts (pages,
+// also under `next dev`) and next.config.js (headers on everything Next.js serves, static files and
+// its own 404s included). Plain JavaScript so the plain Node server can import it; types in edge.d.mts.
+
+/** The session cookie's name (lib/auth/sessions.ts re-exports it). */
+export const SESSION_COOKIE = "pmc_session";
+
+/** The methods the service answers; anything else is 405 before Next.js sees it. */
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/**
+ * Headers on every response. The CSP here is for everything that is not a page (API JSON, static
+ * files, the health check): nothing may load from it and nothing may frame it. Pages get their own
+ * CSP with a per-request nonce from proxy.ts (pageCsp), which replaces this one.
+ */
+export const SECURITY_HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "X-Frame-Options": "DENY",
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+};
+
+/** Sent when COOKIE_SECURE=true, that is when the service is reached over HTTPS. */
+export const HSTS = "max-age=31536000; includeSubDomains";
+
+/**
+ * The pages' CSP. Scripts run only with this request's nonce (Next.js puts it on its own scripts)
+ * or when loaded by such a script ('strict-dynamic'); no inline or eval'd script. Style sheets and
+ * <style> elements likewise need the nonce or our own origin; style attributes (React's `style`
+ * prop, rendered on the server) are allowed, since they cannot run code. `next dev` needs eval and
+ * inline styles for its tooling, so only there are they allowed.
+ */
+export function pageCsp(nonce, { development = false } = {}) {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    development ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/**
+ * The settings the edge needs, read from the environment. lib/env.ts has validated them at start-up
+ * (instrumentation.ts) before the server listens; this reads the same variables the same way
+ * (lib/http/edge.test.ts holds the two together).
+ */
+export function edgeSettings(source) {
+  const origin = source.APP_ORIGIN ? new URL(source.APP_ORIGIN) : null;
+  const trust = source.TRUST_PROXY || "false";
+  const defaultPort = origin?.protocol === "https:" ? "443" : "80";
+  return {
+    /** Host header values that name APP_ORIGIN (with and without its default port), or null: any Host. */
+    appHosts: origin ? (origin.port ? [origin.host] : [origin.host, `${origin.host}:${defaultPort}`]) : null,
+    cookieSecure: ["true", "1", "yes", "on"].includes(source.COOKIE_SECURE || ""),
+    trustProxy: trust === "true" ? 1 : trust === "false" ? 0 : Number(trust),
+  };
+}
+
+/**
+ * Whether the request names APP_ORIGIN's host. Behind a trusted proxy (TRUST_PROXY) that sends
+ * X-Forwarded-Host, every entry of it must; otherwise the Host header must.
+ */
+export function hostAllowed({ host, forwardedHost }, settings) {
+  if (!settings.appHosts) return true;
+  const named = settings.trustProxy > 0 && forwardedHost ? forwardedHost.split(",") : [host ?? ""];
+  return named.every((value) => settings.appHosts.includes(value.trim().toLowerCase()));
+}
+
+/**
+ * How many session cookies a Cookie header carries. Node joins repeated Cookie headers with "; ",
+ * a WHATWG Headers object with ", "; cookie values never contain either, so both split the same way.
+ */
+export function countSessionCookies(cookieHeader) {
+  if (!cookieHeader) return 0;
+  let count = 0;
+  for (const part of cookieHeader.split(/[;,]/)) {
+    if (part.slice(0, part.indexOf("=")).trim() === SESSION_COOKIE) count += 1;
+  }
+  return count;
+}
+
+/**
+ * Why the edge refuses a request, in the contract's terms, or null to let it through.
+ * `authorizationCount`: how many Authorization header lines the request carried.
+ * /healthz answers any Host, so load balancers can probe an instance by its address.
+ */
+export function edgeRefusal({ method, path, host, forwardedHost, authorizationCount, cookie }, settings) {
+  if (!ALLOWED_METHODS.includes(method)) {
+    return {
+      status: 405,
+      code: "err_method_not_allowed",
+      message: `The method ${/^[!-~]{1,32}$/.test(method) ? method : "given"} is not supported; use ${ALLOWED_METHODS.join(", ")}`,
+      headers: { Allow: ALLOWED_METHODS.join(", ") },
+    };
+  }
+  if (path !== "/healthz" && !hostAllowed({ host, forwardedHost }, settings)) {
+    return { status: 400, code: "err_bad_request", message: "Unknown host: this service answers only at its configured origin (APP_ORIGIN)" };
+  }
+  if (authorizationCount > 1) {
+    return { status: 400, code: "err_bad_request", message: "Send one Authorization header, not several" };
+  }
+  if (countSessionCookies(cookie) > 1) {
+    return { status: 400, code: "err_bad_request", message: `Send one ${SESSION_COOKIE} cookie, not several` };
+  }
+  return null;
+}
+
+/** The contract's error body for a refusal. */
+export function refusalBody(refusal) {
+  return JSON.stringify({ error_code: refusal.code, message: refusal.message, http_code: refusal.status });
+}

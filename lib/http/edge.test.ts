@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
+import { SESSION_COOKIE as SESSIONS_COOKIE } from "@/lib/auth/sessions";
+import { ALLOWED_METHODS, SESSION_COOKIE, countSessionCookies, edgeRefusal, edgeSettings, hostAllowed, pageCsp, type EdgeRequest } from "@/lib/http/edge.mjs";
+
+const request = (overrides: Partial<EdgeRequest> = {}): EdgeRequest => ({
+  method: "GET",
+  path: "/v1/api_keys",
+  host: "compliance.example.com",
+  forwardedHost: null,
+  authorizationCount: 0,
+  cookie: null,
+  ...overrides,
+});
+
+const configured = edgeSettings({ APP_ORIGIN: "https://compliance.example.com" });
+const open = edgeSettings({});
+
+describe("edgeSettings", () => {
+  // server.mjs reads the environment through edgeSettings, the app through lib/env.ts: they must agree.
+  it.each([
+    {},
+    { COOKIE_SECURE: "true", TRUST_PROXY: "true" },
+    { COOKIE_SECURE: "on", TRUST_PROXY: "2" },
+    { COOKIE_SECURE: "0", TRUST_PROXY: "false", APP_ORIGIN: "https://compliance.example.com" },
+    { COOKIE_SECURE: "yes", APP_ORIGIN: "http://localhost:3000/" },
+  ])("reads %j as lib/env.ts does", (source) => {
+    const parsed = parseEnv(source);
+    const settings = edgeSettings(source);
+    expect(settings.cookieSecure).toBe(parsed.COOKIE_SECURE);
+    expect(settings.trustProxy).toBe(parsed.TRUST_PROXY);
+    expect(settings.appHosts?.[0] ?? null).toBe(parsed.APP_ORIGIN ? new URL(parsed.APP_ORIGIN).host : null);
+  });
+
+  it("takes APP_ORIGIN's host with and without its default port", () => {
+    expect(configured.appHosts).toEqual(["compliance.example.com", "compliance.example.com:443"]);
+    expect(edgeSettings({ APP_ORIGIN: "http://Admin.Example.com:8080/path" }).appHosts).toEqual(["admin.example.com:8080"]);
+  });
+
+  it("names the same session cookie as lib/auth/sessions.ts", () => {
+    expect(SESSION_COOKIE).toBe(SESSIONS_COOKIE);
+  });
+});
+
+describe("hostAllowed", () => {
+  it("any Host without APP_ORIGIN", () => {
+    expect(hostAllowed({ host: "anything.example", forwardedHost: null }, open)).toBe(true);
+    expect(hostAllowed({ host: undefined, forwardedHost: null }, open)).toBe(true);
+  });
+
+  it.each(["compliance.example.com", "COMPLIANCE.example.com", "compliance.example.com:443"])("accepts %j for APP_ORIGIN's host", (host) => {
+    expect(hostAllowed({ host, forwardedHost: null }, configured)).toBe(true);
+  });
+
+  it.each(["evil.example", "compliance.example.com.evil.example", "compliance.example.com:8443", "", undefined])("refuses %j", (host) => {
+    expect(hostAllowed({ host, forwardedHost: null }, configured)).toBe(false);
+  });
+
+  it("reads X-Forwarded-Host only behind a trusted proxy, and then every entry must match", () => {
+    const behindProxy = edgeSettings({ APP_ORIGIN: "https://compliance.example.com", TRUST_PROXY: "1" });
+    expect(hostAllowed({ host: "10.0.0.5:3000", forwardedHost: "compliance.example.com" }, behindProxy)).toBe(true);
+    expect(hostAllowed({ host: "compliance.example.com", forwardedHost: "evil.example" }, behindProxy)).toBe(false);
+    expect(hostAllowed({ host: "compliance.example.com", forwardedHost: "evil.example, compliance.example.com" }, behindProxy)).toBe(false);
+    // Without TRUST_PROXY a client's own X-Forwarded-Host means nothing, either way.
+    expect(hostAllowed({ host: "compliance.example.com", forwardedHost: "evil.example" }, configured)).toBe(true);
+    expect(hostAllowed({ host: "evil.example", forwardedHost: "compliance.example.com" }, configured)).toBe(false);
+  });
+});
+
+describe("countSessionCookies", () => {
+  it.each([
+    [null, 0],
+    ["", 0],
+    ["theme=dark", 0],
+    [`${SESSION_COOKIE}=a`, 1],
+    [`theme=dark; ${SESSION_COOKIE}=a; other=${SESSION_COOKIE}`, 1],
+    [`x${SESSION_COOKIE}=a; ${SESSION_COOKIE}x=b`, 0],
+    [`${SESSION_COOKIE}=a; ${SESSION_COOKIE}=b`, 2],
+    // Node joins repeated Cookie lines with "; ", a WHATWG Headers object with ", ".
+    [`${SESSION_COOKIE}=a, ${SESSION_COOKIE}=b`, 2],
+    [`${SESSION_COOKIE}=a;${SESSION_COOKIE}=`, 2],
+  ] as const)("%j has %i", (header, count) => {
+    expect(countSessionCookies(header)).toBe(count);
+  });
+});
+
+describe("edgeRefusal", () => {
+  it("lets an ordinary request through", () => {
+    expect(edgeRefusal(request(), configured)).toBeNull();
+    expect(edgeRefusal(request({ host: "localhost:3000", cookie: `${SESSION_COOKIE}=a`, authorizationCount: 1 }), open)).toBeNull();
+  });
+
+  it.each(ALLOWED_METHODS)("lets %s through", (method) => {
+    expect(edgeRefusal(request({ method }), configured)).toBeNull();
+  });
+
+  it.each(["TRACE", "CONNECT", "PROPFIND", "TRACK", "get", "PURGE"])("405 for %s, with Allow", (method) => {
+    expect(edgeRefusal(request({ method }), open)).toEqual({
+      status: 405,
+      code: "err_method_not_allowed",
+      message: expect.stringContaining(method),
+      headers: { Allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" },
+    });
+  });
+
+  it("400 for another Host when APP_ORIGIN is set, on pages and the API; /healthz answers any Host", () => {
+    for (const path of ["/v1/api_keys", "/login", "/", "/_next/static/chunks/app.js"]) {
+      expect(edgeRefusal(request({ path, host: "evil.example" }), configured)).toMatchObject({ status: 400, code: "err_bad_request" });
+      expect(edgeRefusal(request({ path, host: "evil.example" }), open)).toBeNull();
+    }
+    expect(edgeRefusal(request({ path: "/healthz", host: "10.0.0.7:3000" }), configured)).toBeNull();
+  });
+
+  it("400 for two Authorization headers or two session cookies", () => {
+    expect(edgeRefusal(request({ authorizationCount: 2 }), open)).toMatchObject({ status: 400, code: "err_bad_request", message: expect.stringMatching(/Authorization/) });
+    expect(edgeRefusal(request({ cookie: `${SESSION_COOKIE}=a; ${SESSION_COOKIE}=b` }), open)).toMatchObject({
+      status: 400,
+      code: "err_bad_request",
+      message: expect.stringMatching(SESSION_COOKIE),
+    });
+  });
+});
+
+describe("pageCsp", () => {
+  it("allows scripts only with the nonce (no unsafe-inline or eval), and no framing", () => {
+    const csp = pageCsp("abc123==");
+    const directives = Object.fromEntries(csp.split("; ").map((directive) => [directive.split(" ")[0], directive]));
+    expect(directives["script-src"]).toBe("script-src 'self' 'nonce-abc123==' 'strict-dynamic'");
+    expect(directives["style-src"]).toBe("style-src 'self' 'nonce-abc123=='");
+    expect(directives["frame-ancestors"]).toBe("frame-ancestors 'none'");
+    expect(directives["object-src"]).toBe("object-src 'none'");
+    expect(csp).not.toMatch(/unsafe-eval/);
+    expect(csp.replace("style-src-attr 'unsafe-inline'", "")).not.toMatch(/unsafe-inline/);
+  });
+
+  it("allows eval and inline styles only for `next dev`", () => {
+    expect(pageCsp("n", { development: true })).toMatch(/script-src [^;]*'unsafe-eval'/);
+  });
+});

@@ -1,0 +1,55 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { HSTS, SECURITY_HEADERS, edgeRefusal, edgeSettings, pageCsp, refusalBody, type EdgeSettings } from "@/lib/http/edge.mjs";
+
+let settings: EdgeSettings | undefined;
+
+/**
+ * Pages only (see `config`): a fresh nonce per request for the pages' strict CSP. Next.js reads the
+ * nonce from the request's Content-Security-Policy header and puts it on its own scripts and styles.
+ * The edge checks run here too, so `next dev` refuses what server.mjs refuses in production (there
+ * they have already run; repeated Authorization lines are visible only there).
+ */
+export function proxy(request: NextRequest) {
+  settings ??= edgeSettings(process.env);
+  const refusal = edgeRefusal(
+    {
+      method: request.method,
+      path: request.nextUrl.pathname,
+      host: request.headers.get("host"),
+      forwardedHost: request.headers.get("x-forwarded-host"),
+      // A Headers object joins repeated lines with ", "; a bearer key holds no comma.
+      authorizationCount: request.headers.get("authorization")?.split(",").length ?? 0,
+      cookie: request.headers.get("cookie"),
+    },
+    settings,
+  );
+  if (refusal) {
+    return new NextResponse(refusalBody(refusal), {
+      status: refusal.status,
+      headers: { ...SECURITY_HEADERS, ...refusal.headers, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+  const csp = pageCsp(nonce, { development: process.env.NODE_ENV === "development" });
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("Content-Security-Policy", csp);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("Content-Security-Policy", csp);
+  if (settings.cookieSecure) response.headers.set("Strict-Transport-Security", HSTS);
+  return response;
+}
+
+export const config = {
+  matcher: [
+    {
+      // Everything but the API, the health check, static files and the icon (they keep the fixed
+      // headers from next.config.js, with no work per request here).
+      source: "/((?!v1/|v1$|healthz$|_next/static/|_next/image|icon\\.svg|favicon\\.ico).*)",
+      // Router prefetches are RSC data, not documents: no CSP to enforce.
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};
