@@ -33,9 +33,15 @@ export type Actor =
       settings: { requireTwoFactor: boolean; fourEyesApproval: boolean };
     };
 
-/** Bearer key first (it needs no CSRF check), then the session cookie. */
+/**
+ * Bearer key first (it needs no CSRF check), then the session cookie. Ambiguous credentials answer
+ * 400: two Authorization headers (a Headers object joins them with ", "; a key never holds a comma)
+ * or two session cookies (readSessionCookie). server.mjs refuses both before any route runs too.
+ */
 export async function authenticate(request: Request, ip: string | null): Promise<Actor> {
   const authorization = request.headers.get("authorization");
+  const token = readSessionCookie(request);
+  if (authorization?.includes(",")) throw new ApiError("err_bad_request", "Send one Authorization header, not several");
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw new ApiError("err_unauthenticated", "Authorization must be `Bearer <API key>`");
@@ -49,7 +55,6 @@ export async function authenticate(request: Request, ip: string | null): Promise
       confined: key.accountId !== key.platformId,
     };
   }
-  const token = readSessionCookie(request);
   if (token) {
     const session = await resolveSession(token);
     if (!session) throw new ApiError("err_unauthenticated", "Your session has expired; sign in again");

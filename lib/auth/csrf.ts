@@ -11,8 +11,9 @@ export function isSameOrigin(request: Request, { requireProof }: { requireProof:
   if (fetchSite) return fetchSite === "same-origin" || fetchSite === "none";
   const origin = request.headers.get("origin");
   if (!origin || origin === "null") return !requireProof && !origin;
+  // With APP_ORIGIN set it is the only origin (CONTRACT.md, "Operations decisions"); otherwise the request's own Host.
   const allowed = env().APP_ORIGIN;
-  if (allowed && new URL(allowed).origin === origin) return true;
+  if (allowed) return new URL(allowed).origin === origin;
   try {
     return new URL(origin).host === request.headers.get("host");
   } catch {

@@ -2,8 +2,10 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
+import { ApiError } from "@/lib/http/api-error";
+import { SESSION_COOKIE, countSessionCookies } from "@/lib/http/edge.mjs";
 
-export const SESSION_COOKIE = "pmc_session";
+export { SESSION_COOKIE };
 const TOUCH_EVERY_MS = 60_000;
 
 export function sessionCookie(token: string, maxAgeSeconds: number): string {
@@ -16,10 +18,16 @@ export function clearedSessionCookie(): string {
   return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
 }
 
+/**
+ * The session token from the Cookie header, or null. Two session cookies (one planted by a sibling
+ * subdomain, say) are ambiguous: 400 rather than a guess at which one is meant. Repeated Cookie
+ * lines arrive joined with "; " from Node and ", " from a WHATWG Headers object; both are split.
+ */
 export function readSessionCookie(request: Request): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;
-  for (const part of header.split(";")) {
+  if (countSessionCookies(header) > 1) throw new ApiError("err_bad_request", `Send one ${SESSION_COOKIE} cookie, not several`);
+  for (const part of header.split(/[;,]/)) {
     const [name, ...rest] = part.trim().split("=");
     if (name === SESSION_COOKIE) return rest.join("=") || null;
   }
