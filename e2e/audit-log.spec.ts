@@ -11,6 +11,10 @@ test.describe("audit log", () => {
     expect(created.status()).toBe(201);
     const user = (await created.json()) as { id: string };
     expect((await page.request.post("/v1/delegated_users", { headers, data: { externalId } })).status()).toBe(409);
+    // One for a sub-account (Service-Account-Id): the record names the account acted for.
+    const sub = (await (await server.admin.post("/v1/sandbox/accounts", { data: { name: `Audited sub ${run()}` } })).json()) as { id: string };
+    const forSub = await page.request.post("/v1/delegated_users", { headers: { ...headers, "service-account-id": sub.id }, data: { externalId } });
+    expect(forSub.status()).toBe(201);
     // And something by the owner, who must not show up under this employee.
     const owner = (await (await server.admin.get("/v1/sessions/current")).json()) as { employee: { id: string } };
     expect((await server.admin.post("/v1/sandbox/recipients", { data: { name: `Audit ${run()}` } })).status()).toBe(201);
@@ -18,7 +22,8 @@ test.describe("audit log", () => {
     await page.goto("/audit-log?action=delegated_user.create");
     await expect(page.getByLabel("Action")).toHaveValue("delegated_user.create");
     const mine = page.getByRole("row").filter({ hasText: employee.id });
-    await expect(mine).toHaveCount(2);
+    await expect(mine).toHaveCount(3);
+    await expect(mine.filter({ hasText: `for ${sub.id}` })).toHaveCount(1);
     const success = mine.filter({ hasText: user.id });
     await expect(success.getByText("success", { exact: true })).toBeVisible();
     await expect(success.getByRole("cell", { name: "201", exact: true })).toBeVisible();
@@ -34,7 +39,7 @@ test.describe("audit log", () => {
     await success.getByRole("link", { name: employee.id }).click();
     await expect(page).toHaveURL(new RegExp(`action=delegated_user\\.create&actorId=${employee.id}$`));
     await expect(page.getByLabel("Actor id")).toHaveValue(employee.id);
-    await expect(page.locator("tbody tr")).toHaveCount(2);
+    await expect(page.locator("tbody tr")).toHaveCount(3);
 
     // Filtering by the owner through the form: the owner's sandbox action, none of the employee's.
     await page.getByLabel("Action").fill("sandbox.recipient.create");

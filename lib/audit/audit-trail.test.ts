@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { POST as createDelegatedUser } from "@/app/v1/delegated_users/route";
 import { POST as invite } from "@/app/v1/employees/route";
 import { POST as acceptInvitation } from "@/app/v1/employees/invitations/accept/route";
+import { POST as signIn } from "@/app/v1/sessions/route";
 import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { GET as getInformationRequest } from "@/app/v1/information_requests/[id]/route";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
-import { platformWithKey } from "@/lib/testing/factories";
+import { PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
 
@@ -61,6 +62,19 @@ describe("the audit trail", () => {
     expect(accepted.status).toBe(200);
     const [event] = await eventsFor(accepted.headers.get("x-request-id"));
     expect(event).toMatchObject({ action: "employee.accept_invitation", status: 200, actorType: "employee", actorId: still.id, targetId: still.id, platformId: platform.account.id });
+  });
+
+  it("a sign-in's session commits with its record: none is created when the record cannot be written", async () => {
+    const { employee, email } = await signedInEmployee();
+    const sessionsBefore = await db().session.count({ where: { employeeId: employee.id } });
+    const signInOnce = () => call(signIn, { method: "POST", body: { email, password: PASSWORD }, ip: "203.0.113.77" });
+    expect((await withAuditRefusing("session.create", signInOnce)).status).toBe(500);
+    expect(await db().session.count({ where: { employeeId: employee.id } })).toBe(sessionsBefore);
+    const ok = await signInOnce();
+    expect(ok.status).toBe(200);
+    expect(await db().session.count({ where: { employeeId: employee.id } })).toBe(sessionsBefore + 1);
+    const [event] = await eventsFor(ok.headers.get("x-request-id"));
+    expect(event).toMatchObject({ action: "session.create", status: 200, actorId: employee.id, platformId: employee.accountId });
   });
 
   it("names the account acted for (Service-Account-Id) beside the caller's own", async () => {

@@ -5,10 +5,10 @@ export type AuditActor = { type: "employee" | "api_key"; id: string; platformId:
 
 /**
  * Runs a flow's writes in one transaction that also holds the request's audit record (naming `actor`
- * when the wrapper could not know it: a sign-in, say). The route wrapper hands one to each handler;
+ * when the wrapper could not know it: a sign-in, say; or a function of `work`'s result, for an actor it creates). The route wrapper hands one to each handler;
  * outside a request (tests, scripts) `commitWithoutAudit` just runs the transaction.
  */
-export type Commit = <T>(work: () => Promise<T>, actor?: AuditActor) => Promise<T>;
+export type Commit = <T>(work: () => Promise<T>, actor?: AuditActor | ((result: T) => AuditActor)) => Promise<T>;
 
 export const commitWithoutAudit: Commit = (work) => inTransaction(work);
 

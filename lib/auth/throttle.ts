@@ -7,8 +7,6 @@ export type ThrottleRule = { limit: number; windowMs: number; blockMs: number };
 const minutes = (n: number) => n * 60_000;
 
 export const throttleRules = {
-  /** Wrong current passwords when a signed-in employee changes theirs (lib/employees/self-service.ts). */
-  loginAccount: { limit: 5, windowMs: minutes(15), blockMs: minutes(15) },
   /** Wrong TOTP codes for one employee (sign-in, enrolment, Service-Totp-Code). */
   totp: { limit: 5, windowMs: minutes(5), blockMs: minutes(5) },
 } satisfies Record<string, ThrottleRule>;

@@ -54,7 +54,7 @@ export const signInEndpoint = endpoint({
   auditDetails: (body: { email: string }) => ({ email: body.email.trim().toLowerCase() }),
   description:
     "Sets an httpOnly SameSite=Lax session cookie. Once 2FA is on, `totpCode` is required (400 `err_otp_required`); " +
-    "a recovery code works in its place once. Repeated failures per e-mail and per IP answer 429.",
+    "a recovery code works in its place once. Each attempt is counted before the password is checked: per (e-mail, client), per client (an IPv4 address or an IPv6 /64) and per e-mail from everywhere (a far higher limit, so a stranger cannot lock an employee out); past a limit 429 with Retry-After, and the password is not checked.",
   auth: "public",
   permission: null,
   body: signInInput,

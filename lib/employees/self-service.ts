@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { commitWithoutAudit, type Commit } from "@/lib/audit/record-audit-event";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
-import { assertNotThrottled, clearThrottle, recordFailure, throttleRules } from "@/lib/auth/throttle";
+import { signInRules, takeAttempts } from "@/lib/auth/throttle";
 import { env } from "@/lib/env";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { newRecoveryCodes, recoveryCodeRows } from "@/lib/employees/recovery-codes";
@@ -12,8 +12,9 @@ import { newRecoveryCodes, recoveryCodeRows } from "@/lib/employees/recovery-cod
 type Self = { employeeId: string; sessionId: string };
 
 /**
- * Changes the password after checking the current one (wrong guesses count toward the same throttle
- * as sign-in, so a stolen session cannot test passwords freely), and ends every other session.
+ * Changes the password after checking the current one, and ends every other session. Each check is
+ * counted before the password is verified (5 per 15 minutes per employee, as a sign-in's per-client
+ * limit), so a stolen session cannot test passwords freely, even with parallel requests.
  */
 export async function changeOwnPassword({
   employeeId,
@@ -23,19 +24,24 @@ export async function changeOwnPassword({
   commit = commitWithoutAudit,
 }: Self & { currentPassword: string; newPassword: string; commit?: Commit }) {
   const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
-  const throttleKey = `login:email:${employee.email}`;
-  await assertNotThrottled([throttleKey]);
-  if (!employee.passwordHash || !(await verifyPassword(currentPassword, employee.passwordHash))) {
-    await recordFailure(throttleKey, throttleRules.loginAccount);
+  const attempt = await takeAttempts([{ key: `password-change:${employeeId}`, rule: signInRules.accountFromIp }]);
+  let right: boolean;
+  try {
+    right = Boolean(employee.passwordHash) && (await verifyPassword(currentPassword, employee.passwordHash!));
+  } catch (error) {
+    await attempt.refund(); // not checked (the hashing queue was full): it does not count
+    throw error;
+  }
+  if (!right) {
     throw new ApiError("err_validation", "currentPassword: is not your current password", { currentPassword: "is not your current password" });
   }
+  await attempt.refund();
   const passwordHash = await hashPassword(newPassword);
   const now = new Date();
   const ended = await commit(async () => {
     await db().employee.update({ where: { id: employeeId }, data: { passwordHash } });
     return db().session.updateMany({ where: { employeeId, revokedAt: null, id: { not: sessionId } }, data: { revokedAt: now } });
   });
-  await clearThrottle(throttleKey);
   return { passwordChanged: true as const, endedSessions: ended.count };
 }
 

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { commitWithoutAudit, type Commit } from "@/lib/audit/record-audit-event";
 import { newId } from "@/lib/ids";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
@@ -34,25 +35,32 @@ export async function setupPlatform({
   email,
   password,
   ip,
+  commit = commitWithoutAudit,
 }: {
   accountName: string;
   name: string;
   email: string;
   password: string;
   ip: string | null;
+  commit?: Commit;
 }) {
   if ((await db().employee.count()) > 0) throw alreadySetUp();
   const passwordHash = await hashPassword(password);
-  const employee = await db().$transaction(async (tx) => {
-    if ((await tx.employee.count()) > 0) throw alreadySetUp();
-    const accountId = newId("acct");
-    await tx.account.create({ data: { id: accountId, platformId: accountId, name: accountName } });
-    return tx.employee.create({
-      data: { id: newId("emp"), accountId, name, email, passwordHash, status: "active", role: "owner", lastLoginAt: new Date() },
-      include: { account: true },
-    });
-  });
+  const created = await commit(
+    async () => {
+      const tx = db();
+      if ((await tx.employee.count()) > 0) throw alreadySetUp();
+      const accountId = newId("acct");
+      await tx.account.create({ data: { id: accountId, platformId: accountId, name: accountName } });
+      const employee = await tx.employee.create({
+        data: { id: newId("emp"), accountId, name, email, passwordHash, status: "active", role: "owner", lastLoginAt: new Date() },
+        include: { account: true },
+      });
+      return { employee, ...(await createSession({ employeeId: employee.id, ip })) };
+    },
+    ({ employee }) => ({ type: "employee", id: employee.id, platformId: employee.account.platformId, accountId: employee.accountId }),
+  );
   forgetSetupToken();
-  const { session, cookie } = await createSession({ employeeId: employee.id, ip });
+  const { employee, session, cookie } = created;
   return { employee, account: employee.account, session, cookie };
 }

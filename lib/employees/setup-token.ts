@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { ensureOwnerOnlyDirectory } from "@/lib/db/owner-only";
 import path from "node:path";
 import { dataDirectory, env } from "@/lib/env";
 
@@ -15,7 +16,7 @@ export function currentSetupToken(): string {
   const file = setupTokenFile();
   const stored = readToken(file);
   if (stored) return stored;
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  ensureOwnerOnlyDirectory(path.dirname(file));
   const token = randomBytes(32).toString("base64url");
   try {
     // "wx": if another process created it first, use theirs instead of overwriting it.

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { commitWithoutAudit, type Commit } from "@/lib/audit/record-audit-event";
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 import { assertNotThrottled, clearThrottle, recordFailure, signInRules, takeAttempts, throttleRules } from "@/lib/auth/throttle";
@@ -20,11 +21,14 @@ export async function signIn({
   password,
   totpCode,
   ip,
+  commit = commitWithoutAudit,
 }: {
   email: string;
   password: string;
   totpCode?: string;
   ip: string | null;
+  /** Runs the sign-in's writes (last sign-in time, the session) in one transaction with its audit record. */
+  commit?: Commit;
 }) {
   const normalized = email.trim().toLowerCase();
   const client = throttleGroup(ip);
@@ -66,12 +70,15 @@ export async function signIn({
 
   await clearThrottle(pairKey);
   await upgradeHash(employee.id, employee.passwordHash!, password);
-  const signedIn = await db().employee.update({
-    where: { id: employee.id },
-    data: { lastLoginAt: new Date() },
-    include: { account: true },
-  });
-  const { session, cookie } = await createSession({ employeeId: employee.id, ip });
+  const who = { type: "employee" as const, id: employee.id, platformId: employee.account.platformId, accountId: employee.accountId };
+  const { signedIn, session, cookie } = await commit(async () => {
+    const signedIn = await db().employee.update({
+      where: { id: employee.id },
+      data: { lastLoginAt: new Date() },
+      include: { account: true },
+    });
+    return { signedIn, ...(await createSession({ employeeId: employee.id, ip })) };
+  }, who);
   return { employee: signedIn, account: signedIn.account, session, cookie };
 }
 

@@ -8,6 +8,7 @@ import { isSameOrigin } from "@/lib/auth/csrf";
 import { verifyEmployeeTotp } from "@/lib/employees/verify-totp-code";
 import { ApiError, validationError } from "@/lib/http/api-error";
 import { clientIp } from "@/lib/http/client-ip";
+import { prototypeKeyIssues } from "@/lib/http/text";
 import { env } from "@/lib/env";
 import { inTransaction } from "@/lib/db";
 import {
@@ -165,6 +166,9 @@ function parseJsonBody(request: Request, text: string): unknown {
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new ApiError("err_bad_request", "The body must be a JSON object");
   }
+  // JSON.parse makes "__proto__" an own property, which zod would drop without a word: refuse it (and its kin) anywhere.
+  const prototypeKeys = prototypeKeyIssues(parsed);
+  if (prototypeKeys.length) throw validationError(prototypeKeys);
   return parsed;
 }
 
@@ -238,7 +242,10 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         scope = await scopeFor(actor, request.headers.get("service-account-id"));
       }
       const url = new URL(request.url);
-      const query = parseWith(definition.query, Object.fromEntries(url.searchParams), "query");
+      const rawQuery = Object.fromEntries(url.searchParams);
+      const queryPrototypeKeys = prototypeKeyIssues(rawQuery);
+      if (queryPrototypeKeys.length) throw validationError(queryPrototypeKeys, "query");
+      const query = parseWith(definition.query, rawQuery, "query");
       const bodyText = definition.body || request.method === "POST" ? await readBodyText(request) : "";
       // Idempotency-Key binds to a credential, so public routes (sign-in, setup) have none to bind to.
       const idempotencyKey = request.method === "POST" && actor ? idempotencyKeyOf(request) : null;
@@ -263,9 +270,10 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         ? (work, who) =>
             inTransaction(async () => {
               const done = await work();
-              if (who) {
-                audit.actor = who;
-                audit.targetId ??= who.id;
+              const named = typeof who === "function" ? who(done) : who;
+              if (named) {
+                audit.actor = named;
+                audit.targetId ??= named.id;
               }
               await writeAuditEvent(auditEvent(successStatus));
               audited = true;

@@ -815,7 +815,11 @@ function refusalFor(endpoint: Endpoint): fc.Arbitrary<Refusal> {
         const value = tainted(controlCharacter);
         options.push(value.map((text) => ({ kind: "string field", query: `?${escape(name)}=${escape(text)}`, field: name, message })));
       } else {
-        options.push(taintedString.map((text) => ({ kind: "string field", query: "", rawBody: JSON.stringify(valueAt(field.path, text)), field: name, message })));
+        // Free text (a decision's reason) takes tab and line feed: any other control character still taints it.
+        const accepts = (value: string) => (field.schema as { safeParse(value: unknown): { success: boolean } }).safeParse(value).success;
+        const freeText = accepts("Acme Acme") && accepts("Acme\tAcme\nAcme");
+        const bad = freeText ? tainted(fc.oneof(controlCharacter.filter((char) => char !== "\t" && char !== "\n"), loneSurrogate)) : taintedString;
+        options.push(bad.map((text) => ({ kind: "string field", query: "", rawBody: JSON.stringify(valueAt(field.path, text)), field: name, message })));
       }
     }
   }

@@ -89,6 +89,11 @@ export function AuditLogView() {
                         </Link>
                       </div>
                     )}
+                    {event.actedForAccountId && event.actedForAccountId !== event.accountId && (
+                      <div className="muted" title="The account this request acted for (Service-Account-Id)">
+                        for <span className="mono">{event.actedForAccountId}</span>
+                      </div>
+                    )}
                   </td>
                   <td data-label="Action">
                     <Link href={withFilters({ action: event.action })} className="mono" title="Show only this action">

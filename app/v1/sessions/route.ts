@@ -9,10 +9,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listOwnSessionsEndpoint, async ({ actor }) =>
     listOwnSessions({ employeeId: actor.id, sessionId: actor.type === "employee" ? actor.sessionId : "" }),
   ),
-  POST: route(signInEndpoint, async ({ body, ip, headers, audit }) => {
-    const result = await signIn({ ...body, ip });
+  POST: route(signInEndpoint, async ({ body, ip, headers, commit }) => {
+    const result = await signIn({ ...body, ip, commit });
     headers.append("Set-Cookie", result.cookie);
-    audit.actor = { type: "employee", id: result.employee.id, platformId: result.account.platformId, accountId: result.employee.accountId };
     return presentSession(result);
   }),
 });

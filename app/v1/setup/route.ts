@@ -5,11 +5,10 @@ import { methods, route } from "@/lib/http/route";
 
 // POST: first-run setup of the platform and its first employee.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(setupEndpoint, async ({ body: { setupToken, ...body }, ip, headers, audit }) => {
+  POST: route(setupEndpoint, async ({ body: { setupToken, ...body }, ip, headers, commit }) => {
     await authorizeSetup(setupToken);
-    const result = await setupPlatform({ ...body, ip });
+    const result = await setupPlatform({ ...body, ip, commit });
     headers.append("Set-Cookie", result.cookie);
-    audit.actor = { type: "employee", id: result.employee.id, platformId: result.account.platformId, accountId: result.employee.accountId };
     return presentSession(result);
   }),
 });

@@ -39,6 +39,17 @@ describe("POST /v1/employees/me/password", () => {
     expect((await db().employee.findUniqueOrThrow({ where: { id: staff.employee.id } })).passwordHash).toBe(before);
   });
 
+  it("twenty parallel wrong guesses: at most five are checked (422), the rest answer 429 (regression: all were checked)", async () => {
+    const staff = await signedInEmployee();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => change(staff.session, { currentPassword: `parallel guess ${n}`, newPassword: NEW_PASSWORD })),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 422).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(15);
+    expect(statuses.every((status) => status === 422 || status === 429)).toBe(true);
+  });
+
   it("422 naming a too-short new password; 403 for an API key; 405 for GET", async () => {
     const staff = await signedInEmployee();
     const short = await change(staff.session, { currentPassword: PASSWORD, newPassword: "short" });
