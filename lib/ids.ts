@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-export type IdPrefix = "acct" | "key" | "du" | "emp" | "txn" | "va" | "rcp" | "tr" | "ir" | "sub" | "ben" | "agr" | "ses" | "rc" | "aud";
+export type IdPrefix = "acct" | "key" | "du" | "emp" | "txn" | "va" | "rcp" | "tr" | "ir" | "sub" | "ben" | "agr" | "ses" | "rc" | "aud" | "we" | "evt";
 
 const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
 

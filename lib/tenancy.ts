@@ -37,6 +37,8 @@ const accountOwned = new Set([
   "Agreement",
   "ApplicantProfile",
   "InformationRequest",
+  "WebhookEndpoint",
+  "WebhookDelivery",
 ]);
 
 /** The column values that confine a model's rows to the current scope, or null for models that are not tenant data. */

@@ -1,0 +1,35 @@
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import type { EventType } from "@/lib/webhooks/event-types";
+
+/**
+ * Records that `type` happened to a resource of `accountId`: one pending delivery for each enabled
+ * endpoint that subscribed to it, of that account or of its platform's own account (which hears
+ * every account's events). Call it from the code path that makes the change, inside the request's
+ * transaction (every mutating handler runs in one; see lib/http/route.ts), so the change and its
+ * event commit together or not at all. `data` is the resource exactly as the API returns it; the
+ * event carries `accountId` beside it. The worker (lib/webhooks/worker.ts) sends it.
+ */
+export async function emitEvent(type: EventType, data: object, { accountId, now = new Date() }: { accountId: string; now?: Date }) {
+  // System code: the platform's endpoints are outside a sub-account's tenant scope.
+  const account = await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { id: true, platformId: true } });
+  const endpoints = await db().webhookEndpoint.findMany({
+    where: { accountId: { in: [...new Set([account.id, account.platformId])] }, enabled: true, deletedAt: null },
+    select: { id: true, accountId: true, subscribedEvents: true },
+  });
+  const plain = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+  const eventData = JSON.stringify({ ...plain, accountId });
+  const rows = endpoints
+    .filter((endpoint) => (JSON.parse(endpoint.subscribedEvents) as string[]).includes(type))
+    .map((endpoint) => ({
+      id: newId("evt"),
+      accountId: endpoint.accountId,
+      webhookEndpointId: endpoint.id,
+      eventType: type,
+      eventData,
+      occurredAt: now,
+      nextAttemptAt: now,
+    }));
+  if (rows.length) await db().webhookDelivery.createMany({ data: rows });
+  return rows.length;
+}
