@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { ExpiringKeysBanner } from "@/components/api-keys/expiring-keys-banner";
 import { EditAllowlistDialog } from "@/components/api-keys/edit-allowlist-dialog";
 import { IssueKeyDialog } from "@/components/api-keys/issue-key-dialog";
 import { KeyPermissions } from "@/components/api-keys/key-permissions";
@@ -47,6 +48,7 @@ export function ApiKeysList() {
           )
         }
       />
+      <ExpiringKeysBanner />
       {!mayWrite && can("api_keys:read") && <ReadOnlyNote>Your role can see API keys but not issue, roll or revoke them.</ReadOnlyNote>}
       {notice && (
         <div className="alert success" role="status">
