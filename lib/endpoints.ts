@@ -10,6 +10,7 @@ import * as settings from "@/lib/settings/endpoints";
 import * as transactions from "@/lib/transactions/endpoints";
 import * as transfers from "@/lib/transfers/endpoints";
 import * as virtualAccounts from "@/lib/virtual-accounts/endpoints";
+import * as webhooks from "@/lib/webhooks/endpoints";
 import { endpoint, type Endpoint } from "@/lib/http/route";
 
 export const openApiEndpoint = endpoint({
@@ -35,6 +36,7 @@ const modules: Record<string, unknown>[] = [
   kyc,
   audit,
   settings,
+  webhooks,
 ];
 
 const isEndpoint = (value: unknown): value is Endpoint =>

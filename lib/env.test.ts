@@ -32,6 +32,8 @@ describe("parseEnv", () => {
       SANDBOX: "off",
       TOTP_ISSUER: "Platform Compliance",
       PASSWORD_HASH_COST: "production",
+      WEBHOOK_ALLOW_PRIVATE: false,
+      WEBHOOK_POLL_MS: 1000,
     });
   });
 
@@ -155,6 +157,13 @@ describe("parseEnv", () => {
     expect(parseEnv({ SANDBOX: "on", NODE_ENV: "production" }).SANDBOX).toBe("on");
     expect(parseEnv({ SANDBOX: "off", NODE_ENV: "development", VITEST: "true" }).SANDBOX).toBe("off");
     expect(envError({ SANDBOX: "yes" }).message).toMatch(/^\s+SANDBOX: /m);
+  });
+
+  it("WEBHOOK_ALLOW_PRIVATE is off unless set, and refuses anything but a boolean", () => {
+    expect(parseEnv({ NODE_ENV: "production" }).WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE: "true" }).WEBHOOK_ALLOW_PRIVATE).toBe(true);
+    expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE: "false" }).WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(envError({ WEBHOOK_ALLOW_PRIVATE: "sometimes" }).message).toMatch(/^\s+WEBHOOK_ALLOW_PRIVATE: /m);
   });
 
   it("reads SETUP_TOKEN and refuses a short or spaced one, naming it", () => {

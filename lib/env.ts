@@ -50,6 +50,14 @@ const schema = z.object({
     .optional(),
   TOTP_ISSUER: z.string().min(1).max(64).default("Platform Compliance"),
   /**
+   * Let webhook endpoints point at private, loopback, link-local and CGNAT addresses, and use http
+   * to loopback (lib/webhooks/url-guard.ts). For tests and local development only: in production a
+   * tenant could otherwise make the service call into its own network.
+   */
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  /** How often the webhook worker looks for due deliveries, in milliseconds (lib/webhooks/worker.ts). */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+  /**
    * `test` hashes passwords at a trivial cost so the suite does not wait on hundreds of real hashes.
    * Only a process started by the test runner may use it (see testRunner); anywhere else it stops start-up.
    */

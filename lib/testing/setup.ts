@@ -14,6 +14,8 @@ delete process.env.TRUST_PROXY;
 delete process.env.SETUP_TOKEN;
 // Unset, SANDBOX is on in a process the test runner started (lib/env.ts sandboxDefault).
 delete process.env.SANDBOX;
+// Webhook receivers in the tests listen on 127.0.0.1 (lib/webhooks/url-guard.ts refuses it otherwise).
+process.env.WEBHOOK_ALLOW_PRIVATE = "true";
 // Real hashes cost up to seconds each on a slow machine; lib/auth/passwords.test.ts covers the real cost.
 process.env.PASSWORD_HASH_COST = "test";
 

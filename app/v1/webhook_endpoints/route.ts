@@ -1,0 +1,9 @@
+import { methods, route } from "@/lib/http/route";
+import { createWebhookEndpointEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
+import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/webhook-endpoints";
+
+// GET: the account's webhook endpoints. POST: create one, with its own Ed25519 key pair.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  GET: route(listWebhookEndpointsEndpoint, async () => listWebhookEndpoints()),
+  POST: route(createWebhookEndpointEndpoint, async ({ body }) => createWebhookEndpoint(body)),
+});

@@ -1,0 +1,177 @@
+import { z } from "zod";
+import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
+import { text } from "@/lib/http/text";
+import { EVENT_TYPE_NAMES, isEventType, type EventType } from "@/lib/webhooks/event-types";
+import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "@/lib/webhooks/url-guard";
+
+/** The URL as written, checked by the SSRF guard (https only; no private, loopback or metadata hosts unless allowed). */
+export const webhookUrlSchema = text()
+  .trim()
+  .min(1, "is required")
+  .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
+  .superRefine((value, context) => {
+    const problem = webhookUrlProblem(value);
+    if (problem) context.addIssue({ code: "custom", message: problem });
+  })
+  .meta({
+    description:
+      "Where events are POSTed. `https` only, to a public address: private, loopback, link-local, CGNAT and cloud metadata " +
+      "addresses are refused, here and again after DNS resolution at each delivery (unless the service runs with WEBHOOK_ALLOW_PRIVATE=true, " +
+      "which also allows `http` to loopback). No user name or password in the URL.",
+    examples: ["https://example.com/webhooks"],
+  });
+
+/** Event types, each checked on its own (the error names its index), de-duplicated in the order given. */
+export const subscribedEventsSchema = z
+  .array(text().max(100))
+  .min(1, "must name at least one event type")
+  .max(EVENT_TYPE_NAMES.length * 2)
+  .superRefine((list, context) => {
+    list.forEach((name, index) => {
+      if (!isEventType(name)) context.addIssue({ code: "custom", path: [index], message: `"${name}" is not an event type (see GET /v1/webhook_endpoints/events)` });
+    });
+  })
+  .transform((list) => [...new Set(list.filter(isEventType))])
+  .meta({ description: "The event types to receive (GET /v1/webhook_endpoints/events lists them)." });
+
+const descriptionSchema = text()
+  .trim()
+  .max(500, "must be at most 500 characters")
+  .meta({ description: "A note for people: what this endpoint is for." });
+
+export const createWebhookEndpointInput = z
+  .object({
+    url: webhookUrlSchema,
+    description: descriptionSchema.optional(),
+    events: subscribedEventsSchema,
+    enabled: z.boolean().default(true).meta({ description: "False: events are not recorded for it until enabled. Default true." }),
+  })
+  .meta({ id: "CreateWebhookEndpointInput" });
+
+export const updateWebhookEndpointInput = z
+  .object({
+    url: webhookUrlSchema.optional(),
+    description: descriptionSchema.nullable().optional().meta({ description: "A note for people; null or empty clears it." }),
+    events: subscribedEventsSchema.optional(),
+    enabled: z.boolean().optional().meta({ description: "Turn delivery on or off (an endpoint turned off after 3 days of failures is turned on here)." }),
+  })
+  .meta({ id: "UpdateWebhookEndpointInput" });
+
+export type CreateWebhookEndpointInput = z.output<typeof createWebhookEndpointInput>;
+export type UpdateWebhookEndpointInput = z.output<typeof updateWebhookEndpointInput>;
+
+export const webhookEndpointParams = z.object({ id: text().regex(/^we_[a-z0-9]{1,64}$/) });
+export const webhookDeliveryParams = webhookEndpointParams.extend({ eventId: text().regex(/^evt_[a-z0-9]{1,64}$/) });
+
+export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+export const listDeliveriesQuery = pageQuerySchema
+  .extend({
+    onlyFailed: z
+      .enum(["true", "false"], { error: 'must be "true" or "false"' })
+      .transform((value) => value === "true")
+      .optional()
+      .meta({ description: "`true`: only deliveries that failed (given up, or the last attempt failed and a retry is pending)." }),
+    ...dateRangeQuery,
+  })
+  .refine(...rangeInOrder);
+
+export type ListDeliveriesQuery = z.output<typeof listDeliveriesQuery>;
+
+export const eventTypeSchema = z
+  .object({ type: z.enum(EVENT_TYPE_NAMES as [EventType, ...EventType[]]), description: z.string() })
+  .meta({ id: "WebhookEventType" });
+
+export const webhookEndpointSchema = z
+  .object({
+    id: z.string(),
+    ownerId: z.string().meta({ description: "The account the endpoint belongs to. The platform's own account hears every account's events." }),
+    description: z.string().nullable(),
+    url: z.string(),
+    subscribedEvents: z.array(z.enum(EVENT_TYPE_NAMES as [EventType, ...EventType[]])),
+    publicKey: z.string().meta({ description: "Ed25519 public key (PEM, SubjectPublicKeyInfo): verify each delivery's signatures with it." }),
+    enabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "WebhookEndpoint" });
+
+export const webhookDeliverySchema = z
+  .object({
+    id: z.string().meta({ description: "The event id (`evt_`), also sent as `webhook-id`." }),
+    ownerId: z.string(),
+    occurredAt: z.iso.datetime(),
+    webhookEndpointId: z.string(),
+    eventType: z.string(),
+    eventData: z.record(z.string(), z.unknown()).meta({ description: "The resource as the API shows it, with `accountId`." }),
+    status: z.enum(deliveryStatuses),
+    attempts: z.number().int(),
+    responseStatusCode: z.number().int().nullable(),
+    responseBody: z.string().nullable().meta({ description: "The first 1 KiB of the last response's body." }),
+    lastError: z.string().nullable(),
+    lastAttemptAt: z.iso.datetime().nullable(),
+    nextAttemptAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+export const webhookDeliveryPageSchema = pageSchemaOf(webhookDeliverySchema, "WebhookDeliveryPage");
+
+export type WebhookEndpointRow = {
+  id: string;
+  accountId: string;
+  url: string;
+  description: string | null;
+  subscribedEvents: string;
+  enabled: boolean;
+  publicKey: string;
+  createdAt: Date;
+};
+
+/** The endpoint as the API shows it: never the private key. */
+export function presentWebhookEndpoint(row: WebhookEndpointRow) {
+  return {
+    id: row.id,
+    ownerId: row.accountId,
+    description: row.description,
+    url: row.url,
+    subscribedEvents: (JSON.parse(row.subscribedEvents) as string[]).filter(isEventType),
+    publicKey: row.publicKey,
+    enabled: row.enabled,
+    createdAt: row.createdAt,
+  };
+}
+
+export type WebhookDeliveryRow = {
+  id: string;
+  accountId: string;
+  webhookEndpointId: string;
+  eventType: string;
+  eventData: string;
+  occurredAt: Date;
+  status: string;
+  attempts: number;
+  responseStatusCode: number | null;
+  responseBody: string | null;
+  lastError: string | null;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+};
+
+export function presentWebhookDelivery(row: WebhookDeliveryRow) {
+  return {
+    id: row.id,
+    ownerId: row.accountId,
+    occurredAt: row.occurredAt,
+    webhookEndpointId: row.webhookEndpointId,
+    eventType: row.eventType,
+    eventData: JSON.parse(row.eventData) as Record<string, unknown>,
+    status: row.status as DeliveryStatus,
+    attempts: row.attempts,
+    responseStatusCode: row.responseStatusCode,
+    responseBody: row.responseBody,
+    lastError: row.lastError,
+    lastAttemptAt: row.lastAttemptAt,
+    nextAttemptAt: row.nextAttemptAt,
+  };
+}

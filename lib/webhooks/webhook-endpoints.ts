@@ -1,0 +1,165 @@
+import { generateKeyPairSync } from "node:crypto";
+import { encryptSecret } from "@/lib/auth/encryption";
+import { newId } from "@/lib/ids";
+import { ApiError, notFound } from "@/lib/http/api-error";
+import { withinRange } from "@/lib/http/date-range";
+import { paginate } from "@/lib/http/pagination";
+import { currentScope, tenantDb } from "@/lib/tenancy";
+import { EVENT_TYPES, EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
+import {
+  presentWebhookDelivery,
+  presentWebhookEndpoint,
+  type CreateWebhookEndpointInput,
+  type ListDeliveriesQuery,
+  type UpdateWebhookEndpointInput,
+} from "@/lib/webhooks/schemas";
+import { checkWebhookUrl } from "@/lib/webhooks/url-guard";
+
+// Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
+// account, so another account's endpoint or delivery is simply not found (404, never 403).
+
+/** Endpoints one account may have at once (deleted ones do not count). */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
+
+export function listEventTypes() {
+  return EVENT_TYPE_NAMES.map((type) => ({ type, description: EVENT_TYPES[type] }));
+}
+
+/** A new Ed25519 key pair: the public key as SPKI PEM (shown), the private one as PKCS#8 PEM (encrypted at rest). */
+function newKeyPair() {
+  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  return {
+    publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(),
+    privateKeyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  };
+}
+
+const emptyToNull = (value: string | null | undefined) => (value ? value : null);
+
+/** Creates an endpoint for the scope's account, with its own key pair (the private key encrypted, bound to the endpoint id). */
+export async function createWebhookEndpoint(input: CreateWebhookEndpointInput) {
+  // The schema checked the URL already; checked here too for callers that are not the API (the dashboard, a seed).
+  checkWebhookUrl(input.url);
+  const count = await tenantDb().webhookEndpoint.count({ where: { deletedAt: null } });
+  if (count >= MAX_ENDPOINTS_PER_ACCOUNT) {
+    throw new ApiError("err_conflict", `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
+  }
+  const id = newId("we");
+  const { publicKey, privateKeyPem } = newKeyPair();
+  const row = await tenantDb().webhookEndpoint.create({
+    data: {
+      id,
+      accountId: "", // set by the tenancy confinement
+      url: input.url,
+      description: emptyToNull(input.description),
+      subscribedEvents: JSON.stringify(input.events),
+      enabled: input.enabled,
+      publicKey,
+      privateKey: encryptSecret(privateKeyPem, id),
+    },
+  });
+  return presentWebhookEndpoint(row);
+}
+
+async function findEndpoint(id: string) {
+  const row = await tenantDb().webhookEndpoint.findFirst({ where: { id, deletedAt: null } });
+  if (!row) throw notFound("Webhook endpoint");
+  return row;
+}
+
+/** The scope's endpoints, oldest first. */
+export async function listWebhookEndpoints() {
+  const rows = await tenantDb().webhookEndpoint.findMany({ where: { deletedAt: null }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map(presentWebhookEndpoint);
+}
+
+export async function getWebhookEndpoint({ id }: { id: string }) {
+  return presentWebhookEndpoint(await findEndpoint(id));
+}
+
+/** Changes the fields given. Enabling clears the automatic disable; the key pair stays. */
+export async function updateWebhookEndpoint({ id, ...input }: UpdateWebhookEndpointInput & { id: string }) {
+  const row = await findEndpoint(id);
+  if (input.url !== undefined) checkWebhookUrl(input.url);
+  const data = {
+    ...(input.url !== undefined && { url: input.url }),
+    ...(input.description !== undefined && { description: emptyToNull(input.description) }),
+    ...(input.events !== undefined && { subscribedEvents: JSON.stringify(input.events) }),
+    ...(input.enabled !== undefined && { enabled: input.enabled, ...(input.enabled && { disabledAt: null }) }),
+  };
+  // Guarded on deletedAt so a concurrent delete is not undone.
+  const { count } = await tenantDb().webhookEndpoint.updateMany({ where: { id: row.id, deletedAt: null }, data });
+  if (count === 0) throw notFound("Webhook endpoint");
+  return presentWebhookEndpoint(await findEndpoint(row.id));
+}
+
+/**
+ * Deletes an endpoint (soft: the row stays for its delivery log): nothing more is recorded or sent
+ * for it, its pending deliveries become failed, and it answers 404 from then on.
+ */
+export async function deleteWebhookEndpoint({ id, now = new Date() }: { id: string; now?: Date }) {
+  const row = await findEndpoint(id);
+  const { count } = await tenantDb().webhookEndpoint.updateMany({ where: { id: row.id, deletedAt: null }, data: { deletedAt: now, enabled: false } });
+  if (count === 0) throw notFound("Webhook endpoint");
+  await tenantDb().webhookDelivery.updateMany({
+    where: { webhookEndpointId: row.id, status: "pending" },
+    data: { status: "failed", lastError: "endpoint deleted", nextAttemptAt: null },
+  });
+  return presentWebhookEndpoint({ ...row, enabled: false });
+}
+
+/** A page of an endpoint's deliveries by occurredAt; onlyFailed keeps the given-up ones and those whose last attempt failed. */
+export async function listWebhookDeliveries({ id, onlyFailed, startDate, endDate, ...page }: ListDeliveriesQuery & { id: string }) {
+  const endpoint = await findEndpoint(id);
+  const filters = [
+    { webhookEndpointId: endpoint.id },
+    ...(onlyFailed ? [{ OR: [{ status: "failed" }, { status: "pending", attempts: { gt: 0 } }] }] : []),
+    ...(startDate || endDate ? [{ occurredAt: withinRange({ startDate, endDate }) }] : []),
+  ];
+  const result = await paginate(
+    page,
+    (args) => tenantDb().webhookDelivery.findMany({ ...args, where: { AND: [args.where, ...filters] } }),
+    "occurredAt",
+  );
+  return { ...result, items: result.items.map(presentWebhookDelivery) };
+}
+
+async function enabledEndpoint(id: string) {
+  const endpoint = await findEndpoint(id);
+  if (!endpoint.enabled) throw new ApiError("err_conflict", `Webhook endpoint ${endpoint.id} is disabled; enable it first`, { id: "is disabled" });
+  return endpoint;
+}
+
+/** Queues a delivery for an attempt now, whatever its status; its attempts keep counting. */
+export async function retryWebhookDelivery({ id, eventId, now = new Date() }: { id: string; eventId: string; now?: Date }) {
+  const endpoint = await enabledEndpoint(id);
+  const delivery = await tenantDb().webhookDelivery.findFirst({ where: { id: eventId, webhookEndpointId: endpoint.id } });
+  if (!delivery) throw notFound("Webhook event");
+  const updated = await tenantDb().webhookDelivery.update({
+    where: { id: delivery.id },
+    data: { status: "pending", nextAttemptAt: now },
+  });
+  return presentWebhookDelivery(updated);
+}
+
+/** A webhook.test delivery for this endpoint only, due now (sent whether or not it subscribed to webhook.test). */
+export async function sendTestEvent({ id, now = new Date() }: { id: string; now?: Date }) {
+  const endpoint = await enabledEndpoint(id);
+  const data = {
+    webhookEndpointId: endpoint.id,
+    message: "A test event: this endpoint receives and verifies webhooks.",
+    accountId: currentScope().accountId,
+  };
+  const row = await tenantDb().webhookDelivery.create({
+    data: {
+      id: newId("evt"),
+      accountId: "", // set by the tenancy confinement: the endpoint's account
+      webhookEndpointId: endpoint.id,
+      eventType: "webhook.test",
+      eventData: JSON.stringify(data),
+      occurredAt: now,
+      nextAttemptAt: now,
+    },
+  });
+  return presentWebhookDelivery(row);
+}
