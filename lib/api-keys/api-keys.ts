@@ -2,8 +2,9 @@ import { newId } from "@/lib/ids";
 import { newApiKeySecret } from "@/lib/auth/api-key-secret";
 import { DEFAULT_KEY_PERMISSIONS, parsePermissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { presentApiKey, type ApiKeyRow, type KeyCreator } from "@/lib/api-keys/schemas";
+import { apiKeySchema, presentApiKey, type ApiKeyRow, type KeyCreator } from "@/lib/api-keys/schemas";
 import { tenantDb, tenantRead } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's key is simply not found (404, never 403).
@@ -59,6 +60,8 @@ function newKeyRow({ createdBy, expiresAt, name, cidrAllowlist = [], permissions
 export async function issueApiKey(key: NewKey) {
   const { data, secret } = newKeyRow(key);
   const row = await tenantDb().apiKey.create({ data });
+  // The event shows the key as GET /v1/api_keys does: never its secret.
+  await emitResourceEvent("api_key.created", apiKeySchema, presentApiKey(row));
   return { ...presentApiKey(row), secret };
 }
 
@@ -99,10 +102,13 @@ export async function updateApiKeyAllowlist({ issuer, keyId, cidrAllowlist }: { 
 /** Revokes a key at once; revoking a revoked key changes nothing and succeeds. */
 export async function revokeApiKey({ keyId }: { keyId: string }) {
   const row = await findKey(keyId);
-  if (!row.revokedAt) {
-    await tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } });
-  }
-  return presentApiKey(await findKey(keyId));
+  const { count } = row.revokedAt
+    ? { count: 0 }
+    : await tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  const key = presentApiKey(await findKey(keyId));
+  // Only the call that revoked it tells: revoking a revoked key is no change.
+  if (count === 1) await emitResourceEvent("api_key.revoked", apiKeySchema, key);
+  return key;
 }
 
 /**
@@ -146,5 +152,7 @@ export async function rollApiKey({
     if (count !== 1) throw new ApiError("err_conflict", "This API key was revoked or expired meanwhile; issue a new one");
     return tx.apiKey.create({ data });
   });
+  // A roll issues a new key (api_key.created); the old one is not revoked, it expires at the end of the overlap.
+  await emitResourceEvent("api_key.created", apiKeySchema, presentApiKey(row));
   return { ...presentApiKey(row), secret };
 }

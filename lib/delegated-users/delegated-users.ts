@@ -1,8 +1,9 @@
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
-import { presentDelegatedUser } from "@/lib/delegated-users/schemas";
+import { delegatedUserSchema, presentDelegatedUser } from "@/lib/delegated-users/schemas";
 import { tenantDb } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's delegated user is simply not found (404, never 403).
@@ -17,7 +18,9 @@ export async function createDelegatedUser({ externalId }: { externalId: string }
     throw new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" });
   }
   const row = await tenantDb().delegatedUser.create({ data: { id: newId("du"), accountId: "", externalId } });
-  return presentDelegatedUser(row);
+  const user = presentDelegatedUser(row);
+  await emitResourceEvent("delegated_user.created", delegatedUserSchema, user);
+  return user;
 }
 
 export async function listDelegatedUsers(query: PageQuery & { externalId?: string }) {

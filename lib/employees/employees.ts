@@ -3,8 +3,9 @@ import type { Actor } from "@/lib/auth/actor";
 import { assertPermission } from "@/lib/auth/authorize";
 import type { Role } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { presentEmployee, roleOf } from "@/lib/employees/schemas";
+import { employeeSchema, presentEmployee, roleOf } from "@/lib/employees/schemas";
 import { tenantDb } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // tenantDb() confines Employee queries to the scope's platform account, so another platform's
 // employee is simply not found (404, never 403).
@@ -68,15 +69,18 @@ export async function deactivateEmployee({ actor, id }: { actor: Actor; id: stri
   if (roleOf(row) === "owner") assertPermission(actor, "owners");
   if (row.status === "deactivated") return presentEmployee(row);
   const now = new Date();
-  const updated = await keepingAnOwner(async (tx) => {
-    const employee = await tx.employee.update({
-      where: { id: row.id },
+  const { count, employee } = await keepingAnOwner(async (tx) => {
+    // Conditional, so of two concurrent deactivations only one makes the change (and tells).
+    const { count } = await tx.employee.updateMany({
+      where: { id: row.id, status: { not: "deactivated" } },
       data: { status: "deactivated", deactivatedAt: now, invitationTokenHash: null, invitationExpiresAt: null },
     });
     await tx.session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
-    return employee;
+    return { count, employee: await tx.employee.findUniqueOrThrow({ where: { id: row.id } }) };
   }, row.accountId);
-  return presentEmployee(updated);
+  const deactivated = presentEmployee(employee);
+  if (count === 1) await emitResourceEvent("employee.deactivated", employeeSchema, deactivated, { accountId: row.accountId });
+  return deactivated;
 }
 
 /**

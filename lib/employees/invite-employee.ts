@@ -2,9 +2,10 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/http/api-error";
-import { presentEmployee } from "@/lib/employees/schemas";
+import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
 import type { Role } from "@/lib/auth/permissions";
 import { tenantDb } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
 
@@ -33,6 +34,8 @@ export async function inviteEmployee({ name, email, role, origin }: { name: stri
       invitationExpiresAt,
     },
   });
+  // The employee as GET /v1/employees/{id} shows them: never the invitation link or its token.
+  await emitResourceEvent("employee.invited", employeeSchema, presentEmployee(row), { accountId: row.accountId });
   const invitationUrl = new URL("/invitations/accept", origin);
   invitationUrl.searchParams.set("token", token);
   return { ...presentEmployee(row), invitationUrl: invitationUrl.toString(), invitationExpiresAt };

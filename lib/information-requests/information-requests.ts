@@ -4,6 +4,7 @@ import { withinRange } from "@/lib/http/date-range";
 import { paginate } from "@/lib/http/pagination";
 import {
   canTransition,
+  informationRequestSchema,
   presentInformationRequest,
   type InformationRequestKind,
   type InformationRequestStatus,
@@ -11,6 +12,7 @@ import {
 } from "@/lib/information-requests/schemas";
 import { presentKycSubmission } from "@/lib/kyc/schemas";
 import { tenantDb } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's request, transfer or submission is simply not found (404, never 403).
@@ -106,7 +108,9 @@ export async function updateInformationRequestStatus({
       { status: `is now ${current.status}` },
     );
   }
-  return presentInformationRequest(await findInformationRequest(id));
+  const changed = presentInformationRequest(await findInformationRequest(id));
+  await emitResourceEvent("information_request.status_changed", informationRequestSchema, changed);
+  return changed;
 }
 
 /**
@@ -140,5 +144,7 @@ export async function raiseInformationRequest({
       submissionId: submissionId ?? null,
     },
   });
-  return presentInformationRequest(row);
+  const raised = presentInformationRequest(row);
+  await emitResourceEvent("information_request.created", informationRequestSchema, raised);
+  return raised;
 }

@@ -1,6 +1,8 @@
 import type { z } from "zod";
-import { presentApplicantProfile, updateProfileInput } from "@/lib/kyc/schemas";
+import { isDeepStrictEqual } from "node:util";
+import { applicantProfileSchema, presentApplicantProfile, updateProfileInput } from "@/lib/kyc/schemas";
 import { currentScope, tenantDb } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // The applicant profile is one row per account (keyed by accountId), so the tenancy confinement
 // alone picks the row: these functions take no id.
@@ -26,10 +28,15 @@ export async function updateApplicantProfile(fields: z.input<typeof updateProfil
     ...(input.address !== undefined && { address: JSON.stringify({ ...input.address, line2: input.address.line2 ?? null }) }),
   };
   const { accountId } = currentScope();
+  const before = presentApplicantProfile(await tenantDb().applicantProfile.findFirst());
   const row = await tenantDb().applicantProfile.upsert({
     where: { accountId },
     create: { accountId, ...data },
     update: data,
   });
-  return presentApplicantProfile(row);
+  const profile = presentApplicantProfile(row);
+  // An update that changes no field is no change: no event.
+  const withoutTime = ({ updatedAt: _, ...rest }: typeof profile) => rest;
+  if (!isDeepStrictEqual(withoutTime(before), withoutTime(profile))) await emitResourceEvent("kyc.profile.updated", applicantProfileSchema, profile);
+  return profile;
 }

@@ -1,15 +1,17 @@
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
-import { presentAgreement } from "@/lib/kyc/agreement-schemas";
+import { agreementSchema, presentAgreement } from "@/lib/kyc/agreement-schemas";
 import {
   createKycSubmissionInput,
+  kycSubmissionWithBeneficiariesSchema,
   presentBeneficiaries,
   presentKycSubmission,
   presentKycSubmissionSummary,
   type CreateKycSubmissionInput,
 } from "@/lib/kyc/schemas";
 import { currentScope, tenantDb } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's submission is simply not found (404, never 403).
@@ -52,7 +54,9 @@ export async function createKycSubmission(input: CreateKycSubmissionInput) {
     },
     include: { beneficiaries: true },
   });
-  return { ...presentKycSubmission(row), beneficiaries: presentBeneficiaries(row.beneficiaries) };
+  const submission = { ...presentKycSubmission(row), beneficiaries: presentBeneficiaries(row.beneficiaries) };
+  await emitResourceEvent("kyc.submission.created", kycSubmissionWithBeneficiariesSchema, submission);
+  return submission;
 }
 
 /** A page of the scope's submissions, each with its owner count and the sum of their shares. */
@@ -105,7 +109,9 @@ export async function acceptAgreement({
     const row = await tenantDb().agreement.create({
       data: { id: agreementId(), accountId: "", submissionId: submission.id, documentSetId, ipAddress: ipAddress ?? null },
     });
-    return presentAgreement(row);
+    const agreement = presentAgreement(row);
+    await emitResourceEvent("kyc.agreement.accepted", agreementSchema, agreement);
+    return agreement;
   } catch (error) {
     // Two acceptances racing past the check above: the unique index decides, and the loser hears why.
     if ((error as { code?: string }).code === "P2002") throw conflict();

@@ -1,8 +1,9 @@
 import { newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
-import { presentRecipient } from "@/lib/recipients/schemas";
+import { presentRecipient, recipientSchema } from "@/lib/recipients/schemas";
 import { tenantDb } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's recipient is simply not found (404, never 403).
@@ -27,7 +28,9 @@ export async function deleteRecipient({ id }: { id: string }) {
     data: { isActive: false, deletedAt },
   });
   if (count === 0) throw notFound("Recipient");
-  return presentRecipient(await tenantDb().recipient.findUniqueOrThrow({ where: { id } }));
+  const deleted = presentRecipient(await tenantDb().recipient.findUniqueOrThrow({ where: { id } }));
+  await emitResourceEvent("recipient.deleted", recipientSchema, deleted);
+  return deleted;
 }
 
 /** A page of the scope's saved recipients, newest first by default. Deleted ones answer 404 everywhere, so they are not listed. */

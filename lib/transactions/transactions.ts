@@ -1,8 +1,9 @@
 import { newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
-import { presentTransaction, type TransactionStatus, type TransactionType } from "@/lib/transactions/schemas";
+import { presentTransaction, transactionSchema, type TransactionStatus, type TransactionType } from "@/lib/transactions/schemas";
 import { tenantDb } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's account.
 
@@ -45,7 +46,9 @@ export async function recordTransaction({
       ...(createdAt ? { createdAt } : {}),
     },
   });
-  return presentTransaction(row);
+  const transaction = presentTransaction(row);
+  await emitResourceEvent("transaction.created", transactionSchema, transaction);
+  return transaction;
 }
 
 /**

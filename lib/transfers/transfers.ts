@@ -1,7 +1,8 @@
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { presentTransfer } from "@/lib/transfers/schemas";
+import { presentTransfer, transferSchema } from "@/lib/transfers/schemas";
 import { tenantDb } from "@/lib/tenancy";
+import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's transfer or recipient is simply not found (404, never 403).
@@ -23,7 +24,9 @@ export async function createTransfer({ recipientId, amount, currency }: { recipi
     // accountId: set by the tenancy confinement.
     data: { id: newId("tr"), accountId: "", recipientId, amount, currency, status: "pending" },
   });
-  return presentTransfer(row);
+  const transfer = presentTransfer(row);
+  await emitResourceEvent("transfer.created", transferSchema, transfer);
+  return transfer;
 }
 
 /** The scope's transfer with this id; throws 404 when there is none (another account's included). */

@@ -1,5 +1,7 @@
 import { db } from "@/lib/db";
+import type { z } from "zod";
 import { newId } from "@/lib/ids";
+import { currentScope } from "@/lib/tenancy";
 import type { EventType } from "@/lib/webhooks/event-types";
 
 /**
@@ -32,4 +34,20 @@ export async function emitEvent(type: EventType, data: object, { accountId, now 
     }));
   if (rows.length) await db().webhookDelivery.createMany({ data: rows });
   return rows.length;
+}
+
+/**
+ * emitEvent for a resource exactly as its route answers it: `resource` goes through the same JSON
+ * round trip and response `schema` as the route wrapper's output (which drops any field not in the
+ * schema, so a secret the presenter carries, a key's `secret` say, never reaches an event). The
+ * account defaults to the current tenant scope's.
+ */
+export async function emitResourceEvent<S extends z.ZodType>(
+  type: EventType,
+  schema: S,
+  resource: unknown,
+  { accountId = currentScope().accountId, now }: { accountId?: string; now?: Date } = {},
+) {
+  const data = schema.parse(JSON.parse(JSON.stringify(resource))) as object;
+  return emitEvent(type, data, { accountId, now });
 }
