@@ -89,7 +89,7 @@ function describeChanges(before: Digest, after: Digest): string[] {
 
 // --- Hostile values -------------------------------------------------------------------------------
 
-const ID_PREFIXES = ["acct_", "key_", "du_", "emp_", "txn_", "va_", "rcp_", "tr_", "ir_", "sub_", "ses_", "aud_", "svc_"];
+const ID_PREFIXES = ["acct_", "key_", "du_", "emp_", "txn_", "va_", "rcp_", "tr_", "ir_", "sub_", "ses_", "aud_", "svc_", "we_", "evt_"];
 
 const SQL = [
   "' OR 1=1 --",

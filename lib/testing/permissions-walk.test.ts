@@ -25,10 +25,12 @@ const stepUpBodies: Record<string, unknown> = {
   "POST /v1/employees": { name: "Walk invitee", email: "walk-invitee@example.com" },
   "POST /v1/employees/{id}": { role: "viewer" },
   "POST /v1/settings": {},
+  "POST /v1/webhook_endpoints": { url: "https://example.com/walk-hook", events: ["transfer.created"] },
+  "POST /v1/webhook_endpoints/{id}": {},
 };
 
 /** Ids of the right shape that exist nowhere: an allowed caller gets 404 from them, never 403. */
-const GHOSTS = ["emp", "key", "ses", "acct", "du", "ir", "tr", "sub", "va", "rcp"].map((prefix) => `${prefix}_ghost0walk0000`);
+const GHOSTS = ["emp", "key", "ses", "acct", "du", "ir", "tr", "sub", "va", "rcp", "we", "evt"].map((prefix) => `${prefix}_ghost0walk0000`);
 function ghostParams(endpoint: Endpoint): Record<string, string> {
   const shape = endpoint.params?.shape ?? {};
   return Object.fromEntries(
@@ -107,6 +109,11 @@ const CHANGES_BY_ROLE: Record<Role, "all" | string[]> = {
     "POST /v1/api_keys/{key}/roll",
     "POST /v1/feature_flags",
     "POST /v1/accounts/{accountId}",
+    "POST /v1/webhook_endpoints",
+    "POST /v1/webhook_endpoints/{id}",
+    "DELETE /v1/webhook_endpoints/{id}",
+    "POST /v1/webhook_endpoints/{id}/events/{eventId}/retry",
+    "POST /v1/webhook_endpoints/{id}/test",
   ],
   compliance: [
     ...SELF_SERVICE,
@@ -131,7 +138,15 @@ const READS_REFUSED: Record<Role, string[]> = {
     "GET /v1/kyc/submissions/{submissionId}",
     "GET /v1/kyc/submissions/{submissionId}/beneficiaries",
   ],
-  compliance: ["GET /v1/api_keys", "GET /v1/employees", "GET /v1/employees/{id}"],
+  compliance: [
+    "GET /v1/api_keys",
+    "GET /v1/employees",
+    "GET /v1/employees/{id}",
+    "GET /v1/webhook_endpoints",
+    "GET /v1/webhook_endpoints/events",
+    "GET /v1/webhook_endpoints/{id}",
+    "GET /v1/webhook_endpoints/{id}/events",
+  ],
   viewer: [],
 };
 

@@ -30,6 +30,8 @@ import { Authenticator, call, ORIGIN } from "@/lib/testing/http";
 import { everyRoute, pathFor } from "@/lib/testing/routes";
 import { createTransfer } from "@/lib/transfers/transfers";
 import { createVirtualAccount, payInToVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
+import { EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
+import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 
 // --- Fixtures ------------------------------------------------------------------------------------
 
@@ -49,6 +51,14 @@ async function buildPlatformA() {
   const sub = await inPlatform(() => createSubAccount({ name: `A-${mark} sub-account`, parentId: platformId }));
   const inSub = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: sub.id }, async () => await work());
   const inScope = <T>(where: Where, work: () => Promise<T>) => (where === "sub" ? inSub(work) : inPlatform(work));
+
+  // Webhook endpoints first, subscribed to everything: A's changes below fill their delivery logs with A's data.
+  const webhook = await inPlatform(() =>
+    createWebhookEndpoint({ url: `https://a-${mark}.example.com/hooks`, description: `A-${mark} hook`, events: EVENT_TYPE_NAMES, enabled: true }),
+  );
+  const subWebhook = await inSub(() =>
+    createWebhookEndpoint({ url: `https://a-${mark}-sub.example.com/hooks`, description: `A-${mark} sub hook`, events: EVENT_TYPE_NAMES, enabled: true }),
+  );
 
   const objects = await inPlatform(async () => {
     const delegatedUser = await createDelegatedUser({ externalId: `A-${mark}-user` });
@@ -89,7 +99,9 @@ async function buildPlatformA() {
   });
 
   const sessionId = (await db().session.findUniqueOrThrow({ where: { tokenHash: sha256(staff.session) } })).id;
-  return { staff, platformId, key, sub, inScope, sessionId, ...objects, subObjects };
+  const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { webhookEndpointId: webhook.id } });
+  const subDelivery = await db().webhookDelivery.findFirstOrThrow({ where: { webhookEndpointId: subWebhook.id } });
+  return { staff, platformId, key, sub, inScope, sessionId, ...objects, subObjects, webhook, subWebhook, delivery, subDelivery };
 }
 
 async function buildPlatformB() {
@@ -98,6 +110,7 @@ async function buildPlatformB() {
   const key = await apiKeyFor(platformId, { name: "B walk key", permissions: KEY_PERMISSIONS });
   const inPlatform = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: platformId }, async () => await work());
   const sub = await inPlatform(() => createSubAccount({ name: "B sub-account", parentId: platformId }));
+  const webhook = await inPlatform(() => createWebhookEndpoint({ url: "https://b.example.com/hooks", events: EVENT_TYPE_NAMES, enabled: true }));
   const objects = await inPlatform(async () => {
     const delegatedUser = await createDelegatedUser({ externalId: "B-user" });
     const virtualAccount = await createVirtualAccount({ currency: "EUR", key: "B-va" });
@@ -118,7 +131,19 @@ async function buildPlatformB() {
   const token = new URL(objects.invitation.invitationUrl).searchParams.get("token")!;
   const accepted = await acceptInvitation({ token, password: PASSWORD, ip: "127.0.0.1" });
   const secondSession = /=([^;]*)/.exec(accepted.cookie)![1]!;
-  return { staff, platformId, key, sub, ...objects, second: accepted.employee, secondSession, throwawaySessionId: await throwawaySessionId(staff.employee.id) };
+  const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { webhookEndpointId: webhook.id } });
+  return {
+    staff,
+    platformId,
+    key,
+    sub,
+    ...objects,
+    webhook,
+    delivery,
+    second: accepted.employee,
+    secondSession,
+    throwawaySessionId: await throwawaySessionId(staff.employee.id),
+  };
 }
 
 type A = Awaited<ReturnType<typeof buildPlatformA>>;
@@ -234,6 +259,7 @@ const markerColumns = new Set([
   "totpSecret",
   "totpPendingSecret",
   "requestId",
+  "webhookEndpointId",
 ]);
 
 /** A's markers found in a response (status, body and headers), after removing values B itself sent (`echoes`). */
@@ -281,6 +307,8 @@ async function snapshotOf(platformId: string) {
     agreements: await db().agreement.findMany(inAccounts),
     applicantProfiles: await db().applicantProfile.findMany({ where: inAccounts.where, orderBy: { accountId: "asc" } }),
     informationRequests: await db().informationRequest.findMany(inAccounts),
+    webhookEndpoints: await db().webhookEndpoint.findMany(inAccounts),
+    webhookDeliveries: await db().webhookDelivery.findMany(inAccounts),
   };
 }
 
@@ -365,6 +393,20 @@ const virtualAccountTargets = (fresh: boolean): Target[] =>
       ...(fresh ? { fresh: (f: F) => freshVirtualAccount(f, where, by)() } : {}),
     })),
   );
+
+const freshWebhook = (where: Where) => async (f: F) => {
+  const endpoint = await f.a.inScope(where, () =>
+    createWebhookEndpoint({ url: `https://a-fresh-${seq()}.example.com/hooks`, events: ["transfer.created"], enabled: true }),
+  );
+  return { id: endpoint.id };
+};
+const webhookTargets = (fresh: boolean): Target[] =>
+  (["platform", "sub"] as const).map((where) => ({
+    label: where === "sub" ? "A's sub-account's webhook endpoint" : "A's webhook endpoint",
+    account: where,
+    params: (f: F) => ({ id: (where === "sub" ? f.a.subWebhook : f.a.webhook).id }),
+    ...(fresh ? { fresh: freshWebhook(where) } : {}),
+  }));
 
 const fixtures: Record<string, Entry> = {
   // Public routes act for no tenant: listed so that a route turning public is noticed here.
@@ -798,6 +840,39 @@ const fixtures: Record<string, Entry> = {
       },
     ],
   },
+  "GET /v1/webhook_endpoints/events": {
+    kind: "plain",
+    calls: [{ label: "event types", check: (body) => expect((body as { type: string }[]).map((item) => item.type)).toEqual(EVENT_TYPE_NAMES) }],
+  },
+  "GET /v1/webhook_endpoints": { kind: "plain", calls: [{ label: "list", own: (f) => [f.b.webhook.id] }] },
+  "POST /v1/webhook_endpoints": {
+    kind: "plain",
+    calls: [{ label: "create", body: () => ({ url: `https://b-${seq()}.example.com/hooks`, events: ["recipient.deleted"] }) }],
+  },
+  "GET /v1/webhook_endpoints/{id}": { kind: "params", targets: webhookTargets(false), own: (f) => ({ id: f.b.webhook.id }) },
+  "POST /v1/webhook_endpoints/{id}": {
+    kind: "params",
+    targets: webhookTargets(true),
+    body: () => ({ description: "changed by the walk" }),
+    own: (f) => ({ id: f.b.webhook.id }),
+  },
+  "DELETE /v1/webhook_endpoints/{id}": { kind: "params", targets: webhookTargets(true), own: (f) => ({ id: f.b.webhook.id }) },
+  "GET /v1/webhook_endpoints/{id}/events": { kind: "params", targets: webhookTargets(false), own: (f) => ({ id: f.b.webhook.id }) },
+  "POST /v1/webhook_endpoints/{id}/events/{eventId}/retry": {
+    kind: "params",
+    targets: [
+      { label: "A's delivery", account: "platform", params: (f) => ({ id: f.a.webhook.id, eventId: f.a.delivery.id }), shows: (f) => f.a.delivery.id },
+      {
+        label: "A's sub-account's delivery",
+        account: "sub",
+        params: (f) => ({ id: f.a.subWebhook.id, eventId: f.a.subDelivery.id }),
+        shows: (f) => f.a.subDelivery.id,
+      },
+    ],
+    own: (f) => ({ id: f.b.webhook.id, eventId: f.b.delivery.id }),
+  },
+  "POST /v1/webhook_endpoints/{id}/test": { kind: "params", targets: webhookTargets(false), own: (f) => ({ id: f.b.webhook.id }) },
+
   "POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in": {
     kind: "params",
     targets: virtualAccountTargets(false),
