@@ -14,6 +14,8 @@ export const commitWithoutAudit: Commit = (work) => inTransaction(work);
 
 export type AuditEventInput = {
   actor: AuditActor | null;
+  /** The platform of a record without an actor (the service's own doing, such as the webhook worker's); else the actor's. */
+  platformId?: string | null;
   /** The account the request acted for (Service-Account-Id's, or the caller's own); null before a scope was known. */
   actedForAccountId?: string | null;
   action: string;
@@ -34,7 +36,7 @@ export async function writeAuditEvent(event: AuditEventInput) {
   await db().auditEvent.create({
     data: {
       id: newId("aud"),
-      platformId: event.actor?.platformId ?? null,
+      platformId: event.actor?.platformId ?? event.platformId ?? null,
       accountId: event.actor?.accountId ?? null,
       actedForAccountId: event.actedForAccountId ?? event.actor?.accountId ?? null,
       actorType: event.actor?.type ?? "anonymous",

@@ -1,0 +1,360 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import { isIP } from "node:net";
+import { writeAuditEvent } from "@/lib/audit/record-audit-event";
+import { decryptSecret } from "@/lib/auth/encryption";
+import { db, inTransaction } from "@/lib/db";
+import { env } from "@/lib/env";
+import { sendExpiryNotices } from "@/lib/webhooks/expiry-notices";
+import { signDelivery } from "@/lib/webhooks/signing";
+import { resolveDeliveryAddress, WebhookAddressError, type LookupAll } from "@/lib/webhooks/url-guard";
+
+// The delivery worker: runs inside the service process (no extra service to operate). Every bit of
+// state is in the database (WebhookDelivery), so it resumes after a restart or a crash, and any
+// number of processes can run one: each takes a delivery with a lease (a conditional update that
+// only one of them can win) before it sends, so no attempt is sent twice at once.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Wait after the 1st, 2nd, ... failed attempt; the last one repeats. */
+export const RETRY_DELAYS_MS = [1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR];
+/** A delivery not answered with a 2xx within this long of its event is failed for good. */
+export const GIVE_UP_AFTER_MS = 3 * DAY;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const RESPONSE_BODY_LIMIT = 1024;
+const USER_AGENT = "PlatformCompliance-Webhooks/1";
+
+/** The wait before the next attempt after `attempts` failed ones, ±10 % so retries of many deliveries spread out. */
+export function retryDelay(attempts: number, random: () => number = Math.random): number {
+  const base = RETRY_DELAYS_MS[Math.min(Math.max(attempts, 1), RETRY_DELAYS_MS.length) - 1]!;
+  return Math.round(base * (0.9 + 0.2 * random()));
+}
+
+export type AttemptOutcome = { delivered: boolean; statusCode: number | null; body: string | null; error: string | null };
+
+/**
+ * POSTs `body` to `url`, connecting only to the address the SSRF guard checked (the host name goes in
+ * Host and as the TLS server name, so the certificate is still checked against it). A 2xx is
+ * delivered; a redirect is not followed (it could point anywhere) and counts as a failure. The whole
+ * attempt, connection to last byte, is bounded by `timeoutMs`; the answer's body is kept to 1 KiB.
+ * Throws WebhookAddressError when the guard refuses the address.
+ */
+export async function postWebhook({
+  url,
+  body,
+  headers,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+  lookup,
+}: {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs?: number;
+  lookup?: LookupAll;
+}): Promise<AttemptOutcome> {
+  const { address, hostname } = await resolveDeliveryAddress(url, lookup ? { lookup } : {});
+  const target = new URL(url);
+  const secure = target.protocol === "https:";
+  return new Promise((resolve) => {
+    let statusCode: number | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const finish = (outcome: AttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve(outcome);
+    };
+    const request = (secure ? https : http).request(
+      {
+        host: address,
+        port: target.port ? Number(target.port) : secure ? 443 : 80,
+        method: "POST",
+        path: `${target.pathname}${target.search}`,
+        headers: {
+          Host: target.host,
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(body),
+          "User-Agent": USER_AGENT,
+          ...headers,
+        },
+        agent: false,
+        ...(secure && !isIP(hostname) ? { servername: hostname } : {}),
+      },
+      (response) => {
+        statusCode = response.statusCode ?? 0;
+        const code = statusCode;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8");
+          if (code >= 200 && code < 300) return finish({ delivered: true, statusCode: code, body: text, error: null });
+          const error = code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`;
+          finish({ delivered: false, statusCode: code, body: text, error });
+        };
+        response.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+          // Enough kept: no need to read (or wait for) the rest of a large answer.
+          if (size >= RESPONSE_BODY_LIMIT) done();
+        });
+        response.on("end", done);
+        response.on("error", (error) => finish({ delivered: false, statusCode: code, body: null, error: describeError(error) }));
+      },
+    );
+    request.on("error", (error) => finish({ delivered: false, statusCode, body: null, error: describeError(error) }));
+    timer = setTimeout(() => finish({ delivered: false, statusCode, body: null, error: `timed out after ${timeoutMs / 1000} s` }), timeoutMs);
+    request.end(body);
+  });
+}
+
+function describeError(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+}
+
+export type WorkerOptions = {
+  /** The clock: tests move it to check backoff, give-up and auto-disable without waiting. */
+  now?: () => Date;
+  /** How long to sleep when there is nothing due. */
+  pollMs?: number;
+  timeoutMs?: number;
+  /** How long a taken delivery stays this worker's; a crashed worker's lease runs out and another takes over. */
+  leaseMs?: number;
+  /** Deliveries taken (and sent concurrently) per round. */
+  batchSize?: number;
+  /** How often to look for API keys that need an api_key.expiring notice. */
+  expiryCheckMs?: number;
+  owner?: string;
+  random?: () => number;
+  lookup?: LookupAll;
+  log?: (message: string) => void;
+};
+
+export type WebhookWorker = {
+  /** One round: take what is due, send it, record the results. Returns how many were sent. */
+  runOnce(): Promise<number>;
+  /** Rounds until stop(): back to back while work is waiting, else every pollMs. */
+  start(): void;
+  /** Wake a sleeping worker now (work was just committed in this process). */
+  nudge(): void;
+  /** Takes no new work, waits (at most `graceMs`) for the attempts in flight, then resolves. */
+  stop(graceMs?: number): Promise<void>;
+  readonly owner: string;
+};
+
+export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker {
+  const now = options.now ?? (() => new Date());
+  const pollMs = options.pollMs ?? 1000;
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  // Longer than an attempt can take, so a live worker never loses a lease in the middle of one.
+  const leaseMs = options.leaseMs ?? timeoutMs + 20_000;
+  const batchSize = options.batchSize ?? 10;
+  const expiryCheckMs = options.expiryCheckMs ?? 15 * MINUTE;
+  const owner = options.owner ?? `worker_${process.pid}_${randomBytes(6).toString("hex")}`;
+  const random = options.random ?? Math.random;
+  const log = options.log ?? ((message: string) => console.error(`[webhooks] ${message}`));
+
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let lastExpiryCheck = -Infinity;
+
+  const dueWhere = (at: Date) => ({
+    status: "pending",
+    nextAttemptAt: { lte: at },
+    OR: [{ leaseUntil: null }, { leaseUntil: { lt: at } }],
+  });
+
+  async function runOnce(): Promise<number> {
+    const at = now();
+    const due = await db().webhookDelivery.findMany({
+      // Deliveries of a disabled endpoint wait (they go out if it is enabled again within 3 days).
+      where: { ...dueWhere(at), endpoint: { enabled: true, deletedAt: null } },
+      orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
+      // More than one round's worth: another worker may take some of them first.
+      take: batchSize * 3,
+      select: { id: true },
+    });
+    const taken: string[] = [];
+    for (const { id } of due) {
+      if (stopping || taken.length === batchSize) break;
+      // The lease: only one worker's update can still find the delivery free.
+      const { count } = await db().webhookDelivery.updateMany({
+        where: { id, ...dueWhere(at) },
+        data: { leaseUntil: new Date(at.getTime() + leaseMs), leaseOwner: owner },
+      });
+      if (count === 1) taken.push(id);
+    }
+    await Promise.all(taken.map((id) => attempt(id).catch((error) => log(`delivery ${id}: ${(error as Error).message}`))));
+    return taken.length;
+  }
+
+  async function attempt(id: string) {
+    const delivery = await db().webhookDelivery.findUnique({ where: { id }, include: { endpoint: true } });
+    if (!delivery || delivery.leaseOwner !== owner) return;
+    const { endpoint } = delivery;
+    const attemptedAt = now();
+    const body = JSON.stringify({
+      id: delivery.id,
+      type: delivery.eventType,
+      data: JSON.parse(delivery.eventData) as unknown,
+      occurredAt: delivery.occurredAt.toISOString(),
+      attemptedAt: attemptedAt.toISOString(),
+    });
+    let outcome: AttemptOutcome;
+    try {
+      const headers = signDelivery({
+        id: delivery.id,
+        body,
+        timestamp: attemptedAt.getTime() / 1000,
+        privateKeyPem: decryptSecret(endpoint.privateKey, endpoint.id),
+      });
+      outcome = await postWebhook({ url: endpoint.url, body, headers, timeoutMs, lookup: options.lookup });
+    } catch (error) {
+      const message = error instanceof WebhookAddressError ? error.message : `could not send: ${(error as Error).message}`;
+      outcome = { delivered: false, statusCode: null, body: null, error: message };
+    }
+
+    const finishedAt = now();
+    let status = "delivered";
+    let nextAttemptAt: Date | null = null;
+    if (!outcome.delivered) {
+      const next = new Date(finishedAt.getTime() + retryDelay(delivery.attempts + 1, random));
+      const giveUpAt = delivery.occurredAt.getTime() + GIVE_UP_AFTER_MS;
+      if (next.getTime() > giveUpAt) status = "failed";
+      else [status, nextAttemptAt] = ["pending", next];
+    }
+    const { count } = await db().webhookDelivery.updateMany({
+      // Still ours and still pending: a delivery whose endpoint was deleted meanwhile stays failed.
+      where: { id, leaseOwner: owner, status: "pending" },
+      data: {
+        status,
+        attempts: { increment: 1 },
+        responseStatusCode: outcome.statusCode,
+        responseBody: outcome.body,
+        lastError: outcome.error,
+        lastAttemptAt: attemptedAt,
+        nextAttemptAt,
+        leaseUntil: null,
+        leaseOwner: null,
+      },
+    });
+    if (count === 0) log(`delivery ${id}: changed while it was being sent; this attempt's result was not recorded`);
+    if (status === "failed") await disableIfDead(endpoint.id, delivery.id, finishedAt);
+  }
+
+  /**
+   * Called when a delivery gave up (its event is 3 days old and it never got a 2xx): when nothing
+   * else reached the endpoint in those 3 days either, it is dead, and is turned off (audited), so
+   * the service stops spending attempts on it. Its owner can turn it on again.
+   */
+  async function disableIfDead(endpointId: string, deliveryId: string, at: Date) {
+    const since = new Date(at.getTime() - GIVE_UP_AFTER_MS);
+    const reached = await db().webhookDelivery.findFirst({
+      where: { webhookEndpointId: endpointId, status: "delivered", lastAttemptAt: { gte: since } },
+      select: { id: true },
+    });
+    if (reached) return;
+    await inTransaction(async () => {
+      const { count } = await db().webhookEndpoint.updateMany({
+        where: { id: endpointId, enabled: true, deletedAt: null },
+        data: { enabled: false, disabledAt: at },
+      });
+      if (count !== 1) return;
+      const endpoint = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, include: { account: { select: { platformId: true } } } });
+      await writeAuditEvent({
+        actor: null,
+        platformId: endpoint.account.platformId,
+        actedForAccountId: endpoint.accountId,
+        action: "webhook_endpoint.auto_disable",
+        targetId: endpointId,
+        ip: null,
+        status: 200,
+        requestId: `webhook_worker_${randomBytes(8).toString("hex")}`,
+        details: { reason: "no delivery succeeded for 3 days", lastFailedDeliveryId: deliveryId },
+      });
+    });
+    log(`endpoint ${endpointId} disabled: no delivery succeeded for 3 days`);
+  }
+
+  async function round() {
+    const at = now().getTime();
+    if (at - lastExpiryCheck >= expiryCheckMs) {
+      lastExpiryCheck = at;
+      await sendExpiryNotices({ now: now() });
+    }
+    return runOnce();
+  }
+
+  function sleep(ms: number) {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  }
+
+  return {
+    owner,
+    runOnce,
+    start() {
+      if (loop) return;
+      stopping = false;
+      loop = (async () => {
+        while (!stopping) {
+          let busy = false;
+          try {
+            busy = (await round()) === batchSize;
+          } catch (error) {
+            log(`round failed: ${(error as Error).message}`);
+          }
+          if (!busy && !stopping) await sleep(pollMs);
+        }
+      })();
+    },
+    nudge() {
+      wake?.();
+    },
+    async stop(graceMs = timeoutMs + 2_000) {
+      stopping = true;
+      wake?.();
+      if (!loop) return;
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([loop, gaveUp]);
+      clearTimeout(timer);
+      loop = undefined;
+    },
+  };
+}
+
+const RUNNING = Symbol.for("platform-compliance.webhook-worker");
+type Holder = Record<symbol, WebhookWorker | undefined>;
+
+/**
+ * Starts the process's worker (once: a second call returns the running one). server.mjs finds it
+ * under the same global symbol to stop it on SIGTERM.
+ */
+export function startWebhookWorker(): WebhookWorker {
+  const holder = globalThis as unknown as Holder;
+  const running = holder[RUNNING];
+  if (running) return running;
+  const worker = createWebhookWorker({ pollMs: env().WEBHOOK_POLL_MS });
+  holder[RUNNING] = worker;
+  worker.start();
+  return worker;
+}
+
+/** Wakes this process's worker, if it runs, to send what was just committed without waiting for the next poll. */
+export function nudgeWebhookWorker() {
+  (globalThis as unknown as Holder)[RUNNING]?.nudge();
+}
