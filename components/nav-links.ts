@@ -11,6 +11,7 @@ export const dashboardLinks: { href: string; label: string; permission: Permissi
   { href: "/accounts", label: "Accounts", permission: "accounts:read" },
   { href: "/feature-flags", label: "Feature flags", permission: "feature_flags:read" },
   { href: "/api-keys", label: "API keys", permission: "api_keys:read" },
+  { href: "/webhooks", label: "Webhooks", permission: "webhooks:read" },
   { href: "/employees", label: "Employees", permission: "employees:read" },
   { href: "/audit-log", label: "Audit log", permission: "audit_log:read" },
   { href: "/settings", label: "Settings", permission: "settings:read" },

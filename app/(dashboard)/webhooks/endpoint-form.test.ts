@@ -1,0 +1,51 @@
+import type { ResolverOptions } from "react-hook-form";
+import { describe, expect, it } from "vitest";
+import { deliveryFiltersOf } from "@/components/webhooks/delivery-filters";
+import { createBody, createEndpointResolver, formPath, updateBody, type EndpointFormValues } from "@/components/webhooks/endpoint-form";
+import { createWebhookEndpointInput, updateWebhookEndpointInput } from "@/lib/webhooks/schemas";
+
+const options = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<EndpointFormValues>;
+const values = (change: Partial<EndpointFormValues> = {}): EndpointFormValues => ({
+  url: "https://hooks.example.com/due",
+  description: "",
+  events: ["transfer.created"],
+  code: "123456",
+  ...change,
+});
+const errorsOf = async (change: Partial<EndpointFormValues>) =>
+  Object.fromEntries(Object.entries((await createEndpointResolver(values(change), undefined, options)).errors).map(([name, error]) => [name, error?.message]));
+
+describe("the endpoint form", () => {
+  it("sends what the API's own schemas accept", () => {
+    expect(createWebhookEndpointInput.parse(createBody(values({ description: "  Payouts  " })))).toMatchObject({ description: "Payouts", events: ["transfer.created"] });
+    expect(JSON.parse(JSON.stringify(createBody(values())))).not.toHaveProperty("description");
+    // Emptied in the edit dialog: sent empty, which the API reads as "clear it".
+    expect(updateWebhookEndpointInput.parse(updateBody(values({ description: " " })))).toMatchObject({ description: "" });
+  });
+
+  it("asks for at least one event type, a URL and a six-digit code before calling the API", async () => {
+    expect(await errorsOf({})).toEqual({});
+    expect(await errorsOf({ events: [] })).toEqual({ events: "choose at least one event type" });
+    expect(await errorsOf({ url: "" })).toEqual({ url: "is required" });
+    expect(await errorsOf({ url: "ftp://example.com/x" })).toEqual({ url: "must be a URL such as https://example.com/webhooks" });
+    expect(Object.keys(await errorsOf({ code: "12" }))).toEqual(["code"]);
+  });
+
+  it("puts the API's per-event errors over the whole checklist", () => {
+    expect(formPath("events.3")).toBe("events");
+    expect(formPath(["events", 0])).toBe("events");
+    expect(formPath("url")).toBe("url");
+  });
+});
+
+describe("the delivery filters in the URL", () => {
+  it("keeps dates as written and turns on failed-only for true alone", () => {
+    const params = (query: string) => new URLSearchParams(query);
+    expect(deliveryFiltersOf(params("onlyFailed=true&startDate=2026-11-01&endDate=2026-11-02"))).toEqual({
+      onlyFailed: "true",
+      startDate: "2026-11-01",
+      endDate: "2026-11-02",
+    });
+    expect(deliveryFiltersOf(params("onlyFailed=yes&startDate="))).toEqual({ onlyFailed: undefined, startDate: undefined, endDate: undefined });
+  });
+});

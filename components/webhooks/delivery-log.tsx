@@ -1,0 +1,156 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { ErrorMessage } from "@/components/ui/data-state";
+import { DateTime, StatusBadge } from "@/components/ui/format";
+import { deliveriesPath, type WebhookDelivery } from "@/components/webhooks/use-webhooks";
+import { api } from "@/lib/client/api";
+import styles from "./webhooks.module.css";
+
+/** How often the log asks again while a delivery is still under way: the worker changes it in the background. */
+const REFRESH_MS = 3_000;
+
+/** Refetches the log every few seconds while any delivery shown is pending, so its outcome appears without a reload. */
+export function useRefreshWhilePending(items: readonly WebhookDelivery[], refetch: () => unknown) {
+  const anyPending = items.some((delivery) => delivery.status === "pending");
+  useEffect(() => {
+    if (!anyPending) return;
+    const timer = setInterval(() => refetch(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [anyPending, refetch]);
+}
+
+const isSuccess = (code: number | null) => code !== null && code >= 200 && code < 300;
+
+/** Pretty JSON of a payload; a body that is not JSON stays as it came. */
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** A delivery's state in words: what happened last and what happens next. */
+function Outcome({ delivery }: { delivery: WebhookDelivery }) {
+  if (delivery.status === "delivered") return null;
+  if (delivery.status === "failed") return <span className="muted">gave up retrying</span>;
+  if (delivery.attempts === 0) return <span className="muted">not sent yet</span>;
+  return (
+    <span className="muted">
+      last attempt failed
+      {delivery.nextAttemptAt && (
+        <>
+          {" "}
+          · next try <DateTime value={delivery.nextAttemptAt} />
+        </>
+      )}
+    </span>
+  );
+}
+
+/** One delivery: status, attempts and times up front; the payload and the last response on demand; Retry for writers. */
+export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery: WebhookDelivery; mayWrite: boolean; endpointEnabled: boolean }) {
+  const queryClient = useQueryClient();
+  const retry = useMutation({
+    mutationFn: () =>
+      api<WebhookDelivery>(
+        `${deliveriesPath(delivery.webhookEndpointId)}/${encodeURIComponent(delivery.id)}/retry`,
+        { method: "POST" },
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [deliveriesPath(delivery.webhookEndpointId)] }),
+  });
+  // Retry is for a delivery that was tried: one not yet sent is on its way already.
+  const retryable = delivery.status !== "pending" || delivery.attempts > 0;
+  const responded = delivery.responseStatusCode !== null;
+  return (
+    <li className={styles.delivery} data-testid="webhook-delivery" data-status={delivery.status} aria-label={`${delivery.eventType} ${delivery.id}`}>
+      <div className={styles.deliveryHead}>
+        <div className={styles.deliveryTitle}>
+          <StatusBadge status={delivery.status} />
+          <strong className="mono">{delivery.eventType}</strong>
+          <code className="muted">{delivery.id}</code>
+        </div>
+        {mayWrite && retryable && (
+          <button
+            type="button"
+            onClick={() => retry.mutate()}
+            // The API refuses (409) to send to a disabled endpoint: enable it first.
+            disabled={retry.isPending || !endpointEnabled}
+            title={endpointEnabled ? undefined : "Enable the endpoint to retry"}
+            aria-label={`Retry ${delivery.id}`}
+          >
+            {retry.isPending ? "Queuing…" : "Retry"}
+          </button>
+        )}
+      </div>
+      <dl className={styles.deliveryFacts}>
+        <div>
+          <dt>Occurred</dt>
+          <dd>
+            <DateTime value={delivery.occurredAt} />
+          </dd>
+        </div>
+        <div>
+          <dt>Attempts</dt>
+          <dd data-testid="delivery-attempts">{delivery.attempts}</dd>
+        </div>
+        <div>
+          <dt>Last attempt</dt>
+          <dd>
+            <DateTime value={delivery.lastAttemptAt} fallback="Not yet" />
+          </dd>
+        </div>
+        <div>
+          <dt>Response</dt>
+          <dd data-testid="delivery-response-status">
+            {responded ? (
+              <span className={`badge ${isSuccess(delivery.responseStatusCode) ? "ok" : "danger"}`}>HTTP {delivery.responseStatusCode}</span>
+            ) : delivery.lastError ? (
+              <span className="badge danger">no answer</span>
+            ) : (
+              <span className="muted">—</span>
+            )}{" "}
+            <Outcome delivery={delivery} />
+          </dd>
+        </div>
+      </dl>
+      <ErrorMessage error={retry.error} />
+      <details className={styles.deliveryDetails}>
+        <summary>Payload and last response</summary>
+        <div className={styles.detailGrid}>
+          <section>
+            <h3>Payload (data)</h3>
+            <pre className={styles.code} data-testid="delivery-payload">
+              {JSON.stringify(delivery.eventData, null, 2)}
+            </pre>
+          </section>
+          <section>
+            <h3>Last response</h3>
+            {delivery.lastError && (
+              <p className={styles.lastError} data-testid="delivery-error">
+                {delivery.lastError}
+              </p>
+            )}
+            {responded ? (
+              <>
+                <p style={{ margin: "0 0 0.4rem" }}>
+                  Status <strong className="mono">{delivery.responseStatusCode}</strong>
+                  {delivery.responseBody ? ", body (first 1 KiB):" : ", empty body."}
+                </p>
+                {delivery.responseBody && (
+                  <pre className={styles.code} data-testid="delivery-response-body">
+                    {pretty(delivery.responseBody)}
+                  </pre>
+                )}
+              </>
+            ) : (
+              !delivery.lastError && <p className="muted" style={{ margin: 0 }}>No attempt answered yet.</p>
+            )}
+          </section>
+        </div>
+      </details>
+    </li>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import { useId } from "react";
+import { EVENT_TYPES, EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
+import styles from "./webhooks.module.css";
+
+/** The events an endpoint subscribes to, as a checklist: each type with what it means. */
+export function EventPicker({ value, onChange, error }: { value: readonly string[]; onChange: (next: string[]) => void; error?: { message?: string } }) {
+  const id = useId();
+  const chosen = new Set(value);
+  // Kept in the list's order, so the body sent (and the endpoint shown later) reads the same way.
+  const set = (next: Set<string>) => onChange(EVENT_TYPE_NAMES.filter((name) => next.has(name)));
+  const toggle = (name: string, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(name);
+    else next.delete(name);
+    set(next);
+  };
+  const count = EVENT_TYPE_NAMES.filter((name) => chosen.has(name)).length;
+  return (
+    <fieldset className={styles.eventPicker} aria-describedby={[`${id}-count`, error?.message ? `${id}-error` : undefined].filter(Boolean).join(" ")}>
+      <legend>Events</legend>
+      <div className={styles.eventPickerBar}>
+        <span id={`${id}-count`} className="muted">
+          {count} of {EVENT_TYPE_NAMES.length} chosen
+        </span>
+        <button type="button" className="link" onClick={() => set(new Set(EVENT_TYPE_NAMES))}>
+          All
+        </button>
+        <button type="button" className="link" onClick={() => set(new Set())}>
+          None
+        </button>
+      </div>
+      <ul className={styles.eventList}>
+        {EVENT_TYPE_NAMES.map((name) => (
+          <li key={name}>
+            <input
+              type="checkbox"
+              id={`${id}-${name}`}
+              aria-describedby={`${id}-${name}-description`}
+              checked={chosen.has(name)}
+              onChange={(event) => toggle(name, event.target.checked)}
+            />
+            <label htmlFor={`${id}-${name}`} className="mono">
+              {name}
+            </label>
+            <span id={`${id}-${name}-description`} className={styles.eventDescription}>
+              {EVENT_TYPES[name]}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {error?.message && (
+        <span id={`${id}-error`} className="field-error" role="alert">
+          {error.message}
+        </span>
+      )}
+    </fieldset>
+  );
+}
