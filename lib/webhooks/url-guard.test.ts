@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "@/lib/http/api-error";
+import { addressProblem, checkWebhookUrl, resolveDeliveryAddress, webhookUrlProblem, WebhookAddressError } from "@/lib/webhooks/url-guard";
+
+const strict = { allowPrivate: false };
+const relaxed = { allowPrivate: true };
+
+describe("webhookUrlProblem (at creation and update)", () => {
+  it.each([
+    "https://example.com/hooks",
+    "https://example.com:8443/hooks?x=1",
+    "https://8.8.8.8/hooks",
+    "https://[2606:4700:4700::1111]/hooks",
+  ])("accepts %s", (url) => {
+    expect(webhookUrlProblem(url, false)).toBeNull();
+  });
+
+  it.each([
+    ["http://example.com/hooks", /https/],
+    ["ftp://example.com/hooks", /https/],
+    ["not a url", /absolute URL/],
+    ["https://user:pass@example.com/", /user name or password/],
+    ["https://127.0.0.1/", /loopback/],
+    ["https://localhost/", /localhost/],
+    ["https://app.localhost/", /localhost/],
+    ["https://10.1.2.3/", /private/],
+    ["https://172.16.0.1/", /private/],
+    ["https://192.168.1.1/", /private/],
+    ["https://100.64.0.1/", /carrier-grade NAT/],
+    ["https://169.254.1.1/", /link-local/],
+    ["https://169.254.169.254/latest/meta-data/", /metadata/],
+    ["https://[fd00:ec2::254]/", /metadata/],
+    ["https://[::1]/", /loopback/],
+    ["https://[fe80::1]/", /link-local/],
+    ["https://[fc00::1]/", /unique local/],
+    ["https://[::ffff:10.0.0.1]/", /private/],
+    ["https://0.0.0.0/", /unspecified/],
+    // Other spellings of 127.0.0.1 that the URL parser rewrites as a dotted quad.
+    ["https://2130706433/", /loopback/],
+    ["https://0x7f.0.0.1/", /loopback/],
+    ["https://127.1/", /loopback/],
+    [`https://example.com/${"a".repeat(2100)}`, /at most 2048/],
+  ])("refuses %s", (url, message) => {
+    expect(webhookUrlProblem(url, false)).toMatch(message);
+  });
+
+  it("with WEBHOOK_ALLOW_PRIVATE: private addresses pass, and http only to loopback; metadata never", () => {
+    expect(webhookUrlProblem("http://127.0.0.1:4000/hooks", true)).toBeNull();
+    expect(webhookUrlProblem("http://localhost:4000/hooks", true)).toBeNull();
+    expect(webhookUrlProblem("http://[::1]:4000/hooks", true)).toBeNull();
+    expect(webhookUrlProblem("https://10.0.0.5/hooks", true)).toBeNull();
+    expect(webhookUrlProblem("http://10.0.0.5/hooks", true)).toMatch(/http only to a loopback/);
+    expect(webhookUrlProblem("http://example.com/hooks", true)).toMatch(/http only to a loopback/);
+    expect(webhookUrlProblem("https://169.254.169.254/", true)).toMatch(/metadata/);
+  });
+
+  it("checkWebhookUrl throws 422 err_validation naming url", () => {
+    let thrown: unknown;
+    try {
+      checkWebhookUrl("https://10.0.0.1/", false);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect((thrown as ApiError).status).toBe(422);
+    expect((thrown as ApiError).details).toEqual({ url: expect.stringMatching(/private/) });
+  });
+});
+
+describe("addressProblem", () => {
+  it("passes public unicast only (without the setting)", () => {
+    expect(addressProblem("93.184.216.34", false)).toBeNull();
+    expect(addressProblem("2606:4700:4700::1111", false)).toBeNull();
+    for (const ip of ["127.0.0.1", "10.0.0.1", "100.100.100.100", "169.254.0.1", "::1", "fe80::1", "fd12::1", "192.0.2.1", "224.0.0.1", "64:ff9b::a00:1"]) {
+      expect(addressProblem(ip, false), ip).not.toBeNull();
+    }
+  });
+});
+
+describe("resolveDeliveryAddress (at each delivery, after DNS)", () => {
+  const lookup = (answers: string[]) => async () => answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+
+  it("returns the resolved address to connect to", async () => {
+    await expect(resolveDeliveryAddress("https://hooks.example.com/x", { ...strict, lookup: lookup(["93.184.216.34"]) })).resolves.toEqual({
+      address: "93.184.216.34",
+      family: 4,
+      hostname: "hooks.example.com",
+    });
+  });
+
+  it("refuses a name that resolves to a private address, or to any private address among public ones (DNS rebinding)", async () => {
+    await expect(resolveDeliveryAddress("https://hooks.example.com/x", { ...strict, lookup: lookup(["10.0.0.7"]) })).rejects.toThrow(
+      /resolves to 10\.0\.0\.7, which is a private address/,
+    );
+    await expect(
+      resolveDeliveryAddress("https://hooks.example.com/x", { ...strict, lookup: lookup(["93.184.216.34", "169.254.169.254"]) }),
+    ).rejects.toThrow(/metadata/);
+    await expect(resolveDeliveryAddress("https://hooks.example.com/x", { ...strict, lookup: lookup(["::ffff:127.0.0.1"]) })).rejects.toThrow(
+      /127\.0\.0\.1.*loopback/,
+    );
+  });
+
+  it("refuses what the URL check refuses, and names that do not resolve, with a WebhookAddressError", async () => {
+    await expect(resolveDeliveryAddress("https://192.168.0.1/", strict)).rejects.toBeInstanceOf(WebhookAddressError);
+    const failing = async () => {
+      throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
+    };
+    await expect(resolveDeliveryAddress("https://nowhere.invalid/", { ...strict, lookup: failing })).rejects.toThrow(/could not resolve nowhere\.invalid: ENOTFOUND/);
+    await expect(resolveDeliveryAddress("https://empty.example/", { ...strict, lookup: lookup([]) })).rejects.toThrow(/no addresses/);
+  });
+
+  it("with WEBHOOK_ALLOW_PRIVATE: loopback over http, but an http name must resolve to loopback only", async () => {
+    await expect(resolveDeliveryAddress("http://127.0.0.1:4000/", relaxed)).resolves.toMatchObject({ address: "127.0.0.1", family: 4 });
+    await expect(resolveDeliveryAddress("http://localhost:4000/", { ...relaxed, lookup: lookup(["::1", "127.0.0.1"]) })).resolves.toMatchObject({
+      address: "::1",
+      family: 6,
+    });
+    await expect(resolveDeliveryAddress("http://localhost:4000/", { ...relaxed, lookup: lookup(["10.0.0.1"]) })).rejects.toThrow(/not loopback/);
+  });
+
+  it("looks the name up for real by default", async () => {
+    await expect(resolveDeliveryAddress("http://localhost:1/", relaxed)).resolves.toMatchObject({ hostname: "localhost" });
+    await expect(resolveDeliveryAddress("https://localhost:1/", strict)).rejects.toThrow(/localhost/);
+  });
+});
