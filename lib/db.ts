@@ -60,6 +60,18 @@ function oneAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
             release();
             throw error;
           }
+          // The adapter opens a deferred transaction (BEGIN). With another process on the same file
+          // (a second instance, its webhook worker), one that has read and then writes after the other
+          // process committed fails at once with SQLITE_BUSY (its snapshot is stale; waiting cannot
+          // help). BEGIN IMMEDIATE takes the write lock first, waiting (busy timeout) for it instead.
+          try {
+            await transaction.executeRaw({ sql: "COMMIT", args: [], argTypes: [] });
+            await transaction.executeRaw({ sql: "BEGIN IMMEDIATE", args: [], argTypes: [] });
+          } catch (error) {
+            await transaction.rollback().catch(() => {});
+            release();
+            throw error;
+          }
           const end = async (how: "commit" | "rollback") => {
             try {
               await transaction[how]();
