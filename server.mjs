@@ -102,9 +102,21 @@ server.listen(port, host, () => {
   console.log(`Listening on http://${host.includes(":") ? `[${host}]` : host}:${actual}`);
 });
 
+// A clean stop: no new connections, and the webhook worker (started by lib/startup.ts, found under
+// its global symbol) takes no new deliveries and finishes the attempts in flight, each bounded by its
+// 10 s timeout. What a hard stop cuts short is sent again after the lease runs out (at least once).
+const webhookWorker = Symbol.for("platform-compliance.webhook-worker");
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5_000).unref();
+    if (stopping) return;
+    stopping = true;
+    const connections = new Promise((resolve) => {
+      server.close(resolve);
+      setTimeout(resolve, 5_000).unref();
+    });
+    const deliveries = globalThis[webhookWorker]?.stop() ?? Promise.resolve();
+    Promise.allSettled([connections, deliveries]).then(() => process.exit(0));
+    setTimeout(() => process.exit(0), 15_000).unref();
   });
 }

@@ -2,12 +2,14 @@ import { databaseFile, env, EnvError, testRunner } from "@/lib/env";
 import { encryptionKey } from "@/lib/auth/encryption";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup-token";
+import { startWebhookWorker } from "@/lib/webhooks/worker";
 import Database from "better-sqlite3";
 
 /**
  * Before the server takes requests: a bad setting stops the process with a message naming the
- * variable, the database is created and migrated, the encryption key is loaded or generated, and
- * while nobody exists the way to first-run setup is printed.
+ * variable, the database is created and migrated, the encryption key is loaded or generated,
+ * while nobody exists the way to first-run setup is printed, and the webhook worker starts
+ * (server.mjs stops it on SIGTERM).
  */
 export function startUp() {
   try {
@@ -25,6 +27,8 @@ export function startUp() {
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   encryptionKey();
   announceSetup();
+  // Webhook delivery runs in the server process; tests that call startUp() (vitest) start their own worker when they want one.
+  if (testRunner(process.env) !== "vitest" && process.env.NEXT_PHASE !== "phase-production-build") startWebhookWorker();
 }
 
 /**
