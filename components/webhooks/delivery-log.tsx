@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { ErrorMessage } from "@/components/ui/data-state";
-import { DateTime, StatusBadge } from "@/components/ui/format";
+import { DateTime } from "@/components/ui/format";
 import { deliveriesPath, type WebhookDelivery } from "@/components/webhooks/use-webhooks";
 import { api } from "@/lib/client/api";
 import styles from "./webhooks.module.css";
@@ -20,6 +20,8 @@ export function useRefreshWhilePending(items: readonly WebhookDelivery[], refetc
     return () => clearInterval(timer);
   }, [anyPending, refetch]);
 }
+
+const statusTone: Record<WebhookDelivery["status"], string> = { delivered: "ok", pending: "warn", failed: "danger" };
 
 const isSuccess = (code: number | null) => code !== null && code >= 200 && code < 300;
 
@@ -64,11 +66,13 @@ export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery
   // Retry is for a delivery that was tried: one not yet sent is on its way already.
   const retryable = delivery.status !== "pending" || delivery.attempts > 0;
   const responded = delivery.responseStatusCode !== null;
+  // "HTTP 500" only repeats the status shown below it; a redirect not followed or a timeout says more.
+  const error = delivery.lastError === `HTTP ${delivery.responseStatusCode}` ? null : delivery.lastError;
   return (
     <li className={styles.delivery} data-testid="webhook-delivery" data-status={delivery.status} aria-label={`${delivery.eventType} ${delivery.id}`}>
       <div className={styles.deliveryHead}>
         <div className={styles.deliveryTitle}>
-          <StatusBadge status={delivery.status} />
+          <span className={`badge ${statusTone[delivery.status]}`}>{delivery.status}</span>
           <strong className="mono">{delivery.eventType}</strong>
           <code className="muted">{delivery.id}</code>
         </div>
@@ -128,9 +132,9 @@ export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery
           </section>
           <section>
             <h3>Last response</h3>
-            {delivery.lastError && (
+            {error && (
               <p className={styles.lastError} data-testid="delivery-error">
-                {delivery.lastError}
+                {error}
               </p>
             )}
             {responded ? (
@@ -146,7 +150,7 @@ export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery
                 )}
               </>
             ) : (
-              !delivery.lastError && <p className="muted" style={{ margin: 0 }}>No attempt answered yet.</p>
+              !error && <p className="muted" style={{ margin: 0 }}>No attempt answered yet.</p>
             )}
           </section>
         </div>

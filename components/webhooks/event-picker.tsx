@@ -1,6 +1,6 @@
 "use client";
 
-import { useId } from "react";
+import { Fragment, useId } from "react";
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
 import styles from "./webhooks.module.css";
 
@@ -42,7 +42,7 @@ export function EventPicker({ value, onChange, error }: { value: readonly string
               onChange={(event) => toggle(name, event.target.checked)}
             />
             <label htmlFor={`${id}-${name}`} className="mono">
-              {name}
+              <Breakable name={name} />
             </label>
             <span id={`${id}-${name}-description`} className={styles.eventDescription}>
               {EVENT_TYPES[name]}
@@ -57,4 +57,15 @@ export function EventPicker({ value, onChange, error }: { value: readonly string
       )}
     </fieldset>
   );
+}
+
+/** An event type that may wrap after its dots and underscores on a narrow screen ("information_request.status_changed"). */
+function Breakable({ name }: { name: string }) {
+  const parts = name.split(/(?<=[._])/);
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {part}
+      {index < parts.length - 1 && <wbr />}
+    </Fragment>
+  ));
 }
