@@ -2,11 +2,9 @@
 
 import { toNestErrors } from "@hookform/resolvers";
 import type { FieldError, FieldErrors, Resolver, UseFormSetError } from "react-hook-form";
-import { z } from "zod";
 import { ApiRequestError, applyFieldErrors } from "@/lib/client/api";
 import { totpCodeSchema } from "@/lib/employees/schemas";
-import { text } from "@/lib/http/text";
-import { isEventType } from "@/lib/webhooks/event-types";
+import { createWebhookEndpointInput, updateWebhookEndpointInput } from "@/lib/webhooks/schemas";
 
 /** The values of the create and edit dialogs. */
 export type EndpointFormValues = {
@@ -18,29 +16,6 @@ export type EndpointFormValues = {
 };
 
 type Issue = { path: readonly PropertyKey[]; message: string };
-
-const MAX_URL_LENGTH = 2048;
-
-/**
- * The form's checks, the same rules as lib/webhooks/schemas.ts's input schemas. That file cannot run
- * in the browser (its URL guard resolves DNS and reads the server's settings), so the URL is only
- * checked for shape here; the API answers where it may not point, and that message shows under the field.
- */
-const endpointInput = z.object({
-  url: text()
-    .min(1, "is required")
-    .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
-    .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), "must be a URL such as https://example.com/webhooks"),
-  description: text().max(500, "must be at most 500 characters").optional(),
-  events: z
-    .array(z.string())
-    .min(1, "choose at least one event type")
-    .superRefine((list, context) => {
-      list.forEach((name, index) => {
-        if (!isEventType(name)) context.addIssue({ code: "custom", path: [index], message: `"${name}" is not an event type` });
-      });
-    }),
-});
 
 /** The form field an API or schema path belongs to: one message over the whole checklist. */
 export const formPath = (path: readonly PropertyKey[] | string): string => {
@@ -70,10 +45,16 @@ function resolverFrom(validate: (values: EndpointFormValues) => Issue[]): Resolv
   };
 }
 
-/** The create dialog's checks: the API's own schema, then the authenticator code. */
-export const createEndpointResolver = resolverFrom((values) => [...(endpointInput.safeParse(createBody(values)).error?.issues ?? []), ...codeIssues(values.code)]);
+/** The create dialog's checks: the API's own input schema (lib/webhooks/schemas.ts), then the authenticator code. */
+export const createEndpointResolver = resolverFrom((values) => [
+  ...(createWebhookEndpointInput.safeParse(createBody(values)).error?.issues ?? []),
+  ...codeIssues(values.code),
+]);
 
-export const updateEndpointResolver = resolverFrom((values) => [...(endpointInput.safeParse(updateBody(values)).error?.issues ?? []), ...codeIssues(values.code)]);
+export const updateEndpointResolver = resolverFrom((values) => [
+  ...(updateWebhookEndpointInput.safeParse(updateBody(values)).error?.issues ?? []),
+  ...codeIssues(values.code),
+]);
 
 export const endpointFormFields = ["url", "description", "events", "code"] as const;
 

@@ -3,15 +3,18 @@ import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
 import { EVENT_TYPE_NAMES, isEventType, type EventType } from "@/lib/webhooks/event-types";
-import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "@/lib/webhooks/url-guard";
+import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "@/lib/webhooks/url-rules";
 
-/** The URL as written, checked by the SSRF guard (https only; no private, loopback or metadata hosts unless allowed). */
+/**
+ * The URL as written, refused here for what no setting permits (client-safe: the dashboard's forms use
+ * it too); create and update then apply the server's WEBHOOK_ALLOW_PRIVATE (lib/webhooks/url-guard.ts).
+ */
 export const webhookUrlSchema = text()
   .trim()
   .min(1, "is required")
   .max(MAX_WEBHOOK_URL_LENGTH, `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
   .superRefine((value, context) => {
-    const problem = webhookUrlProblem(value);
+    const problem = webhookUrlProblem(value, true);
     if (problem) context.addIssue({ code: "custom", message: problem });
   })
   .meta({

@@ -25,9 +25,11 @@ describe("the endpoint form", () => {
 
   it("asks for at least one event type, a URL and a six-digit code before calling the API", async () => {
     expect(await errorsOf({})).toEqual({});
-    expect(await errorsOf({ events: [] })).toEqual({ events: "choose at least one event type" });
+    // The API's own messages: the form runs the API's input schema.
+    expect(await errorsOf({ events: [] })).toEqual({ events: "must name at least one event type" });
     expect(await errorsOf({ url: "" })).toEqual({ url: "is required" });
-    expect(await errorsOf({ url: "ftp://example.com/x" })).toEqual({ url: "must be a URL such as https://example.com/webhooks" });
+    expect(await errorsOf({ url: "ftp://example.com/x" })).toEqual({ url: "must use https" });
+    expect(await errorsOf({ url: "https://169.254.169.254/latest" })).toEqual({ url: expect.stringMatching(/metadata/) });
     expect(Object.keys(await errorsOf({ code: "12" }))).toEqual(["code"]);
   });
 

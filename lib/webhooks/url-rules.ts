@@ -1,0 +1,84 @@
+import ipaddr from "ipaddr.js";
+
+// The rules a webhook URL must follow as written (CONTRACT.md, "Webhooks"), with no server settings
+// or network access, so the dashboard's forms run the API's own schema (lib/webhooks/schemas.ts).
+// `allowPrivate` is the server's WEBHOOK_ALLOW_PRIVATE; lib/webhooks/url-guard.ts applies it, and
+// checks every resolved address again before each delivery.
+
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/** Cloud instance metadata services (AWS, GCP, Azure, ...): refused even with WEBHOOK_ALLOW_PRIVATE. */
+const METADATA_ADDRESSES = new Set(["169.254.169.254", "fd00:ec2::254"]);
+
+/** Never a destination for one request to one receiver, whatever the settings. */
+const NEVER = new Set(["unspecified", "multicast", "broadcast"]);
+
+const RANGE_NAMES: Record<string, string> = {
+  private: "private",
+  loopback: "loopback",
+  linkLocal: "link-local",
+  carrierGradeNat: "carrier-grade NAT (100.64.0.0/10)",
+  uniqueLocal: "unique local (fc00::/7)",
+  reserved: "reserved",
+  unspecified: "unspecified",
+  multicast: "multicast",
+  broadcast: "broadcast",
+};
+
+/** The address parsed, IPv4-mapped IPv6 reduced to IPv4; null when `text` is not an IP address. */
+export function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const value = text.replace(/^\[(.*)\]$/, "$1");
+  if (!ipaddr.isValid(value)) return null;
+  if (!value.includes(":") && !ipaddr.IPv4.isValidFourPartDecimal(value)) return null;
+  return ipaddr.process(value);
+}
+
+/** Why a webhook may not be sent to this address, or null. Only plain public unicast addresses pass, unless private ones are allowed. */
+export function addressProblem(ip: string, allowPrivate: boolean): string | null {
+  const address = parseIp(ip);
+  if (!address) return "is not an IP address";
+  if (METADATA_ADDRESSES.has(address.toString())) return "is a cloud metadata address";
+  const range = address.range();
+  if (range === "unicast") return null;
+  if (NEVER.has(range)) return `is a ${RANGE_NAMES[range]} address`;
+  if (allowPrivate) return null;
+  // Anything else (NAT64, 6to4 and Teredo embed IPv4 addresses that may be private) is not public either.
+  return `is a ${RANGE_NAMES[range] ?? `non-public (${range})`} address; webhooks go to public addresses only`;
+}
+
+const isLocalhostName = (host: string) => host === "localhost" || host.endsWith(".localhost");
+
+export type Parsed = { url: URL; host: string; literal: ipaddr.IPv4 | ipaddr.IPv6 | null };
+
+/** Why `text` is not an acceptable webhook URL as written, or null (with the parsed parts). */
+export function inspect(text: string, allowPrivate: boolean): { problem: string } | Parsed {
+  if (text.length > MAX_WEBHOOK_URL_LENGTH) return { problem: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` };
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (!url || !url.hostname) return { problem: "must be an absolute URL such as https://example.com/webhooks" };
+  if (url.protocol !== "https:" && url.protocol !== "http:") return { problem: "must use https" };
+  if (url.username || url.password) return { problem: "must not contain a user name or password" };
+  // The WHATWG parser has already rewritten IPv4 in any spelling (0x7f.1, 2130706433) as a dotted quad.
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase().replace(/\.$/, "");
+  const literal = parseIp(host);
+  const loopback = literal ? literal.range() === "loopback" : isLocalhostName(host);
+  if (url.protocol === "http:") {
+    if (!allowPrivate) return { problem: "must use https" };
+    if (!loopback) return { problem: "may use http only to a loopback address (127.0.0.1, ::1, localhost); use https" };
+  }
+  if (literal) {
+    const problem = addressProblem(literal.toString(), allowPrivate);
+    if (problem) return { problem: `host ${literal.toString()} ${problem}` };
+  } else if (loopback && !allowPrivate) {
+    return { problem: "host localhost is this machine; webhooks go to public addresses only" };
+  }
+  return { url, host, literal };
+}
+
+/**
+ * Why `url` is not acceptable for a webhook endpoint, or null. The schemas check with
+ * `allowPrivate: true` (what no setting permits); the server then applies its own setting.
+ */
+export function webhookUrlProblem(url: string, allowPrivate: boolean): string | null {
+  const result = inspect(url, allowPrivate);
+  return "problem" in result ? result.problem : null;
+}
