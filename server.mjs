@@ -19,7 +19,23 @@ const port = Number(process.env.PORT ?? 3000); // 0: any free port (tests)
 const host = process.env.HOST || "::";
 const app = next({ dev: false, dir: import.meta.dirname });
 const handle = app.getRequestHandler();
-await app.prepare(); // runs instrumentation.ts: validates configuration and migrates the database
+// instrumentation.ts runs lib/startup.ts (configuration, migrations, the setup link, the webhook
+// worker) in this process, but Next.js does not wait for it in prepare(): listen only once it is done,
+// so no request meets an unmigrated database and a refused setting stops the process before it listens.
+const started = Symbol.for("platform-compliance.started");
+const startUpDone = new Promise((resolve, reject) => (globalThis[started] = { resolve, reject }));
+await app.prepare();
+const startUpTimeout = setTimeout(() => {
+  console.error("Start-up did not finish within 5 minutes (instrumentation.ts never ran lib/startup.ts?)");
+  process.exit(1);
+}, 300_000);
+try {
+  await startUpDone;
+} catch (error) {
+  console.error(`Start-up failed: ${error instanceof Error ? error.stack : error}`);
+  process.exit(1);
+}
+clearTimeout(startUpTimeout);
 const settings = edgeSettings(process.env); // validated by the line above
 
 const server = createServer((req, res) => {

@@ -12,6 +12,18 @@ import Database from "better-sqlite3";
  * (server.mjs stops it on SIGTERM).
  */
 export function startUp() {
+  // server.mjs listens once this has finished (Next.js does not wait for instrumentation itself).
+  const done = (globalThis as Record<symbol, { resolve(): void; reject(error: unknown): void } | undefined>)[Symbol.for("platform-compliance.started")];
+  try {
+    startUpSteps();
+  } catch (error) {
+    done?.reject(error);
+    throw error;
+  }
+  done?.resolve();
+}
+
+function startUpSteps() {
   try {
     if (env().PASSWORD_HASH_COST === "test") {
       console.warn(`Passwords are hashed at test cost (PASSWORD_HASH_COST=test, under ${testRunner(process.env)}): never for real use.`);
