@@ -84,7 +84,8 @@ const startFlags: string[] = JSON.parse(readFileSync(path.join(root, "package.js
 async function startServer(): Promise<{ child: ChildProcess; baseURL: string }> {
   const child = spawn(process.execPath, [...startFlags, "server.mjs"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    // The webhook worker's poll is slowed so its background queries do not count against the routes.
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", WEBHOOK_POLL_MS: "600000" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -101,6 +102,62 @@ async function startServer(): Promise<{ child: ChildProcess; baseURL: string }> 
 
 /** Peak resident memory of a process, from the kernel's own high-water mark. */
 const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+
+// --- Server CPU time per request ------------------------------------------------------------
+// Requests per second swing several-fold with whatever else a shared machine runs; the CPU time the
+// server process itself spends per request (user + system, from /proc/<pid>/stat) moves far less.
+// Each route is compared with a trivial route of a bare Next.js app (bench/bare-app) measured the
+// same way in the same run, so the ratios hold across machines and sessions.
+
+const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 3000);
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux everywhere but exotic builds (`getconf CLK_TCK`)
+
+/** CPU milliseconds (user + system) the process has used so far. */
+function cpuMs(pid: number): number {
+  // Fields after the command name (which is in parentheses and may hold spaces): utime is the 14th field, stime the 15th.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+type CpuResult = { name: string; requests: number; cpuMsPerRequest: number; non2xx: number };
+
+/** Server CPU time per request: a warm-up, then a fixed number of requests at 4 connections. */
+async function measureCpu(name: string, pid: number, options: autocannon.Options): Promise<CpuResult> {
+  await autocannon({ ...options, connections: 4, amount: 500 });
+  const before = cpuMs(pid);
+  const result = await autocannon({ ...options, connections: 4, amount: CPU_REQUESTS });
+  const used = cpuMs(pid) - before;
+  const row = { name, requests: result.requests.total, cpuMsPerRequest: Math.round((used / result.requests.total) * 1000) / 1000, non2xx: result.non2xx };
+  console.log(`${name.padEnd(44)} ${row.cpuMsPerRequest.toFixed(3).padStart(7)} ms CPU/request over ${row.requests}   non-2xx ${row.non2xx}`);
+  return row;
+}
+
+/** Builds (when needed) and starts the bare Next.js app: the framework's own cost of a request. */
+async function startBareApp(): Promise<{ child: ChildProcess; baseURL: string }> {
+  const dir = path.join(root, "bench", "bare-app");
+  const build = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build", "--webpack"], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+  });
+  if (build.status !== 0) throw new Error("bare app build failed");
+  const child = spawn(process.execPath, [...startFlags, "server.mjs"], { cwd: dir, env: { ...process.env, PORT: "0", NODE_ENV: "production" }, stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk;
+      const match = /Listening on http:\/\/\S*:(\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.on("exit", (code) => reject(new Error(`bare app exited with ${code}\n${out}`)));
+  });
+  return { child, baseURL: `http://127.0.0.1:${port}` };
+}
+
+async function stop(child: ChildProcess) {
+  child.kill("SIGTERM");
+  await new Promise((resolve) => child.once("exit", resolve));
+}
 
 async function measure(name: string, options: autocannon.Options): Promise<Result> {
   // A short warm-up first, so JIT and caches do not count against the route.
@@ -182,6 +239,32 @@ async function main() {
   server.child.kill("SIGTERM");
   await new Promise((resolve) => server.child.once("exit", resolve));
 
+  // Server CPU time per request, each on a fresh process, against the bare app's trivial route.
+  console.log(`\nServer CPU time per request (${CPU_REQUESTS} requests at 4 connections after 500 to warm up)\n`);
+  const cpu: Record<string, CpuResult> = {};
+  const bare = await startBareApp();
+  cpu.bare = await measureCpu("bare Next.js app: GET /ping", bare.child.pid!, { url: `${bare.baseURL}/ping` });
+  await stop(bare.child);
+  server = await startServer();
+  cpu.healthz = await measureCpu("GET /healthz", server.child.pid!, { url: `${server.baseURL}/healthz` });
+  cpu.apiKeys = await measureCpu("GET /v1/api_keys (key-authenticated)", server.child.pid!, { url: `${server.baseURL}/v1/api_keys`, headers: auth });
+  let cpuCounter = 0;
+  cpu.createDelegatedUser = await measureCpu("POST /v1/delegated_users", server.child.pid!, {
+    url: `${server.baseURL}/v1/delegated_users`,
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ externalId: `cpu-${process.pid}-${cpuCounter++}` }) }) }],
+  });
+  await stop(server.child);
+  const cpuRatio = (row: CpuResult) => Math.round((row.cpuMsPerRequest / cpu.bare!.cpuMsPerRequest) * 100) / 100;
+  console.log(`\nRatios to the bare app: /healthz ${cpuRatio(cpu.healthz!)}, key GET ${cpuRatio(cpu.apiKeys!)}, POST ${cpuRatio(cpu.createDelegatedUser!)}`);
+  if (process.argv.includes("--cpu-only")) {
+    // `npm run bench -- --cpu-only`: just these figures (for profiling rounds).
+    sqlite.close();
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
+
   server = await startServer();
   console.log(`\n${CONNECTIONS} connections, ${DURATION} s per route\n`);
   results.trivial = await measure("GET /healthz (framework ceiling)", { url: `${server.baseURL}/healthz` });
@@ -220,6 +303,8 @@ async function main() {
 
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
   const targets = [
+    { target: "CPU/request: key-authenticated GET ≤ 1.2 × bare trivial route", value: cpuRatio(cpu.apiKeys!), ok: cpuRatio(cpu.apiKeys!) <= 1.2 && cpu.apiKeys!.non2xx === 0 },
+    { target: "CPU/request: POST /v1/delegated_users ≤ 2.0 × bare trivial route", value: cpuRatio(cpu.createDelegatedUser!), ok: cpuRatio(cpu.createDelegatedUser!) <= 2.0 && cpu.createDelegatedUser!.non2xx === 0 },
     { target: "key-authenticated GET /v1/api_keys ≥ 0.8 × trivial req/s", value: ratio(results.apiKeys!.rps, results.trivial!.rps), ok: results.apiKeys!.rps >= 0.8 * results.trivial!.rps },
     { target: "first page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txFirst1m!.p50 || 1, results.txFirst1k!.p50 || 1), ok: (results.txFirst1m!.p50 || 1) <= 1.5 * (results.txFirst1k!.p50 || 1) },
     { target: "deep page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txDeep1m!.p50 || 1, results.txDeep1k!.p50 || 1), ok: (results.txDeep1m!.p50 || 1) <= 1.5 * (results.txDeep1k!.p50 || 1) },
@@ -233,7 +318,7 @@ async function main() {
   mkdirSync(path.join(root, "bench"), { recursive: true });
   writeFileSync(
     path.join(root, "bench", "results.json"),
-    JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, results, signIn, peakRssMb: Math.round(peak), seedMillionMs, seedInformationRequestsMs, targets }, null, 2) + "\n",
+    JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, durationSeconds: DURATION, cpu, cpuRatios: { healthz: cpuRatio(cpu.healthz!), apiKeys: cpuRatio(cpu.apiKeys!), createDelegatedUser: cpuRatio(cpu.createDelegatedUser!) }, results, signIn, peakRssMb: Math.round(peak), seedMillionMs, seedInformationRequestsMs, targets }, null, 2) + "\n",
   );
   console.log(`\nWrote bench/results.json`);
   rmSync(work, { recursive: true, force: true });
