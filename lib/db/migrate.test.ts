@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -133,6 +133,58 @@ describe("migrateDatabase", () => {
       for (const key of keys) expect(JSON.parse(key.permissions)).toEqual([...DEFAULT_KEY_PERMISSIONS]);
       expect(db.prepare(`SELECT requireTwoFactor, fourEyesApproval FROM "Account"`).get()).toEqual({ requireTwoFactor: 0, fourEyesApproval: 0 });
     });
+  });
+});
+
+describe("migrateDatabase in several processes at once", () => {
+  /** Runs migrateDatabase(file) in `count` separate processes released at the same moment; each answers what it applied, or its error. */
+  async function migrateInProcesses(file: string, count: number) {
+    const script = path.join(work, "migrate-child.ts");
+    writeFileSync(
+      script,
+      `import { migrateDatabase } from ${JSON.stringify(path.join(root, "lib", "db", "migrate.ts"))};
+const [file, at] = process.argv.slice(2);
+setTimeout(() => {
+  try {
+    console.log(JSON.stringify({ applied: migrateDatabase(file!) }));
+  } catch (error) {
+    console.log(JSON.stringify({ error: String(error) }));
+  }
+}, Number(at) - Date.now());
+`,
+    );
+    // Loading TypeScript takes a while: all are released together once every one has surely loaded.
+    const at = Date.now() + 4_000;
+    const runs = Array.from(
+      { length: count },
+      () =>
+        new Promise<{ applied?: string[]; error?: string }>((resolve, reject) => {
+          const child = spawn(process.execPath, ["--import", "tsx", script, file, String(at)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+          let output = "";
+          child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+          child.on("error", reject);
+          child.on("exit", () => {
+            try {
+              resolve(JSON.parse(output.trim().split("\n").at(-1)!));
+            } catch {
+              reject(new Error(`no answer from a migrating process: ${output}`));
+            }
+          });
+        }),
+    );
+    return Promise.all(runs);
+  }
+
+  it("six processes migrating one fresh file: every migration applied once, by one of them, and none fails", { timeout: 60_000 }, async () => {
+    const file = freshFile();
+    const results = await migrateInProcesses(file, 6);
+    expect(results.filter((result) => result.error)).toEqual([]);
+    const applied = results.flatMap((result) => result.applied!);
+    expect([...applied].sort()).toEqual(migrationNames);
+    const recorded = withDb(file, (db) => db.prepare(`SELECT name FROM "_migrations" ORDER BY name`).pluck().all());
+    expect(recorded).toEqual(migrationNames);
+    expect(withDb(file, (db) => db.pragma("journal_mode", { simple: true }))).toBe("wal");
+    expect(withDb(file, (db) => db.pragma("integrity_check", { simple: true }))).toBe("ok");
   });
 });
 
