@@ -34,6 +34,7 @@ describe("parseEnv", () => {
       PASSWORD_HASH_COST: "production",
       WEBHOOK_ALLOW_PRIVATE: false,
       WEBHOOK_POLL_MS: 1000,
+      WEB_CONCURRENCY: 1,
     });
   });
 
@@ -97,6 +98,21 @@ describe("parseEnv", () => {
     ["33 bytes of base64", Buffer.alloc(33).toString("base64")],
   ])("refuses a TOTP_ENCRYPTION_KEY of %s and names it", (_, key) => {
     expect(envError({ TOTP_ENCRYPTION_KEY: key }).message).toMatch(/^\s+TOTP_ENCRYPTION_KEY: /m);
+  });
+
+  it.each([
+    ["1", 1],
+    ["2", 2],
+    ["32", 32],
+    ["", 1],
+  ])("reads WEB_CONCURRENCY=%j as %i worker processes", (value, expected) => {
+    expect(parseEnv({ WEB_CONCURRENCY: value }).WEB_CONCURRENCY).toBe(expected);
+  });
+
+  it.each(["0", "33", "1000", "-2", "1.5", "2x", " 2", "auto", "0x2", "1e1"])("refuses WEB_CONCURRENCY=%j and names it with the range", (value) => {
+    const message = envError({ WEB_CONCURRENCY: value }).message;
+    expect(message).toMatch(/^\s+WEB_CONCURRENCY: must be a whole number from 1 to 32/m);
+    expect(message).not.toMatch(/^\s+(?!WEB_CONCURRENCY)\w+: /m);
   });
 
   it.each([

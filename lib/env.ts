@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseWebConcurrency } from "@/lib/web-concurrency.mjs";
 
 // Every setting the service reads, validated once. A bad value stops start-up with a message that
 // names the variable (see instrumentation.ts), instead of failing later on some request.
@@ -57,6 +58,21 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
   /** How often the webhook worker looks for due deliveries, in milliseconds (lib/webhooks/worker.ts). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+  /**
+   * Worker processes serving the one port (server.mjs forks them with node:cluster); unset or 1: a
+   * single process. Read the same way by server.mjs, which decides before this module loads.
+   */
+  WEB_CONCURRENCY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      const parsed = parseWebConcurrency(value);
+      if ("error" in parsed) {
+        context.addIssue({ code: "custom", message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.workers;
+    }),
   /**
    * `test` hashes passwords at a trivial cost so the suite does not wait on hundreds of real hashes.
    * Only a process started by the test runner may use it (see testRunner); anywhere else it stops start-up.
