@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
 import { databaseFile } from "@/lib/env";
 import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
@@ -36,6 +37,7 @@ function oneAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
     adapterName: factory.adapterName,
     async connect(): Promise<SqlDriverAdapter> {
       const adapter = await factory.connect();
+      reusePreparedStatements((adapter as unknown as { client: BetterSqlite3.Database }).client);
       const lock = mutex();
       const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
         const release = await lock.acquire();
@@ -57,18 +59,6 @@ function oneAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
           try {
             transaction = await adapter.startTransaction(isolationLevel);
           } catch (error) {
-            release();
-            throw error;
-          }
-          // The adapter opens a deferred transaction (BEGIN). With another process on the same file
-          // (a second instance, its webhook worker), one that has read and then writes after the other
-          // process committed fails at once with SQLITE_BUSY (its snapshot is stale; waiting cannot
-          // help). BEGIN IMMEDIATE takes the write lock first, waiting (busy timeout) for it instead.
-          try {
-            await transaction.executeRaw({ sql: "COMMIT", args: [], argTypes: [] });
-            await transaction.executeRaw({ sql: "BEGIN IMMEDIATE", args: [], argTypes: [] });
-          } catch (error) {
-            await transaction.rollback().catch(() => {});
             release();
             throw error;
           }
@@ -100,6 +90,44 @@ function oneAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
         dispose: () => adapter.dispose(),
       };
     },
+  };
+}
+
+/**
+ * The adapter prepares every statement afresh for every query (a large share of a write's CPU) and
+ * binds its parameters onto it, which a shared statement cannot take twice. Here `prepare` hands out
+ * a cached statement behind a small object that passes the parameters at each run instead.
+ *
+ * It also opens transactions with BEGIN IMMEDIATE instead of the adapter's deferred BEGIN: with
+ * another process on the same file (a second instance, its webhook worker), a deferred transaction
+ * that has read and then writes after the other process committed fails at once with SQLITE_BUSY
+ * (its snapshot is stale; waiting cannot help). BEGIN IMMEDIATE takes the write lock first, waiting
+ * for it (the busy timeout) instead.
+ */
+function reusePreparedStatements(client: BetterSqlite3.Database) {
+  const prepare = client.prepare.bind(client);
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  const MAX_CACHED = 500;
+  const cached = (sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+      statement = prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+  (client as { prepare: unknown }).prepare = (sql: string) => {
+    const statement = cached(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+    return {
+      bind: (args: unknown[]) => ({
+        reader: statement.reader,
+        run: () => statement.run(...args),
+        columns: () => statement.columns(),
+        raw: () => ({ all: () => statement.raw(true).all(...args) }),
+      }),
+      run: () => statement.run(),
+    };
   };
 }
 

@@ -109,7 +109,8 @@ const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(
 // Each route is compared with a trivial route of a bare Next.js app (bench/bare-app) measured the
 // same way in the same run, so the ratios hold across machines and sessions.
 
-const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 3000);
+const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 2000);
+const CPU_WARM_UP = 3000;
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux everywhere but exotic builds (`getconf CLK_TCK`)
 
 /** CPU milliseconds (user + system) the process has used so far. */
@@ -119,17 +120,38 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
-type CpuResult = { name: string; requests: number; cpuMsPerRequest: number; non2xx: number };
+type CpuResult = { name: string; requests: number; cpuMsPerRequest: number; rounds: number[]; non2xx: number };
+type CpuTarget = { name: string; pid: number; options: autocannon.Options };
 
-/** Server CPU time per request: a warm-up, then a fixed number of requests at 4 connections. */
-async function measureCpu(name: string, pid: number, options: autocannon.Options): Promise<CpuResult> {
-  await autocannon({ ...options, connections: 4, amount: 500 });
-  const before = cpuMs(pid);
-  const result = await autocannon({ ...options, connections: 4, amount: CPU_REQUESTS });
-  const used = cpuMs(pid) - before;
-  const row = { name, requests: result.requests.total, cpuMsPerRequest: Math.round((used / result.requests.total) * 1000) / 1000, non2xx: result.non2xx };
-  console.log(`${name.padEnd(44)} ${row.cpuMsPerRequest.toFixed(3).padStart(7)} ms CPU/request over ${row.requests}   non-2xx ${row.non2xx}`);
-  return row;
+/**
+ * Server CPU time per request for each target: a long warm-up each, then rounds that take the
+ * targets in turn (so a burst of noise from elsewhere on the machine falls on all of them alike),
+ * each round a fixed number of requests at 4 connections; the median round counts.
+ */
+async function measureCpu(targets: CpuTarget[], rounds = 3): Promise<CpuResult[]> {
+  // A long warm-up: V8 optimises Next.js's request path over the first few thousand requests.
+  for (const target of targets) await autocannon({ ...target.options, connections: 4, amount: CPU_WARM_UP });
+  const perRound = targets.map(() => [] as number[]);
+  const non2xx = targets.map(() => 0);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, target] of targets.entries()) {
+      const before = cpuMs(target.pid);
+      const result = await autocannon({ ...target.options, connections: 4, amount: CPU_REQUESTS });
+      perRound[index]!.push((cpuMs(target.pid) - before) / result.requests.total);
+      non2xx[index]! += result.non2xx;
+    }
+  }
+  return targets.map((target, index) => {
+    const row = {
+      name: target.name,
+      requests: CPU_REQUESTS * rounds,
+      cpuMsPerRequest: Math.round(median(perRound[index]!) * 1000) / 1000,
+      rounds: perRound[index]!.map((value) => Math.round(value * 1000) / 1000),
+      non2xx: non2xx[index]!,
+    };
+    console.log(`${row.name.padEnd(44)} ${row.cpuMsPerRequest.toFixed(3).padStart(7)} ms CPU/request (rounds ${row.rounds.join(", ")})   non-2xx ${row.non2xx}`);
+    return row;
+  });
 }
 
 /** Builds (when needed) and starts the bare Next.js app: the framework's own cost of a request. */
@@ -240,21 +262,27 @@ async function main() {
   await new Promise((resolve) => server.child.once("exit", resolve));
 
   // Server CPU time per request, each on a fresh process, against the bare app's trivial route.
-  console.log(`\nServer CPU time per request (${CPU_REQUESTS} requests at 4 connections after 500 to warm up)\n`);
-  const cpu: Record<string, CpuResult> = {};
+  console.log(`\nServer CPU time per request (3 rounds of ${CPU_REQUESTS} requests at 4 connections, after ${CPU_WARM_UP} to warm up)\n`);
   const bare = await startBareApp();
-  cpu.bare = await measureCpu("bare Next.js app: GET /ping", bare.child.pid!, { url: `${bare.baseURL}/ping` });
-  await stop(bare.child);
   server = await startServer();
-  cpu.healthz = await measureCpu("GET /healthz", server.child.pid!, { url: `${server.baseURL}/healthz` });
-  cpu.apiKeys = await measureCpu("GET /v1/api_keys (key-authenticated)", server.child.pid!, { url: `${server.baseURL}/v1/api_keys`, headers: auth });
   let cpuCounter = 0;
-  cpu.createDelegatedUser = await measureCpu("POST /v1/delegated_users", server.child.pid!, {
-    url: `${server.baseURL}/v1/delegated_users`,
-    method: "POST",
-    headers: { ...auth, "content-type": "application/json" },
-    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ externalId: `cpu-${process.pid}-${cpuCounter++}` }) }) }],
-  });
+  const [bareRow, healthzRow, apiKeysRow, createRow] = await measureCpu([
+    { name: "bare Next.js app: GET /ping", pid: bare.child.pid!, options: { url: `${bare.baseURL}/ping` } },
+    { name: "GET /healthz", pid: server.child.pid!, options: { url: `${server.baseURL}/healthz` } },
+    { name: "GET /v1/api_keys (key-authenticated)", pid: server.child.pid!, options: { url: `${server.baseURL}/v1/api_keys`, headers: auth } },
+    {
+      name: "POST /v1/delegated_users",
+      pid: server.child.pid!,
+      options: {
+        url: `${server.baseURL}/v1/delegated_users`,
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ externalId: `cpu-${process.pid}-${cpuCounter++}` }) }) }],
+      },
+    },
+  ]);
+  const cpu: Record<string, CpuResult> = { bare: bareRow!, healthz: healthzRow!, apiKeys: apiKeysRow!, createDelegatedUser: createRow! };
+  await stop(bare.child);
   await stop(server.child);
   const cpuRatio = (row: CpuResult) => Math.round((row.cpuMsPerRequest / cpu.bare!.cpuMsPerRequest) * 100) / 100;
   console.log(`\nRatios to the bare app: /healthz ${cpuRatio(cpu.healthz!)}, key GET ${cpuRatio(cpu.apiKeys!)}, POST ${cpuRatio(cpu.createDelegatedUser!)}`);

@@ -12,11 +12,15 @@ import type { EventType } from "@/lib/webhooks/event-types";
  * event commit together or not at all. `data` is the resource exactly as the API returns it; the
  * event carries `accountId` beside it. The worker (lib/webhooks/worker.ts) sends it.
  */
-export async function emitEvent(type: EventType, data: object, { accountId, now = new Date() }: { accountId: string; now?: Date }) {
+export async function emitEvent(
+  type: EventType,
+  data: object,
+  { accountId, platformId, now = new Date() }: { accountId: string; /** The account's platform, when the caller knows it (saves a query). */ platformId?: string; now?: Date },
+) {
   // System code: the platform's endpoints are outside a sub-account's tenant scope.
-  const account = await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { id: true, platformId: true } });
+  platformId ??= (await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { platformId: true } })).platformId;
   const endpoints = await db().webhookEndpoint.findMany({
-    where: { accountId: { in: [...new Set([account.id, account.platformId])] }, enabled: true, deletedAt: null },
+    where: { accountId: { in: [...new Set([accountId, platformId])] }, enabled: true, deletedAt: null },
     select: { id: true, accountId: true, subscribedEvents: true },
   });
   const plain = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
@@ -46,8 +50,10 @@ export async function emitResourceEvent<S extends z.ZodType>(
   type: EventType,
   schema: S,
   resource: unknown,
-  { accountId = currentScope().accountId, now }: { accountId?: string; now?: Date } = {},
+  { accountId, now }: { accountId?: string; now?: Date } = {},
 ) {
   const data = schema.parse(JSON.parse(JSON.stringify(resource))) as object;
-  return emitEvent(type, data, { accountId, now });
+  if (accountId !== undefined) return emitEvent(type, data, { accountId, now });
+  const scope = currentScope();
+  return emitEvent(type, data, { accountId: scope.accountId, platformId: scope.platformId, now });
 }
