@@ -8,71 +8,146 @@
 //   tokens never reach it): the contract's 405 here.
 // Host, repeated credentials and methods are checked by lib/http/edge.mjs, which proxy.ts also uses
 // for pages under `next dev`; the security headers come from next.config.js (and proxy.ts for pages).
+// WEB_CONCURRENCY=N (N > 1) makes this process a node:cluster primary (lib/cluster-primary.mjs) that
+// forks N workers running this same file, all serving one port; what they must share lives in the
+// database. Unset or 1: this process serves alone.
 import { randomBytes } from "node:crypto";
+import cluster from "node:cluster";
 import { createServer, STATUS_CODES } from "node:http";
-import next from "next";
+import { fileURLToPath } from "node:url";
 import { ALLOWED_METHODS, HSTS, SECURITY_HEADERS, edgeRefusal, edgeSettings, refusalBody } from "./lib/http/edge.mjs";
-
-globalThis[Symbol.for("platform-compliance.peer-in-xff")] = true;
+import { parseWebConcurrency } from "./lib/web-concurrency.mjs";
 
 const port = Number(process.env.PORT ?? 3000); // 0: any free port (tests)
 const host = process.env.HOST || "::";
-const app = next({ dev: false, dir: import.meta.dirname });
-const handle = app.getRequestHandler();
-// instrumentation.ts runs lib/startup.ts (configuration, migrations, the setup link, the webhook
-// worker) in this process, but Next.js does not wait for it in prepare(): listen only once it is done,
-// so no request meets an unmigrated database and a refused setting stops the process before it listens.
-const started = Symbol.for("platform-compliance.started");
-const startUpDone = new Promise((resolve, reject) => (globalThis[started] = { resolve, reject }));
-await app.prepare();
-const startUpTimeout = setTimeout(() => {
-  console.error("Start-up did not finish within 5 minutes (instrumentation.ts never ran lib/startup.ts?)");
-  process.exit(1);
-}, 300_000);
-try {
-  await startUpDone;
-} catch (error) {
-  console.error(`Start-up failed: ${error instanceof Error ? error.stack : error}`);
-  process.exit(1);
-}
-clearTimeout(startUpTimeout);
-const settings = edgeSettings(process.env); // validated by the line above
+// A bad value runs one process, whose start-up (lib/env.ts) refuses it with a message naming it.
+const workers = parseWebConcurrency(process.env.WEB_CONCURRENCY).workers ?? 1;
+const primary = cluster.isPrimary && workers > 1;
+/**
+ * Responses name the process that served them only in servers a Playwright test started (it sets
+ * TEST_WORKER_INDEX), so e2e/instances.spec.ts can tell the workers apart; never in production.
+ */
+const workerHeader = cluster.isWorker && Boolean(process.env.TEST_WORKER_INDEX);
+/** Validated by lib/startup.ts before serve() reads them. */
+let settings;
+/** The address as printed in "Listening on ...". */
+const origin = (actualPort) => `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
 
-const server = createServer((req, res) => {
-  const given = req.headers["x-forwarded-for"];
-  const chain = Array.isArray(given) ? given.join(", ") : given;
-  const peer = req.socket.remoteAddress ?? "";
-  req.headers["x-forwarded-for"] = chain ? `${chain}, ${peer}` : peer;
-  const id = req.headers["x-request-id"];
-  const requestId = typeof id === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : `req_${randomBytes(12).toString("hex")}`;
-  req.headers["x-request-id"] = requestId;
-  res.setHeader("X-Request-Id", requestId);
-  if (settings.cookieSecure) res.setHeader("Strict-Transport-Security", HSTS);
-  const refusal = edgeRefusal(
-    {
-      method: req.method ?? "",
-      path: (req.url ?? "/").split("?", 1)[0],
-      host: req.headers.host,
-      forwardedHost: req.headers["x-forwarded-host"],
-      authorizationCount: countHeader(req.rawHeaders, "authorization"),
-      cookie: req.headers.cookie,
-    },
-    settings,
-  );
-  if (refusal) {
-    const body = refusalBody(refusal);
-    res.writeHead(refusal.status, {
-      ...SECURITY_HEADERS,
-      ...refusal.headers,
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Length": Buffer.byteLength(body),
-      "Cache-Control": "no-store",
-    });
-    res.end(req.method === "HEAD" ? undefined : body);
-    return;
+if (primary) {
+  // Next.js is never loaded here: the primary only forks, watches and stops the workers.
+  const { runPrimary } = await import("./lib/cluster-primary.mjs");
+  runPrimary({ workers, exec: fileURLToPath(import.meta.url), origin });
+} else {
+  await serve();
+}
+
+/** Next.js behind the checks above, on `port` (in a cluster worker, the port all workers share). */
+async function serve() {
+  globalThis[Symbol.for("platform-compliance.peer-in-xff")] = true;
+
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: import.meta.dirname });
+  const handle = app.getRequestHandler();
+  // instrumentation.ts runs lib/startup.ts (configuration, migrations, the setup link, the webhook
+  // worker) in this process, but Next.js does not wait for it in prepare(): listen only once it is done,
+  // so no request meets an unmigrated database and a refused setting stops the process before it listens.
+  const started = Symbol.for("platform-compliance.started");
+  const startUpDone = new Promise((resolve, reject) => (globalThis[started] = { resolve, reject }));
+  await app.prepare();
+  const startUpTimeout = setTimeout(() => {
+    console.error("Start-up did not finish within 5 minutes (instrumentation.ts never ran lib/startup.ts?)");
+    process.exit(1);
+  }, 300_000);
+  try {
+    await startUpDone;
+  } catch (error) {
+    console.error(`Start-up failed: ${error instanceof Error ? error.stack : error}`);
+    process.exit(1);
   }
-  handle(req, res);
-});
+  clearTimeout(startUpTimeout);
+  settings = edgeSettings(process.env); // validated by the line above
+
+  const server = createServer((req, res) => {
+    const given = req.headers["x-forwarded-for"];
+    const chain = Array.isArray(given) ? given.join(", ") : given;
+    const peer = req.socket.remoteAddress ?? "";
+    req.headers["x-forwarded-for"] = chain ? `${chain}, ${peer}` : peer;
+    const id = req.headers["x-request-id"];
+    const requestId = typeof id === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : `req_${randomBytes(12).toString("hex")}`;
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    if (workerHeader) res.setHeader("X-Worker-Pid", String(process.pid));
+    if (settings.cookieSecure) res.setHeader("Strict-Transport-Security", HSTS);
+    const refusal = edgeRefusal(
+      {
+        method: req.method ?? "",
+        path: (req.url ?? "/").split("?", 1)[0],
+        host: req.headers.host,
+        forwardedHost: req.headers["x-forwarded-host"],
+        authorizationCount: countHeader(req.rawHeaders, "authorization"),
+        cookie: req.headers.cookie,
+      },
+      settings,
+    );
+    if (refusal) {
+      const body = refusalBody(refusal);
+      res.writeHead(refusal.status, {
+        ...SECURITY_HEADERS,
+        ...refusal.headers,
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Length": Buffer.byteLength(body),
+        "Cache-Control": "no-store",
+      });
+      res.end(req.method === "HEAD" ? undefined : body);
+      return;
+    }
+    handle(req, res);
+  });
+
+  // CONNECT (a proxy tunnel request) never reaches the request handler; without this Node drops the connection.
+  server.on("connect", (req, socket) => {
+    socket.on("error", () => {});
+    socket.end(methodNotAllowed(req.method ?? "CONNECT"));
+  });
+
+  // A method Node's parser does not know (FOO) is a parse error: the contract's 405 for that, and for
+  // anything else what Node itself answers when no listener is set.
+  server.on("clientError", (error, socket) => {
+    if (!socket.writable || socket._httpMessage?.headersSent) return socket.destroy(error);
+    if (error.code === "HPE_INVALID_METHOD") {
+      socket.end(methodNotAllowed("given"));
+      return;
+    }
+    const status = { HPE_HEADER_OVERFLOW: 431, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413, ERR_HTTP_REQUEST_TIMEOUT: 408 }[error.code] ?? 400;
+    socket.end(rawResponse(status, {}));
+  });
+
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, host, () => {
+    const { port: actual } = server.address();
+    // In a cluster the primary hears of it (the worker's "listening" event) and speaks for all workers.
+    if (!cluster.isWorker) console.log(`Listening on ${origin(actual)}`);
+  });
+
+  // A clean stop: no new connections, and the webhook worker (started by lib/startup.ts, found under
+  // its global symbol) takes no new deliveries and finishes the attempts in flight, each bounded by its
+  // 10 s timeout. What a hard stop cuts short is sent again after the lease runs out (at least once).
+  const webhookWorker = Symbol.for("platform-compliance.webhook-worker");
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      const connections = new Promise((resolve) => {
+        server.close(resolve);
+        setTimeout(resolve, 5_000).unref();
+      });
+      const deliveries = globalThis[webhookWorker]?.stop() ?? Promise.resolve();
+      Promise.allSettled([connections, deliveries]).then(() => process.exit(0));
+      setTimeout(() => process.exit(0), 15_000).unref();
+    });
+  }
+}
 
 function countHeader(rawHeaders, name) {
   let count = 0;
@@ -89,50 +164,7 @@ function rawResponse(status, extra, body) {
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body ?? ""}`;
 }
 
-const methodNotAllowed = (method) => {
+function methodNotAllowed(method) {
   const refusal = edgeRefusal({ method, path: "", host: null, forwardedHost: null, authorizationCount: 0, cookie: null }, { ...settings, appHosts: null });
   return rawResponse(405, { Allow: ALLOWED_METHODS.join(", ") }, refusalBody(refusal));
-};
-
-// CONNECT (a proxy tunnel request) never reaches the request handler; without this Node drops the connection.
-server.on("connect", (req, socket) => {
-  socket.on("error", () => {});
-  socket.end(methodNotAllowed(req.method ?? "CONNECT"));
-});
-
-// A method Node's parser does not know (FOO) is a parse error: the contract's 405 for that, and for
-// anything else what Node itself answers when no listener is set.
-server.on("clientError", (error, socket) => {
-  if (!socket.writable || socket._httpMessage?.headersSent) return socket.destroy(error);
-  if (error.code === "HPE_INVALID_METHOD") {
-    socket.end(methodNotAllowed("given"));
-    return;
-  }
-  const status = { HPE_HEADER_OVERFLOW: 431, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413, ERR_HTTP_REQUEST_TIMEOUT: 408 }[error.code] ?? 400;
-  socket.end(rawResponse(status, {}));
-});
-
-server.keepAliveTimeout = 65_000;
-server.listen(port, host, () => {
-  const { port: actual } = server.address();
-  console.log(`Listening on http://${host.includes(":") ? `[${host}]` : host}:${actual}`);
-});
-
-// A clean stop: no new connections, and the webhook worker (started by lib/startup.ts, found under
-// its global symbol) takes no new deliveries and finishes the attempts in flight, each bounded by its
-// 10 s timeout. What a hard stop cuts short is sent again after the lease runs out (at least once).
-const webhookWorker = Symbol.for("platform-compliance.webhook-worker");
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    const connections = new Promise((resolve) => {
-      server.close(resolve);
-      setTimeout(resolve, 5_000).unref();
-    });
-    const deliveries = globalThis[webhookWorker]?.stop() ?? Promise.resolve();
-    Promise.allSettled([connections, deliveries]).then(() => process.exit(0));
-    setTimeout(() => process.exit(0), 15_000).unref();
-  });
 }

@@ -3,6 +3,7 @@ import { encryptionKey } from "@/lib/auth/encryption";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup-token";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
+import cluster from "node:cluster";
 import Database from "better-sqlite3";
 
 /**
@@ -38,7 +39,9 @@ function startUpSteps() {
   const applied = migrateDatabase(databaseFile());
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   encryptionKey();
-  announceSetup();
+  // Under WEB_CONCURRENCY the first worker (cluster id 1, started before the others) prints the way to
+  // setup; the others and replacements of dead workers stay quiet, so the link appears once.
+  if (!cluster.isWorker || cluster.worker?.id === 1) announceSetup();
   // Webhook delivery runs in the server process; tests that call startUp() (vitest) start their own worker when they want one.
   if (testRunner(process.env) !== "vitest" && process.env.NEXT_PHASE !== "phase-production-build") startWebhookWorker();
 }
