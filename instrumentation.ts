@@ -3,6 +3,6 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { startUp } = await import("@/lib/startup");
-    startUp();
+    await startUp();
   }
 }

@@ -8,7 +8,7 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Native and WebAssembly packages stay out of the bundle and load from node_modules at run time.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
   // The security headers on everything Next.js serves (API, static files, its own 404s), under
   // `next dev` and server.mjs alike. Fixed values, matched without running any code per request;
   // pages replace the CSP with their nonce-based one in proxy.ts.

@@ -2,14 +2,17 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type BetterSqlite3 from "better-sqlite3";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
-import { databaseFile } from "@/lib/env";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { databaseFile, databaseProvider, env } from "@/lib/env";
 import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
+import { PrismaClient as PostgresqlPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 
 export type Db = PrismaClient;
 /** The client inside db().$transaction(async (tx) => ...). */
 export type Tx = Prisma.TransactionClient;
 
-const globalForDb = globalThis as unknown as { prisma?: PrismaClient };
+const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.Pool };
 
 /** One holder at a time; `acquire` resolves to the function that lets the next one in. */
 function mutex() {
@@ -131,7 +134,66 @@ function reusePreparedStatements(client: BetterSqlite3.Database) {
   };
 }
 
+/**
+ * The PostgreSQL connection pool of the process (DATABASE_URL=postgresql://...): Prisma's adapter runs
+ * on it, and so do the raw hot-path reads (lib/db/raw-read.ts). No in-process lock: queries run side by
+ * side on their own connections, and transactions queue on the server (serialTransactions).
+ */
+export function postgresqlPool(): pg.Pool {
+  if (!globalForDb.pool) {
+    globalForDb.pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 10 });
+    // An idle connection the server closed (a restart, a failover) is dropped from the pool; the
+    // error must not end the process, the next query simply opens another.
+    globalForDb.pool.on("error", (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
+  }
+  return globalForDb.pool;
+}
+
+/** Any constant every instance agrees on: the key of the lock each PostgreSQL transaction takes first. */
+const TRANSACTION_LOCK_KEY = 7_238_412_902;
+
+/**
+ * Transactions one at a time on PostgreSQL too, across every connection and instance: each takes a
+ * transaction-level advisory lock first, the way SQLite's BEGIN IMMEDIATE takes the write lock. The
+ * code was written against SQLite's one-writer-at-a-time transactions (read, check, then write), and
+ * under PostgreSQL's READ COMMITTED two of them could both pass a check that only one should (two
+ * owners demoting each other). Reads outside transactions still run side by side on the pool.
+ */
+function serialTransactions(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect(): Promise<SqlDriverAdapter> {
+      const adapter = await factory.connect();
+      return new Proxy(adapter, {
+        get(target, property) {
+          if (property !== "startTransaction") return Reflect.get(target, property);
+          return async (isolationLevel?: Parameters<SqlDriverAdapter["startTransaction"]>[0]) => {
+            const transaction = await target.startTransaction(isolationLevel);
+            try {
+              await transaction.executeRaw({ sql: "SELECT pg_advisory_xact_lock($1)", args: [TRANSACTION_LOCK_KEY], argTypes: [{ scalarType: "bigint", arity: "scalar" }] });
+            } catch (error) {
+              await transaction.rollback();
+              throw error;
+            }
+            return transaction;
+          };
+        },
+      });
+    },
+  };
+}
+
 function createClient(): PrismaClient {
+  if (databaseProvider() === "postgresql") {
+    // Generated from the same schema.prisma (scripts/prisma-generate.mjs), so the models and their
+    // API are the same; the code keeps the SQLite client's type.
+    const client = new PostgresqlPrismaClient({
+      adapter: serialTransactions(new PrismaPg(postgresqlPool())),
+      transactionOptions: { maxWait: 30_000, timeout: 60_000 },
+    });
+    return client as unknown as PrismaClient;
+  }
   // `timeout` is SQLite's busy timeout: a writer waits for the lock instead of failing with
   // "database is locked". WAL mode is set on the file by the migrator and persists.
   const adapter = oneAtATime(new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 }));
@@ -192,4 +254,6 @@ export const inATransaction = () => requestTransaction.getStore() !== undefined;
 export async function disconnectDb() {
   await globalForDb.prisma?.$disconnect();
   globalForDb.prisma = undefined;
+  await globalForDb.pool?.end().catch(() => {});
+  globalForDb.pool = undefined;
 }

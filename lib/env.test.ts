@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { databaseFile, decodeKey, env, EnvError, parseEnv, resetEnv, sandboxDefault, testRunner } from "@/lib/env";
+import { databaseFile, databaseProvider, decodeKey, env, EnvError, parseEnv, resetEnv, sandboxDefault, testRunner } from "@/lib/env";
 import { POST as createSandboxRecipient } from "@/app/v1/sandbox/recipients/route";
 import { platformWithKey } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
@@ -85,7 +85,7 @@ describe("parseEnv", () => {
     expect(envError({ TRUST_PROXY: value }).message).toMatch(/^\s+TRUST_PROXY: /m);
   });
 
-  it.each(["./data/app.db", "postgres://localhost/db", "file:", "sqlite:app.db"])(
+  it.each(["./data/app.db", "mysql://localhost/db", "postgresql:db", "file:", "sqlite:app.db"])(
     "refuses DATABASE_URL=%s and names it",
     (url) => {
       expect(envError({ DATABASE_URL: url }).message).toMatch(/^\s+DATABASE_URL: .*file:/m);
@@ -233,6 +233,15 @@ describe("decodeKey", () => {
     expect(decodeKey("")).toBeNull();
     expect(decodeKey(HEX_KEY + "00")).toBeNull();
     expect(decodeKey(Buffer.alloc(31).toString("base64"))).toBeNull();
+  });
+});
+
+describe("databaseProvider", () => {
+  it("accepts PostgreSQL URLs and tells them from SQLite files", () => {
+    expect(parseEnv({ DATABASE_URL: "postgresql://pcs:secret@db:5432/pcs" }).DATABASE_URL).toBe("postgresql://pcs:secret@db:5432/pcs");
+    expect(databaseProvider("postgresql://db/pcs")).toBe("postgresql");
+    expect(databaseProvider("postgres://db/pcs")).toBe("postgresql");
+    expect(databaseProvider("file:./data/app.db")).toBe("sqlite");
   });
 });
 

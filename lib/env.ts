@@ -15,8 +15,16 @@ const schema = z.object({
   HOST: z.string().min(1).default("::"),
   DATABASE_URL: z
     .string()
-    .regex(/^file:.+/, "must be a SQLite file URL such as file:./data/app.db")
+    .regex(
+      /^(file:.+|postgres(ql)?:\/\/.+)/,
+      "must be a SQLite file URL such as file:./data/app.db or a PostgreSQL URL such as postgresql://user:password@host:5432/db",
+    )
     .default("file:./data/app.db"),
+  /**
+   * Where the generated TOTP encryption key and setup token are kept. Default: the SQLite file's
+   * directory, or ./data with PostgreSQL.
+   */
+  DATA_DIR: z.string().min(1).optional(),
   /** How many reverse proxies in front of the service to trust in X-Forwarded-For; false = none. */
   TRUST_PROXY: z
     .string()
@@ -136,11 +144,19 @@ export function resetEnv() {
   cached = undefined;
 }
 
+/** Which database DATABASE_URL names: a SQLite file (file:...) or a PostgreSQL server (postgresql://...). */
+export function databaseProvider(url = env().DATABASE_URL): "sqlite" | "postgresql" {
+  return /^postgres(ql)?:/.test(url) ? "postgresql" : "sqlite";
+}
+
 /** Absolute path of the SQLite file named by DATABASE_URL (relative paths are from the project root). */
 export function databaseFile(url = env().DATABASE_URL): string {
+  if (databaseProvider(url) !== "sqlite") throw new Error("databaseFile(): DATABASE_URL names PostgreSQL, not a SQLite file");
   return path.resolve(process.cwd(), url.replace(/^file:/, "").replace(/\?.*$/, ""));
 }
 
 export function dataDirectory(): string {
-  return path.dirname(databaseFile());
+  const { DATA_DIR, DATABASE_URL } = env();
+  if (DATA_DIR) return path.resolve(process.cwd(), DATA_DIR);
+  return databaseProvider(DATABASE_URL) === "postgresql" ? path.resolve(process.cwd(), "data") : path.dirname(databaseFile());
 }

@@ -1,6 +1,7 @@
-import { databaseFile, env, EnvError, testRunner } from "@/lib/env";
+import { databaseFile, databaseProvider, env, EnvError, testRunner } from "@/lib/env";
 import { encryptionKey } from "@/lib/auth/encryption";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { migrate } from "@/lib/db/migrate";
+import { db } from "@/lib/db";
 import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup-token";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import cluster from "node:cluster";
@@ -12,11 +13,11 @@ import Database from "better-sqlite3";
  * while nobody exists the way to first-run setup is printed, and the webhook worker starts
  * (server.mjs stops it on SIGTERM).
  */
-export function startUp() {
+export async function startUp() {
   // server.mjs listens once this has finished (Next.js does not wait for instrumentation itself).
   const done = (globalThis as Record<symbol, { resolve(): void; reject(error: unknown): void } | undefined>)[Symbol.for("platform-compliance.started")];
   try {
-    startUpSteps();
+    await startUpSteps();
   } catch (error) {
     done?.reject(error);
     throw error;
@@ -24,7 +25,7 @@ export function startUp() {
   done?.resolve();
 }
 
-function startUpSteps() {
+async function startUpSteps() {
   try {
     if (env().PASSWORD_HASH_COST === "test") {
       console.warn(`Passwords are hashed at test cost (PASSWORD_HASH_COST=test, under ${testRunner(process.env)}): never for real use.`);
@@ -36,12 +37,12 @@ function startUpSteps() {
     }
     throw error;
   }
-  const applied = migrateDatabase(databaseFile());
+  const applied = await migrate(env().DATABASE_URL);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   encryptionKey();
   // Under WEB_CONCURRENCY the first worker (cluster id 1, started before the others) prints the way to
   // setup; the others and replacements of dead workers stay quiet, so the link appears once.
-  if (!cluster.isWorker || cluster.worker?.id === 1) announceSetup();
+  if (!cluster.isWorker || cluster.worker?.id === 1) await announceSetup();
   // Webhook delivery runs in the server process; tests that call startUp() (vitest) start their own worker when they want one.
   if (testRunner(process.env) !== "vitest" && process.env.NEXT_PHASE !== "phase-production-build") startWebhookWorker();
 }
@@ -50,8 +51,8 @@ function startUpSteps() {
  * While no employee exists: the setup link, with the generated token in it (printed at start only:
  * never again, and never once setup is done). A token the operator set (SETUP_TOKEN) is not echoed.
  */
-function announceSetup() {
-  if (hasEmployees()) {
+async function announceSetup() {
+  if (await hasEmployees()) {
     forgetSetupToken();
     return;
   }
@@ -64,11 +65,12 @@ function announceSetup() {
   );
 }
 
-function hasEmployees(): boolean {
-  const db = new Database(databaseFile(), { readonly: true });
+async function hasEmployees(): Promise<boolean> {
+  if (databaseProvider() === "postgresql") return (await db().employee.findFirst({ select: { id: true } })) !== null;
+  const file = new Database(databaseFile(), { readonly: true });
   try {
-    return Boolean(db.prepare(`SELECT EXISTS (SELECT 1 FROM "Employee") AS found`).pluck().get());
+    return Boolean(file.prepare(`SELECT EXISTS (SELECT 1 FROM "Employee") AS found`).pluck().get());
   } finally {
-    db.close();
+    file.close();
   }
 }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { db } from "@/lib/db";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { readConnection } from "@/lib/db/read-connection";
+import { rawRead } from "@/lib/db/raw-read";
 import { notFound } from "@/lib/http/api-error";
 
 /**
@@ -177,20 +177,13 @@ export async function scopeFor(
   return { platformId: actor.platformId, accountId: account.id };
 }
 
-const readStatements = new Map<string, import("better-sqlite3").Statement>();
-
 /**
- * A raw read of tenant rows on the read-only connection, for the few hot paths where Prisma's
- * per-query cost dominates the request. The SQL must confine itself with `:accountId`, which is
- * bound here from the current scope, never by the caller, so this stays the one place tenancy is set.
+ * A raw read of tenant rows (lib/db/raw-read.ts: portable SQL, SQLite's read-only connection or the
+ * PostgreSQL pool), for the few hot paths where Prisma's per-query cost dominates the request. The SQL
+ * must confine itself with `:accountId`, which is bound here from the current scope, never by the
+ * caller, so this stays the one place tenancy is set.
  */
-export function tenantRead<Row>(sql: string, params: Record<string, unknown> = {}): Row[] {
+export function tenantRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Row[]> {
   if (!/:accountId\b/.test(sql)) throw new Error("tenantRead SQL must filter by :accountId");
-  const connection = readConnection();
-  let statement = readStatements.get(sql);
-  if (!statement || (statement as unknown as { database: unknown }).database !== connection) {
-    statement = connection.prepare(sql);
-    readStatements.set(sql, statement);
-  }
-  return statement.all({ ...params, accountId: currentScope().accountId }) as Row[];
+  return rawRead<Row>(sql, { ...params, accountId: currentScope().accountId });
 }

@@ -4,20 +4,21 @@
 // A database that already has employees is not seeded again; the service just starts on it.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { databaseFile } from "@/lib/env";
-import { migrateDatabase } from "@/lib/db/migrate";
+import { databaseFile, databaseProvider, env } from "@/lib/env";
+import { migrate } from "@/lib/db/migrate";
 import { db, disconnectDb } from "@/lib/db";
 import { DEMO_OWNER, seedDemoPlatform } from "@/lib/demo/seed-demo-platform";
 
 async function seed() {
-  migrateDatabase(databaseFile());
+  await migrate(env().DATABASE_URL);
+  const where = databaseProvider() === "postgresql" ? "the PostgreSQL database" : databaseFile();
   if ((await db().employee.count()) > 0) {
-    console.log(`${databaseFile()} already has employees: not seeding it again (demo data goes into a fresh database).`);
+    console.log(`${where} already has employees: not seeding it again (demo data goes into a fresh database).`);
     return;
   }
   const started = Date.now();
   const { platform, subAccounts } = await seedDemoPlatform();
-  console.log(`Demo platform "${platform.name}" with ${subAccounts.length} sub-accounts written to ${databaseFile()} in ${Date.now() - started} ms.`);
+  console.log(`Demo platform "${platform.name}" with ${subAccounts.length} sub-accounts written to ${where} in ${Date.now() - started} ms.`);
   console.log(`Sign in as ${DEMO_OWNER.email} with the password "${DEMO_OWNER.password}" (demo data only; change it).`);
 }
 

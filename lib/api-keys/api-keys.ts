@@ -74,9 +74,9 @@ type RawKeyRow = Omit<ApiKeyRow, "expiresAt" | "createdAt" | "lastUsedAt" | "rev
  * list and Prisma's per-query overhead would be most of the request (see README, Benchmarks).
  */
 export async function listApiKeys() {
-  const rows = tenantRead<RawKeyRow>(
-    `SELECT id, name, prefix, expiresAt, cidrAllowlist, createdAt, lastUsedAt, revokedAt, permissions, createdByType, createdById
-     FROM "ApiKey" WHERE accountId = :accountId ORDER BY createdAt DESC, id DESC`,
+  const rows = await tenantRead<RawKeyRow>(
+    `SELECT "id", "name", "prefix", "expiresAt", "cidrAllowlist", "createdAt", "lastUsedAt", "revokedAt", "permissions", "createdByType", "createdById"
+     FROM "ApiKey" WHERE "accountId" = :accountId ORDER BY "createdAt" DESC, "id" DESC`,
   );
   const date = (value: string | null) => (value === null ? null : new Date(value));
   return rows.map((row) =>

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { readConnection } from "@/lib/db/read-connection";
+import { rawRead } from "@/lib/db/raw-read";
 import { ApiError } from "@/lib/http/api-error";
 import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
 import { sha256 } from "@/lib/auth/tokens";
@@ -15,7 +15,7 @@ const TOUCH_EVERY_MS = 60_000;
 export async function verifyApiKey({ secret, ip, now = new Date() }: { secret: string; ip: string | null; now?: Date }) {
   const invalid = () => new ApiError("err_unauthenticated", "Invalid, revoked or expired API key");
   if (!looksLikeApiKey(secret)) throw invalid();
-  const key = findKeyBySecretHash(sha256(secret));
+  const key = await findKeyBySecretHash(sha256(secret));
   if (!key) throw invalid();
   const refuse = (error: ApiError) => {
     error.actor = { type: "api_key", id: key.id, platformId: key.platformId, accountId: key.accountId };
@@ -47,20 +47,13 @@ type KeyRow = {
   permissions: string;
 };
 
-/** One indexed read (unique secretHash) joined to the account's platform, on the read connection. */
-const statements = new WeakMap<object, import("better-sqlite3").Statement>();
-
-function findKeyBySecretHash(secretHash: string): KeyRow | null {
-  const connection = readConnection();
-  let statement = statements.get(connection);
-  if (!statement) {
-    statement = connection.prepare(
-      `SELECT k.id, k.accountId, a.platformId, k.expiresAt, k.revokedAt, k.lastUsedAt, k.cidrAllowlist, k.permissions
-       FROM "ApiKey" k JOIN "Account" a ON a.id = k.accountId WHERE k.secretHash = ?`,
-    );
-    statements.set(connection, statement);
-  }
-  const row = statement.get(secretHash) as (Omit<KeyRow, "expiresAt" | "revokedAt" | "lastUsedAt"> & Record<"expiresAt" | "revokedAt" | "lastUsedAt", string | null>) | undefined;
+/** One indexed read (unique secretHash) joined to the account's platform, raw (lib/db/raw-read.ts). */
+async function findKeyBySecretHash(secretHash: string): Promise<KeyRow | null> {
+  const [row] = await rawRead<Omit<KeyRow, "expiresAt" | "revokedAt" | "lastUsedAt"> & Record<"expiresAt" | "revokedAt" | "lastUsedAt", string | null>>(
+    `SELECT k."id", k."accountId", a."platformId", k."expiresAt", k."revokedAt", k."lastUsedAt", k."cidrAllowlist", k."permissions"
+     FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."secretHash" = :secretHash`,
+    { secretHash },
+  );
   if (!row) return null;
   const date = (value: string | null) => (value === null ? null : new Date(value));
   return { ...row, expiresAt: date(row.expiresAt)!, revokedAt: date(row.revokedAt), lastUsedAt: date(row.lastUsedAt) };

@@ -3,10 +3,78 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { ensureOwnerOnlyFile } from "@/lib/db/owner-only";
+import { databaseFile, databaseProvider } from "@/lib/env";
 
 const LOCK_WAIT_MS = 300_000;
 
-const migrationsDir = () => path.join(process.cwd(), "prisma", "migrations");
+/** prisma/migrations holds SQLite's migrations, prisma/migrations-postgresql PostgreSQL's, both generated from schema.prisma. */
+const migrationsDir = (provider: "sqlite" | "postgresql" = "sqlite") =>
+  path.join(process.cwd(), "prisma", provider === "sqlite" ? "migrations" : "migrations-postgresql");
+
+/** Each migration's name, SQL and checksum, in order. */
+function migrationsOnDisk(provider: "sqlite" | "postgresql") {
+  return readdirSync(migrationsDir(provider), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => {
+      const sql = readFileSync(path.join(migrationsDir(provider), name, "migration.sql"), "utf8");
+      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+    });
+}
+
+/** Applies the migrations to the database DATABASE_URL names, SQLite or PostgreSQL; the names applied. */
+export async function migrate(url: string): Promise<string[]> {
+  return databaseProvider(url) === "postgresql" ? migratePostgres(url) : migrateDatabase(databaseFile(url));
+}
+
+/** Any constant both instances agree on: the key of the advisory lock that makes migrations one at a time. */
+const MIGRATION_LOCK_KEY = 7_238_412_901;
+
+/**
+ * PostgreSQL's version of migrateDatabase: the same _migrations bookkeeping and checksum rule, each
+ * migration in its own transaction. Instances starting at once take turns on a session-level advisory
+ * lock, so the second one finds the first one's migrations recorded instead of applying them again.
+ */
+export async function migratePostgres(url: string): Promise<string[]> {
+  const { Client } = await import("pg");
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await client.query(`SET client_min_messages = warning`);
+    await client.query(`CREATE TABLE IF NOT EXISTS "_migrations" (
+      "name" TEXT NOT NULL PRIMARY KEY, "checksum" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`);
+    const { rows } = await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "_migrations"`);
+    const applied = new Map(rows.map((row) => [row.name, row.checksum]));
+    const done: string[] = [];
+    for (const { name, sql, checksum } of migrationsOnDisk("postgresql")) {
+      const known = applied.get(name);
+      if (known !== undefined) {
+        if (known !== checksum) throw new Error(`Migration ${name} was changed after it was applied to the PostgreSQL database.`);
+        continue;
+      }
+      await client.query("BEGIN");
+      try {
+        await client.query(sql);
+        await client.query(`INSERT INTO "_migrations" (name, checksum, "appliedAt") VALUES ($1, $2, $3)`, [
+          name,
+          checksum,
+          new Date().toISOString(),
+        ]);
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      }
+      done.push(name);
+    }
+    return done;
+  } finally {
+    // Ending the session releases the advisory lock too.
+    await client.end();
+  }
+}
 
 /**
  * Applies every migration in prisma/migrations not yet applied to the SQLite file, each in its own
@@ -33,14 +101,8 @@ export function migrateDatabase(file: string): string[] {
         (row) => [row.name, row.checksum],
       ),
     );
-    const names = readdirSync(migrationsDir(), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-      .sort();
     const done: string[] = [];
-    for (const name of names) {
-      const sql = readFileSync(path.join(migrationsDir(), name, "migration.sql"), "utf8");
-      const checksum = createHash("sha256").update(sql).digest("hex");
+    for (const { name, sql, checksum } of migrationsOnDisk("sqlite")) {
       const known = applied.get(name);
       if (known !== undefined) {
         if (known !== checksum) throw new Error(`Migration ${name} was changed after it was applied to ${file}.`);

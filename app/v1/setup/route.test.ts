@@ -10,11 +10,11 @@ import { GET, POST } from "./route";
 const valid = { accountName: "Acme Payments", name: "Ada Lovelace", email: "Ada@Example.com", password: "a long enough password" };
 
 /** What the server prints at start (lib/startup.ts): the log lines, and the setup link's token if one was printed. */
-function startUpLog() {
+async function startUpLog() {
   const lines: string[] = [];
   const log = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.join(" ")));
   try {
-    startUp();
+    await startUp();
   } finally {
     log.mockRestore();
   }
@@ -31,21 +31,21 @@ afterEach(() => {
 // Setup works once per database, so the cases run in order: refusals first, then the one success.
 // SETUP_TOKEN is unset (lib/testing/setup.ts): the token is the one generated at start and printed.
 describe("POST /v1/setup", () => {
-  it("start-up prints a setup link with a generated, url-safe token while nobody exists, kept owner-only in the data directory", () => {
-    const first = startUpLog();
+  it("start-up prints a setup link with a generated, url-safe token while nobody exists, kept owner-only in the data directory", async () => {
+    const first = await startUpLog();
     expect(first.text).toMatch(/First-run setup/);
     expect(first.link).toMatch(/^http:\/\/localhost:3000\/setup\?token=[A-Za-z0-9_-]{43}$/);
     expect(readFileSync(setupTokenFile(), "utf8").trim()).toBe(first.token);
     expect(statSync(setupTokenFile()).mode & 0o777).toBe(0o600);
     // The same token for every request and every later start until setup is done.
-    expect(startUpLog().token).toBe(first.token);
+    expect((await startUpLog()).token).toBe(first.token);
   });
 
-  it("the link uses APP_ORIGIN when it is set", () => {
+  it("the link uses APP_ORIGIN when it is set", async () => {
     process.env.APP_ORIGIN = "https://compliance.example.com";
     resetEnv();
     try {
-      expect(startUpLog().link).toMatch(/^https:\/\/compliance\.example\.com\/setup\?token=[A-Za-z0-9_-]{43}$/);
+      expect((await startUpLog()).link).toMatch(/^https:\/\/compliance\.example\.com\/setup\?token=[A-Za-z0-9_-]{43}$/);
     } finally {
       delete process.env.APP_ORIGIN;
     }
@@ -64,7 +64,7 @@ describe("POST /v1/setup", () => {
   });
 
   it("403 for a wrong setup token, saying nothing but that", async () => {
-    const { token } = startUpLog();
+    const { token } = await startUpLog();
     for (const wrong of ["wrong", token!.slice(0, -1), `${token}x`, token!.toUpperCase(), "a".repeat(256)]) {
       const response = await call(POST, { method: "POST", body: { ...valid, setupToken: wrong } });
       expect(response.status).toBe(403);
@@ -83,13 +83,13 @@ describe("POST /v1/setup", () => {
   });
 
   it("403 with SETUP_TOKEN set for anything but it, the generated token included", async () => {
-    const generated = startUpLog().token!;
+    const generated = (await startUpLog()).token!;
     process.env.SETUP_TOKEN = "an-operators-own-setup-token";
     resetEnv();
     const refused = await call(POST, { method: "POST", body: { ...valid, setupToken: generated } });
     expect(refused.status).toBe(403);
     // A configured token is never printed.
-    const { text, token } = startUpLog();
+    const { text, token } = await startUpLog();
     expect(token).toBeUndefined();
     expect(text).toContain("http://localhost:3000/setup");
     expect(text).not.toContain("an-operators-own-setup-token");
@@ -113,7 +113,7 @@ describe("POST /v1/setup", () => {
   });
 
   it("403 for a cross-site browser request, even with the right token", async () => {
-    const { token } = startUpLog();
+    const { token } = await startUpLog();
     const response = await call(POST, { method: "POST", body: { ...valid, setupToken: token }, headers: { origin: "https://evil.example" } });
     expect(response.status).toBe(403);
     expect(response.body.error_code).toBe("err_forbidden");
@@ -121,7 +121,7 @@ describe("POST /v1/setup", () => {
   });
 
   it("201 with the printed token creates the platform and its first employee and signs them in", async () => {
-    const { token } = startUpLog();
+    const { token } = await startUpLog();
     const response = await call(POST, { method: "POST", body: { ...valid, setupToken: token } });
     expect(response.status).toBe(201);
     expect(response.body.employee).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com", status: "active", twoFactorEnabled: false });
@@ -138,7 +138,7 @@ describe("POST /v1/setup", () => {
     const record = await db().auditEvent.findFirstOrThrow({ where: { action: "platform.setup", status: 201 } });
     expect(JSON.stringify(record)).not.toContain(token);
     // Later starts print no token and no link.
-    const later = startUpLog();
+    const later = await startUpLog();
     expect(later.text).not.toMatch(/setup/i);
     expect(existsSync(setupTokenFile())).toBe(false);
   });

@@ -21,9 +21,9 @@ describe("POST /v1/setup with SETUP_TOKEN", () => {
     resetEnv();
   });
 
-  it("start-up says where to set up without echoing the token, and generates none", () => {
+  it("start-up says where to set up without echoing the token, and generates none", async () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    startUp();
+    await startUp();
     const text = log.mock.calls.flat().join("\n");
     expect(text).toContain("First-run setup: open http://localhost:3000/setup and enter the SETUP_TOKEN you configured.");
     expect(text).not.toContain(SETUP_TOKEN);

@@ -1,0 +1,67 @@
+import type { Statement } from "better-sqlite3";
+import pg from "pg";
+import { postgresqlPool } from "@/lib/db";
+import { readConnection } from "@/lib/db/read-connection";
+import { databaseProvider } from "@/lib/env";
+
+/**
+ * Raw reads for the few per-request hot paths where Prisma's per-query overhead would cost more
+ * than the rest of the request (API key lookup, the key list), one SQL text for both databases:
+ * identifiers double-quoted, parameters as `:name`, DateTime columns coming back as ISO-8601 strings
+ * (select no Boolean column: SQLite answers 0/1, PostgreSQL true/false). On SQLite it runs on the read-only connection (lib/db/read-connection.ts),
+ * on PostgreSQL on the process's pool. Everything else goes through Prisma.
+ */
+export async function rawRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+  if (databaseProvider() === "postgresql") return postgresqlRead<Row>(sql, params);
+  return sqliteStatement(sql).all(params) as Row[];
+}
+
+const sqliteStatements = new Map<string, Statement>();
+
+function sqliteStatement(sql: string): Statement {
+  const connection = readConnection();
+  let statement = sqliteStatements.get(sql);
+  if (!statement || statement.database !== connection) {
+    statement = connection.prepare(sql);
+    sqliteStatements.set(sql, statement);
+  }
+  return statement;
+}
+
+const postgresqlQueries = new Map<string, { text: string; names: string[] }>();
+
+/** `:name` to `$n` once per SQL text (a `::cast` is left alone). */
+function postgresqlQuery(sql: string) {
+  let query = postgresqlQueries.get(sql);
+  if (!query) {
+    const names: string[] = [];
+    const text = sql.replace(/(?<!:):([A-Za-z_]\w*)/g, (_, name: string) => {
+      const index = names.indexOf(name);
+      if (index >= 0) return `$${index + 1}`;
+      names.push(name);
+      return `$${names.length}`;
+    });
+    query = { text, names };
+    postgresqlQueries.set(sql, query);
+  }
+  return query;
+}
+
+// TIMESTAMP(3) (without time zone, as Prisma creates DateTime columns) holds UTC: read it as such,
+// whatever the process's time zone, and hand it out as SQLite's ISO text does.
+const TIMESTAMP = 1114;
+const types = {
+  getTypeParser: (oid: number, format?: string) =>
+    oid === TIMESTAMP ? (value: string) => `${value.replace(" ", "T")}Z` : pg.types.getTypeParser(oid, format as "text"),
+};
+
+async function postgresqlRead<Row>(sql: string, params: Record<string, unknown>): Promise<Row[]> {
+  const { text, names } = postgresqlQuery(sql);
+  const values = names.map((name) => {
+    if (!(name in params)) throw new Error(`rawRead: no value for :${name}`);
+    const value = params[name];
+    return value instanceof Date ? value.toISOString() : value;
+  });
+  const result = await postgresqlPool().query({ text, values, types });
+  return result.rows as Row[];
+}
