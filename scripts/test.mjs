@@ -1,8 +1,10 @@
 // `npm test`: type check, unit and integration tests (vitest, in-process against throwaway SQLite
-// files), the production build, then Playwright against the production server (`npm start`'s own
-// server.mjs). The build is a step of its own so a slow machine's build is not charged to the
+// files, then again against throwaway databases on the PostgreSQL server POSTGRESQL_TEST_URL names,
+// default postgresql://postgres@127.0.0.1:5432/postgres; skipped, saying why, when none answers),
+// the production build, then Playwright against the production server (`npm start`'s own server.mjs). The build is a step of its own so a slow machine's build is not charged to the
 // Playwright web server's start-up timeout, and each step's time is reported at the end.
 import { spawnSync } from "node:child_process";
+import { postgresqlReachable } from "./lib/postgresql.mjs";
 
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 const npx = (...command) => ["npx", ["--no-install", ...command]];
@@ -10,17 +12,25 @@ const node = (...args) => [process.execPath, args];
 const steps = [
   ["Type check", npx("tsc", "--noEmit", "-p", ".")],
   ["Schema and migrations agree", node("--experimental-wasm-modules", "--no-warnings", "scripts/check-migrations.mjs")],
-  ["Unit and integration tests (vitest)", npx("vitest", "run")],
+  ["Unit and integration tests (vitest, SQLite)", npx("vitest", "run")],
+  ["Unit and integration tests (vitest, PostgreSQL)", npx("vitest", "run"), { TEST_DATABASE: "postgresql" }],
   ["Production build", node("scripts/start.mjs", "--build-only")],
   ["End-to-end tests (Playwright, production build)", npx("playwright", "test")],
 ];
 
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`.padStart(7);
 const results = [];
-for (const [title, [command, args]] of steps) {
+// Without a server the PostgreSQL half is skipped, and says why (REQUIRE_POSTGRESQL=1, as .ci/run sets, makes it a failure).
+const postgresql = await postgresqlReachable();
+for (const [title, [command, args], extraEnv] of steps) {
   console.log(`\n=== ${title} ===`);
+  if (extraEnv?.TEST_DATABASE === "postgresql" && !postgresql.ok) {
+    console.log(`Skipped: ${postgresql.reason}. Set POSTGRESQL_TEST_URL to a server where the tests may create databases.`);
+    results.push({ title: `${title}: skipped, ${postgresql.reason}`, ok: process.env.REQUIRE_POSTGRESQL !== "1", ms: 0 });
+    continue;
+  }
   const started = Date.now();
-  const result = spawnSync(command, args, { stdio: "inherit", env: process.env });
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
   const ok = result.status === 0;
   results.push({ title, ok, ms: Date.now() - started });
   if (!ok) console.error(`\n${title}: FAILED (exit ${result.status ?? result.signal})`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { databaseProvider } from "@/lib/env";
 import { POST as createDelegatedUser } from "@/app/v1/delegated_users/route";
 import { POST as invite } from "@/app/v1/employees/route";
 import { POST as acceptInvitation } from "@/app/v1/employees/invitations/accept/route";
@@ -21,14 +22,26 @@ const eventsFor = (requestId: string | null) => db().auditEvent.findMany({ where
 
 /** Makes the audit store refuse one action's success records while `work` runs, as a full disk or a broken table would. */
 async function withAuditRefusing<T>(action: string, work: () => Promise<T>): Promise<T> {
-  await db().$executeRawUnsafe(
-    `CREATE TRIGGER refuse_audit BEFORE INSERT ON "AuditEvent" WHEN NEW.action = '${action}' AND NEW.status < 400
-     BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END`,
-  );
+  const postgresql = databaseProvider() === "postgresql";
+  if (postgresql) {
+    await db().$executeRawUnsafe(
+      `CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit store unavailable'; END; $$`,
+    );
+    await db().$executeRawUnsafe(
+      `CREATE TRIGGER refuse_audit BEFORE INSERT ON "AuditEvent" FOR EACH ROW
+       WHEN (NEW.action = '${action}' AND NEW.status < 400) EXECUTE FUNCTION refuse_audit()`,
+    );
+  } else {
+    await db().$executeRawUnsafe(
+      `CREATE TRIGGER refuse_audit BEFORE INSERT ON "AuditEvent" WHEN NEW.action = '${action}' AND NEW.status < 400
+       BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END`,
+    );
+  }
   try {
     return await work();
   } finally {
-    await db().$executeRawUnsafe(`DROP TRIGGER refuse_audit`);
+    await db().$executeRawUnsafe(postgresql ? `DROP TRIGGER refuse_audit ON "AuditEvent"` : `DROP TRIGGER refuse_audit`);
+    if (postgresql) await db().$executeRawUnsafe(`DROP FUNCTION refuse_audit()`);
   }
 }
 

@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { databaseProvider } from "@/lib/env";
 import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import type { Endpoint, Handler } from "@/lib/http/route";
 import { createSession } from "@/lib/auth/sessions";
@@ -50,16 +51,19 @@ function stableJson(value: unknown): string {
 
 async function digest(): Promise<Digest> {
   const tables = await db().$queryRawUnsafe<{ name: string }[]>(
-    `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+    databaseProvider() === "postgresql"
+      ? `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`
+      : `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
   );
   const result: Digest = new Map();
   for (const { name } of tables) {
     if (IGNORED_TABLES.has(name)) continue;
-    const rows = await db().$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "${name}" ORDER BY rowid`);
+    // Sorted here, not by the database: PostgreSQL has no rowid, and a digest is a set of rows.
+    const rows = await db().$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "${name}"`);
     const skip = IGNORED_COLUMNS[name] ?? [];
     result.set(
       name,
-      rows.map((row) => stableJson(Object.fromEntries(Object.entries(row).filter(([column]) => !skip.includes(column))))),
+      rows.map((row) => stableJson(Object.fromEntries(Object.entries(row).filter(([column]) => !skip.includes(column))))).sort(),
     );
   }
   return result;

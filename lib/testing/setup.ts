@@ -1,5 +1,7 @@
-// Runs before every test file: a throwaway SQLite database of its own, migrated, and the same
-// process-wide settings the production server makes.
+// Runs before every test file: a throwaway database of its own, migrated, and the same process-wide
+// settings the production server makes. A SQLite file; with TEST_DATABASE=postgresql (the second half
+// of `npm test`, see vitest.config.mts) a database of its own on the server POSTGRESQL_TEST_URL names.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,6 +9,23 @@ import { afterAll } from "vitest";
 
 const dir = mkdtempSync(path.join(tmpdir(), "pcs-test-"));
 process.env.DATABASE_URL = `file:${path.join(dir, "test.db")}`;
+if (process.env.TEST_DATABASE === "postgresql") {
+  // The generated key and setup token in this file's own directory, as beside its SQLite file.
+  process.env.DATA_DIR = dir;
+  const pg = (await import("pg")).default;
+  const base = process.env.POSTGRESQL_TEST_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+  // Named after the run: lib/testing/global-setup.ts drops them when every file has finished.
+  const name = `${process.env.PCS_TEST_RUN ?? "pcs_test_solo"}_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+} else {
+  delete process.env.DATA_DIR;
+}
 (process.env as Record<string, string>).NODE_ENV = "test";
 delete process.env.TOTP_ENCRYPTION_KEY;
 delete process.env.TRUST_PROXY;
@@ -19,10 +38,10 @@ process.env.WEBHOOK_ALLOW_PRIVATE = "true";
 // Real hashes cost up to seconds each on a slow machine; lib/auth/passwords.test.ts covers the real cost.
 process.env.PASSWORD_HASH_COST = "test";
 
-const { resetEnv, databaseFile } = await import("@/lib/env");
+const { resetEnv } = await import("@/lib/env");
 resetEnv();
-const { migrateDatabase } = await import("@/lib/db/migrate");
-migrateDatabase(databaseFile());
+const { migrate } = await import("@/lib/db/migrate");
+await migrate(process.env.DATABASE_URL);
 const { PEER_MARK } = await import("@/lib/http/client-ip");
 // As server.mjs does: the last X-Forwarded-For entry is the TCP peer (tests put it there).
 (globalThis as Record<symbol, unknown>)[PEER_MARK] = true;
