@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { test as base, expect } from "@playwright/test";
+import { enrolTotp, OWNER, snap, startServer, type Server } from "./fixtures";
+
+// The production server on PostgreSQL (DATABASE_URL=postgresql://...): two processes start on one
+// fresh database at once (the migrations are applied once), and the API and dashboard work across
+// them. Needs the server POSTGRESQL_TEST_URL names (default postgres@127.0.0.1:5432); skipped, saying
+// why, when none answers (a failure under REQUIRE_POSTGRESQL=1).
+const base_url = process.env.POSTGRESQL_TEST_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: base_url, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const test = base.extend<{ database: string }>({
+  database: async ({}, use) => {
+    const reachable = await admin(() => Promise.resolve(true)).catch((error: Error) => error.message);
+    // .ci/run sets REQUIRE_POSTGRESQL=1: there a missing server is a failure, not a skip.
+    if (reachable !== true && process.env.REQUIRE_POSTGRESQL === "1") throw new Error(`REQUIRE_POSTGRESQL=1 but no PostgreSQL server: ${reachable}`);
+    test.skip(reachable !== true, `no PostgreSQL server at ${base_url.replace(/\/\/[^@/]*@/, "//")}: ${reachable}`);
+    const name = `pcs_e2e_${randomBytes(6).toString("hex")}`;
+    await admin((client) => client.query(`CREATE DATABASE "${name}"`));
+    const url = new URL(base_url);
+    url.pathname = `/${name}`;
+    await use(url.toString());
+    await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  },
+});
+
+test("two servers on one PostgreSQL database: migrated once, a session and a key work on both, the dashboard shows what either wrote", async ({ page, database }, testInfo) => {
+  const servers: Server[] = await Promise.all([startServer({ DATABASE_URL: database }), startServer({ DATABASE_URL: database })]);
+  try {
+    const [a, b] = servers as [Server, Server];
+    // The advisory lock: one process applied the migrations, the other found them applied.
+    expect(servers.filter((server) => /Applied migrations: \d+_init/.test(server.output())), servers.map((s) => s.output()).join("\n---\n")).toHaveLength(1);
+
+    // Setup on one; the session cookie (the browser sends it to both: cookies ignore the port) works on the other.
+    const setup = await page.request.post(`${a.baseURL}/v1/setup`, { headers: { origin: a.baseURL }, data: OWNER });
+    expect(setup.status()).toBe(201);
+    expect((await page.request.get(`${b.baseURL}/v1/sessions/current`)).status()).toBe(200);
+
+    // A key issued on one (with a step-up code) authenticates on the other, on the raw hot path.
+    const { authenticator } = await enrolTotp(page.request, a.baseURL);
+    const issued = await page.request.post(`${a.baseURL}/v1/api_keys`, {
+      headers: { origin: a.baseURL, "service-totp-code": await authenticator.next() },
+      data: { name: "On PostgreSQL", expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), permissions: ["api_keys:read", "delegated_users:read", "delegated_users:write"] },
+    });
+    expect(issued.status()).toBe(201);
+    const { secret, id } = (await issued.json()) as { secret: string; id: string };
+    const auth = { authorization: `Bearer ${secret}` };
+    const keys = await page.request.get(`${b.baseURL}/v1/api_keys`, { headers: auth });
+    expect(keys.status()).toBe(200);
+    const [key] = (await keys.json()) as { id: string; expiresAt: string; lastUsedAt: string | null }[];
+    expect(key).toMatchObject({ id, lastUsedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(Math.abs(Date.parse(key!.lastUsedAt!) - Date.now())).toBeLessThan(60_000);
+
+    // Writes on one, the contract's 409 for a duplicate on the other.
+    const created = await page.request.post(`${a.baseURL}/v1/delegated_users`, { headers: auth, data: { externalId: "customer-on-pg" } });
+    expect(created.status()).toBe(201);
+    const duplicate = await page.request.post(`${b.baseURL}/v1/delegated_users`, { headers: auth, data: { externalId: "customer-on-pg" } });
+    expect(duplicate.status()).toBe(409);
+    expect((await duplicate.json()).error_code).toBe("err_conflict");
+
+    // The dashboard served by the other process shows both.
+    await page.goto(`${b.baseURL}/delegated-users`);
+    await expect(page.getByText("customer-on-pg")).toBeVisible();
+    await page.goto(`${b.baseURL}/api-keys`);
+    await expect(page.getByText("On PostgreSQL").first()).toBeVisible();
+    await snap(page, testInfo, "postgresql-api-keys");
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+});
