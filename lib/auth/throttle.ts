@@ -88,7 +88,8 @@ export async function takeAttempt(key: string, rule: AttemptRule, now = new Date
     if (restarted) return { key, windowStartsAt: restarted.windowStartsAt };
     const row = await db().throttle.findUnique({ where: { key } });
     if (row && row.windowStartsAt > windowFloor && row.count >= rule.limit) {
-      return { retryAfterMs: row.windowStartsAt.getTime() + rule.windowMs - now.getTime() };
+      // A concurrent request may have opened the window a moment after this one read its clock: never more than a window.
+      return { retryAfterMs: Math.min(rule.windowMs, row.windowStartsAt.getTime() + rule.windowMs - now.getTime()) };
     }
     if (row) continue; // It changed in between (a refund, a new window): try again.
     try {
