@@ -98,7 +98,7 @@ export function runPrimary({ workers: wanted, exec, origin }) {
   }
 
   function finish() {
-    console.log("All worker processes stopped");
+    console.log(failedStop ? "All worker processes stopped (not all cleanly)" : "All worker processes stopped cleanly");
     process.exit(failedStop ? 1 : 0);
   }
 }
