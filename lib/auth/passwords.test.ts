@@ -101,6 +101,24 @@ describe("the hashing cap", () => {
     expect(hashingLoad()).toEqual({ running: 0, waiting: 0 });
   });
 
+  it("shares the machine's hashing slots out among WEB_CONCURRENCY workers (at least one each)", async () => {
+    const { availableParallelism } = await import("node:os");
+    const machine = Math.min(4, availableParallelism());
+    const slotsWith = async (workers: string) => {
+      vi.resetModules();
+      vi.stubEnv("WEB_CONCURRENCY", workers);
+      try {
+        return (await import("@/lib/auth/passwords")).HASHING_SLOTS;
+      } finally {
+        vi.unstubAllEnvs();
+        vi.resetModules();
+      }
+    };
+    expect(await slotsWith("")).toBe(machine);
+    expect(await slotsWith("2")).toBe(Math.max(1, Math.floor(machine / 2)));
+    expect(await slotsWith("32")).toBe(1);
+  });
+
   it("answers 429 at once when the queue is full, instead of queueing without bound; then works again", async () => {
     const burst = HASHING_SLOTS + HASHING_QUEUE + 10;
     const results = await Promise.allSettled(Array.from({ length: burst }, (_, i) => hashPassword(`passphrase ${i}`)));

@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { hash as argon2Hash, parseOptions, verify as argon2Verify } from "@node-rs/argon2";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/api-error";
+import { parseWebConcurrency } from "@/lib/web-concurrency.mjs";
 
 // argon2id at OWASP's first recommendation (m=19 MiB, t=2, p=1), stored as the PHC string
 // ($argon2id$v=19$m=19456,t=2,p=1$salt$hash), so each hash carries its own parameters. Under the
@@ -25,8 +26,14 @@ export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-po
  * sign-ins cannot pile up unbounded work (and memory) in front of the real ones, and the sign-in
  * throttle refunds the attempt, since no password was checked.
  */
-export const HASHING_SLOTS = Math.max(1, Math.min(4, availableParallelism()));
+export const HASHING_SLOTS = Math.max(1, Math.floor(Math.min(4, availableParallelism()) / workerProcesses()));
 export const HASHING_QUEUE = 32;
+
+/** Under WEB_CONCURRENCY the machine's slots are shared out among the workers (each counts only its own). */
+function workerProcesses(): number {
+  const parsed = parseWebConcurrency(process.env.WEB_CONCURRENCY);
+  return "workers" in parsed ? parsed.workers : 1;
+}
 let running = 0;
 const waiting: Array<() => void> = [];
 
