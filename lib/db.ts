@@ -5,7 +5,7 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@pr
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { databaseFile, databaseProvider, env } from "@/lib/env";
-import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client";
+import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 
 export type Db = PrismaClient;
@@ -257,3 +257,6 @@ export async function disconnectDb() {
   await globalForDb.pool?.end().catch(() => {});
   globalForDb.pool = undefined;
 }
+
+/** Whether a Prisma error is a unique index refusing a duplicate (P2002), on either database. */
+export const isUniqueViolation = (error: unknown): boolean => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";

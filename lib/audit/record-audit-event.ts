@@ -1,4 +1,5 @@
-import { db, inTransaction } from "@/lib/db";
+import { inTransaction } from "@/lib/db";
+import { rawExecute } from "@/lib/db/raw-sql";
 import { newId } from "@/lib/ids";
 
 export type AuditActor = { type: "employee" | "api_key"; id: string; platformId: string; accountId: string };
@@ -33,12 +34,17 @@ export type AuditEventInput = {
  */
 export async function writeAuditEvent(event: AuditEventInput) {
   const outcome = event.status < 400 ? "success" : event.status === 401 || event.status === 403 ? "denied" : "failure";
-  await db().auditEvent.create({
-    data: {
+  // A raw INSERT (lib/db/raw-sql.ts): every write and refusal makes one, and a model create (which
+  // builds and reads back the whole row) cost several times the statement itself.
+  await rawExecute(
+    `INSERT INTO "AuditEvent" ("id", "platformId", "accountId", "actedForAccountId", "at", "actorType", "actorId", "action", "targetId", "ip", "outcome", "status", "requestId", "details")
+     VALUES (:id, :platformId, :accountId, :actedForAccountId, :at, :actorType, :actorId, :action, :targetId, :ip, :outcome, :status, :requestId, :details)`,
+    {
       id: newId("aud"),
       platformId: event.actor?.platformId ?? event.platformId ?? null,
       accountId: event.actor?.accountId ?? null,
       actedForAccountId: event.actedForAccountId ?? event.actor?.accountId ?? null,
+      at: new Date(),
       actorType: event.actor?.type ?? "anonymous",
       actorId: event.actor?.id ?? null,
       action: event.action,
@@ -49,7 +55,7 @@ export async function writeAuditEvent(event: AuditEventInput) {
       requestId: event.requestId,
       details: event.details ? JSON.stringify(event.details) : null,
     },
-  });
+  );
 }
 
 /** Records a refusal or an outcome whose change (if any) already committed: a failure to record is logged, not a 500. */

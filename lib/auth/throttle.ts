@@ -1,6 +1,5 @@
-import { db } from "@/lib/db";
+import { db, isUniqueViolation } from "@/lib/db";
 import { ApiError } from "@/lib/http/api-error";
-import { Prisma } from "@/lib/generated/prisma/client";
 
 export type ThrottleRule = { limit: number; windowMs: number; blockMs: number };
 
@@ -97,7 +96,7 @@ export async function takeAttempt(key: string, rule: AttemptRule, now = new Date
       return { key, windowStartsAt: now };
     } catch (error) {
       // Another request created it first: count against that row on the next round.
-      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
   }
   // The row kept changing under this attempt (a crowd on one counter): refuse this one, briefly.

@@ -2,6 +2,7 @@ import type { Statement } from "better-sqlite3";
 import pg from "pg";
 import { postgresqlPool } from "@/lib/db";
 import { readConnection } from "@/lib/db/read-connection";
+import { positional, valuesFor } from "@/lib/db/raw-sql";
 import { databaseProvider } from "@/lib/env";
 
 /**
@@ -28,25 +29,6 @@ function sqliteStatement(sql: string): Statement {
   return statement;
 }
 
-const postgresqlQueries = new Map<string, { text: string; names: string[] }>();
-
-/** `:name` to `$n` once per SQL text (a `::cast` is left alone). */
-function postgresqlQuery(sql: string) {
-  let query = postgresqlQueries.get(sql);
-  if (!query) {
-    const names: string[] = [];
-    const text = sql.replace(/(?<!:):([A-Za-z_]\w*)/g, (_, name: string) => {
-      const index = names.indexOf(name);
-      if (index >= 0) return `$${index + 1}`;
-      names.push(name);
-      return `$${names.length}`;
-    });
-    query = { text, names };
-    postgresqlQueries.set(sql, query);
-  }
-  return query;
-}
-
 // TIMESTAMP(3) (without time zone, as Prisma creates DateTime columns) holds UTC: read it as such,
 // whatever the process's time zone, and hand it out as SQLite's ISO text does.
 const TIMESTAMP = 1114;
@@ -56,12 +38,9 @@ const types = {
 };
 
 async function postgresqlRead<Row>(sql: string, params: Record<string, unknown>): Promise<Row[]> {
-  const { text, names } = postgresqlQuery(sql);
-  const values = names.map((name) => {
-    if (!(name in params)) throw new Error(`rawRead: no value for :${name}`);
-    const value = params[name];
-    return value instanceof Date ? value.toISOString() : value;
-  });
+  const query = positional(sql, "postgresql");
+  const values = valuesFor(query, params).map((value) => (value instanceof Date ? value.toISOString() : value));
+  const text = query.text;
   const result = await postgresqlPool().query({ text, values, types });
   return result.rows as Row[];
 }

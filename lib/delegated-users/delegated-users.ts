@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
@@ -9,15 +10,16 @@ import { emitResourceEvent } from "@/lib/webhooks/emit";
 // account, so another account's delegated user is simply not found (404, never 403).
 
 /**
- * Links a user of the platform's own system. The look-up first gives the usual duplicate a clear
- * message; two requests racing past it both reach the insert, where the unique index on
- * (accountId, externalId) refuses the second and the route wrapper answers 409 for it too.
+ * Links a user of the platform's own system. The unique index on (accountId, externalId) refuses a
+ * duplicate, whether it was there before or a concurrent request inserted it a moment ago: 409.
  */
 export async function createDelegatedUser({ externalId }: { externalId: string }) {
-  if (await tenantDb().delegatedUser.findFirst({ where: { externalId }, select: { id: true } })) {
-    throw new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" });
-  }
-  const row = await tenantDb().delegatedUser.create({ data: { id: newId("du"), accountId: "", externalId } });
+  const row = await tenantDb()
+    .delegatedUser.create({ data: { id: newId("du"), accountId: "", externalId } })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" });
+      throw error;
+    });
   const user = presentDelegatedUser(row);
   await emitResourceEvent("delegated_user.created", delegatedUserSchema, user);
   return user;

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { db } from "@/lib/db";
+import { db, isUniqueViolation } from "@/lib/db";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import { ApiError } from "@/lib/http/api-error";
-import { Prisma } from "@/lib/generated/prisma/client";
 
 // Idempotency-Key on POST (CONTRACT.md, "Operations decisions"): the first response to a key is
 // kept 24 hours per credential, in the database, so a retry after a timeout, a restart or on
@@ -55,7 +54,7 @@ export async function claimIdempotencyKey(
       await db().idempotencyKey.deleteMany({ where: { expiresAt: { lt: now } } });
       return null;
     } catch (error) {
-      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
     const existing = await db().idempotencyKey.findUnique({ where: { credential_key: { credential, key } } });
     if (!existing) continue; // released in between: try the insert again

@@ -10,7 +10,7 @@ import { ApiError, validationError } from "@/lib/http/api-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { prototypeKeyIssues } from "@/lib/http/text";
 import { env } from "@/lib/env";
-import { inTransaction } from "@/lib/db";
+import { inTransaction, isUniqueViolation } from "@/lib/db";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -117,7 +117,7 @@ export function errorResponse(error: unknown, requestId: string): Response {
   let apiError: ApiError;
   if (error instanceof ApiError) apiError = error;
   else if (error instanceof ZodError) apiError = validationError(error);
-  else if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+  else if (isUniqueViolation(error)) {
     apiError = new ApiError("err_conflict", "A resource with these unique values already exists");
   } else if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025") {
     apiError = new ApiError("err_not_found", "Resource not found");

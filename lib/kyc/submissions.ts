@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
@@ -114,7 +115,7 @@ export async function acceptAgreement({
     return agreement;
   } catch (error) {
     // Two acceptances racing past the check above: the unique index decides, and the loser hears why.
-    if ((error as { code?: string }).code === "P2002") throw conflict();
+    if (isUniqueViolation(error)) throw conflict();
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { rawQuery } from "@/lib/db/raw-sql";
 import type { z } from "zod";
 import { newId } from "@/lib/ids";
 import { currentScope } from "@/lib/tenancy";
@@ -19,10 +20,12 @@ export async function emitEvent(
 ) {
   // System code: the platform's endpoints are outside a sub-account's tenant scope.
   platformId ??= (await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { platformId: true } })).platformId;
-  const endpoints = await db().webhookEndpoint.findMany({
-    where: { accountId: { in: [...new Set([accountId, platformId])] }, enabled: true, deletedAt: null },
-    select: { id: true, accountId: true, subscribedEvents: true },
-  });
+  // Raw (lib/db/raw-sql.ts): every change looks, and most platforms have no endpoint to find.
+  const endpoints = await rawQuery<{ id: string; accountId: string; subscribedEvents: string }>(
+    `SELECT "id", "accountId", "subscribedEvents" FROM "WebhookEndpoint"
+     WHERE "accountId" IN (:accountId, :platformId) AND "enabled" = :enabled AND "deletedAt" IS NULL`,
+    { accountId, platformId, enabled: true },
+  );
   const plain = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
   const eventData = JSON.stringify({ ...plain, accountId });
   const rows = endpoints

@@ -1,6 +1,5 @@
 import { presentApiKey } from "@/lib/api-keys/schemas";
-import { db, inTransaction } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { db, inTransaction, isUniqueViolation } from "@/lib/db";
 import { emitEvent } from "@/lib/webhooks/emit";
 
 const DAY = 86_400_000;
@@ -35,7 +34,7 @@ export async function sendExpiryNotices({ now = new Date() }: { now?: Date } = {
       sent += 1;
     } catch (error) {
       // Another process sent this notice between our look and our insert.
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") continue;
+      if (isUniqueViolation(error)) continue;
       throw error;
     }
   }
