@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -79,6 +80,75 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
+export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string; json: () => Record<string, unknown> };
+export type Call = { method?: string; body?: unknown; headers?: Record<string, string>; agent?: http.Agent | false; localAddress?: string };
+
+/**
+ * One request with node:http, for tests that choose the connection (`agent`: a keep-alive socket
+ * stays with one server process; `false`: a new connection) or the client's address (`localAddress`,
+ * e.g. 127.0.0.2: any 127/8 address reaches a server on 127.0.0.1). A JSON `body` is sent as such.
+ * Rejects when the connection fails or closes before the answer is complete, or after 20 s without
+ * one (a connection that dies with its server is never answered).
+ */
+export function httpRequest(url: string, init: Call = {}): Promise<Answer> {
+  const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: init.method ?? "GET",
+        agent: init.agent,
+        localAddress: init.localAddress,
+        headers: { ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}), ...init.headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks).toString("utf8");
+          resolve({ status: res.statusCode!, headers: res.headers, body, json: () => JSON.parse(body) as Record<string, unknown> });
+        });
+        res.on("error", reject);
+        res.on("close", () => (res.complete ? undefined : reject(new Error("the connection closed before the answer was complete"))));
+      },
+    );
+    req.setTimeout(20_000, () => req.destroy(new Error("no answer within 20 s")));
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+export type Received = { headers: http.IncomingHttpHeaders; body: string };
+
+/**
+ * A webhook receiver on 127.0.0.1 (on `port` when given: the same address again after it was down)
+ * that records every request and answers 200 "received", `holdMs` after the body arrived. The
+ * servers the tests start run with WEBHOOK_ALLOW_PRIVATE=true, so http to loopback is allowed.
+ */
+export async function startReceiver({ port = 0, holdMs = 0 }: { port?: number; holdMs?: number } = {}) {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      setTimeout(() => res.end("received"), holdMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const actual = (server.address() as net.AddressInfo).port;
+  return {
+    received,
+    port: actual,
+    url: `http://127.0.0.1:${actual}/hooks`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export const EMPLOYEE_PASSWORD = "a long employee passphrase";
 
 /** A current TOTP code for `secret`, `steps` steps from now (the server accepts ±1 step, each step once). */

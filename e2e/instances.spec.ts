@@ -1,10 +1,9 @@
 import Database from "better-sqlite3";
 import { writeFileSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { test, expect } from "@playwright/test";
-import { authenticatorFor, OWNER, printedSetupLink, startServer, type Server } from "./fixtures";
+import { authenticatorFor, httpRequest, OWNER, printedSetupLink, startReceiver, startServer, type Answer as HttpAnswer, type Call, type Server } from "./fixtures";
 
 // WEB_CONCURRENCY=2 against the production server (server.mjs): two worker processes behind one
 // port, each with its own memory, share only the database. What one worker learns (a TOTP step
@@ -13,35 +12,10 @@ import { authenticatorFor, OWNER, printedSetupLink, startServer, type Server } f
 // Servers a Playwright test starts name the serving process in X-Worker-Pid; a keep-alive
 // connection stays with the worker that accepted it, so a one-socket agent is a client "on" a worker.
 
-type Answer = { status: number; pid: number; headers: http.IncomingHttpHeaders; body: string; json: () => Record<string, unknown> };
-type Call = { method?: string; body?: unknown; headers?: Record<string, string> };
+type Answer = HttpAnswer & { pid: number };
 
 function request(server: Server, agent: http.Agent | false, pathname: string, init: Call = {}): Promise<Answer> {
-  const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${server.baseURL}${pathname}`,
-      {
-        method: init.method ?? "GET",
-        agent,
-        headers: { ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}), ...init.headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const body = Buffer.concat(chunks).toString("utf8");
-          resolve({ status: res.statusCode!, pid: Number(res.headers["x-worker-pid"]), headers: res.headers, body, json: () => JSON.parse(body) as Record<string, unknown> });
-        });
-        res.on("error", reject);
-        res.on("close", () => (res.complete ? undefined : reject(new Error("the connection closed before the answer was complete"))));
-      },
-    );
-    // Never wait forever: a connection that dies with its worker is not answered.
-    req.setTimeout(20_000, () => req.destroy(new Error("no answer within 20 s")));
-    req.on("error", reject);
-    req.end(payload);
-  });
+  return httpRequest(`${server.baseURL}${pathname}`, { ...init, agent }).then((answer) => ({ ...answer, pid: Number(answer.headers["x-worker-pid"]) }));
 }
 
 /** A request on a new connection: the primary hands each new connection to the next worker in turn. */
@@ -87,25 +61,6 @@ const alive = (pid: number) => {
     return false;
   }
 };
-
-type Received = { headers: http.IncomingHttpHeaders };
-
-async function startReceiver(holdMs = 0) {
-  const received: Received[] = [];
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      received.push({ headers: req.headers });
-      setTimeout(() => res.end("received"), holdMs);
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  return {
-    received,
-    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
-    close: () => new Promise<void>((resolve) => (receiver.closeAllConnections(), receiver.close(() => resolve()))),
-  };
-}
 
 function deliveryRow(server: Server, id: string) {
   const db = new Database(path.join(server.dataDir, "app.db"), { readonly: true });
@@ -236,7 +191,7 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
   });
 
   test("a webhook attempt is sent once, though both workers run a delivery worker", async () => {
-    const receiver = await startReceiver(20);
+    const receiver = await startReceiver({ holdMs: 20 });
     try {
       const endpoint = await withKey(one, platformKey, "/v1/webhook_endpoints", { method: "POST", body: { url: receiver.url, events: ["webhook.test"] } });
       expect(endpoint.status, endpoint.body).toBe(201);
@@ -317,7 +272,7 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
   test("SIGTERM stops every worker cleanly: the delivery in flight finishes and is recorded, then the primary exits", async () => {
     const workers = readyWorkers(server).filter(alive);
     expect(workers).toHaveLength(2);
-    const receiver = await startReceiver(3_000);
+    const receiver = await startReceiver({ holdMs: 3_000 });
     try {
       const [client] = await pinnedClients(server, [workers[0]!]);
       const endpoint = await withKey(client!, platformKey, "/v1/webhook_endpoints", { method: "POST", body: { url: receiver.url, events: ["webhook.test"] } });

@@ -1,38 +1,10 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { test as base, expect } from "@playwright/test";
 import { enrolTotp, OWNER, snap, startServer, type Server } from "./fixtures";
+import { expect, test } from "./postgresql-fixture";
 
 // The production server on PostgreSQL (DATABASE_URL=postgresql://...): two processes start on one
 // fresh database at once (the migrations are applied once), and the API and dashboard work across
-// them. Needs the server POSTGRESQL_TEST_URL names (default postgres@127.0.0.1:5432); skipped, saying
-// why, when none answers (a failure under REQUIRE_POSTGRESQL=1).
-const base_url = process.env.POSTGRESQL_TEST_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: base_url, connectionTimeoutMillis: 3000 });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-const test = base.extend<{ database: string }>({
-  database: async ({}, use) => {
-    const reachable = await admin(() => Promise.resolve(true)).catch((error: Error) => error.message);
-    // .ci/run sets REQUIRE_POSTGRESQL=1: there a missing server is a failure, not a skip.
-    if (reachable !== true && process.env.REQUIRE_POSTGRESQL === "1") throw new Error(`REQUIRE_POSTGRESQL=1 but no PostgreSQL server: ${reachable}`);
-    test.skip(reachable !== true, `no PostgreSQL server at ${base_url.replace(/\/\/[^@/]*@/, "//")}: ${reachable}`);
-    const name = `pcs_e2e_${randomBytes(6).toString("hex")}`;
-    await admin((client) => client.query(`CREATE DATABASE "${name}"`));
-    const url = new URL(base_url);
-    url.pathname = `/${name}`;
-    await use(url.toString());
-    await admin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
-  },
-});
+// them. Needs a PostgreSQL server (e2e/postgresql-fixture.ts): skipped, saying why, when none answers
+// (a failure under REQUIRE_POSTGRESQL=1).
 
 test("two servers on one PostgreSQL database: migrated once, a session and a key work on both, the dashboard shows what either wrote", async ({ page, database }, testInfo) => {
   const servers: Server[] = await Promise.all([startServer({ DATABASE_URL: database }), startServer({ DATABASE_URL: database })]);

@@ -1,42 +1,13 @@
 import Database from "better-sqlite3";
 import { createPublicKey, verify } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { test, expect } from "@playwright/test";
-import { OWNER, startServer, type Server } from "./fixtures";
+import { OWNER, startReceiver, startServer, type Received, type Server } from "./fixtures";
 
 // Webhook delivery against the production server (server.mjs): an event committed before a crash
 // still arrives after the restart; two processes on one database send each attempt once; SIGTERM
-// waits for the attempt in flight. The receiver is a plain HTTP server this test runs.
-
-type Received = { headers: http.IncomingHttpHeaders; body: string };
-
-/** A receiver on 127.0.0.1 (on `port` when given: the same address again after it was down). */
-async function startReceiver({ port = 0, holdMs = 0 }: { port?: number; holdMs?: number } = {}) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      setTimeout(() => res.end("received"), holdMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const actual = (server.address() as AddressInfo).port;
-  return {
-    received,
-    port: actual,
-    url: `http://127.0.0.1:${actual}/hooks`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+// waits for the attempt in flight. The receiver is a plain HTTP server the test runs (startReceiver).
 
 /** First-run setup, then a sandbox platform whose API key (webhooks:write among its defaults) the test uses. */
 async function platformKey(server: Server): Promise<string> {

@@ -1,0 +1,53 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { test as base } from "@playwright/test";
+
+// A fresh PostgreSQL database per test (or per serial group) for the specs that run the server on
+// PostgreSQL. The server is the one POSTGRESQL_TEST_URL names (default postgres@127.0.0.1:5432);
+// without one the tests are skipped, saying why, except under REQUIRE_POSTGRESQL=1 (.ci/run),
+// where a missing server is a failure.
+const serverUrl = process.env.POSTGRESQL_TEST_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** Runs `work` on a connection to `url` (by default the server's maintenance database), then closes it. */
+export async function onPostgresql<T>(work: (client: pg.Client) => Promise<T>, url = serverUrl): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Why the PostgreSQL tests cannot run here (no server answers), or null when they can; throws
+ * instead under REQUIRE_POSTGRESQL=1. Pass the answer to test.skip(missing !== null, missing ?? "").
+ */
+export async function missingPostgresql(): Promise<string | null> {
+  const reachable = await onPostgresql(() => Promise.resolve(true)).catch((error: Error) => error.message);
+  if (reachable === true) return null;
+  if (process.env.REQUIRE_POSTGRESQL === "1") throw new Error(`REQUIRE_POSTGRESQL=1 but no PostgreSQL server: ${reachable}`);
+  return `no PostgreSQL server at ${serverUrl.replace(/\/\/[^@/]*@/, "//")}: ${reachable}`;
+}
+
+/** A new empty database on the server: its URL, and drop() (which ends any connection still open to it). */
+export async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `pcs_e2e_${randomBytes(6).toString("hex")}`;
+  await onPostgresql((client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => onPostgresql((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined) };
+}
+
+/** `database`: the URL of a fresh database for this test, dropped after it. */
+export const test = base.extend<{ database: string }>({
+  database: async ({}, use) => {
+    const missing = await missingPostgresql();
+    test.skip(missing !== null, missing ?? "");
+    const database = await createDatabase();
+    await use(database.url);
+    await database.drop();
+  },
+});
+
+export { expect } from "@playwright/test";
