@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
 import { db, inTransaction } from "@/lib/db";
 import { createPlatform } from "@/lib/accounts/create-platform";
@@ -52,5 +53,47 @@ describe("the database client", () => {
     expect((await db().account.findUniqueOrThrow({ where: { id: platform.id } })).name).toBe("Changed");
     // The tenancy proxy filled in the scope's account inside the transaction too.
     expect((await db().delegatedUser.findFirstOrThrow({ where: { externalId } })).accountId).toBe(platform.id);
+  });
+
+  it("inTransaction: findUnique calls made in the same tick inside and outside it answer from their own side (regression guard: Prisma batches them)", async () => {
+    const platform = await createPlatform({ name: "Same tick" });
+    // A context captured outside the transaction: code run in it is another request's.
+    const anotherRequest = new AsyncResource("another request");
+    let outside: Promise<{ name: string } | null> | undefined;
+    await expect(
+      inTransaction(async () => {
+        await db().account.update({ where: { id: platform.id }, data: { name: "Inside only" } });
+        // Both in one tick: Prisma batches findUnique calls of one shape made together into one query.
+        const inside = db().account.findUnique({ where: { id: platform.id }, select: { name: true } });
+        outside = anotherRequest.runInAsyncScope(() => db().account.findUnique({ where: { id: platform.id }, select: { name: true } }));
+        expect((await inside)?.name).toBe("Inside only");
+        await pause(20);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    // The other request waited for the transaction (it neither joined it nor blocked it) and read what stayed.
+    expect((await outside!)?.name).toBe("Same tick");
+  });
+
+  it("inTransaction: a nested write Prisma runs as a transaction of its own is a savepoint inside it, and a query after the end is refused", async () => {
+    const platform = await createPlatform({ name: "Nested" });
+    let leftover: (() => Promise<unknown>) | undefined;
+    const create = (name: string) =>
+      db().account.create({ data: { id: newId("acct"), platformId: platform.id, parentId: platform.id, name, children: { create: { id: newId("acct"), platformId: platform.id, name: `${name}, child` } } } });
+    await inTransaction(async () => {
+      await create("Kept");
+      const client = db();
+      leftover = () => client.account.count();
+    });
+    expect(await db().account.count({ where: { name: { startsWith: "Kept" } } })).toBe(2);
+    await expect(
+      inTransaction(async () => {
+        await create("Rolled back");
+        throw new Error("late failure");
+      }),
+    ).rejects.toThrow("late failure");
+    expect(await db().account.count({ where: { name: { startsWith: "Rolled back" } } })).toBe(0);
+    // The transaction's client, called after its transaction ended: refused, never run outside it.
+    await expect(leftover!()).rejects.toThrow();
   });
 });

@@ -12,7 +12,13 @@ export type Db = PrismaClient;
 /** The client inside db().$transaction(async (tx) => ...). */
 export type Tx = Prisma.TransactionClient;
 
-const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pool?: pg.Pool };
+const globalForDb = globalThis as unknown as {
+  prisma?: PrismaClient;
+  /** SQLite: the client inTransaction() uses, on the same connection (see inTransaction). */
+  transactionPrisma?: PrismaClient;
+  sqlite?: Promise<SqliteConnection>;
+  pool?: pg.Pool;
+};
 
 /** One holder at a time; `acquire` resolves to the function that lets the next one in. */
 function mutex() {
@@ -28,73 +34,125 @@ function mutex() {
   };
 }
 
+type Mutex = ReturnType<typeof mutex>;
+
+/** The process's one SQLite connection (Prisma's adapter over better-sqlite3) and the lock around it. */
+type SqliteConnection = { adapter: SqlDriverAdapter; lock: Mutex; /** The transaction inTransaction() holds open, if any. */ open: object | null };
+
+const noArgs = { args: [], argTypes: [] };
+
+function sqliteConnection(): Promise<SqliteConnection> {
+  globalForDb.sqlite ??= new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 }).connect().then((adapter) => {
+    reusePreparedStatements((adapter as unknown as { client: BetterSqlite3.Database }).client);
+    return { adapter, lock: mutex(), open: null };
+  });
+  return globalForDb.sqlite;
+}
+
 /**
- * The SQLite adapter runs every query on one connection, and a query outside a transaction is not
- * made to wait for an open one: it would run inside it (on the same connection) and vanish with
- * its rollback, after its own request had been told it succeeded. Here a query outside a
- * transaction waits until the open one ends, so transactions must stay short (no password hashing inside).
+ * The adapter of the process's main client. SQLite runs every query on the one connection, and a
+ * query outside a transaction is not made to wait for an open one: it would run inside it (on the
+ * same connection) and vanish with its rollback, after its own request had been told it succeeded.
+ * Here every query, and every transaction Prisma opens, holds the lock while it runs, so
+ * transactions must stay short (no password hashing inside).
  */
-function oneAtATime(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+function lockedSqlite(connection: SqliteConnection): SqlDriverAdapter {
+  const { adapter, lock } = connection;
+  const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
+    const release = await lock.acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
   return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    async connect(): Promise<SqlDriverAdapter> {
-      const adapter = await factory.connect();
-      reusePreparedStatements((adapter as unknown as { client: BetterSqlite3.Database }).client);
-      const lock = mutex();
-      const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
-        const release = await lock.acquire();
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (query) => exclusive(() => adapter.queryRaw(query)),
+    executeRaw: (query) => exclusive(() => adapter.executeRaw(query)),
+    executeScript: (script) => exclusive(() => adapter.executeScript(script)),
+    async startTransaction(isolationLevel): Promise<Transaction> {
+      const release = await lock.acquire();
+      let transaction: Transaction;
+      try {
+        transaction = await adapter.startTransaction(isolationLevel);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      const end = async (how: "commit" | "rollback") => {
         try {
-          return await work();
+          await transaction[how]();
         } finally {
           release();
         }
       };
       return {
-        provider: adapter.provider,
-        adapterName: adapter.adapterName,
-        queryRaw: (query) => exclusive(() => adapter.queryRaw(query)),
-        executeRaw: (query) => exclusive(() => adapter.executeRaw(query)),
-        executeScript: (script) => exclusive(() => adapter.executeScript(script)),
-        async startTransaction(isolationLevel): Promise<Transaction> {
-          const release = await lock.acquire();
-          let transaction: Transaction;
-          try {
-            transaction = await adapter.startTransaction(isolationLevel);
-          } catch (error) {
-            release();
-            throw error;
-          }
-          const end = async (how: "commit" | "rollback") => {
-            try {
-              await transaction[how]();
-            } finally {
-              release();
+        provider: transaction.provider,
+        adapterName: transaction.adapterName,
+        options: transaction.options,
+        queryRaw: (query) => transaction.queryRaw(query),
+        executeRaw: (query) => transaction.executeRaw(query),
+        commit: () => end("commit"),
+        rollback: () => end("rollback"),
+        ...(transaction.createSavepoint
+          ? {
+              createSavepoint: (name: string) => transaction.createSavepoint!(name),
+              rollbackToSavepoint: (name: string) => transaction.rollbackToSavepoint!(name),
+              releaseSavepoint: (name: string) => transaction.releaseSavepoint!(name),
             }
-          };
-          return {
-            provider: transaction.provider,
-            adapterName: transaction.adapterName,
-            options: transaction.options,
-            queryRaw: (query) => transaction.queryRaw(query),
-            executeRaw: (query) => transaction.executeRaw(query),
-            commit: () => end("commit"),
-            rollback: () => end("rollback"),
-            ...(transaction.createSavepoint
-              ? {
-                  createSavepoint: (name: string) => transaction.createSavepoint!(name),
-                  rollbackToSavepoint: (name: string) => transaction.rollbackToSavepoint!(name),
-                  releaseSavepoint: (name: string) => transaction.releaseSavepoint!(name),
-                }
-              : {}),
-          } as Transaction;
-        },
-        ...(adapter.getConnectionInfo ? { getConnectionInfo: () => adapter.getConnectionInfo!() } : {}),
-        dispose: () => adapter.dispose(),
-      };
+          : {}),
+      } as Transaction;
     },
+    ...(adapter.getConnectionInfo ? { getConnectionInfo: () => adapter.getConnectionInfo!() } : {}),
+    dispose: () => adapter.dispose(),
   };
 }
+
+/**
+ * The adapter of the client inTransaction() hands out on SQLite: the same connection, used only
+ * while that transaction holds the lock, so it takes no lock itself. A query reaching it from
+ * anywhere but the open transaction (a stray promise of one that already ended) is refused. A
+ * transaction Prisma opens inside (a nested write) is a savepoint of the open one.
+ */
+function insideSqliteTransaction(connection: SqliteConnection): SqlDriverAdapter {
+  const { adapter } = connection;
+  const current = () => {
+    if (!connection.open || requestTransaction.getStore()?.token !== connection.open) throw new Error("This transaction has already ended");
+  };
+  let savepoints = 0;
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: async (query) => (current(), adapter.queryRaw(query)),
+    executeRaw: async (query) => (current(), adapter.executeRaw(query)),
+    executeScript: async (script) => (current(), adapter.executeScript(script)),
+    async startTransaction(): Promise<Transaction> {
+      current();
+      const name = `prisma_${++savepoints}`;
+      await adapter.executeRaw({ sql: `SAVEPOINT ${name}`, ...noArgs });
+      return {
+        provider: adapter.provider,
+        adapterName: adapter.adapterName,
+        // Prisma then ends it through commit() and rollback() rather than with COMMIT/ROLLBACK statements.
+        options: { usePhantomQuery: true },
+        queryRaw: async (query) => (current(), adapter.queryRaw(query)),
+        executeRaw: async (query) => (current(), adapter.executeRaw(query)),
+        commit: async () => void (await adapter.executeRaw({ sql: `RELEASE SAVEPOINT ${name}`, ...noArgs })),
+        rollback: async () => {
+          await adapter.executeRaw({ sql: `ROLLBACK TO SAVEPOINT ${name}`, ...noArgs });
+          await adapter.executeRaw({ sql: `RELEASE SAVEPOINT ${name}`, ...noArgs });
+        },
+      };
+    },
+    // The main client's adapter closes the connection.
+    dispose: async () => {},
+  };
+}
+
+/** A driver adapter factory for an already open connection. */
+const connected = (connect: () => Promise<SqlDriverAdapter>): SqlDriverAdapterFactory => ({ provider: "sqlite", adapterName: "@prisma/adapter-better-sqlite3", connect });
 
 /**
  * The adapter prepares every statement afresh for every query (a large share of a write's CPU) and
@@ -194,45 +252,41 @@ function createClient(): PrismaClient {
     });
     return client as unknown as PrismaClient;
   }
-  // `timeout` is SQLite's busy timeout: a writer waits for the lock instead of failing with
-  // "database is locked". WAL mode is set on the file by the migrator and persists.
-  const adapter = oneAtATime(new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 }));
-  // Generous transaction limits: a slow, shared machine can take seconds to get to a short transaction.
-  return new PrismaClient({ adapter, transactionOptions: { maxWait: 30_000, timeout: 60_000 } });
+  // The adapter's `timeout` is SQLite's busy timeout: a writer waits for the lock instead of failing
+  // with "database is locked". WAL mode is set on the file by the migrator and persists. Generous
+  // transaction limits: a slow, shared machine can take seconds to get to a short transaction.
+  return new PrismaClient({ adapter: connected(async () => lockedSqlite(await sqliteConnection())), transactionOptions: { maxWait: 30_000, timeout: 60_000 } });
 }
 
-const requestTransaction = new AsyncLocalStorage<Tx>();
+/** The transaction inTransaction() runs: the client its queries use, and (SQLite) its identity. */
+type OpenTransaction = { client: PrismaClient; token?: object };
 
-/** The one Prisma client of the process, or inside inTransaction() that transaction. */
+const requestTransaction = new AsyncLocalStorage<OpenTransaction>();
+
+/** The one Prisma client of the process, or inside inTransaction() that transaction's client. */
 export function db(): PrismaClient {
-  const tx = requestTransaction.getStore();
-  if (tx) return flattened(tx);
+  const open = requestTransaction.getStore();
+  if (open) return open.client;
   globalForDb.prisma ??= createClient();
   return globalForDb.prisma;
 }
 
-const flattenedClients = new WeakMap<Tx, PrismaClient>();
-
 /**
- * The transaction client dressed as the full client, so code that opens its own transaction
+ * A transaction's client dressed as the full client, so code that opens its own transaction
  * (`db().$transaction(...)`) simply joins the one it is already in.
  */
-function flattened(tx: Tx): PrismaClient {
-  let client = flattenedClients.get(tx);
-  if (!client) {
-    client = new Proxy(tx, {
-      get(target, property) {
-        if (property !== "$transaction") return Reflect.get(target, property);
-        return async (work: unknown) => {
-          if (typeof work === "function") return (work as (tx: Tx) => Promise<unknown>)(client as unknown as Tx);
-          const results: unknown[] = [];
-          for (const query of work as Promise<unknown>[]) results.push(await query);
-          return results;
-        };
-      },
-    }) as unknown as PrismaClient;
-    flattenedClients.set(tx, client);
-  }
+function flattened(tx: Tx | PrismaClient): PrismaClient {
+  const client: PrismaClient = new Proxy(tx, {
+    get(target, property) {
+      if (property !== "$transaction") return Reflect.get(target, property);
+      return async (work: unknown) => {
+        if (typeof work === "function") return (work as (tx: Tx) => Promise<unknown>)(client as unknown as Tx);
+        const results: unknown[] = [];
+        for (const query of work as Promise<unknown>[]) results.push(await query);
+        return results;
+      };
+    },
+  }) as PrismaClient;
   return client;
 }
 
@@ -240,20 +294,67 @@ function flattened(tx: Tx): PrismaClient {
  * Runs `work` in one database transaction: every db() and tenantDb() query inside it (and any
  * db().$transaction it opens) is part of it, and it commits once, at the end, or not at all.
  * Inside one already, it simply joins it.
+ *
+ * On SQLite it is not one of Prisma's interactive transactions, whose bookkeeping cost as much CPU as
+ * the queries of a small write: it takes the connection's lock, runs BEGIN IMMEDIATE and COMMIT
+ * itself, and in between hands out a second client on the same connection (insideSqliteTransaction).
+ * A client of its own rather than the main one: Prisma batches findUnique calls made in the same
+ * tick into one query, and one from outside the transaction must not be batched into it.
  */
 export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
   if (requestTransaction.getStore()) return work();
   globalForDb.prisma ??= createClient();
-  return globalForDb.prisma.$transaction((tx) => requestTransaction.run(tx, work));
+  if (databaseProvider() === "postgresql") {
+    return globalForDb.prisma.$transaction((tx) => requestTransaction.run({ client: flattened(tx) }, work));
+  }
+  const connection = await sqliteConnection();
+  globalForDb.transactionPrisma ??= new PrismaClient({ adapter: connected(async () => insideSqliteTransaction(connection)) });
+  const open: OpenTransaction = { client: transactionClient(globalForDb.transactionPrisma), token: {} };
+  const release = await connection.lock.acquire();
+  try {
+    await connection.adapter.executeRaw({ sql: "BEGIN IMMEDIATE", ...noArgs });
+    connection.open = open.token!;
+    let result: T;
+    try {
+      result = await requestTransaction.run(open, work);
+    } catch (error) {
+      connection.open = null;
+      // SQLite may have rolled back already (some errors end the transaction themselves).
+      await connection.adapter.executeRaw({ sql: "ROLLBACK", ...noArgs }).catch(() => {});
+      throw error;
+    }
+    connection.open = null;
+    try {
+      await connection.adapter.executeRaw({ sql: "COMMIT", ...noArgs });
+    } catch (error) {
+      await connection.adapter.executeRaw({ sql: "ROLLBACK", ...noArgs }).catch(() => {});
+      throw error;
+    }
+    return result;
+  } finally {
+    release();
+  }
 }
+
+let transactionClientCache: { base: PrismaClient; flattened: PrismaClient } | undefined;
+const transactionClient = (base: PrismaClient) => {
+  if (transactionClientCache?.base !== base) transactionClientCache = { base, flattened: flattened(base) };
+  return transactionClientCache.flattened;
+};
 
 /** Whether the caller runs inside inTransaction(). */
 export const inATransaction = () => requestTransaction.getStore() !== undefined;
 
-/** Closes the client; tests use it between throwaway databases. */
+/** Closes the clients and the connection; tests use it between throwaway databases. */
 export async function disconnectDb() {
+  await globalForDb.transactionPrisma?.$disconnect();
+  globalForDb.transactionPrisma = undefined;
   await globalForDb.prisma?.$disconnect();
   globalForDb.prisma = undefined;
+  // The main client closes the connection when it was connected; otherwise nothing opened it but us.
+  const sqlite = await globalForDb.sqlite;
+  globalForDb.sqlite = undefined;
+  if (sqlite && (sqlite.adapter as unknown as { client: BetterSqlite3.Database }).client.open) await sqlite.adapter.dispose();
   await globalForDb.pool?.end().catch(() => {});
   globalForDb.pool = undefined;
 }

@@ -76,6 +76,19 @@ export async function migratePostgres(url: string): Promise<string[]> {
   }
 }
 
+/** Runs `work` again, 20 ms apart, while SQLite answers SQLITE_BUSY, for up to LOCK_WAIT_MS. */
+function whileBusy<T>(work: () => T): T {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return work();
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code).startsWith("SQLITE_BUSY") || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
 /**
  * Applies every migration in prisma/migrations not yet applied to the SQLite file, each in its own
  * transaction, recording name and checksum. A migration edited after it was applied stops start-up:
@@ -93,14 +106,16 @@ export function migrateDatabase(file: string): string[] {
     // First: every later step waits for another process's lock instead of failing at once. A long
     // migration in another process may hold it a while (the server allows start-up 5 minutes).
     db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
-    db.pragma("journal_mode = WAL");
-    db.exec(`CREATE TABLE IF NOT EXISTS "_migrations" (
-      "name" TEXT NOT NULL PRIMARY KEY, "checksum" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`);
-    const applied = new Map(
-      (db.prepare(`SELECT name, checksum FROM "_migrations"`).all() as { name: string; checksum: string }[]).map(
-        (row) => [row.name, row.checksum],
-      ),
-    );
+    // SQLite does not call the busy handler everywhere (switching a fresh file to WAL takes its
+    // exclusive lock without waiting): with six processes starting at once on a loaded machine, one
+    // got "database is locked" at once here. These first steps are idempotent, so they are retried.
+    const applied = whileBusy(() => {
+      db.pragma("journal_mode = WAL");
+      db.exec(`CREATE TABLE IF NOT EXISTS "_migrations" (
+        "name" TEXT NOT NULL PRIMARY KEY, "checksum" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`);
+      const rows = db.prepare(`SELECT name, checksum FROM "_migrations"`).all() as { name: string; checksum: string }[];
+      return new Map(rows.map((row) => [row.name, row.checksum]));
+    });
     const done: string[] = [];
     for (const { name, sql, checksum } of migrationsOnDisk("sqlite")) {
       const known = applied.get(name);
