@@ -37,14 +37,21 @@ function mutex() {
 type Mutex = ReturnType<typeof mutex>;
 
 /** The process's one SQLite connection (Prisma's adapter over better-sqlite3) and the lock around it. */
-type SqliteConnection = { adapter: SqlDriverAdapter; lock: Mutex; /** The transaction inTransaction() holds open, if any. */ open: object | null };
+type SqliteConnection = {
+  adapter: SqlDriverAdapter;
+  /** A prepared statement of the connection, cached by its SQL text. */
+  statement: (sql: string) => BetterSqlite3.Statement;
+  lock: Mutex;
+  /** The transaction inTransaction() holds open, if any. */
+  open: object | null;
+};
 
 const noArgs = { args: [], argTypes: [] };
 
 function sqliteConnection(): Promise<SqliteConnection> {
   globalForDb.sqlite ??= new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 }).connect().then((adapter) => {
-    reusePreparedStatements((adapter as unknown as { client: BetterSqlite3.Database }).client);
-    return { adapter, lock: mutex(), open: null };
+    const statement = reusePreparedStatements((adapter as unknown as { client: BetterSqlite3.Database }).client);
+    return { adapter, statement, lock: mutex(), open: null };
   });
   return globalForDb.sqlite;
 }
@@ -165,7 +172,7 @@ const connected = (connect: () => Promise<SqlDriverAdapter>): SqlDriverAdapterFa
  * (its snapshot is stale; waiting cannot help). BEGIN IMMEDIATE takes the write lock first, waiting
  * for it (the busy timeout) instead.
  */
-function reusePreparedStatements(client: BetterSqlite3.Database) {
+function reusePreparedStatements(client: BetterSqlite3.Database): (sql: string) => BetterSqlite3.Statement {
   const prepare = client.prepare.bind(client);
   const cache = new Map<string, BetterSqlite3.Statement>();
   const MAX_CACHED = 500;
@@ -190,6 +197,7 @@ function reusePreparedStatements(client: BetterSqlite3.Database) {
       run: () => statement.run(),
     };
   };
+  return cached;
 }
 
 /**
@@ -331,6 +339,26 @@ export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
       throw error;
     }
     return result;
+  } finally {
+    release();
+  }
+}
+
+/**
+ * SQLite: runs `work` with the connection's prepared statements (better-sqlite3, synchronous), as
+ * part of the open inTransaction() when called inside one, else holding the lock like any query.
+ * For the raw statements of lib/db/raw-sql.ts.
+ */
+export async function onSqliteConnection<T>(work: (statement: (sql: string) => BetterSqlite3.Statement) => T): Promise<T> {
+  const connection = await sqliteConnection();
+  const open = requestTransaction.getStore();
+  if (open?.token) {
+    if (open.token !== connection.open) throw new Error("This transaction has already ended");
+    return work(connection.statement);
+  }
+  const release = await connection.lock.acquire();
+  try {
+    return work(connection.statement);
   } finally {
     release();
   }

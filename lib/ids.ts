@@ -27,3 +27,12 @@ export function newId(prefix: IdPrefix): string {
   }
   return `${prefix}_${out}`;
 }
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+/** `count` random bytes as hex, from the same pool (request ids: not secrets, but not guessable either). */
+export function randomHex(count: number): string {
+  let out = "";
+  for (let i = 0; i < count; i++) out += HEX[randomByte()];
+  return out;
+}

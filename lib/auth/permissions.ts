@@ -96,7 +96,16 @@ export const sortPermissions = (list: Iterable<Permission>): Permission[] => {
 };
 
 /** A stored JSON list of permission names; names no longer in the table are dropped (they grant nothing). */
-export function parsePermissionList(json: string): Permission[] {
-  const parsed: unknown = JSON.parse(json);
-  return Array.isArray(parsed) ? sortPermissions(parsed.filter((value): value is Permission => typeof value === "string" && isPermission(value))) : [];
+export function parsePermissionList(json: string): readonly Permission[] {
+  // Every key-authenticated request reads its key's list: the few distinct lists are parsed once.
+  let list = parsedLists.get(json);
+  if (!list) {
+    const parsed: unknown = JSON.parse(json);
+    list = Object.freeze(Array.isArray(parsed) ? sortPermissions(parsed.filter((value): value is Permission => typeof value === "string" && isPermission(value))) : []);
+    if (parsedLists.size >= 1000) parsedLists.clear();
+    parsedLists.set(json, list);
+  }
+  return list;
 }
+
+const parsedLists = new Map<string, readonly Permission[]>();

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db, onSqliteConnection } from "@/lib/db";
 import { databaseProvider } from "@/lib/env";
 
 /**
@@ -37,19 +37,36 @@ export function valuesFor(query: Compiled, params: Record<string, unknown>): unk
   });
 }
 
+/** A value as Prisma stores it in SQLite: DateTime as ISO text with "+00:00", Boolean as 1/0. */
+function sqliteValue(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value;
+}
+
 /**
- * A write in portable SQL through Prisma's raw statements, on db(): inside the request's transaction
- * it is part of it. For the few statements every write repeats (the audit record), where a model
- * query's per-call cost (building and reading back the whole row) outweighs the statement itself.
- * Dates go in as Date (Prisma stores them as its model queries do); returns the rows changed.
+ * A write in portable SQL, part of the request's transaction when there is one: for the few
+ * statements every write repeats (the audit record), where a model query's per-call cost (building
+ * and reading back the whole row) outweighs the statement itself. Dates go in as Date, stored as
+ * Prisma's model queries store them. On SQLite it runs straight on the connection's cached statements;
+ * on PostgreSQL through Prisma's raw statements on db(). Returns the rows changed. Errors are the
+ * driver's own (not Prisma's P2002 and kin).
  */
 export async function rawExecute(sql: string, params: Record<string, unknown> = {}): Promise<number> {
   const query = positional(sql);
-  return db().$executeRawUnsafe(query.text, ...valuesFor(query, params));
+  const values = valuesFor(query, params);
+  if (databaseProvider() === "sqlite") return onSqliteConnection((statement) => statement(query.text).run(values.map(sqliteValue)).changes);
+  return db().$executeRawUnsafe(query.text, ...values);
 }
 
-/** A read in portable SQL on db() (inside the request's transaction, it sees the transaction's own writes). */
+/**
+ * A read in portable SQL that sees the request's transaction's own writes (rawRead reads committed
+ * data on another connection). Select text and numbers only: DateTime and Boolean columns come back
+ * differently from the two databases.
+ */
 export async function rawQuery<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Row[]> {
   const query = positional(sql);
-  return db().$queryRawUnsafe<Row[]>(query.text, ...valuesFor(query, params));
+  const values = valuesFor(query, params);
+  if (databaseProvider() === "sqlite") return onSqliteConnection((statement) => statement(query.text).raw(false).all(values.map(sqliteValue)) as Row[]);
+  return db().$queryRawUnsafe<Row[]>(query.text, ...values);
 }

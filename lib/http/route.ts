@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { ZodError, type z } from "zod";
 import { recordAuditEvent, writeAuditEvent, type AuditActor, type AuditEventInput, type Commit } from "@/lib/audit/record-audit-event";
 import { authenticate, type Actor } from "@/lib/auth/actor";
@@ -11,6 +10,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { prototypeKeyIssues } from "@/lib/http/text";
 import { env } from "@/lib/env";
 import { inTransaction, isUniqueViolation } from "@/lib/db";
+import { randomHex } from "@/lib/ids";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -101,7 +101,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function requestIdOf(request: Request): string {
   const given = request.headers.get("x-request-id");
-  return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : `req_${randomBytes(12).toString("hex")}`;
+  return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : `req_${randomHex(12)}`;
 }
 
 function json(body: unknown, status: number, requestId: string, extra?: HeadersInit): Response {

@@ -32,8 +32,17 @@ function parseAddress(text: string): Address | null {
 
 /** Canonical text of an address; IPv4-mapped IPv6 becomes plain IPv4. Null if invalid. */
 export function normalizeIp(text: string): string | null {
-  return parseAddress(text)?.toString() ?? null;
+  // Called for every request's client address: the same few addresses are parsed once.
+  let normal = normalized.get(text);
+  if (normal === undefined) {
+    normal = parseAddress(text)?.toString() ?? null;
+    if (normalized.size >= 1000) normalized.clear();
+    normalized.set(text, normal);
+  }
+  return normal;
 }
+
+const normalized = new Map<string, string | null>();
 
 /**
  * Parses a CIDR range strictly (host bits must be zero, prefix within the family's width). A range

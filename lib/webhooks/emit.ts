@@ -15,7 +15,8 @@ import type { EventType } from "@/lib/webhooks/event-types";
  */
 export async function emitEvent(
   type: EventType,
-  data: object,
+  /** The data, or a function that makes it: called only when some endpoint listens. */
+  data: object | (() => object),
   { accountId, platformId, now = new Date() }: { accountId: string; /** The account's platform, when the caller knows it (saves a query). */ platformId?: string; now?: Date },
 ) {
   // System code: the platform's endpoints are outside a sub-account's tenant scope.
@@ -26,11 +27,11 @@ export async function emitEvent(
      WHERE "accountId" IN (:accountId, :platformId) AND "enabled" = :enabled AND "deletedAt" IS NULL`,
     { accountId, platformId, enabled: true },
   );
-  const plain = JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+  const listening = endpoints.filter((endpoint) => (JSON.parse(endpoint.subscribedEvents) as string[]).includes(type));
+  if (listening.length === 0) return 0;
+  const plain = JSON.parse(JSON.stringify(typeof data === "function" ? data() : data)) as Record<string, unknown>;
   const eventData = JSON.stringify({ ...plain, accountId });
-  const rows = endpoints
-    .filter((endpoint) => (JSON.parse(endpoint.subscribedEvents) as string[]).includes(type))
-    .map((endpoint) => ({
+  const rows = listening.map((endpoint) => ({
       id: newId("evt"),
       accountId: endpoint.accountId,
       webhookEndpointId: endpoint.id,
@@ -39,15 +40,15 @@ export async function emitEvent(
       occurredAt: now,
       nextAttemptAt: now,
     }));
-  if (rows.length) await db().webhookDelivery.createMany({ data: rows });
+  await db().webhookDelivery.createMany({ data: rows });
   return rows.length;
 }
 
 /**
  * emitEvent for a resource exactly as its route answers it: `resource` goes through the same JSON
  * round trip and response `schema` as the route wrapper's output (which drops any field not in the
- * schema, so a secret the presenter carries, a key's `secret` say, never reaches an event). The
- * account defaults to the current tenant scope's.
+ * schema, so a secret the presenter carries, a key's `secret` say, never reaches an event), when
+ * some endpoint listens. The account defaults to the current tenant scope's.
  */
 export async function emitResourceEvent<S extends z.ZodType>(
   type: EventType,
@@ -55,7 +56,7 @@ export async function emitResourceEvent<S extends z.ZodType>(
   resource: unknown,
   { accountId, now }: { accountId?: string; now?: Date } = {},
 ) {
-  const data = schema.parse(JSON.parse(JSON.stringify(resource))) as object;
+  const data = () => schema.parse(JSON.parse(JSON.stringify(resource))) as object;
   if (accountId !== undefined) return emitEvent(type, data, { accountId, now });
   const scope = currentScope();
   return emitEvent(type, data, { accountId: scope.accountId, platformId: scope.platformId, now });
