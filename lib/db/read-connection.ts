@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
-import { databaseFile } from "@/lib/env";
+import { databaseFile, env } from "@/lib/env";
 
-const globalForRead = globalThis as unknown as { readConnection?: { file: string; db: Database.Database } };
+const globalForRead = globalThis as unknown as { readConnection?: { url: string; db: Database.Database } };
 
 /**
  * A read-only SQLite connection for the per-request hot path (API key lookup), where Prisma's
@@ -9,12 +9,13 @@ const globalForRead = globalThis as unknown as { readConnection?: { file: string
  * WAL lets it read beside the writer; it can never write. Everything else goes through Prisma.
  */
 export function readConnection(): Database.Database {
-  const file = databaseFile();
-  if (globalForRead.readConnection?.file !== file) {
+  // Keyed by DATABASE_URL as given (tests switch it between files); resolved to a path only when it changes.
+  const url = env().DATABASE_URL;
+  if (globalForRead.readConnection?.url !== url) {
     globalForRead.readConnection?.db.close();
-    const db = new Database(file, { readonly: true, fileMustExist: true });
+    const db = new Database(databaseFile(url), { readonly: true, fileMustExist: true });
     db.pragma("busy_timeout = 5000");
-    globalForRead.readConnection = { file, db };
+    globalForRead.readConnection = { url, db };
   }
   return globalForRead.readConnection.db;
 }

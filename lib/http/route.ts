@@ -241,8 +241,9 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         authorize(definition, actor);
         scope = await scopeFor(actor, request.headers.get("service-account-id"));
       }
-      const url = new URL(request.url);
-      const rawQuery = Object.fromEntries(url.searchParams);
+      // Next.js hands route handlers a NextRequest whose URL it already parsed.
+      const searchParams = (request as { nextUrl?: URL }).nextUrl?.searchParams ?? new URL(request.url).searchParams;
+      const rawQuery = Object.fromEntries(searchParams);
       const queryPrototypeKeys = prototypeKeyIssues(rawQuery);
       if (queryPrototypeKeys.length) throw validationError(queryPrototypeKeys, "query");
       const query = parseWith(definition.query, rawQuery, "query");
