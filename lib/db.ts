@@ -18,6 +18,7 @@ const globalForDb = globalThis as unknown as {
   transactionPrisma?: PrismaClient;
   sqlite?: Promise<SqliteConnection>;
   pool?: pg.Pool;
+  requestTransaction?: AsyncLocalStorage<OpenTransaction>;
 };
 
 /** One holder at a time; `acquire` resolves to the function that lets the next one in. */
@@ -269,7 +270,11 @@ function createClient(): PrismaClient {
 /** The transaction inTransaction() runs: the client its queries use, and (SQLite) its identity. */
 type OpenTransaction = { client: PrismaClient; token?: object };
 
-const requestTransaction = new AsyncLocalStorage<OpenTransaction>();
+// On globalThis, like the clients: a production build can hold more than one copy of this module
+// (start-up's and the routes'), and a transaction opened through one must be seen by the other's
+// client (seen as "This transaction has already ended" on every sign-in when it was not).
+globalForDb.requestTransaction ??= new AsyncLocalStorage<OpenTransaction>();
+const requestTransaction = globalForDb.requestTransaction;
 
 /** The one Prisma client of the process, or inside inTransaction() that transaction's client. */
 export function db(): PrismaClient {

@@ -10,7 +10,10 @@ import { notFound } from "@/lib/http/api-error";
  */
 export type Scope = { platformId: string; accountId: string; confined?: boolean };
 
-const storage = new AsyncLocalStorage<Scope>();
+// On globalThis: a production build can hold more than one copy of this module (see lib/db.ts).
+const globalForScope = globalThis as unknown as { [key: symbol]: AsyncLocalStorage<Scope> | undefined };
+const SCOPE = Symbol.for("platform-compliance.tenant-scope");
+const storage = (globalForScope[SCOPE] ??= new AsyncLocalStorage<Scope>());
 
 /** Runs `work` with every tenantDb() query confined to `scope`. The route wrapper is the usual caller. */
 export function withScope<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
