@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ensureOwnerOnlyDirectory } from "@/lib/db/owner-only";
+import { createOwnerOnlyFileOnce, ensureOwnerOnlyDirectory } from "@/lib/db/owner-only";
 import { dataDirectory, decodeKey, env } from "@/lib/env";
 
 let cachedKey: Buffer | undefined;
@@ -18,12 +18,8 @@ export function encryptionKey(): Buffer {
   const file = path.join(dataDirectory(), "totp-encryption.key");
   if (!existsSync(file)) {
     ensureOwnerOnlyDirectory(path.dirname(file));
-    // "wx": if another process created it first, fail and read theirs instead of overwriting it.
-    try {
-      writeFileSync(file, randomBytes(32).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
+    // Complete or absent to every other process; if another one created it first, theirs is read below.
+    createOwnerOnlyFileOnce(file, randomBytes(32).toString("base64") + "\n");
   }
   chmodSync(file, 0o600);
   const key = decodeKey(readFileSync(file, "utf8").trim());

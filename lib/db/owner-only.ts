@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { chmodSync, closeSync, existsSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 // The data directory holds the database, the encryption key and the setup token: only the
@@ -47,5 +48,43 @@ export function ensureOwnerOnlyFile(file: string) {
     chmodSync(file, 0o600);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** `content` in a new owner-only file beside `file` (same directory, so it can be linked or renamed into place). */
+function writeTemporary(file: string, content: string): string {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  writeFileSync(temporary, content, { mode: 0o600, flag: "wx" });
+  chmodSync(temporary, 0o600);
+  return temporary;
+}
+
+/**
+ * Creates `file` holding `content` (mode 0600) unless it exists; whether this call created it. Other
+ * processes on the same directory (instances, WEB_CONCURRENCY workers starting at once) never see it
+ * half-written: the content is written to a temporary file first, then linked into place, which fails
+ * with EEXIST when another process's file got there first (theirs stands, never overwritten).
+ */
+export function createOwnerOnlyFileOnce(file: string, content: string): boolean {
+  const temporary = writeTemporary(file, content);
+  try {
+    linkSync(temporary, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return false;
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/** Replaces `file` with `content` (mode 0600) in one step: a reader sees the old file or the new one, never part of it. */
+export function replaceOwnerOnlyFile(file: string, content: string) {
+  const temporary = writeTemporary(file, content);
+  try {
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { ensureOwnerOnlyDirectory } from "@/lib/db/owner-only";
+import { readFileSync, rmSync } from "node:fs";
+import { createOwnerOnlyFileOnce, ensureOwnerOnlyDirectory, replaceOwnerOnlyFile } from "@/lib/db/owner-only";
 import path from "node:path";
 import { dataDirectory, env } from "@/lib/env";
 
@@ -18,17 +18,12 @@ export function currentSetupToken(): string {
   if (stored) return stored;
   ensureOwnerOnlyDirectory(path.dirname(file));
   const token = randomBytes(32).toString("base64url");
-  try {
-    // "wx": if another process created it first, use theirs instead of overwriting it.
-    writeFileSync(file, token + "\n", { mode: 0o600, flag: "wx" });
-    return token;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
+  // Complete or absent to every other process; if another one created it first, theirs is used.
+  if (createOwnerOnlyFileOnce(file, token + "\n")) return token;
   const theirs = readToken(file);
   if (theirs) return theirs;
-  // A file with no usable token in it (a crash between create and write): replace it.
-  writeFileSync(file, token + "\n", { mode: 0o600 });
+  // A file with no usable token in it (an older version's crash between create and write): replace it.
+  replaceOwnerOnlyFile(file, token + "\n");
   return token;
 }
 
