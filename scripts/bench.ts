@@ -183,6 +183,7 @@ const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(
 
 const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 2000);
 const CPU_WARM_UP = 3000;
+const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 5);
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux everywhere but exotic builds (`getconf CLK_TCK`)
 
 /** CPU milliseconds (user + system) the process has used so far. */
@@ -200,7 +201,7 @@ type CpuTarget = { name: string; pid: number; options: autocannon.Options };
  * targets in turn (so a burst of noise from elsewhere on the machine falls on all of them alike),
  * each round a fixed number of requests at 4 connections; the median round counts.
  */
-async function measureCpu(targets: CpuTarget[], rounds = 3): Promise<CpuResult[]> {
+async function measureCpu(targets: CpuTarget[], rounds = CPU_ROUNDS): Promise<CpuResult[]> {
   // A long warm-up: V8 optimises Next.js's request path over the first few thousand requests.
   for (const target of targets) await autocannon({ ...target.options, connections: 4, amount: CPU_WARM_UP });
   const perRound = targets.map(() => [] as number[]);
@@ -265,7 +266,7 @@ let cpuCounter = 0;
  * with the bare app's trivial route (measured again in the same rounds), and the ratios to that route.
  */
 async function measureServerCpu(database: BenchDatabase, secret: string, bare: { child: ChildProcess; baseURL: string }): Promise<CpuRun> {
-  console.log(`\nServer CPU time per request on ${database.label} (3 rounds of ${CPU_REQUESTS} requests at 4 connections, after ${CPU_WARM_UP} to warm up)\n`);
+  console.log(`\nServer CPU time per request on ${database.label} (${CPU_ROUNDS} rounds of ${CPU_REQUESTS} requests at 4 connections, after ${CPU_WARM_UP} to warm up)\n`);
   const server = await startServer(database);
   const auth = { authorization: `Bearer ${secret}` };
   let rows: CpuResult[];
@@ -289,7 +290,9 @@ async function measureServerCpu(database: BenchDatabase, secret: string, bare: {
     await stop(server.child);
   }
   const [bareRow, healthz, apiKeys, createDelegatedUser] = rows as [CpuResult, CpuResult, CpuResult, CpuResult];
-  const ratio = (row: CpuResult) => Math.round((row.cpuMsPerRequest / bareRow.cpuMsPerRequest) * 100) / 100;
+  // Each round's figure against the bare route's in the same round (measured moments apart, so a
+  // slower or faster spell of the machine falls on both), then the median of those ratios.
+  const ratio = (row: CpuResult) => Math.round(median(row.rounds.map((value, round) => value / bareRow.rounds[round]!)) * 100) / 100;
   const ratios = { healthz: ratio(healthz), apiKeys: ratio(apiKeys), createDelegatedUser: ratio(createDelegatedUser) };
   console.log(`\nRatios to the bare app on ${database.label}: /healthz ${ratios.healthz}, key GET ${ratios.apiKeys}, POST ${ratios.createDelegatedUser}`);
   return { cpu: { bare: bareRow, healthz, apiKeys, createDelegatedUser }, ratios };

@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 /** SHA-256 hex. Fine for high-entropy random tokens (keys, sessions, recovery codes); never for passwords. */
 export function sha256(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return hash("sha256", value, "hex");
 }
 
 /** A random token of `bytes` bytes, base64url. */

@@ -105,12 +105,20 @@ export function requestIdOf(request: Request): string {
 }
 
 function json(body: unknown, status: number, requestId: string, extra?: HeadersInit): Response {
-  const headers = new Headers(extra);
-  headers.set("Content-Type", "application/json; charset=utf-8");
-  headers.set("Cache-Control", "no-store");
-  headers.set("X-Request-Id", requestId);
-  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers });
+  const response = new Response(status === 204 ? null : JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId },
+  });
+  if (extra) {
+    for (const [name, value] of extra instanceof Headers ? extra : new Headers(extra)) {
+      if (!OWN_HEADERS.has(name)) response.headers.append(name, value);
+    }
+  }
+  return response;
 }
+
+/** Set by json() itself; a handler's headers cannot replace them. */
+const OWN_HEADERS = new Set(["content-type", "cache-control", "x-request-id"]);
 
 /** Turns anything thrown into the contract's error body; only unexpected errors are logged, without internals in the reply. */
 export function errorResponse(error: unknown, requestId: string): Response {
