@@ -325,22 +325,21 @@ export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
   const open: OpenTransaction = { client: transactionClient(globalForDb.transactionPrisma), token: {} };
   const release = await connection.lock.acquire();
   try {
-    await connection.adapter.executeRaw({ sql: "BEGIN IMMEDIATE", ...noArgs });
+    connection.statement("BEGIN IMMEDIATE").run();
     connection.open = open.token!;
     let result: T;
     try {
       result = await requestTransaction.run(open, work);
     } catch (error) {
       connection.open = null;
-      // SQLite may have rolled back already (some errors end the transaction themselves).
-      await connection.adapter.executeRaw({ sql: "ROLLBACK", ...noArgs }).catch(() => {});
+      rollback(connection);
       throw error;
     }
     connection.open = null;
     try {
-      await connection.adapter.executeRaw({ sql: "COMMIT", ...noArgs });
+      connection.statement("COMMIT").run();
     } catch (error) {
-      await connection.adapter.executeRaw({ sql: "ROLLBACK", ...noArgs }).catch(() => {});
+      rollback(connection);
       throw error;
     }
     return result;
@@ -369,6 +368,15 @@ export async function onSqliteConnection<T>(work: (statement: (sql: string) => B
   }
 }
 
+/** ROLLBACK, when SQLite has not already rolled back by itself (some errors end the transaction). */
+function rollback(connection: SqliteConnection) {
+  try {
+    connection.statement("ROLLBACK").run();
+  } catch {
+    // "cannot rollback - no transaction is active"
+  }
+}
+
 let transactionClientCache: { base: PrismaClient; flattened: PrismaClient } | undefined;
 const transactionClient = (base: PrismaClient) => {
   if (transactionClientCache?.base !== base) transactionClientCache = { base, flattened: flattened(base) };
@@ -392,5 +400,17 @@ export async function disconnectDb() {
   globalForDb.pool = undefined;
 }
 
-/** Whether a Prisma error is a unique index refusing a duplicate (P2002), on either database. */
-export const isUniqueViolation = (error: unknown): boolean => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+/**
+ * Whether an error is a unique index refusing a duplicate, on either database: Prisma's P2002 from a
+ * model query, its P2010 wrapping PostgreSQL's 23505 from a raw one, SQLite's own from a raw
+ * statement run on the connection (lib/db/raw-sql.ts).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    if (error.code === "P2002") return true;
+    const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: unknown } } } | undefined)?.driverAdapterError?.cause;
+    return error.code === "P2010" && cause?.kind === "UniqueConstraintViolation";
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { db } from "@/lib/db";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { rawRead } from "@/lib/db/raw-read";
+import { rawExecute } from "@/lib/db/raw-sql";
 import { notFound } from "@/lib/http/api-error";
 
 /**
@@ -189,4 +190,14 @@ export async function scopeFor(
 export function tenantRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Row[]> {
   if (!/:accountId\b/.test(sql)) throw new Error("tenantRead SQL must filter by :accountId");
   return rawRead<Row>(sql, { ...params, accountId: currentScope().accountId });
+}
+
+/**
+ * A raw write of tenant rows (lib/db/raw-sql.ts: portable SQL, in the request's transaction), for the
+ * hot write paths where a model query's cost dominates the request. Like tenantRead, `:accountId` is
+ * bound here from the current scope, never by the caller.
+ */
+export function tenantExecute(sql: string, params: Record<string, unknown> = {}): Promise<number> {
+  if (!/:accountId\b/.test(sql)) throw new Error("tenantExecute SQL must name :accountId");
+  return rawExecute(sql, { ...params, accountId: currentScope().accountId });
 }

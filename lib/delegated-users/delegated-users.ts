@@ -3,7 +3,7 @@ import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { delegatedUserSchema, presentDelegatedUser } from "@/lib/delegated-users/schemas";
-import { tenantDb } from "@/lib/tenancy";
+import { tenantDb, tenantExecute } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/emit";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -12,17 +12,19 @@ import { emitResourceEvent } from "@/lib/webhooks/emit";
 /**
  * Links a user of the platform's own system. The unique index on (accountId, externalId) refuses a
  * duplicate, whether it was there before or a concurrent request inserted it a moment ago: 409.
+ * A raw INSERT (tenantExecute): platforms call this once per customer they sign up, and a model
+ * create (which reads the row back) cost as much as the rest of the request.
  */
 export async function createDelegatedUser({ externalId }: { externalId: string }) {
-  const row = await tenantDb()
-    .delegatedUser.create({ data: { id: newId("du"), accountId: "", externalId } })
-    .catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" });
-      throw error;
-    });
-  const user = presentDelegatedUser(row);
+  const user = { id: newId("du"), externalId, createdAt: new Date() };
+  try {
+    await tenantExecute(`INSERT INTO "DelegatedUser" ("id", "accountId", "externalId", "createdAt") VALUES (:id, :accountId, :externalId, :createdAt)`, user);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" });
+    throw error;
+  }
   await emitResourceEvent("delegated_user.created", delegatedUserSchema, user);
-  return user;
+  return presentDelegatedUser(user);
 }
 
 export async function listDelegatedUsers(query: PageQuery & { externalId?: string }) {

@@ -1,8 +1,9 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as createSandboxAccount } from "@/app/v1/sandbox/accounts/route";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { db } from "@/lib/db";
-import { tenantDb, withScope } from "@/lib/tenancy";
+import { newId } from "@/lib/ids";
+import { withScope } from "@/lib/tenancy";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { GET, POST, PUT } from "./route";
@@ -51,14 +52,13 @@ describe("POST /v1/delegated_users", () => {
     expect(await db().delegatedUser.count({ where: { externalId: "dup" } })).toBe(1);
   });
 
-  it("409, not 500, when a duplicate slips past the look-up: the unique index decides", async () => {
-    const { apiKey } = await platformWithKey();
-    expect((await create({ apiKey, body: { externalId: "raced" } })).status).toBe(201);
-    // As if a concurrent request inserted the row between this request's look-up and its insert.
-    vi.spyOn(tenantDb().delegatedUser, "findFirst").mockResolvedValue(null as never);
+  it("409, not 500, for a duplicate written by another process a moment before: the unique index decides", async () => {
+    const { apiKey, account } = await platformWithKey();
+    // As another instance would have, straight into the database.
+    await db().delegatedUser.create({ data: { id: newId("du"), accountId: account.id, externalId: "raced" } });
     const response = await create({ apiKey, body: { externalId: "raced" } });
     expect(response.status).toBe(409);
-    expect(response.body.error_code).toBe("err_conflict");
+    expect(response.body).toMatchObject({ error_code: "err_conflict", details: { externalId: "already exists" } });
   });
 
   it("of concurrent creates with one externalId, exactly one succeeds and the rest answer 409", async () => {
