@@ -26,7 +26,7 @@ export type Server = { baseURL: string; dataDir: string; output: () => string; s
 export async function startServer(env: Record<string, string> = {}, dataDir = mkdtempSync(path.join(os.tmpdir(), "pmc-e2e-server-"))): Promise<Server> {
   const child = spawn(process.execPath, ["server.mjs"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `file:${path.join(dataDir, "app.db")}`, NEXT_TELEMETRY_DISABLED: "1", PASSWORD_HASH_COST: "test", SANDBOX: "on", WEBHOOK_ALLOW_PRIVATE: "true", SETUP_TOKEN, ...env },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `file:${path.join(dataDir, "app.db")}`, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", PASSWORD_HASH_COST: "test", SANDBOX: "on", WEBHOOK_ALLOW_PRIVATE: "true", SETUP_TOKEN, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

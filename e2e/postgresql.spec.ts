@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { enrolTotp, OWNER, snap, startServer, type Server } from "./fixtures";
 import { expect, test } from "./postgresql-fixture";
 
@@ -7,7 +8,9 @@ import { expect, test } from "./postgresql-fixture";
 // (a failure under REQUIRE_POSTGRESQL=1).
 
 test("two servers on one PostgreSQL database: migrated once, a session and a key work on both, the dashboard shows what either wrote", async ({ page, database }, testInfo) => {
-  const servers: Server[] = await Promise.all([startServer({ DATABASE_URL: database }), startServer({ DATABASE_URL: database })]);
+  // As several instances must be run: one database and one key for the TOTP secrets (each keeps its other files in its own DATA_DIR).
+  const shared = { DATABASE_URL: database, TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex") };
+  const servers: Server[] = await Promise.all([startServer(shared), startServer(shared)]);
   try {
     const [a, b] = servers as [Server, Server];
     // The advisory lock: one process applied the migrations, the other found them applied.

@@ -149,14 +149,17 @@ export function databaseProvider(url = env().DATABASE_URL): "sqlite" | "postgres
   return /^postgres(ql)?:/.test(url) ? "postgresql" : "sqlite";
 }
 
+// The paths below are the operator's, known only at run time: `turbopackIgnore` keeps the build from
+// tracing (and shipping) the whole project on their account.
+
 /** Absolute path of the SQLite file named by DATABASE_URL (relative paths are from the project root). */
 export function databaseFile(url = env().DATABASE_URL): string {
   if (databaseProvider(url) !== "sqlite") throw new Error("databaseFile(): DATABASE_URL names PostgreSQL, not a SQLite file");
-  return path.resolve(process.cwd(), url.replace(/^file:/, "").replace(/\?.*$/, ""));
+  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), url.replace(/^file:/, "").replace(/\?.*$/, ""));
 }
 
 export function dataDirectory(): string {
   const { DATA_DIR, DATABASE_URL } = env();
-  if (DATA_DIR) return path.resolve(process.cwd(), DATA_DIR);
-  return databaseProvider(DATABASE_URL) === "postgresql" ? path.resolve(process.cwd(), "data") : path.dirname(databaseFile());
+  if (DATA_DIR) return path.resolve(/*turbopackIgnore: true*/ process.cwd(), DATA_DIR);
+  return databaseProvider(DATABASE_URL) === "postgresql" ? path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data") : path.dirname(databaseFile());
 }
