@@ -1,6 +1,8 @@
 import { ApiError } from "@/lib/http/api-error";
 import { errorResponse, requestIdOf } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // Every method on an unknown /v1 path: the contract's 404 body instead of an HTML page.
 async function unknownRoute(request: Request) {
   const path = new URL(request.url).pathname;

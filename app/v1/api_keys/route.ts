@@ -2,6 +2,8 @@ import { issueApiKey, keyPermissionsFor, listApiKeys } from "@/lib/api-keys/api-
 import { issueApiKeyEndpoint, listApiKeysEndpoint } from "@/lib/api-keys/endpoints";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // GET: the account's keys. POST: issue one (secret shown once), with no permission the issuer lacks.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listApiKeysEndpoint, async () => listApiKeys()),

@@ -4,6 +4,8 @@ import { inviteEmployee } from "@/lib/employees/invite-employee";
 import { publicOrigin } from "@/lib/http/public-origin";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // GET: the platform's employees. POST: invite one (the link is shown once).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listEmployeesEndpoint, async () => listEmployees()),

@@ -2,6 +2,8 @@ import { readFeatureFlagsEndpoint, updateFeatureFlagsEndpoint } from "@/lib/acco
 import { readFeatureFlags, updateFeatureFlags } from "@/lib/accounts/feature-flags";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // GET: the scope's account's flag map. POST: merge flags into it.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(readFeatureFlagsEndpoint, async ({ scope }) => readFeatureFlags({ accountId: scope.accountId })),

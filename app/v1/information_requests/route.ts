@@ -2,6 +2,8 @@ import { listInformationRequestsEndpoint } from "@/lib/information-requests/endp
 import { listInformationRequests } from "@/lib/information-requests/information-requests";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // GET: a page of information requests, filtered by kind and creation date.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listInformationRequestsEndpoint, async ({ query }) => listInformationRequests(query)),

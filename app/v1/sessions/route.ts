@@ -4,6 +4,8 @@ import { listOwnSessions } from "@/lib/employees/self-service";
 import { signIn } from "@/lib/employees/sign-in";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // GET: the signed-in employee's own sessions. POST: sign in with e-mail, password and (once 2FA is on) a code.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listOwnSessionsEndpoint, async ({ actor }) =>

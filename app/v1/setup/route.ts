@@ -3,6 +3,8 @@ import { presentSession } from "@/lib/employees/present-session";
 import { authorizeSetup, setupPlatform } from "@/lib/employees/setup-platform";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // POST: first-run setup of the platform and its first employee.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(setupEndpoint, async ({ body: { setupToken, ...body }, ip, headers, commit }) => {

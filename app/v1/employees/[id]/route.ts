@@ -2,6 +2,8 @@ import { changeEmployeeRole, deactivateEmployee, findEmployee } from "@/lib/empl
 import { changeRoleEndpoint, deactivateEmployeeEndpoint, getEmployeeEndpoint } from "@/lib/employees/endpoints";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // GET: one employee of the platform. POST: change their role. DELETE: deactivate them.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(getEmployeeEndpoint, async ({ params }) => findEmployee({ id: params.id })),

@@ -2,6 +2,8 @@ import { startTotpEndpoint } from "@/lib/employees/endpoints";
 import { startTotpEnrolment } from "@/lib/employees/totp-enrolment";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // POST: a new TOTP secret for the signed-in employee to scan.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(startTotpEndpoint, async ({ actor }) => startTotpEnrolment({ employeeId: actor.id })),

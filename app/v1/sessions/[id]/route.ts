@@ -2,6 +2,8 @@ import { endOwnSessionEndpoint } from "@/lib/employees/endpoints";
 import { endOwnSession } from "@/lib/employees/self-service";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // DELETE: end one of one's own sessions (another browser, say).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(endOwnSessionEndpoint, async ({ actor, params }) =>

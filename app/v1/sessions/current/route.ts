@@ -4,6 +4,8 @@ import { currentSessionEndpoint, signOutEndpoint } from "@/lib/employees/endpoin
 import { presentSession } from "@/lib/employees/present-session";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // GET: the signed-in employee. DELETE: sign out.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(currentSessionEndpoint, async ({ actor }) => {

@@ -2,6 +2,8 @@ import { resetEmployeeTwoFactor } from "@/lib/employees/employees";
 import { resetTwoFactorEndpoint } from "@/lib/employees/endpoints";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // DELETE: turn off another employee's two-factor authentication, so they enrol again.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(resetTwoFactorEndpoint, async ({ actor, params }) => resetEmployeeTwoFactor({ actor, id: params.id })),

@@ -2,6 +2,8 @@ import { changePasswordEndpoint } from "@/lib/employees/endpoints";
 import { changeOwnPassword } from "@/lib/employees/self-service";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // POST: change one's own password; every other session ends.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(changePasswordEndpoint, async ({ actor, body, commit }) =>

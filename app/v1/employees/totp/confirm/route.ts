@@ -2,6 +2,8 @@ import { confirmTotpEndpoint } from "@/lib/employees/endpoints";
 import { confirmTotpEnrolment } from "@/lib/employees/totp-enrolment";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // POST: turn 2FA on with a first code; returns the recovery codes once.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(confirmTotpEndpoint, async ({ actor, body, commit }) =>

@@ -2,6 +2,8 @@ import { regenerateRecoveryCodesEndpoint } from "@/lib/employees/endpoints";
 import { regenerateRecoveryCodes } from "@/lib/employees/self-service";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // POST: a new set of recovery codes (shown once); the old ones stop working.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(regenerateRecoveryCodesEndpoint, async ({ actor }) => regenerateRecoveryCodes({ employeeId: actor.id })),

@@ -2,6 +2,8 @@ import { updateInformationRequestStatusEndpoint } from "@/lib/information-reques
 import { updateInformationRequestStatus } from "@/lib/information-requests/information-requests";
 import { methods, route } from "@/lib/http/route";
 
+export const dynamic = "force-dynamic";
+
 // POST: move the request along its state machine (employees only).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(updateInformationRequestStatusEndpoint, async ({ actor, params, body }) =>

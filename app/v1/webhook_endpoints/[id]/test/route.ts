@@ -2,6 +2,8 @@ import { methods, route } from "@/lib/http/route";
 import { sendTestWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { sendTestEvent } from "@/lib/webhooks/webhook-endpoints";
 
+export const dynamic = "force-dynamic";
+
 // POST: a webhook.test delivery for this endpoint, due now.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(sendTestWebhookEndpoint, async ({ params }) => sendTestEvent({ id: params.id })),
