@@ -85,7 +85,10 @@ describe("GET /v1/openapi.json", () => {
 
 describe("unknown /v1 routes", () => {
   it("404 in the contract's shape for every method, with a request id", async () => {
-    for (const [method, handler] of Object.entries(unknown) as [string, Handler][]) {
+    // The module's method exports (it also exports its segment config, `dynamic`).
+    const handlers = Object.entries(unknown).filter(([name]) => /^[A-Z]+$/.test(name)) as [string, Handler][];
+    expect(handlers.map(([method]) => method).sort()).toEqual(["DELETE", "GET", "PATCH", "POST", "PUT"]);
+    for (const [method, handler] of handlers) {
       const response = await call(handler, { method, path: "/v1/no/such/thing" });
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error_code: "err_not_found", message: "No route /v1/no/such/thing", http_code: 404 });
