@@ -1,6 +1,8 @@
 import { randomFillSync } from "node:crypto";
 
-export type IdPrefix = "acct" | "key" | "du" | "emp" | "txn" | "va" | "rcp" | "tr" | "ir" | "sub" | "ben" | "agr" | "ses" | "rc" | "aud" | "we" | "evt";
+import type { IdPrefix } from "@/lib/id-schema";
+
+export type { IdPrefix };
 
 const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz";
 /** The largest multiple of 36 a byte can hold: bytes from it up are skipped, so every character is equally likely. */

@@ -4,6 +4,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { rawRead } from "@/lib/db/raw-read";
 import { rawExecute } from "@/lib/db/raw-sql";
 import { notFound } from "@/lib/http/api-error";
+import { idPattern } from "@/lib/id-schema";
 
 /**
  * The tenant a request acts in: its platform, and the account within it (its own, or
@@ -170,7 +171,7 @@ export async function scopeFor(
   const own = { platformId: actor.platformId, accountId: actor.accountId, confined: actor.confined };
   if (serviceAccountId === null || serviceAccountId.trim() === "") return own;
   const id = serviceAccountId.trim();
-  if (!/^acct_[a-z0-9]{1,64}$/.test(id)) throw notFound("Account");
+  if (!idPattern("acct").test(id)) throw notFound("Account");
   // A sub-account's key may name its own account, and no other.
   if (actor.confined) {
     if (id !== actor.accountId) throw notFound("Account");

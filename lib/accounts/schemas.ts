@@ -2,6 +2,7 @@ import { z } from "zod";
 import { pageSchemaOf } from "@/lib/http/pagination";
 import { apiKeyCreatedSchema } from "@/lib/api-keys/schemas";
 import { text, withoutPrototypeKeys } from "@/lib/http/text";
+import { idSchema } from "@/lib/id-schema";
 
 export const featureFlagNames = ["named", "partner"] as const;
 export const featureFlagValues = ["require", "prefer", "discourage", "forbid"] as const;
@@ -62,7 +63,7 @@ export function presentAccount(row: AccountRow) {
 
 export const accountPageSchema = pageSchemaOf(accountSchema, "AccountPage");
 
-export const accountParams = z.object({ accountId: text().regex(/^acct_[a-z0-9]{1,64}$/) });
+export const accountParams = z.object({ accountId: idSchema("acct") });
 
 export const updateAccountInput = z.object({ featureFlags: featureFlagsInput }).meta({ id: "UpdateAccountInput" });
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isPermission, KEY_PERMISSIONS, PERMISSIONS, parsePermissionList, sortPermissions } from "@/lib/auth/permissions";
 import { text } from "@/lib/http/text";
 import { parseCidr } from "@/lib/net/ip";
+import { idSchema } from "@/lib/id-schema";
 
 export const MAX_ALLOWLIST_ENTRIES = 100;
 
@@ -81,7 +82,7 @@ export const rollApiKeyInput = z
 
 export const updateApiKeyInput = z.object({ cidrAllowlist: cidrAllowlistSchema }).meta({ id: "UpdateApiKeyInput" });
 
-export const apiKeyParams = z.object({ key: text().regex(/^key_[a-z0-9]{1,64}$/) });
+export const apiKeyParams = z.object({ key: idSchema("key") });
 
 export const apiKeySchema = z
   .object({

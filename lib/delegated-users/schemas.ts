@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
+import { idSchema } from "@/lib/id-schema";
 
 const externalId = text({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .trim()
@@ -15,7 +16,7 @@ export const delegatedUserQuery = pageQuerySchema.extend({
   externalId: externalId.optional().meta({ description: "Only the user with exactly this externalId." }),
 });
 
-export const delegatedUserParams = z.object({ id: text().regex(/^du_[a-z0-9]{1,64}$/) });
+export const delegatedUserParams = z.object({ id: idSchema("du") });
 
 export const delegatedUserSchema = z
   .object({ id: z.string(), externalId: z.string(), createdAt: z.iso.datetime() })

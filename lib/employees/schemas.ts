@@ -4,6 +4,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-po
 import { isRole, PERMISSIONS, ROLES, type Role } from "@/lib/auth/permissions";
 import { text } from "@/lib/http/text";
 import { platformSettingsSchema } from "@/lib/settings/schemas";
+import { idSchema } from "@/lib/id-schema";
 
 export const emailSchema = text()
   .trim()
@@ -118,7 +119,7 @@ export function presentEmployee(row: EmployeeRow) {
   };
 }
 
-export const employeeParams = z.object({ id: text().regex(/^emp_[a-z0-9]{1,64}$/) });
+export const employeeParams = z.object({ id: idSchema("emp") });
 
 export const inviteEmployeeInput = z
   .object({
@@ -150,7 +151,7 @@ export const ownSessionSchema = z
   })
   .meta({ id: "OwnSession" });
 
-export const sessionParams = z.object({ id: text().regex(/^ses_[a-z0-9]{1,64}$/) });
+export const sessionParams = z.object({ id: idSchema("ses") });
 
 export const recoveryCodesSchema = z
   .object({ recoveryCodes: z.array(z.string()).meta({ description: "Shown once; the previous codes no longer work." }) })

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
-import { freeText, text } from "@/lib/http/text";
+import { freeText } from "@/lib/http/text";
 import { kycSubmissionSchema } from "@/lib/kyc/schemas";
+import { idSchema } from "@/lib/id-schema";
 
 export const informationRequestKinds = ["due_diligence", "endorsement"] as const;
 export const informationRequestStatuses = ["requested", "on_review", "approved", "rejected", "expired"] as const;
@@ -22,8 +23,8 @@ export const informationRequestTransitions: Record<InformationRequestStatus, rea
 export const canTransition = (from: InformationRequestStatus, to: InformationRequestStatus) =>
   informationRequestTransitions[from].includes(to);
 
-export const informationRequestParams = z.object({ id: text().regex(/^ir_[a-z0-9]{1,64}$/) });
-export const transferParams = z.object({ id: text().regex(/^tr_[a-z0-9]{1,64}$/) });
+export const informationRequestParams = z.object({ id: idSchema("ir") });
+export const transferParams = z.object({ id: idSchema("tr") });
 
 export const listInformationRequestsQuery = pageQuerySchema
   .extend({
@@ -92,8 +93,8 @@ export const updateInformationRequestStatusInput = z
 export const raiseInformationRequestInput = z
   .object({
     kind: z.enum(informationRequestKinds),
-    transferId: text().regex(/^tr_[a-z0-9]{1,64}$/, "must be a transfer id (tr_...)").optional(),
-    submissionId: text().regex(/^sub_[a-z0-9]{1,64}$/, "must be a KYC submission id (sub_...)").optional(),
+    transferId: idSchema("tr", "must be a transfer id (tr_...)").optional(),
+    submissionId: idSchema("sub", "must be a KYC submission id (sub_...)").optional(),
   })
   .meta({ id: "RaiseInformationRequestInput" });
 

@@ -3,6 +3,7 @@ import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
 import { agreementSchema } from "@/lib/kyc/agreement-schemas";
 import { isCountryCode } from "@/lib/kyc/countries";
+import { idSchema } from "@/lib/id-schema";
 
 // Shared by the API and the dashboard's forms: keep this file free of server-only imports
 // (no database, no node: modules), so a client component can import it.
@@ -20,7 +21,7 @@ export const countryCodeSchema = text()
   .refine(isCountryCode, "is not an ISO 3166-1 alpha-2 country code")
   .meta({ description: "ISO 3166-1 alpha-2 country code, e.g. `DE`; returned upper-case." });
 
-export const submissionParams = z.object({ submissionId: text().regex(/^sub_[a-z0-9]{1,64}$/) });
+export const submissionParams = z.object({ submissionId: idSchema("sub") });
 
 export const kycSubmissionSchema = z
   .object({

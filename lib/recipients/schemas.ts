@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
+import { idSchema } from "@/lib/id-schema";
 
-export const RECIPIENT_ID = /^rcp_[a-z0-9]{1,64}$/;
-
-export const recipientParams = z.object({ id: text().regex(RECIPIENT_ID) });
+export const recipientParams = z.object({ id: idSchema("rcp") });
 
 export const createRecipientInput = z
   .object({ name: text().trim().min(1, "must not be empty").max(200, "must be at most 200 characters") })

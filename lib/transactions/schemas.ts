@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
+import { idSchema } from "@/lib/id-schema";
 
 /** A positive decimal string ("12.50"); never a float, so no amount is ever rounded on the way in. */
 export const amountSchema = text()
@@ -14,7 +15,7 @@ export const currencySchema = text()
   .regex(/^[A-Z]{3,5}$/, "must be an upper-case currency code such as EUR or USDC")
   .meta({ description: "Upper-case currency code, 3 to 5 letters (`EUR`, `USDC`).", examples: ["EUR"] });
 
-export const virtualAccountIdSchema = text().regex(/^va_[a-z0-9]{1,64}$/, "must be a virtual account id (va_...)");
+export const virtualAccountIdSchema = idSchema("va", "must be a virtual account id (va_...)");
 
 export const walletAddressSchema = text()
   .regex(/^[A-Za-z0-9._:-]{1,256}$/, "must be a wallet address (letters, digits and . _ : -, at most 256)");

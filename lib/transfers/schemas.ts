@@ -1,19 +1,16 @@
 import { z } from "zod";
-import { text } from "@/lib/http/text";
-import { RECIPIENT_ID } from "@/lib/recipients/schemas";
 import { amountSchema, currencySchema } from "@/lib/transactions/schemas";
-
-export const TRANSFER_ID = /^tr_[a-z0-9]{1,64}$/;
+import { idSchema } from "@/lib/id-schema";
 
 /** For a route with a transfer id in its path (`{id}`): junk answers 404 like an unknown id. */
-export const transferParams = z.object({ id: text().regex(TRANSFER_ID) });
+export const transferParams = z.object({ id: idSchema("tr") });
 
 export const transferStatuses = ["pending", "completed", "failed"] as const;
 export type TransferStatus = (typeof transferStatuses)[number];
 
 export const createTransferInput = z
   .object({
-    recipientId: text().regex(RECIPIENT_ID, "must be a recipient id (rcp_...)"),
+    recipientId: idSchema("rcp", "must be a recipient id (rcp_...)"),
     amount: amountSchema,
     currency: currencySchema,
   })

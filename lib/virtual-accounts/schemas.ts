@@ -2,11 +2,10 @@ import { z } from "zod";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
 import { amountSchema, currencySchema, walletAddressSchema } from "@/lib/transactions/schemas";
-
-export const VIRTUAL_ACCOUNT_ID = /^va_[a-z0-9]{1,64}$/;
+import { idPattern } from "@/lib/id-schema";
 
 /** True for a segment shaped like a virtual account id; anything else in that position is a key. */
-export const looksLikeVirtualAccountId = (segment: string) => VIRTUAL_ACCOUNT_ID.test(segment);
+export const looksLikeVirtualAccountId = (segment: string) => idPattern("va").test(segment);
 
 /**
  * The platform's own reference. A key may not look like an id (`va_...`), so a path segment always

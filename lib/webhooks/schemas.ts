@@ -4,6 +4,7 @@ import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
 import { EVENT_TYPE_NAMES, isEventType, type EventType } from "@/lib/webhooks/event-types";
 import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "@/lib/webhooks/url-rules";
+import { idSchema } from "@/lib/id-schema";
 
 /**
  * The URL as written, refused here for what no setting permits (client-safe: the dashboard's forms use
@@ -64,8 +65,8 @@ export const updateWebhookEndpointInput = z
 export type CreateWebhookEndpointInput = z.output<typeof createWebhookEndpointInput>;
 export type UpdateWebhookEndpointInput = z.output<typeof updateWebhookEndpointInput>;
 
-export const webhookEndpointParams = z.object({ id: text().regex(/^we_[a-z0-9]{1,64}$/) });
-export const webhookDeliveryParams = webhookEndpointParams.extend({ eventId: text().regex(/^evt_[a-z0-9]{1,64}$/) });
+export const webhookEndpointParams = z.object({ id: idSchema("we") });
+export const webhookDeliveryParams = webhookEndpointParams.extend({ eventId: idSchema("evt") });
 
 export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
