@@ -169,7 +169,7 @@ function countHeader(rawHeaders, name) {
 
 /** A complete response written straight to a socket (CONNECT and unparseable requests have no ServerResponse). */
 function rawResponse(status, extra, body) {
-  const headers = { "X-Request-Id": `req_${randomBytes(12).toString("hex")}`, ...SECURITY_HEADERS, ...extra, Connection: "close" };
+  const headers = { "X-Request-Id": `req_${randomHex12()}`, ...SECURITY_HEADERS, ...extra, Connection: "close" };
   if (settings.cookieSecure) headers["Strict-Transport-Security"] = HSTS;
   if (body !== undefined) Object.assign(headers, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Content-Length": Buffer.byteLength(body) });
   const lines = Object.entries(headers).map(([key, value]) => `${key}: ${value}\r\n`).join("");
