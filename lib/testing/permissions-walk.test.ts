@@ -11,7 +11,7 @@ import type { Endpoint, Handler } from "@/lib/http/route";
 import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
-import { everyRoute, pathFor } from "@/lib/testing/routes";
+import { everyRoute, ghostParams, pathFor } from "@/lib/testing/routes";
 
 const routes = await everyRoute();
 const guarded = routes.filter(({ endpoint }) => endpoint.auth !== "public");
@@ -28,15 +28,6 @@ const stepUpBodies: Record<string, unknown> = {
   "POST /v1/webhook_endpoints": { url: "https://example.com/walk-hook", events: ["transfer.created"] },
   "POST /v1/webhook_endpoints/{id}": {},
 };
-
-/** Ids of the right shape that exist nowhere: an allowed caller gets 404 from them, never 403. */
-const GHOSTS = ["emp", "key", "ses", "acct", "du", "ir", "tr", "sub", "va", "rcp", "we", "evt"].map((prefix) => `${prefix}_ghost0walk0000`);
-function ghostParams(endpoint: Endpoint): Record<string, string> {
-  const shape = endpoint.params?.shape ?? {};
-  return Object.fromEntries(
-    Object.entries(shape).map(([name, schema]) => [name, GHOSTS.find((ghost) => (schema as { safeParse(v: unknown): { success: boolean } }).safeParse(ghost).success)!]),
-  );
-}
 
 type Credential = { session: string } | { apiKey: string };
 
