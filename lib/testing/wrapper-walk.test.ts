@@ -1,0 +1,161 @@
+// The wrapper walk: what lib/http/route.ts does for every endpoint, asserted once per endpoint from
+// its definition instead of once per route test: 401 without a credential, 405 with Allow for the
+// methods a route file does not serve, the paging parameters' bounds and cursors, and
+// Service-Account-Id naming an account the caller may not act for. The route tests keep what is
+// particular to their route.
+import { beforeAll, describe, expect, it } from "vitest";
+import { createSubAccount } from "@/lib/accounts/accounts";
+import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
+import { encodeCursor } from "@/lib/http/pagination";
+import type { Endpoint, Handler, Method } from "@/lib/http/route";
+import { withScope } from "@/lib/tenancy";
+import { apiKeyFor, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import { call, type Call } from "@/lib/testing/http";
+import { everyRoute, ghostParams, pathFor, routeModuleFor } from "@/lib/testing/routes";
+
+const routes = await everyRoute();
+const name = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
+const guarded = routes.filter(({ endpoint }) => endpoint.auth !== "public");
+
+type ErrorBody = { error_code: string; details?: Record<string, string> };
+
+/** Calls an endpoint's handler at its own path, with ghost path parameters unless given. */
+function send({ endpoint, handler }: { endpoint: Endpoint; handler: Handler }, options: Call = {}) {
+  const params = options.params ?? ghostParams(endpoint);
+  return call<ErrorBody>(handler, { method: endpoint.method, params, ...options, path: options.path ?? pathFor(endpoint, params) });
+}
+
+let platform: { apiKey: string; accountId: string };
+let session = "";
+let otherPlatform: { accountId: string; subAccountId: string };
+let subAccountKey = "";
+
+beforeAll(async () => {
+  const mine = await platformWithKey();
+  platform = { apiKey: mine.apiKey, accountId: mine.account.id };
+  session = (await signedInEmployee({ platform: mine.account })).session;
+  const mySub = await withScope(mine.scope, () => createSubAccount({ name: "Walk sub-account", parentId: mine.account.id }));
+  subAccountKey = (await apiKeyFor(mySub.id)).secret;
+  const theirs = await platformWithKey();
+  const theirSub = await withScope(theirs.scope, () => createSubAccount({ name: "Their sub-account", parentId: theirs.account.id }));
+  otherPlatform = { accountId: theirs.account.id, subAccountId: theirSub.id };
+});
+
+/** The platform's own credential for an endpoint: its key, or an owner's session where no key may call it. */
+const credentialFor = (endpoint: Endpoint): Call =>
+  endpoint.auth === "session" || (endpoint.permission && !DEFAULT_KEY_PERMISSIONS.includes(endpoint.permission)) ? { session } : { apiKey: platform.apiKey };
+
+describe("401 err_unauthenticated without a credential", () => {
+  for (const route of guarded) {
+    it(name(route.endpoint), async () => {
+      const response = await send(route);
+      expect(response.status).toBe(401);
+      expect(response.body?.error_code).toBe("err_unauthenticated");
+    });
+  }
+});
+
+const ALL_METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+const paths = [...new Set(routes.map(({ endpoint }) => endpoint.path))];
+
+describe("405 err_method_not_allowed with Allow for each method a route file does not serve; OPTIONS answers 204 with Allow", () => {
+  for (const apiPath of paths) {
+    const served = routes.filter(({ endpoint }) => endpoint.path === apiPath).map(({ endpoint }) => endpoint.method);
+    const allow = [...ALL_METHODS.filter((method) => served.includes(method)), "OPTIONS"].join(", ");
+    it(`${apiPath} (Allow: ${allow})`, async () => {
+      const module = await routeModuleFor(apiPath);
+      for (const method of ALL_METHODS.filter((each) => !served.includes(each))) {
+        const handler = module[method];
+        if (!handler) throw new Error(`${apiPath} exports no ${method}`);
+        const response = await call<ErrorBody>(handler, { method, path: apiPath, apiKey: platform.apiKey, body: method === "GET" ? undefined : {} });
+        expect(response.status, method).toBe(405);
+        expect(response.body?.error_code, method).toBe("err_method_not_allowed");
+        expect(response.headers.get("allow"), method).toBe(allow);
+      }
+      const options = module.OPTIONS;
+      if (!options) throw new Error(`${apiPath} exports no OPTIONS`);
+      const response = await call(options, { method: "OPTIONS", path: apiPath });
+      expect(response.status).toBe(204);
+      expect(response.headers.get("allow")).toBe(allow);
+    });
+  }
+});
+
+const paged = routes.filter(({ endpoint }) => {
+  const shape = endpoint.query?.shape ?? {};
+  return "limit" in shape && "order" in shape && "next" in shape;
+});
+
+describe("paging: limit and order out of bounds are 422 err_validation naming the parameter", () => {
+  it("finds the paged lists", () => expect(paged.length).toBeGreaterThan(8));
+  for (const route of paged) {
+    it(name(route.endpoint), async () => {
+      const cases: [Record<string, string>, string][] = [
+        [{ limit: "0" }, "limit"],
+        [{ limit: "101" }, "limit"],
+        [{ limit: "1000" }, "limit"],
+        [{ limit: "x" }, "limit"],
+        [{ limit: "two" }, "limit"],
+        [{ limit: "2.5" }, "limit"],
+        [{ order: "sideways" }, "order"],
+        [{ order: "newest" }, "order"],
+        [{ order: "oldest" }, "order"],
+      ];
+      for (const [query, field] of cases) {
+        const params = ghostParams(route.endpoint);
+        const response = await send(route, { ...credentialFor(route.endpoint), params, path: `${pathFor(route.endpoint, params)}?${new URLSearchParams(query)}` });
+        expect(response.status, JSON.stringify(query)).toBe(422);
+        expect(response.body?.error_code).toBe("err_validation");
+        expect(Object.keys(response.body?.details ?? {}), JSON.stringify(query)).toEqual([field]);
+      }
+    });
+  }
+});
+
+// A list under a path parameter answers 404 for a ghost parent before it reads the cursor, so the
+// cursor is walked on the top-level lists; the nested ones test theirs with a real parent.
+const topLevelPaged = paged.filter(({ endpoint }) => !endpoint.params);
+
+describe("paging: limit 1 and 100 are served; a cursor the API did not issue, or one for the other order, is 400 err_bad_request", () => {
+  for (const route of topLevelPaged) {
+    it(name(route.endpoint), async () => {
+      const list = (query: Record<string, string>) =>
+        send(route, { ...credentialFor(route.endpoint), path: `${route.endpoint.path}?${new URLSearchParams(query)}` });
+      for (const limit of ["1", "100"]) expect((await list({ limit })).status, `limit ${limit}`).toBe(200);
+      const forged = ["garbage!", "bogus", "bogus!", "not-a-cursor", "Z2FyYmFnZQ", Buffer.from('["not a date","x","desc"]').toString("base64url")];
+      for (const next of forged) {
+        const response = await list({ next });
+        expect(response.status, next).toBe(400);
+        expect(response.body, next).toEqual(expect.objectContaining({ error_code: "err_bad_request", details: { next: "invalid cursor" } }));
+      }
+      const ascending = encodeCursor({ createdAt: new Date(), id: "x_walk", order: "asc" });
+      const mismatched: Record<string, string>[] = [{ next: ascending }, { next: ascending, order: "desc" }];
+      for (const query of mismatched) {
+        const response = await list(query);
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual(expect.objectContaining({ error_code: "err_bad_request", details: { next: "order mismatch" } }));
+      }
+    });
+  }
+});
+
+describe("Service-Account-Id naming an account the caller may not act for: 404 err_not_found", () => {
+  for (const route of guarded) {
+    it(name(route.endpoint), async () => {
+      const foreign = [otherPlatform.accountId, otherPlatform.subAccountId, "acct_doesnotexist", "nonsense"];
+      for (const account of foreign) {
+        const response = await send(route, { ...credentialFor(route.endpoint), headers: { "service-account-id": account }, body: route.endpoint.method === "GET" ? undefined : {} });
+        expect(response.status, account).toBe(404);
+        expect(response.body?.error_code, account).toBe("err_not_found");
+      }
+      // A sub-account's key acts for its own account only; platform-wide routes refuse it outright (403).
+      if (route.endpoint.auth === "any" && !route.endpoint.platformWide && credentialFor(route.endpoint).apiKey) {
+        for (const account of [platform.accountId, otherPlatform.accountId]) {
+          const response = await send(route, { apiKey: subAccountKey, headers: { "service-account-id": account }, body: route.endpoint.method === "GET" ? undefined : {} });
+          expect(response.status, account).toBe(404);
+          expect(response.body?.error_code, account).toBe("err_not_found");
+        }
+      }
+    });
+  }
+});
