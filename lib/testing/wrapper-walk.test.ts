@@ -96,6 +96,7 @@ describe("paging: limit and order out of bounds are 422 err_validation naming th
         [{ limit: "1000" }, "limit"],
         [{ limit: "x" }, "limit"],
         [{ limit: "two" }, "limit"],
+        [{ limit: "ten" }, "limit"],
         [{ limit: "2.5" }, "limit"],
         [{ order: "sideways" }, "order"],
         [{ order: "newest" }, "order"],
