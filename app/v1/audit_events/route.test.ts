@@ -6,7 +6,7 @@ import { POST as signIn } from "@/app/v1/sessions/route";
 import { db } from "@/lib/db";
 import { apiKeyFor, inDays, PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
-import { GET, POST } from "./route";
+import { GET } from "./route";
 
 const events = (apiKey: string, query = "") => call(GET, { apiKey, path: `/v1/audit_events${query}` });
 
@@ -88,14 +88,12 @@ describe("GET /v1/audit_events", () => {
     expect((await events(mine.apiKey)).body.items).toEqual([]);
   });
 
-  it("422 for bad filters, 400 for a foreign cursor, 401 without a credential", async () => {
+  it("422 for bad filters", async () => {
     const { apiKey } = await platformWithKey();
     const bad = await events(apiKey, "?limit=0&startDate=yesterday");
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.details).sort()).toEqual(["limit", "startDate"]);
     expect((await events(apiKey, "?startDate=2026-02-01&endDate=2026-01-01")).body.details).toHaveProperty("startDate");
-    expect((await events(apiKey, "?next=garbage!")).status).toBe(400);
-    expect((await call(GET, { path: "/v1/audit_events" })).status).toBe(401);
   });
 
   it("is append-only: the database refuses edits and deletions", async () => {
@@ -103,9 +101,5 @@ describe("GET /v1/audit_events", () => {
     await call(issueKey, { method: "POST", apiKey, body: { expiresAt: inDays(10) } });
     await expect(db().auditEvent.updateMany({ data: { outcome: "success" } })).rejects.toThrow(/append-only/);
     await expect(db().auditEvent.deleteMany({})).rejects.toThrow(/append-only/);
-  });
-
-  it("405 for POST", async () => {
-    expect((await call(POST, { method: "POST" })).status).toBe(405);
   });
 });
