@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
-import { GET, POST, PUT } from "./route";
+import { GET, POST } from "./route";
 
 const issue = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
 
@@ -189,10 +189,6 @@ describe("POST /v1/api_keys", () => {
     const { account } = await signedInEmployee();
     const caller = await apiKeyFor(account.id);
     expect((await issue({ apiKey: caller.secret, rawBody: "[]" })).status).toBe(400);
-  });
-
-  it("405 for PUT", async () => {
-    expect((await call(PUT, { method: "PUT" })).status).toBe(405);
   });
 });
 

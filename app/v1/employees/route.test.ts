@@ -8,7 +8,7 @@ import { resetEnv } from "@/lib/env";
 import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { apiKeyFor, PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, ORIGIN } from "@/lib/testing/http";
-import { GET, POST, PUT } from "./route";
+import { GET, POST } from "./route";
 
 const invite = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", path: "/v1/employees", ...options });
 const DAY = 86_400_000;
@@ -58,14 +58,6 @@ describe("GET /v1/employees", () => {
     const response = await call(GET, { session: mine.session });
     expect(response.body.map((item: { id: string }) => item.id)).toEqual([mine.employee.id]);
     expect(JSON.stringify(response.body)).not.toContain(theirs.employee.id);
-  });
-
-  it("401 without a credential", async () => {
-    expect((await call(GET)).status).toBe(401);
-  });
-
-  it("405 for PUT", async () => {
-    expect((await call(PUT, { method: "PUT" })).status).toBe(405);
   });
 });
 
@@ -164,10 +156,6 @@ describe("POST /v1/employees", () => {
   it("400 for a body that is not a JSON object", async () => {
     const { apiKey } = await keyThatInvites();
     expect((await invite({ apiKey, rawBody: "[]" })).status).toBe(400);
-  });
-
-  it("401 without a credential", async () => {
-    expect((await invite({ body: { name: "X", email: uniqueEmail() } })).status).toBe(401);
   });
 
   it("403 for a cross-site request with a session cookie", async () => {

@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import { DEFAULT_KEY_PERMISSIONS, ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { platformWithKey } from "@/lib/testing/factories";
 import { call, sessionFrom } from "@/lib/testing/http";
-import { GET, POST } from "./route";
+import { POST } from "./route";
 
 const NEW_PASSWORD = "a brand new long password";
 const INVALID = "This invitation link is invalid or has expired";
@@ -123,9 +123,5 @@ describe("POST /v1/employees/invitations/accept", () => {
     const response = await accept({ token, password: NEW_PASSWORD }, { headers: { origin: "https://evil.example" } });
     expect(response.status).toBe(403);
     expect((await accept({ token, password: NEW_PASSWORD })).status).toBe(200);
-  });
-
-  it("405 for GET", async () => {
-    expect((await call(GET)).status).toBe(405);
   });
 });

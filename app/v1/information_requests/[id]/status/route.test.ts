@@ -7,7 +7,7 @@ import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
 import { GET as getRequest } from "@/app/v1/information_requests/[id]/route";
-import { GET, POST } from "./route";
+import { POST } from "./route";
 
 /** A signed-in employee and a request of their platform, in `status`. */
 async function staffWithRequest(status: InformationRequestStatus = "requested") {
@@ -173,11 +173,6 @@ describe("POST /v1/information_requests/{id}/status", () => {
     expect((await move(session, request.id, "on_review", { "service-account-id": sub.id })).status).toBe(200);
   });
 
-  it("401 without a credential", async () => {
-    const { request } = await staffWithRequest();
-    expect((await call(POST, { method: "POST", params: { id: request.id }, body: { status: "on_review" } })).status).toBe(401);
-  });
-
   it("403 for an API key, even the platform's own: staff only", async () => {
     const { request, account } = await staffWithRequest();
     const key = await apiKeyFor(account.id);
@@ -217,9 +212,5 @@ describe("POST /v1/information_requests/{id}/status", () => {
     const { session, request } = await staffWithRequest();
     const response = await call(POST, { method: "POST", session, params: { id: request.id }, rawBody: '"on_review"' });
     expect(response.status).toBe(400);
-  });
-
-  it("405 for GET", async () => {
-    expect((await call(GET, { params: { id: "ir_abc" } })).status).toBe(405);
   });
 });

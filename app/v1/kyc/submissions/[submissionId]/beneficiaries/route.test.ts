@@ -5,7 +5,7 @@ import { createKycSubmission } from "@/lib/kyc/submissions";
 import { platformWithKey } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
-import { GET, POST } from "./route";
+import { GET } from "./route";
 
 const list = (submissionId: string, apiKey?: string, headers?: Record<string, string>) =>
   call(GET, { apiKey, params: { submissionId }, path: `/v1/kyc/submissions/${submissionId}/beneficiaries`, headers });
@@ -53,10 +53,6 @@ describe("GET /v1/kyc/submissions/{submissionId}/beneficiaries", () => {
     expect(acting.body).toHaveLength(1);
   });
 
-  it("401 without a credential", async () => {
-    expect((await list("sub_abc")).status).toBe(401);
-  });
-
   it("404 for an unknown submission, a malformed id, and another platform's submission", async () => {
     const mine = await platformWithKey();
     const theirs = await platformWithKey();
@@ -68,9 +64,5 @@ describe("GET /v1/kyc/submissions/{submissionId}/beneficiaries", () => {
       expect(response.status, id).toBe(404);
       expect(response.body.error_code).toBe("err_not_found");
     }
-  });
-
-  it("405 for POST", async () => {
-    expect((await call(POST, { method: "POST", params: { submissionId: "sub_abc" } })).status).toBe(405);
   });
 });
