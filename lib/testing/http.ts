@@ -1,5 +1,5 @@
 import { generateSync } from "otplib";
-import { vi } from "vitest";
+import { expect, vi } from "vitest";
 import type { Handler } from "@/lib/http/route";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 
@@ -56,6 +56,25 @@ export async function call<Body = UntypedBody>(handler: Handler, options: Call =
   const text = await response.text();
   const body: Body | null = text ? JSON.parse(text) : null;
   return { status: response.status, headers: response.headers, body };
+}
+
+type IdPage = { items: { id: string }[]; next: string | null };
+
+/**
+ * Follows `next` from the first page to the last, as a client would, each page answering 200: the ids
+ * of each page, in order (at most 50 pages, so a cursor that never ends fails the test's count).
+ */
+export async function idPages(list: (query: Record<string, string>) => Promise<Answer<IdPage>>, query: Record<string, string> = {}): Promise<string[][]> {
+  const pages: string[][] = [];
+  let next: string | null = null;
+  do {
+    const response = await list(next ? { ...query, next } : query);
+    expect(response.status).toBe(200);
+    if (!response.body) throw new Error("a page answered without a body");
+    pages.push(response.body.items.map((item) => item.id));
+    next = response.body.next;
+  } while (next && pages.length < 50);
+  return pages;
 }
 
 /** The session token from a Set-Cookie header. */

@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { withScope } from "@/lib/tenancy";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, idPages } from "@/lib/testing/http";
 import { GET, POST } from "./route";
 
 const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
@@ -111,14 +111,7 @@ describe("GET /v1/delegated_users", () => {
     const { apiKey, ids } = await accountWithUsers();
     for (const order of ["asc", "desc"] as const) {
       const expected = order === "asc" ? ids : [...ids].reverse();
-      const seen: string[][] = [];
-      let next: string | null = null;
-      do {
-        const response = await list(apiKey, { order, limit: "2", ...(next ? { next } : {}) });
-        expect(response.status).toBe(200);
-        seen.push(idsOf(response));
-        next = response.body.next;
-      } while (next);
+      const seen = await idPages((query) => list(apiKey, query), { order, limit: "2" });
       expect(seen).toEqual([expected.slice(0, 2), expected.slice(2, 4), expected.slice(4)]);
     }
   });

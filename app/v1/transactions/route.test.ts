@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "@/lib/ids";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, idPages } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 import { recordTransaction } from "@/lib/transactions/transactions";
 import { createVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
@@ -15,17 +15,8 @@ const record = (scope: Scope, fields: Partial<Parameters<typeof recordTransactio
 
 /** Every page of a listing, following `next`, with the ids in the order served. */
 async function pageThrough(apiKey: string, query: Record<string, string>) {
-  const ids: string[] = [];
-  let next: string | null = null;
-  let pages = 0;
-  do {
-    const response = await list(apiKey, { ...query, ...(next ? { next } : {}) });
-    expect(response.status).toBe(200);
-    ids.push(...response.body.items.map((item: { id: string }) => item.id));
-    next = response.body.next;
-    pages += 1;
-  } while (next);
-  return { ids, pages };
+  const pages = await idPages((each) => list(apiKey, each), query);
+  return { ids: pages.flat(), pages: pages.length };
 }
 
 describe("GET /v1/transactions", () => {

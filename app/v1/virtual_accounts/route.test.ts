@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, idPages } from "@/lib/testing/http";
 import { withScope, type Scope } from "@/lib/tenancy";
 import { createVirtualAccount, deactivateVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
 import { GET } from "./route";
@@ -67,17 +67,9 @@ describe("GET /v1/virtual_accounts", () => {
     const created: string[] = [];
     for (let i = 0; i < 25; i += 1) created.push((await open(scope)).id);
     for (const order of ["desc", "asc"] as const) {
-      const seen: string[] = [];
-      let next: string | null = null;
-      let pages = 0;
-      do {
-        const response = await list(apiKey, { limit: "10", order, ...(next ? { next } : {}) });
-        expect(response.status).toBe(200);
-        seen.push(...idsOf(response.body));
-        next = response.body.next;
-        pages += 1;
-      } while (next);
-      expect(pages).toBe(3);
+      const pages = await idPages((query) => list(apiKey, query), { limit: "10", order });
+      const seen = pages.flat();
+      expect(pages).toHaveLength(3);
       expect(new Set(seen).size).toBe(25);
       expect([...seen].sort()).toEqual([...created].sort());
     }

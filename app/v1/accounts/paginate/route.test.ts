@@ -3,7 +3,7 @@ import { createSubAccount } from "@/lib/accounts/accounts";
 import { db } from "@/lib/db";
 import { withScope } from "@/lib/tenancy";
 import { platformWithKey } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, idPages } from "@/lib/testing/http";
 import { GET } from "./route";
 
 const page = (apiKey: string, query: Record<string, string>) => call(GET, { apiKey, path: `/v1/accounts/paginate?${new URLSearchParams(query)}` });
@@ -22,17 +22,7 @@ async function platformWithAccounts() {
   return { ...platform, ids };
 }
 
-async function pageThrough(apiKey: string, query: Record<string, string>) {
-  const pages: string[][] = [];
-  let next: string | null = null;
-  do {
-    const response = await page(apiKey, { ...query, ...(next ? { next } : {}) });
-    expect(response.status).toBe(200);
-    pages.push(response.body.items.map((item: { id: string }) => item.id));
-    next = response.body.next;
-  } while (next && pages.length < 10);
-  return pages;
-}
+const pageThrough = (apiKey: string, query: Record<string, string>) => idPages((each) => page(apiKey, each), query);
 
 describe("GET /v1/accounts/paginate", () => {
   it("200: { items, next }, newest first and 20 per page by default, next null on the last page", async () => {
