@@ -1,11 +1,13 @@
 // The wrapper walk: what lib/http/route.ts does for every endpoint, asserted once per endpoint from
 // its definition instead of once per route test: 401 without a credential, 405 with Allow for the
-// methods a route file does not serve, the paging parameters' bounds and cursors, and
-// Service-Account-Id naming an account the caller may not act for. The route tests keep what is
+// methods a route file does not serve, the paging parameters' bounds and cursors,
+// Service-Account-Id naming an account the caller may not act for, a body that is not a JSON object
+// (or over 1 MiB), and sandbox routes when SANDBOX=off. The route tests keep what is
 // particular to their route.
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
 import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
+import { resetEnv } from "@/lib/env";
 import { encodeCursor } from "@/lib/http/pagination";
 import type { Endpoint, Handler, Method } from "@/lib/http/route";
 import { withScope } from "@/lib/tenancy";
@@ -17,7 +19,7 @@ const routes = await everyRoute();
 const name = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
 const guarded = routes.filter(({ endpoint }) => endpoint.auth !== "public");
 
-type ErrorBody = { error_code: string; details?: Record<string, string> };
+type ErrorBody = { error_code: string; http_code: number; message: string; details?: Record<string, string> };
 
 /** Calls an endpoint's handler at its own path, with ghost path parameters unless given. */
 function send({ endpoint, handler }: { endpoint: Endpoint; handler: Handler }, options: Call = {}) {
@@ -157,6 +159,50 @@ describe("Service-Account-Id naming an account the caller may not act for: 404 e
           expect(response.body?.error_code, account).toBe("err_not_found");
         }
       }
+    });
+  }
+});
+
+const withBody = routes.filter(({ endpoint }) => endpoint.body);
+
+describe("a body that is not a JSON object, not JSON, not sent as JSON or over 1 MiB: 400 err_bad_request", () => {
+  it("finds the routes that take a body", () => expect(withBody.length).toBeGreaterThan(20));
+  for (const route of withBody) {
+    it(name(route.endpoint), async () => {
+      const credential = route.endpoint.auth === "public" ? {} : credentialFor(route.endpoint);
+      const cases: Call[] = [
+        ...["[]", "[1]", "[1,2]", '["name"]', '"text"', "42", "null", "{", "{not json", "amount=5"].map((rawBody) => ({ rawBody })),
+        { rawBody: "a=b", headers: { "content-type": "application/x-www-form-urlencoded" } },
+      ];
+      for (const each of cases) {
+        const response = await send(route, { ...credential, ...each });
+        expect(response.status, each.rawBody).toBe(400);
+        expect(response.body, each.rawBody).toEqual(expect.objectContaining({ error_code: "err_bad_request", http_code: 400 }));
+      }
+      // Bytes, not characters: 400,000 euro signs are 1.2 MB of UTF-8.
+      const large = await send(route, { ...credential, rawBody: JSON.stringify({ padding: "€".repeat(400_000) }) });
+      expect(large.status).toBe(400);
+      expect(large.body?.error_code).toBe("err_bad_request");
+      expect(large.body?.message).toMatch(/1 MiB/);
+    });
+  }
+});
+
+describe("a sandbox route when SANDBOX=off: 404 err_not_found, like an unknown route", () => {
+  afterEach(() => {
+    delete process.env.SANDBOX;
+    resetEnv();
+  });
+  const sandbox = routes.filter(({ endpoint }) => endpoint.sandbox);
+  it("finds the sandbox routes", () => expect(sandbox.length).toBeGreaterThan(5));
+  for (const route of sandbox) {
+    it(name(route.endpoint), async () => {
+      process.env.SANDBOX = "off";
+      resetEnv();
+      const response = await send(route, { ...credentialFor(route.endpoint), body: {} });
+      expect(response.status).toBe(404);
+      expect(response.body?.error_code).toBe("err_not_found");
+      expect(response.body?.message).toContain("No route /v1/sandbox/");
     });
   }
 });
