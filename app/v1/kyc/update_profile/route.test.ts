@@ -124,10 +124,4 @@ describe("POST /v1/kyc/update_profile", () => {
     expect(unknown.status).toBe(422);
     expect(unknown.body.message).toMatch(/lastname/);
   });
-
-  it("400 for a body that is not a JSON object", async () => {
-    const { apiKey } = await platformWithKey();
-    expect((await update({ apiKey, rawBody: '["firstName"]' })).status).toBe(400);
-    expect((await update({ apiKey, rawBody: "{nope" })).status).toBe(400);
-  });
 });

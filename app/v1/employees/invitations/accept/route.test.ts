@@ -112,12 +112,6 @@ describe("POST /v1/employees/invitations/accept", () => {
     expect((await accept({ token, password: NEW_PASSWORD })).status).toBe(200);
   });
 
-  it("400 for a body that is not a JSON object", async () => {
-    for (const rawBody of ["[]", "{", "null"]) {
-      expect((await call(POST, { method: "POST", rawBody })).status).toBe(400);
-    }
-  });
-
   it("403 for a cross-site browser request; the link stays usable", async () => {
     const { token } = await invitation();
     const response = await accept({ token, password: NEW_PASSWORD }, { headers: { origin: "https://evil.example" } });

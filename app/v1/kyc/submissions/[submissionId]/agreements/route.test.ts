@@ -108,10 +108,4 @@ describe("POST /v1/kyc/submissions/{submissionId}/agreements", () => {
     }
     expect(await db().agreement.count({ where: { submissionId: submission.id } })).toBe(0);
   });
-
-  it("400 for a body that is not a JSON object", async () => {
-    const { apiKey, scope } = await platformWithKey();
-    const submission = await submissionIn(scope);
-    expect((await accept(submission.id, { apiKey, rawBody: "null" })).status).toBe(400);
-  });
 });
