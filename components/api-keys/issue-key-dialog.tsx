@@ -1,19 +1,18 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import { CidrAllowlistEditor } from "@/components/api-keys/cidr-allowlist-editor";
 import { IssuedSecret } from "@/components/api-keys/issued-secret";
-import { expiryBounds, issueBody, issueKeyResolver, keyFormFields, showApiError, type KeyFormValues } from "@/components/api-keys/key-form";
+import { expiryBounds, formPath, issueBody, issueKeyResolver, keyFormFields, type KeyFormValues } from "@/components/api-keys/key-form";
 import { PermissionPicker } from "@/components/api-keys/permission-picker";
 import { defaultPermissionsFor } from "@/components/api-keys/permissions";
 import { apiKeysQueryKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
 import { useMe } from "@/components/me";
-import { TotpCodeField } from "@/components/totp-code-field";
-import { ErrorMessage } from "@/components/ui/data-state";
+import { StepUpForm } from "@/components/step-up-form";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
+import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 
 /** Issues a key: name, expiry, permissions, allowlist and an authenticator code; then shows the secret, this once. */
@@ -32,30 +31,22 @@ export function IssueKeyDialog({ open, onClose }: { open: boolean; onClose: () =
 
 function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) => void; onCancel: () => void }) {
   const me = useMe();
-  const queryClient = useQueryClient();
   const [bounds] = useState(() => expiryBounds());
-  const form = useForm<KeyFormValues>({
+  const apiForm = useApiForm<KeyFormValues, ApiKeyCreated>({
     resolver: issueKeyResolver,
     // Checked at first: what the API would give with `permissions` left out.
     defaultValues: { name: "", expiresOn: bounds.suggested, cidrAllowlist: [], permissions: defaultPermissionsFor(me.permissions), code: "" },
-  });
-  const issue = useMutation({
-    mutationFn: (values: KeyFormValues) => api<ApiKeyCreated>("/v1/api_keys", { method: "POST", body: issueBody(values), totpCode: values.code.trim() }),
+    submit: (values) => api<ApiKeyCreated>("/v1/api_keys", { method: "POST", body: issueBody(values), totpCode: values.code.trim() }),
     // The list behind the dialog shows the new key as soon as the dialog closes.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey }),
+    invalidates: [apiKeysQueryKey],
+    onDone: onIssued,
+    fields: keyFormFields,
+    formPath,
   });
-  const [formError, setFormError] = useState<string | null>(null);
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      onIssued(await issue.mutateAsync(values));
-    } catch (error) {
-      setFormError(showApiError(error, form.setError, keyFormFields));
-    }
-  });
-  const { errors, isSubmitting } = form.formState;
+  const { form } = apiForm;
+  const { errors } = form.formState;
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
+    <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Issue key" pendingLabel="Issuing…">
       <Field label="Name" placeholder="Payouts service" autoComplete="off" hint="Optional. Helps you recognise the key later." error={errors.name} {...form.register("name")} />
       <Field
         label="Expires on"
@@ -74,16 +65,6 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
         )}
       />
       <CidrAllowlistEditor form={form} />
-      <TotpCodeField registration={form.register("code")} error={errors.code} />
-      <ErrorMessage error={formError} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
-          {isSubmitting ? "Issuing…" : "Issue key"}
-        </button>
-      </div>
-    </form>
+    </StepUpForm>
   );
 }

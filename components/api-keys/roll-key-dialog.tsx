@@ -1,17 +1,14 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { useForm } from "react-hook-form";
 import { IssuedSecret } from "@/components/api-keys/issued-secret";
-import { expiryBounds, OVERLAP_CHOICES, rollBody, rollFormFields, rollKeyResolver, showApiError, type RollFormValues } from "@/components/api-keys/key-form";
+import { expiryBounds, formPath, OVERLAP_CHOICES, rollBody, rollFormFields, rollKeyResolver, type RollFormValues } from "@/components/api-keys/key-form";
 import { apiKeysQueryKey, labelOf, useApiKeys, type ApiKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
-import { useMe } from "@/components/me";
-import { TotpCodeField } from "@/components/totp-code-field";
-import { ErrorMessage } from "@/components/ui/data-state";
+import { StepUpForm } from "@/components/step-up-form";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { DateTime } from "@/components/ui/format";
+import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 
 type Rolled = { key: ApiKeyCreated; overlapSeconds: number };
@@ -41,33 +38,23 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onCl
 }
 
 function RollKeyForm({ apiKey, onRolled, onCancel }: { apiKey: ApiKey; onRolled: (rolled: Rolled) => void; onCancel: () => void }) {
-  const me = useMe();
   const id = useId();
-  const queryClient = useQueryClient();
   const [bounds] = useState(() => expiryBounds());
-  const form = useForm<RollFormValues>({
+  const apiForm = useApiForm<RollFormValues, ApiKeyCreated>({
     resolver: rollKeyResolver,
     // An hour by default: a roll should not break the systems still using the old secret.
     defaultValues: { expiresOn: bounds.suggested, overlapSeconds: "3600", code: "" },
-  });
-  const roll = useMutation({
-    mutationFn: (values: RollFormValues) =>
-      api<ApiKeyCreated>(`/v1/api_keys/${encodeURIComponent(apiKey.id)}/roll`, { method: "POST", body: rollBody(values), totpCode: values.code.trim() }),
+    submit: (values) => api<ApiKeyCreated>(`/v1/api_keys/${encodeURIComponent(apiKey.id)}/roll`, { method: "POST", body: rollBody(values), totpCode: values.code.trim() }),
     // Awaited before the secret shows, so the old key's new expiry is already in the list.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey }),
+    invalidates: [apiKeysQueryKey],
+    onDone: (key, values) => onRolled({ key, overlapSeconds: rollBody(values).overlapSeconds }),
+    fields: rollFormFields,
+    formPath,
   });
-  const [formError, setFormError] = useState<string | null>(null);
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      onRolled({ key: await roll.mutateAsync(values), overlapSeconds: rollBody(values).overlapSeconds });
-    } catch (error) {
-      setFormError(showApiError(error, form.setError, rollFormFields));
-    }
-  });
-  const { errors, isSubmitting } = form.formState;
+  const { form } = apiForm;
+  const { errors } = form.formState;
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
+    <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Roll key" pendingLabel="Rolling…">
       <p style={{ margin: 0 }}>
         Roll <strong>{labelOf(apiKey)}</strong> (<code>{apiKey.prefix}…</code>): you get a new secret with the same name, permissions and allowed
         addresses. The old secret stops when the overlap you choose ends.
@@ -98,17 +85,7 @@ function RollKeyForm({ apiKey, onRolled, onCancel }: { apiKey: ApiKey; onRolled:
           </span>
         )}
       </fieldset>
-      <TotpCodeField registration={form.register("code")} error={errors.code} />
-      <ErrorMessage error={formError} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
-          {isSubmitting ? "Rolling…" : "Roll key"}
-        </button>
-      </div>
-    </form>
+    </StepUpForm>
   );
 }
 

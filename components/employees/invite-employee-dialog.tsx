@@ -1,21 +1,18 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { RolePicker } from "@/components/employees/role-picker";
 import { grantableRoles, ROLE_LABELS } from "@/components/employees/roles";
-import { showStepUpError } from "@/components/employees/show-step-up-error";
 import { employeesQueryKey, type InvitedEmployee } from "@/components/employees/use-employees";
-import { useCan, useMe } from "@/components/me";
-import { TotpCodeField } from "@/components/totp-code-field";
-import { ErrorMessage } from "@/components/ui/data-state";
+import { useCan } from "@/components/me";
+import { StepUpForm } from "@/components/step-up-form";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { CopyButton, DateTime } from "@/components/ui/format";
-import { api, ApiRequestError } from "@/lib/client/api";
+import { useApiForm } from "@/components/use-api-form";
+import { api } from "@/lib/client/api";
 import { inviteEmployeeInput, totpCodeSchema } from "@/lib/employees/schemas";
 
 /**
@@ -40,31 +37,21 @@ type Input = z.input<typeof inviteForm>;
 type Output = z.output<typeof inviteForm>;
 
 function InviteForm({ onInvited, onCancel }: { onInvited: (employee: InvitedEmployee) => void; onCancel: () => void }) {
-  const me = useMe();
   const roles = grantableRoles(useCan());
-  const queryClient = useQueryClient();
-  const form = useForm<Input, unknown, Output>({ resolver: zodResolver(inviteForm), defaultValues: { name: "", email: "", role: "viewer", code: "" } });
-  const invite = useMutation({
-    mutationFn: ({ code, ...body }: Output) => api<InvitedEmployee>("/v1/employees", { method: "POST", body, totpCode: code }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: employeesQueryKey }),
+  const apiForm = useApiForm<Input, InvitedEmployee, Output>({
+    resolver: zodResolver(inviteForm),
+    defaultValues: { name: "", email: "", role: "viewer", code: "" },
+    submit: ({ code, ...body }) => api<InvitedEmployee>("/v1/employees", { method: "POST", body, totpCode: code }),
+    invalidates: [employeesQueryKey],
+    onDone: onInvited,
+    fields: ["name", "email", "role", "code"],
+    // Addresses are unique across the service: say so in a sentence, under the address.
+    conflict: "email",
   });
-  const [formError, setFormError] = useState<string | null>(null);
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      onInvited(await invite.mutateAsync(values));
-    } catch (error) {
-      // Addresses are unique across the service: say so in a sentence, under the address.
-      if (error instanceof ApiRequestError && error.status === 409) {
-        form.setError("email", { type: "server", message: error.message }, { shouldFocus: true });
-        return;
-      }
-      setFormError(showStepUpError(error, form.setError, ["name", "email", "role", "code"]));
-    }
-  });
-  const { errors, isSubmitting } = form.formState;
+  const { form } = apiForm;
+  const { errors } = form.formState;
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
+    <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Invite" pendingLabel="Inviting…">
       <Field label="Name" autoComplete="off" error={errors.name} {...form.register("name")} />
       <Field label="E-mail" type="email" autoComplete="off" hint="They sign in with this address." error={errors.email} {...form.register("email")} />
       {roles.length > 1 ? (
@@ -74,17 +61,7 @@ function InviteForm({ onInvited, onCancel }: { onInvited: (employee: InvitedEmpl
           They join as <strong>{ROLE_LABELS.viewer}</strong>: they can read everything and change nothing.
         </p>
       )}
-      <TotpCodeField registration={form.register("code")} error={errors.code} />
-      <ErrorMessage error={formError} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
-          {isSubmitting ? "Inviting…" : "Invite"}
-        </button>
-      </div>
-    </form>
+    </StepUpForm>
   );
 }
 

@@ -1,24 +1,20 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
-import { CodeConfirmDialog } from "@/components/employees/code-confirm-dialog";
 import { employeesQueryKey, type Employee } from "@/components/employees/use-employees";
+import { CodeConfirmDialog } from "@/components/step-up-form";
 import { api } from "@/lib/client/api";
 
 /** Asks before turning off someone else's 2FA (DELETE /v1/employees/{id}/totp), for a lost authenticator. */
 export function ResetTwoFactorDialog({ employee, onClose, onDone }: { employee: Employee | null; onClose: () => void; onDone: (employee: Employee) => void }) {
-  const queryClient = useQueryClient();
   return (
     <CodeConfirmDialog
       open={employee !== null}
       title="Reset two-factor authentication"
       confirmLabel="Reset 2FA"
       pendingLabel="Resetting…"
-      onConfirm={async (code) => {
-        const reset = await api<Employee>(`/v1/employees/${encodeURIComponent(employee!.id)}/totp`, { method: "DELETE", totpCode: code });
-        await queryClient.invalidateQueries({ queryKey: employeesQueryKey });
-        return reset;
-      }}
+      danger
+      onConfirm={(code) => api<Employee>(`/v1/employees/${encodeURIComponent(employee!.id)}/totp`, { method: "DELETE", totpCode: code })}
+      invalidates={[employeesQueryKey]}
       onClose={onClose}
       onDone={onDone}
     >

@@ -2,13 +2,10 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { showApiError } from "@/components/api-keys/key-form";
-import { useMe } from "@/components/me";
-import { TotpCodeField } from "@/components/totp-code-field";
-import { ErrorMessage } from "@/components/ui/data-state";
+import { StepUpForm } from "@/components/step-up-form";
 import { Dialog } from "@/components/ui/dialog";
+import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { totpConfirmInput, type recoveryCodesSchema } from "@/lib/employees/schemas";
 import { RecoveryCodeList } from "./recovery-code-list";
@@ -63,36 +60,17 @@ export function RecoveryCodes() {
 }
 
 function GenerateForm({ onCancel, onGenerated }: { onCancel: () => void; onGenerated: (codes: string[]) => void }) {
-  const me = useMe();
-  const form = useForm<z.input<typeof totpConfirmInput>, unknown, z.output<typeof totpConfirmInput>>({
+  const apiForm = useApiForm<z.input<typeof totpConfirmInput>, RecoveryCodesBody, z.output<typeof totpConfirmInput>>({
     resolver: zodResolver(totpConfirmInput),
     defaultValues: { code: "" },
+    submit: ({ code }) => api<RecoveryCodesBody>("/v1/employees/totp/recovery_codes", { method: "POST", totpCode: code }),
+    onDone: (result) => onGenerated(result.recoveryCodes),
+    fields: ["code"],
   });
-  const [formError, setFormError] = useState<string | null>(null);
-  const onSubmit = form.handleSubmit(async ({ code }) => {
-    setFormError(null);
-    try {
-      const result = await api<RecoveryCodesBody>("/v1/employees/totp/recovery_codes", { method: "POST", totpCode: code });
-      onGenerated(result.recoveryCodes);
-    } catch (error) {
-      setFormError(showApiError(error, form.setError, ["code"]));
-    }
-  });
-  const { errors, isSubmitting } = form.formState;
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
+    <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Generate codes" pendingLabel="Generating…">
       <p style={{ margin: 0 }}>Your current recovery codes stop working as soon as the new ones are made.</p>
-      <TotpCodeField registration={form.register("code")} error={errors.code} />
-      <ErrorMessage error={formError} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
-          {isSubmitting ? "Generating…" : "Generate codes"}
-        </button>
-      </div>
-    </form>
+    </StepUpForm>
   );
 }
 

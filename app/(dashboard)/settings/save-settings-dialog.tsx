@@ -1,14 +1,10 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { showApiError } from "@/components/api-keys/key-form";
-import { useMe } from "@/components/me";
-import { TotpCodeField } from "@/components/totp-code-field";
-import { ErrorMessage } from "@/components/ui/data-state";
+import { StepUpForm } from "@/components/step-up-form";
 import { Dialog } from "@/components/ui/dialog";
+import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { totpConfirmInput } from "@/lib/employees/schemas";
 import { SETTINGS, type PlatformSettings } from "./platform-settings";
@@ -25,23 +21,15 @@ export function SaveSettingsDialog({ changes, onClose, onSaved }: { changes: Cha
 }
 
 function SaveSettingsForm({ changes, onCancel, onSaved }: { changes: Changes; onCancel: () => void; onSaved: (settings: PlatformSettings) => void }) {
-  const me = useMe();
-  const form = useForm<z.input<typeof totpConfirmInput>, unknown, z.output<typeof totpConfirmInput>>({
+  const apiForm = useApiForm<z.input<typeof totpConfirmInput>, PlatformSettings, z.output<typeof totpConfirmInput>>({
     resolver: zodResolver(totpConfirmInput),
     defaultValues: { code: "" },
+    submit: ({ code }) => api<PlatformSettings>("/v1/settings", { method: "POST", body: changes, totpCode: code }),
+    onDone: onSaved,
+    fields: ["code"],
   });
-  const [formError, setFormError] = useState<string | null>(null);
-  const onSubmit = form.handleSubmit(async ({ code }) => {
-    setFormError(null);
-    try {
-      onSaved(await api<PlatformSettings>("/v1/settings", { method: "POST", body: changes, totpCode: code }));
-    } catch (error) {
-      setFormError(showApiError(error, form.setError, ["code"]));
-    }
-  });
-  const { errors, isSubmitting } = form.formState;
   return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
+    <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Save settings" pendingLabel="Saving…">
       <ul className="stack" style={{ margin: 0, paddingLeft: "1.25rem", gap: "0.4rem" }} aria-label="Changes">
         {SETTINGS.filter(({ name }) => changes[name] !== undefined).map(({ name, label }) => (
           <li key={name}>
@@ -49,16 +37,6 @@ function SaveSettingsForm({ changes, onCancel, onSaved }: { changes: Changes; on
           </li>
         ))}
       </ul>
-      <TotpCodeField registration={form.register("code")} error={errors.code} />
-      <ErrorMessage error={formError} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
-          {isSubmitting ? "Saving…" : "Save settings"}
-        </button>
-      </div>
-    </form>
+    </StepUpForm>
   );
 }
