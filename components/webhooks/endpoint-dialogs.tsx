@@ -1,36 +1,42 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
-import { Controller, useForm, type UseFormReturn } from "react-hook-form";
-import type { z } from "zod";
-import { showApiError } from "@/components/api-keys/key-form";
-import { useMe } from "@/components/me";
-import { TotpCodeField } from "@/components/totp-code-field";
-import { ErrorMessage } from "@/components/ui/data-state";
+import { useState } from "react";
+import { Controller } from "react-hook-form";
+import { CodeConfirmDialog, StepUpForm } from "@/components/step-up-form";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
+import { useApiForm } from "@/components/use-api-form";
 import { EventPicker } from "@/components/webhooks/event-picker";
-import { createBody, createEndpointResolver, showEndpointError, updateBody, updateEndpointResolver, type EndpointFormValues } from "@/components/webhooks/endpoint-form";
+import { createBody, createEndpointResolver, endpointFormFields, formPath, updateBody, updateEndpointResolver, type EndpointFormValues } from "@/components/webhooks/endpoint-form";
 import { PublicKey } from "@/components/webhooks/public-key";
 import { labelOf, webhookEndpointsQueryKey, type WebhookEndpoint } from "@/components/webhooks/use-webhooks";
 import { api } from "@/lib/client/api";
-import { totpConfirmInput } from "@/lib/employees/schemas";
 
 const endpointPath = (id: string) => `/v1/webhook_endpoints/${encodeURIComponent(id)}`;
 
-/** After a change the list and the endpoint's own page both show it (one key prefix covers both). */
-function useRefreshEndpoints() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: webhookEndpointsQueryKey });
-}
-
-/** URL, description and events: the fields the create and edit dialogs share. */
-function EndpointFields({ form }: { form: UseFormReturn<EndpointFormValues> }) {
+/**
+ * The create form, or with an endpoint its edit form: URL, description and events, checked by the
+ * API's own input schema, then an authenticator code; refusals go under the fields the API names.
+ */
+function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoint; onCancel: () => void; onDone: (endpoint: WebhookEndpoint) => void }) {
+  const apiForm = useApiForm<EndpointFormValues, WebhookEndpoint>({
+    resolver: endpoint ? updateEndpointResolver : createEndpointResolver,
+    defaultValues: endpoint
+      ? { url: endpoint.url, description: endpoint.description ?? "", events: [...endpoint.subscribedEvents], code: "" }
+      : { url: "", description: "", events: [], code: "" },
+    submit: (values) =>
+      endpoint
+        ? api<WebhookEndpoint>(endpointPath(endpoint.id), { method: "POST", body: updateBody(values), totpCode: values.code.trim() })
+        : api<WebhookEndpoint>("/v1/webhook_endpoints", { method: "POST", body: createBody(values), totpCode: values.code.trim() }),
+    invalidates: [webhookEndpointsQueryKey],
+    onDone,
+    fields: endpointFormFields,
+    formPath,
+  });
+  const { form } = apiForm;
   const { errors } = form.formState;
   return (
-    <>
+    <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel={endpoint ? "Save changes" : "Add endpoint"} pendingLabel={endpoint ? "Saving…" : "Adding…"}>
       <Field
         label="URL"
         type="url"
@@ -47,7 +53,7 @@ function EndpointFields({ form }: { form: UseFormReturn<EndpointFormValues> }) {
         name="events"
         render={({ field, fieldState }) => <EventPicker value={field.value} onChange={field.onChange} error={fieldState.error} />}
       />
-    </>
+    </StepUpForm>
   );
 }
 
@@ -77,44 +83,9 @@ export function CreateEndpointDialog({ open, onClose }: { open: boolean; onClose
           </div>
         </div>
       ) : (
-        <CreateEndpointForm onCreated={setCreated} onCancel={close} />
+        <EndpointForm onCancel={close} onDone={setCreated} />
       )}
     </Dialog>
-  );
-}
-
-function CreateEndpointForm({ onCreated, onCancel }: { onCreated: (endpoint: WebhookEndpoint) => void; onCancel: () => void }) {
-  const me = useMe();
-  const refresh = useRefreshEndpoints();
-  const form = useForm<EndpointFormValues>({ resolver: createEndpointResolver, defaultValues: { url: "", description: "", events: [], code: "" } });
-  const create = useMutation({
-    mutationFn: (values: EndpointFormValues) => api<WebhookEndpoint>("/v1/webhook_endpoints", { method: "POST", body: createBody(values), totpCode: values.code.trim() }),
-    onSuccess: refresh,
-  });
-  const [formError, setFormError] = useState<string | null>(null);
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      onCreated(await create.mutateAsync(values));
-    } catch (error) {
-      setFormError(showEndpointError(error, form.setError));
-    }
-  });
-  const { errors, isSubmitting } = form.formState;
-  return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
-      <EndpointFields form={form} />
-      <TotpCodeField registration={form.register("code")} error={errors.code} />
-      <ErrorMessage error={formError} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
-          {isSubmitting ? "Adding…" : "Add endpoint"}
-        </button>
-      </div>
-    </form>
   );
 }
 
@@ -122,86 +93,8 @@ function CreateEndpointForm({ onCreated, onCancel }: { onCreated: (endpoint: Web
 export function EditEndpointDialog({ endpoint, onClose, onSaved }: { endpoint: WebhookEndpoint | null; onClose: () => void; onSaved: (endpoint: WebhookEndpoint) => void }) {
   return (
     <Dialog open={endpoint !== null} onClose={onClose} title="Edit webhook endpoint">
-      {endpoint && <EditEndpointForm endpoint={endpoint} onCancel={onClose} onSaved={onSaved} />}
+      {endpoint && <EndpointForm endpoint={endpoint} onCancel={onClose} onDone={onSaved} />}
     </Dialog>
-  );
-}
-
-function EditEndpointForm({ endpoint, onCancel, onSaved }: { endpoint: WebhookEndpoint; onCancel: () => void; onSaved: (endpoint: WebhookEndpoint) => void }) {
-  const me = useMe();
-  const refresh = useRefreshEndpoints();
-  const form = useForm<EndpointFormValues>({
-    resolver: updateEndpointResolver,
-    defaultValues: { url: endpoint.url, description: endpoint.description ?? "", events: [...endpoint.subscribedEvents], code: "" },
-  });
-  const save = useMutation({
-    mutationFn: (values: EndpointFormValues) => api<WebhookEndpoint>(endpointPath(endpoint.id), { method: "POST", body: updateBody(values), totpCode: values.code.trim() }),
-    onSuccess: refresh,
-  });
-  const [formError, setFormError] = useState<string | null>(null);
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      onSaved(await save.mutateAsync(values));
-    } catch (error) {
-      setFormError(showEndpointError(error, form.setError));
-    }
-  });
-  const { errors, isSubmitting } = form.formState;
-  return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
-      <EndpointFields form={form} />
-      <TotpCodeField registration={form.register("code")} error={errors.code} />
-      <ErrorMessage error={formError} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" disabled={!me.twoFactorEnabled || isSubmitting}>
-          {isSubmitting ? "Saving…" : "Save changes"}
-        </button>
-      </div>
-    </form>
-  );
-}
-
-type CodeOnlyAction = {
-  confirmLabel: string;
-  pendingLabel: string;
-  danger?: boolean;
-  run: (code: string) => Promise<WebhookEndpoint>;
-};
-
-/** A one-step change of an endpoint (enable, disable, delete): what it does, an authenticator code, a button. */
-function CodeConfirmForm({ action, children, onCancel, onDone }: { action: CodeOnlyAction; children: ReactNode; onCancel: () => void; onDone: (endpoint: WebhookEndpoint) => void }) {
-  const me = useMe();
-  const refresh = useRefreshEndpoints();
-  const form = useForm<z.input<typeof totpConfirmInput>>({ resolver: zodResolver(totpConfirmInput), defaultValues: { code: "" } });
-  const mutation = useMutation({ mutationFn: action.run, onSuccess: refresh });
-  const [formError, setFormError] = useState<string | null>(null);
-  const onSubmit = form.handleSubmit(async ({ code }) => {
-    setFormError(null);
-    try {
-      onDone(await mutation.mutateAsync(code.trim()));
-    } catch (error) {
-      setFormError(showApiError(error, form.setError, ["code"]));
-    }
-  });
-  const { errors, isSubmitting } = form.formState;
-  return (
-    <form className="stack" onSubmit={onSubmit} noValidate>
-      <p style={{ margin: 0 }}>{children}</p>
-      <TotpCodeField registration={form.register("code")} error={errors.code} />
-      <ErrorMessage error={formError} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className={action.danger ? "danger" : "primary"} disabled={!me.twoFactorEnabled || isSubmitting}>
-          {isSubmitting ? action.pendingLabel : action.confirmLabel}
-        </button>
-      </div>
-    </form>
   );
 }
 
@@ -209,52 +102,51 @@ function CodeConfirmForm({ action, children, onCancel, onDone }: { action: CodeO
 export function ToggleEndpointDialog({ endpoint, onClose, onDone }: { endpoint: WebhookEndpoint | null; onClose: () => void; onDone: (endpoint: WebhookEndpoint) => void }) {
   const enable = endpoint ? !endpoint.enabled : false;
   return (
-    <Dialog open={endpoint !== null} onClose={onClose} title={enable ? "Enable webhook endpoint" : "Disable webhook endpoint"}>
-      {endpoint && (
-        <CodeConfirmForm
-          action={{
-            confirmLabel: enable ? "Enable endpoint" : "Disable endpoint",
-            pendingLabel: enable ? "Enabling…" : "Disabling…",
-            danger: !enable,
-            run: (code) => api<WebhookEndpoint>(endpointPath(endpoint.id), { method: "POST", body: { enabled: enable }, totpCode: code }),
-          }}
-          onCancel={onClose}
-          onDone={onDone}
-        >
-          {enable ? (
-            <>
-              Enable <strong>{labelOf(endpoint)}</strong>? New events are delivered to it again.
-            </>
-          ) : (
-            <>
-              Disable <strong>{labelOf(endpoint)}</strong>? No new events are sent to it until you enable it again.
-            </>
-          )}
-        </CodeConfirmForm>
-      )}
-    </Dialog>
+    <CodeConfirmDialog
+      open={endpoint !== null}
+      title={enable ? "Enable webhook endpoint" : "Disable webhook endpoint"}
+      confirmLabel={enable ? "Enable endpoint" : "Disable endpoint"}
+      pendingLabel={enable ? "Enabling…" : "Disabling…"}
+      danger={!enable}
+      onConfirm={(code) => api<WebhookEndpoint>(endpointPath(endpoint!.id), { method: "POST", body: { enabled: enable }, totpCode: code })}
+      invalidates={[webhookEndpointsQueryKey]}
+      onClose={onClose}
+      onDone={onDone}
+    >
+      {endpoint &&
+        (enable ? (
+          <>
+            Enable <strong>{labelOf(endpoint)}</strong>? New events are delivered to it again.
+          </>
+        ) : (
+          <>
+            Disable <strong>{labelOf(endpoint)}</strong>? No new events are sent to it until you enable it again.
+          </>
+        ))}
+    </CodeConfirmDialog>
   );
 }
 
 /** Deletes an endpoint (DELETE); nothing more is delivered to it. Needs an authenticator code. */
 export function DeleteEndpointDialog({ endpoint, onClose, onDeleted }: { endpoint: WebhookEndpoint | null; onClose: () => void; onDeleted: (endpoint: WebhookEndpoint) => void }) {
   return (
-    <Dialog open={endpoint !== null} onClose={onClose} title="Delete webhook endpoint">
+    <CodeConfirmDialog
+      open={endpoint !== null}
+      title="Delete webhook endpoint"
+      confirmLabel="Delete endpoint"
+      pendingLabel="Deleting…"
+      danger
+      onConfirm={(code) => api<WebhookEndpoint>(endpointPath(endpoint!.id), { method: "DELETE", totpCode: code })}
+      invalidates={[webhookEndpointsQueryKey]}
+      onClose={onClose}
+      onDone={onDeleted}
+    >
       {endpoint && (
-        <CodeConfirmForm
-          action={{
-            confirmLabel: "Delete endpoint",
-            pendingLabel: "Deleting…",
-            danger: true,
-            run: (code) => api<WebhookEndpoint>(endpointPath(endpoint.id), { method: "DELETE", totpCode: code }),
-          }}
-          onCancel={onClose}
-          onDone={onDeleted}
-        >
+        <>
           Delete <strong>{labelOf(endpoint)}</strong> (<code>{endpoint.url}</code>)? Nothing more is delivered to it, deliveries still waiting are
           dropped, and this cannot be undone.
-        </CodeConfirmForm>
+        </>
       )}
-    </Dialog>
+    </CodeConfirmDialog>
   );
 }
