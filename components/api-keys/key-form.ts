@@ -1,10 +1,7 @@
 "use client";
 
-import { toNestErrors } from "@hookform/resolvers";
-import type { FieldError, FieldErrors, FieldValues, Path, Resolver, UseFormSetError } from "react-hook-form";
+import { codeIssues, schemaResolver, type Issue } from "@/components/schema-resolver";
 import { issueApiKeyInput, latestExpiry, rollApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
-import { ApiRequestError, applyFieldErrors } from "@/lib/client/api";
-import { totpCodeSchema } from "@/lib/employees/schemas";
 
 /**
  * The values of the key dialogs. Allowlist rows are objects because react-hook-form's field arrays
@@ -27,8 +24,6 @@ export type RollFormValues = {
   code: string;
 };
 
-type Issue = { path: readonly PropertyKey[]; message: string };
-
 /** The form field an API or schema path belongs to ("cidrAllowlist.1" → the value of row 1). */
 export function formPath(path: readonly PropertyKey[] | string): string {
   const parts = typeof path === "string" ? path.split(".") : path.map(String);
@@ -39,24 +34,11 @@ export function formPath(path: readonly PropertyKey[] | string): string {
   return parts.join(".");
 }
 
-/** A resolver running the API's own schemas, so the browser's messages read like the API's `details`. */
-function resolverFrom<V extends FieldValues>(validate: (values: V) => Issue[]): Resolver<V> {
-  return (values, _context, options) => {
-    const issues = validate(values);
-    if (issues.length === 0) return { values, errors: {} };
-    const flat: Record<string, FieldError> = {};
-    for (const issue of issues) flat[formPath(issue.path)] ??= { type: "validate", message: issue.message };
-    return { values: {}, errors: toNestErrors(flat as FieldErrors, options) };
-  };
-}
-
 // An empty date picker would otherwise read as a malformed date-time.
 const dateIssues = (expiresOn: string): Issue[] => (expiresOn ? [] : [{ path: ["expiresAt"], message: "choose the day the key stops working" }]);
 
 /** Midnight UTC of the picked day, so the picker's last day stays within one year. */
 const expiresAtOf = (expiresOn: string) => `${expiresOn}T00:00:00.000Z`;
-
-const codeIssues = (code: string): Issue[] => (totpCodeSchema.safeParse(code).error?.issues ?? []).map(({ message }) => ({ path: ["code"], message }));
 
 /**
  * The POST /v1/api_keys body for the form's values. `permissions` is always sent, so the key gets
@@ -76,19 +58,19 @@ export const rollBody = (values: RollFormValues) => ({ expiresAt: expiresAtOf(va
 
 export const allowlistBody = (values: KeyFormValues) => ({ cidrAllowlist: values.cidrAllowlist.map((row) => row.value) });
 
-export const issueKeyResolver = resolverFrom<KeyFormValues>((values) => [
+export const issueKeyResolver = schemaResolver<KeyFormValues>(formPath, (values) => [
   ...dateIssues(values.expiresOn),
   ...(issueApiKeyInput.safeParse(issueBody(values)).error?.issues ?? []),
   ...codeIssues(values.code),
 ]);
 
-export const rollKeyResolver = resolverFrom<RollFormValues>((values) => [
+export const rollKeyResolver = schemaResolver<RollFormValues>(formPath, (values) => [
   ...dateIssues(values.expiresOn),
   ...(rollApiKeyInput.safeParse(rollBody(values)).error?.issues ?? []),
   ...codeIssues(values.code),
 ]);
 
-export const updateAllowlistResolver = resolverFrom<KeyFormValues>((values) => [
+export const updateAllowlistResolver = schemaResolver<KeyFormValues>(formPath, (values) => [
   ...(updateApiKeyInput.safeParse(allowlistBody(values)).error?.issues ?? []),
   ...codeIssues(values.code),
 ]);
@@ -102,19 +84,6 @@ export const OVERLAP_CHOICES = [
   { seconds: 3_600, label: "1 hour", hint: "Time to deploy the new secret before the old one stops." },
   { seconds: 86_400, label: "24 hours", hint: "For systems that are slow to redeploy." },
 ] as const;
-
-/**
- * Puts an API refusal next to its field: authenticator problems under the code, `details` under the
- * fields they name. Returns what no field claimed, for a message above the buttons.
- */
-export function showApiError<F extends FieldValues & { code: string }>(error: unknown, setError: UseFormSetError<F>, fields: readonly string[]): string | null {
-  if (error instanceof ApiRequestError && (error.code === "err_otp_invalid" || error.code === "err_otp_required")) {
-    setError("code" as Path<F>, { type: "server", message: error.message }, { shouldFocus: true });
-    return null;
-  }
-  const setAtFormPath: UseFormSetError<F> = (name, fieldError, options) => setError(formPath(name) as Path<F>, fieldError, options);
-  return applyFieldErrors(error, setAtFormPath, fields);
-}
 
 /** yyyy-mm-dd of a moment, in UTC (the API's calendar). */
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);

@@ -1,9 +1,6 @@
 "use client";
 
-import { toNestErrors } from "@hookform/resolvers";
-import type { FieldError, FieldErrors, Resolver, UseFormSetError } from "react-hook-form";
-import { ApiRequestError, applyFieldErrors } from "@/lib/client/api";
-import { totpCodeSchema } from "@/lib/employees/schemas";
+import { codeIssues, schemaResolver } from "@/components/schema-resolver";
 import { createWebhookEndpointInput, updateWebhookEndpointInput } from "@/lib/webhooks/schemas";
 
 /** The values of the create and edit dialogs. */
@@ -14,8 +11,6 @@ export type EndpointFormValues = {
   events: string[];
   code: string;
 };
-
-type Issue = { path: readonly PropertyKey[]; message: string };
 
 /** The form field an API or schema path belongs to: one message over the whole checklist. */
 export const formPath = (path: readonly PropertyKey[] | string): string => {
@@ -33,40 +28,16 @@ export const createBody = (values: EndpointFormValues) => ({
 /** POST /v1/webhook_endpoints/{id}'s body: everything the dialog shows, an emptied description included. */
 export const updateBody = (values: EndpointFormValues) => ({ url: values.url.trim(), description: values.description.trim(), events: values.events });
 
-const codeIssues = (code: string): Issue[] => (totpCodeSchema.safeParse(code).error?.issues ?? []).map(({ message }) => ({ path: ["code"], message }));
-
-function resolverFrom(validate: (values: EndpointFormValues) => Issue[]): Resolver<EndpointFormValues> {
-  return (values, _context, options) => {
-    const issues = validate(values);
-    if (issues.length === 0) return { values, errors: {} };
-    const flat: Record<string, FieldError> = {};
-    for (const issue of issues) flat[formPath(issue.path)] ??= { type: "validate", message: issue.message };
-    return { values: {}, errors: toNestErrors(flat as FieldErrors, options) };
-  };
-}
-
 /** The create dialog's checks: the API's own input schema (lib/webhooks/schemas.ts), then the authenticator code. */
-export const createEndpointResolver = resolverFrom((values) => [
+export const createEndpointResolver = schemaResolver<EndpointFormValues>(formPath, (values) => [
   ...(createWebhookEndpointInput.safeParse(createBody(values)).error?.issues ?? []),
   ...codeIssues(values.code),
 ]);
 
-export const updateEndpointResolver = resolverFrom((values) => [
+export const updateEndpointResolver = schemaResolver<EndpointFormValues>(formPath, (values) => [
   ...(updateWebhookEndpointInput.safeParse(updateBody(values)).error?.issues ?? []),
   ...codeIssues(values.code),
 ]);
 
+/** The API paths the form shows under its fields (useApiForm); the rest go above the buttons. */
 export const endpointFormFields = ["url", "description", "events", "code"] as const;
-
-/**
- * Puts an API refusal next to its field: authenticator problems under the code, `details` under the
- * fields they name ("events.2" under the checklist). Returns what no field claimed, for a message above the buttons.
- */
-export function showEndpointError(error: unknown, setError: UseFormSetError<EndpointFormValues>): string | null {
-  if (error instanceof ApiRequestError && (error.code === "err_otp_invalid" || error.code === "err_otp_required")) {
-    setError("code", { type: "server", message: error.message }, { shouldFocus: true });
-    return null;
-  }
-  const setAtFormPath: UseFormSetError<EndpointFormValues> = (name, fieldError, options) => setError(formPath(name) as typeof name, fieldError, options);
-  return applyFieldErrors(error, setAtFormPath, endpointFormFields);
-}
