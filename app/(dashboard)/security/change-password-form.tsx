@@ -1,15 +1,14 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { useMe } from "@/components/me";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
+import { useApiForm } from "@/components/use-api-form";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
-import { api, applyFieldErrors } from "@/lib/client/api";
+import { api } from "@/lib/client/api";
 import { changePasswordInput, type passwordChangedSchema } from "@/lib/employees/schemas";
 import { ownSessionsQueryKey } from "./own-sessions";
 
@@ -27,24 +26,21 @@ const signedOutSentence = (count: number) =>
 /** Changes the signed-in employee's password (POST /v1/employees/me/password); every other session ends. */
 export function ChangePasswordForm() {
   const me = useMe();
-  const queryClient = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<Values>({
+  const { form, onSubmit, formError } = useApiForm<Values, PasswordChanged>({
     resolver: zodResolver(changePasswordForm),
     defaultValues: { currentPassword: "", newPassword: "", repeatPassword: "" },
-  });
-  const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
-    setDone(null);
-    setFormError(null);
-    try {
-      const result = await api<PasswordChanged>("/v1/employees/me/password", { method: "POST", body: { currentPassword, newPassword } });
+    beforeSubmit: () => {
+      setDone(null);
+      return true;
+    },
+    submit: ({ currentPassword, newPassword }) => api<PasswordChanged>("/v1/employees/me/password", { method: "POST", body: { currentPassword, newPassword } }),
+    invalidates: [ownSessionsQueryKey],
+    onDone: (result) => {
       form.reset();
       setDone(`Password changed. ${signedOutSentence(result.endedSessions)}`);
-      await queryClient.invalidateQueries({ queryKey: ownSessionsQueryKey });
-    } catch (error) {
-      setFormError(applyFieldErrors(error, form.setError, ["currentPassword", "newPassword"]));
-    }
+    },
+    fields: ["currentPassword", "newPassword"],
   });
   const { errors, isSubmitting } = form.formState;
   return (
