@@ -10,18 +10,14 @@ import { defaultPermissionsFor } from "@/components/api-keys/permissions";
 import { apiKeysQueryKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
 import { useMe } from "@/components/me";
 import { StepUpForm } from "@/components/step-up-form";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, useDialogResult } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 
 /** Issues a key: name, expiry, permissions, allowlist and an authenticator code; then shows the secret, this once. */
 export function IssueKeyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [issued, setIssued] = useState<ApiKeyCreated | null>(null);
-  const close = () => {
-    setIssued(null);
-    onClose();
-  };
+  const [issued, setIssued, close] = useDialogResult<ApiKeyCreated>(onClose);
   return (
     <Dialog open={open} onClose={close} title={issued ? "Your new API key" : "Issue API key"}>
       {issued ? <IssuedSecret issued={issued} onDone={close} /> : <IssueKeyForm onIssued={setIssued} onCancel={close} />}

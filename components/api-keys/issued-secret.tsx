@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import { labelOf, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
+import { DoneActions } from "@/components/ui/dialog";
 import { CopyButton, DateTime } from "@/components/ui/format";
 
 /** A new key's secret, shown this once with a copy button (after issuing and after rolling). */
@@ -19,11 +20,7 @@ export function IssuedSecret({ issued, onDone, children }: { issued: ApiKeyCreat
         <code data-testid="api-key-secret">{issued.secret}</code>
         <CopyButton text={issued.secret} label="Copy key" />
       </div>
-      <div className="dialog-actions">
-        <button type="button" className="primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
+      <DoneActions onDone={onDone} />
     </div>
   );
 }

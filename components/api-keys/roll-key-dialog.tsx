@@ -5,7 +5,7 @@ import { IssuedSecret } from "@/components/api-keys/issued-secret";
 import { expiryBounds, formPath, OVERLAP_CHOICES, rollBody, rollFormFields, rollKeyResolver, type RollFormValues } from "@/components/api-keys/key-form";
 import { apiKeysQueryKey, labelOf, useApiKeys, type ApiKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
 import { StepUpForm } from "@/components/step-up-form";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, useDialogResult } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { DateTime } from "@/components/ui/format";
 import { useApiForm } from "@/components/use-api-form";
@@ -18,11 +18,7 @@ type Rolled = { key: ApiKeyCreated; overlapSeconds: number };
  * allowlist, while the old one keeps working for the chosen overlap; then shows the new secret once.
  */
 export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: () => void }) {
-  const [rolled, setRolled] = useState<Rolled | null>(null);
-  const close = () => {
-    setRolled(null);
-    onClose();
-  };
+  const [rolled, setRolled, close] = useDialogResult<Rolled>(onClose);
   return (
     <Dialog open={apiKey !== null} onClose={close} title={rolled ? "Your new API key" : "Roll API key"}>
       {apiKey &&

@@ -1,14 +1,13 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useState } from "react";
 import type { z } from "zod";
 import { RolePicker } from "@/components/employees/role-picker";
 import { grantableRoles, ROLE_LABELS } from "@/components/employees/roles";
 import { employeesQueryKey, type InvitedEmployee } from "@/components/employees/use-employees";
 import { useCan } from "@/components/me";
 import { StepUpForm } from "@/components/step-up-form";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DoneActions, useDialogResult } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { CopyButton, DateTime } from "@/components/ui/format";
 import { useApiForm } from "@/components/use-api-form";
@@ -20,11 +19,7 @@ import { inviteEmployeeInput, totpCodeSchema } from "@/lib/employees/schemas";
  * then shows the invitation link to send them, this once.
  */
 export function InviteEmployeeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [invited, setInvited] = useState<InvitedEmployee | null>(null);
-  const close = () => {
-    setInvited(null);
-    onClose();
-  };
+  const [invited, setInvited, close] = useDialogResult<InvitedEmployee>(onClose);
   return (
     <Dialog open={open} onClose={close} title={invited ? "Invitation ready" : "Invite employee"}>
       {invited ? <InvitationLink invited={invited} onDone={close} /> : <InviteForm onInvited={setInvited} onCancel={close} />}
@@ -79,11 +74,7 @@ function InvitationLink({ invited, onDone }: { invited: InvitedEmployee; onDone:
         <code data-testid="invitation-url">{invited.invitationUrl}</code>
         <CopyButton text={invited.invitationUrl} label="Copy link" />
       </div>
-      <div className="dialog-actions">
-        <button type="button" className="primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
+      <DoneActions onDone={onDone} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 /** A modal on the native <dialog> element: focus is trapped and Escape closes it, for free. */
 export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
@@ -22,4 +22,28 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
       )}
     </dialog>
   );
+}
+
+/** The one button under what a dialog shows once its action is done (a secret, a link, new codes): closes it. */
+export function DoneActions({ onDone }: { onDone: () => void }) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="primary" onClick={onDone}>
+        Done
+      </button>
+    </div>
+  );
+}
+
+/**
+ * What a dialog's action gave (shown once, in place of its form) and the close that forgets it, so
+ * the next opening starts with the form again.
+ */
+export function useDialogResult<T>(onClose: () => void) {
+  const [result, setResult] = useState<T | null>(null);
+  const close = () => {
+    setResult(null);
+    onClose();
+  };
+  return [result, setResult, close] as const;
 }

@@ -1,9 +1,8 @@
 "use client";
 
-import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { CodeConfirmDialog, StepUpForm } from "@/components/step-up-form";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DoneActions, useDialogResult } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
 import { EventPicker } from "@/components/webhooks/event-picker";
@@ -59,11 +58,7 @@ function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoi
 
 /** Creates an endpoint (URL, description, events, an authenticator code); then shows its public key to copy. */
 export function CreateEndpointDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [created, setCreated] = useState<WebhookEndpoint | null>(null);
-  const close = () => {
-    setCreated(null);
-    onClose();
-  };
+  const [created, setCreated, close] = useDialogResult<WebhookEndpoint>(onClose);
   return (
     <Dialog open={open} onClose={close} title={created ? "Endpoint added" : "Add webhook endpoint"}>
       {created ? (
@@ -76,11 +71,7 @@ export function CreateEndpointDialog({ open, onClose }: { open: boolean; onClose
             <code>X-Webhook-Signature</code> and <code>webhook-signature</code> headers. It stays on the endpoint&apos;s page.
           </p>
           <PublicKey pem={created.publicKey} />
-          <div className="dialog-actions">
-            <button type="button" className="primary" onClick={close}>
-              Done
-            </button>
-          </div>
+          <DoneActions onDone={close} />
         </div>
       ) : (
         <EndpointForm onCancel={close} onDone={setCreated} />

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import type { z } from "zod";
 import { StepUpForm } from "@/components/step-up-form";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DoneActions } from "@/components/ui/dialog";
 import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { totpConfirmInput, type recoveryCodesSchema } from "@/lib/employees/schemas";
@@ -82,11 +82,7 @@ function NewCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
         shown.
       </p>
       <RecoveryCodeList codes={codes} label="New recovery codes" />
-      <div className="dialog-actions">
-        <button type="button" className="primary" onClick={onDone}>
-          Done
-        </button>
-      </div>
+      <DoneActions onDone={onDone} />
     </div>
   );
 }
