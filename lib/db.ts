@@ -414,3 +414,18 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
+
+/**
+ * Runs a create that a unique index guards and answers a duplicate with `conflict()` (the contract's
+ * 409 naming the field), whether the row was there before or a concurrent request inserted it a
+ * moment ago: the index decides, no look-up first. Inside a PostgreSQL transaction the refused
+ * statement ends it, so the conflict is thrown straight on.
+ */
+export async function createOrConflict<T>(create: () => Promise<T>, conflict: () => Error): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict();
+    throw error;
+  }
+}

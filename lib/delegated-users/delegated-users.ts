@@ -1,4 +1,4 @@
-import { isUniqueViolation } from "@/lib/db";
+import { createOrConflict } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
@@ -17,12 +17,10 @@ import { emitResourceEvent } from "@/lib/webhooks/emit";
  */
 export async function createDelegatedUser({ externalId }: { externalId: string }) {
   const user = { id: newId("du"), externalId, createdAt: new Date() };
-  try {
-    await tenantExecute(`INSERT INTO "DelegatedUser" ("id", "accountId", "externalId", "createdAt") VALUES (:id, :accountId, :externalId, :createdAt)`, user);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" });
-    throw error;
-  }
+  await createOrConflict(
+    () => tenantExecute(`INSERT INTO "DelegatedUser" ("id", "accountId", "externalId", "createdAt") VALUES (:id, :accountId, :externalId, :createdAt)`, user),
+    () => new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" }),
+  );
   await emitResourceEvent("delegated_user.created", delegatedUserSchema, user);
   return presentDelegatedUser(user);
 }

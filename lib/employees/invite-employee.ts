@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { createOrConflict } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/http/api-error";
@@ -15,25 +15,26 @@ export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
  */
 export async function inviteEmployee({ name, email, role, origin }: { name: string; email: string; role: Role; origin: string }) {
   const address = email.trim().toLowerCase();
-  // Sign-in is by e-mail alone, so addresses are unique across the whole service, not per platform:
-  // this one check has to look beyond the tenant. (The unique index still catches a race: 409 too.)
-  if (await db().employee.findUnique({ where: { email: address }, select: { id: true } })) {
-    throw new ApiError("err_conflict", "An employee with this e-mail address already exists", { email: "is already in use" });
-  }
   const token = randomToken(32);
   const invitationExpiresAt = new Date(Date.now() + INVITATION_LIFETIME_MS);
-  const row = await tenantDb().employee.create({
-    data: {
-      id: newId("emp"),
-      accountId: "", // set by the tenancy confinement: the platform's own account
-      name,
-      email: address,
-      status: "invited",
-      role,
-      invitationTokenHash: sha256(token),
-      invitationExpiresAt,
-    },
-  });
+  // Sign-in is by e-mail alone, so addresses are unique across the whole service, not per platform:
+  // the unique index on e-mail refuses one in use on any platform.
+  const row = await createOrConflict(
+    () =>
+      tenantDb().employee.create({
+        data: {
+          id: newId("emp"),
+          accountId: "", // set by the tenancy confinement: the platform's own account
+          name,
+          email: address,
+          status: "invited",
+          role,
+          invitationTokenHash: sha256(token),
+          invitationExpiresAt,
+        },
+      }),
+    () => new ApiError("err_conflict", "An employee with this e-mail address already exists", { email: "is already in use" }),
+  );
   // The employee as GET /v1/employees/{id} shows them: never the invitation link or its token.
   await emitResourceEvent("employee.invited", employeeSchema, presentEmployee(row), { accountId: row.accountId });
   const invitationUrl = new URL("/invitations/accept", origin);

@@ -1,4 +1,4 @@
-import { isUniqueViolation } from "@/lib/db";
+import { createOrConflict } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
@@ -104,18 +104,11 @@ export async function acceptAgreement({
     new ApiError("err_conflict", `Document set ${documentSetId} was already accepted for submission ${submission.id}`, {
       documentSetId: "already accepted for this submission",
     });
-  const existing = await tenantDb().agreement.findFirst({ where: { submissionId: submission.id, documentSetId }, select: { id: true } });
-  if (existing) throw conflict();
-  try {
-    const row = await tenantDb().agreement.create({
-      data: { id: agreementId(), accountId: "", submissionId: submission.id, documentSetId, ipAddress: ipAddress ?? null },
-    });
-    const agreement = presentAgreement(row);
-    await emitResourceEvent("kyc.agreement.accepted", agreementSchema, agreement);
-    return agreement;
-  } catch (error) {
-    // Two acceptances racing past the check above: the unique index decides, and the loser hears why.
-    if (isUniqueViolation(error)) throw conflict();
-    throw error;
-  }
+  const row = await createOrConflict(
+    () => tenantDb().agreement.create({ data: { id: agreementId(), accountId: "", submissionId: submission.id, documentSetId, ipAddress: ipAddress ?? null } }),
+    conflict,
+  );
+  const agreement = presentAgreement(row);
+  await emitResourceEvent("kyc.agreement.accepted", agreementSchema, agreement);
+  return agreement;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createOrConflict } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
@@ -20,13 +21,11 @@ function generateKey(): string {
 /** Opens a virtual account for the scope's account; a key already used in the account answers 409. */
 export async function createVirtualAccount({ currency, key }: { currency: string; key?: string }) {
   const chosenKey = key ?? generateKey();
-  const taken = await tenantDb().virtualAccount.findFirst({ where: { key: chosenKey }, select: { id: true } });
-  if (taken) throw new ApiError("err_conflict", `A virtual account with key "${chosenKey}" already exists`, { key: "already in use" });
-  // A concurrent create with the same key still fails on the unique index, which the wrapper maps to 409.
-  const row = await tenantDb().virtualAccount.create({
+  const row = await createOrConflict(
     // accountId: set by the tenancy confinement.
-    data: { id: newId("va"), accountId: "", key: chosenKey, currency },
-  });
+    () => tenantDb().virtualAccount.create({ data: { id: newId("va"), accountId: "", key: chosenKey, currency } }),
+    () => new ApiError("err_conflict", `A virtual account with key "${chosenKey}" already exists`, { key: "already in use" }),
+  );
   return presentVirtualAccount(row);
 }
 
