@@ -58,3 +58,20 @@ test.describe("sign-in with two-factor authentication", () => {
     await snap(page, testInfo, "security-phone");
   });
 });
+
+// Regression (a roles.spec run on a loaded machine): a click on Sign in before React had taken over
+// the page submitted the form natively, a GET with the password in the URL, and lost what was typed.
+// The server's HTML has the button disabled; the page enables it once it can handle the submit.
+test("the sign-in button is disabled in the server's HTML and enabled once the page is live", async ({ browser, baseURL }) => {
+  // Signed out: a context of its own, without the fixtures' session.
+  const context = await browser.newContext({ baseURL });
+  try {
+    const html = await (await context.request.get("/login")).text();
+    expect(html).toMatch(/<button type="submit" class="primary" disabled=""[^>]*>Sign in<\/button>/);
+    const page = await context.newPage();
+    await page.goto("/login");
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+  } finally {
+    await context.close();
+  }
+});

@@ -11,6 +11,7 @@ import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { api, ApiRequestError, applyFieldErrors } from "@/lib/client/api";
 import { signInInput } from "@/lib/employees/schemas";
+import { useHydrated } from "@/components/use-hydrated";
 
 type Values = z.input<typeof signInInput>;
 
@@ -21,6 +22,7 @@ export function SignInForm() {
   const [useRecovery, setUseRecovery] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState, resetField } = useForm<Values>({ resolver: zodResolver(signInInput) });
+  const hydrated = useHydrated();
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     try {
@@ -61,7 +63,7 @@ export function SignInForm() {
           </button>
         </>
       )}
-      <button type="submit" className="primary" disabled={isSubmitting}>
+      <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Signing in…" : step === "code" ? "Verify and sign in" : "Sign in"}
       </button>
     </form>

@@ -9,6 +9,7 @@ import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { api, ApiRequestError, applyFieldErrors } from "@/lib/client/api";
 import { setupInput } from "@/lib/employees/schemas";
+import { useHydrated } from "@/components/use-hydrated";
 
 type Values = z.input<typeof setupInput>;
 
@@ -27,6 +28,7 @@ export function SetupForm({ linkToken }: { linkToken?: string }) {
     resolver: zodResolver(setupInput),
     defaultValues: { setupToken: linkToken ?? "" },
   });
+  const hydrated = useHydrated();
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     try {
@@ -70,7 +72,7 @@ export function SetupForm({ linkToken }: { linkToken?: string }) {
       <Field label="Your name" autoComplete="name" error={errors.name} {...register("name")} />
       <Field label="E-mail" type="email" autoComplete="email" error={errors.email} {...register("email")} />
       <Field label="Password" type="password" autoComplete="new-password" hint="At least 12 characters." error={errors.password} {...register("password")} />
-      <button type="submit" className="primary" disabled={isSubmitting}>
+      <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Creating…" : "Create platform"}
       </button>
     </form>

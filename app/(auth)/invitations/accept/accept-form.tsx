@@ -9,6 +9,7 @@ import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { api, applyFieldErrors } from "@/lib/client/api";
 import { newPasswordSchema } from "@/lib/employees/schemas";
+import { useHydrated } from "@/components/use-hydrated";
 
 const schema = z
   .object({ password: newPasswordSchema, confirm: z.string() })
@@ -19,6 +20,7 @@ function Form() {
   const token = useSearchParams().get("token") ?? "";
   const [formError, setFormError] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema) });
+  const hydrated = useHydrated();
   if (!token) return <ErrorMessage error="This invitation link is incomplete. Ask the person who invited you for a new one." />;
   const onSubmit = handleSubmit(async ({ password }) => {
     setFormError(null);
@@ -36,7 +38,7 @@ function Form() {
       <ErrorMessage error={formError} />
       <Field label="Password" type="password" autoComplete="new-password" hint="At least 12 characters." error={errors.password} {...register("password")} />
       <Field label="Repeat password" type="password" autoComplete="new-password" error={errors.confirm} {...register("confirm")} />
-      <button type="submit" className="primary" disabled={isSubmitting}>
+      <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Activating…" : "Activate account"}
       </button>
     </form>
