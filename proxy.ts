@@ -43,7 +43,7 @@ export const config = {
   matcher: [
     {
       // Everything but the API, the health check, static files and the icon (they keep the fixed
-      // headers from next.config.js, with no work per request here).
+      // headers server.mjs sets, with no work per request here).
       source: "/((?!v1/|v1$|healthz$|_next/static/|_next/image|icon\\.svg|favicon\\.ico).*)",
       // Router prefetches are RSC data, not documents: no CSP to enforce.
       missing: [

@@ -7,7 +7,8 @@
 // - Methods Next.js cannot handle (TRACE is a 500 with a stack trace there, CONNECT and unknown
 //   tokens never reach it): the contract's 405 here.
 // Host, repeated credentials and methods are checked by lib/http/edge.mjs, which proxy.ts also uses
-// for pages under `next dev`; the security headers come from next.config.js (and proxy.ts for pages).
+// for pages under `next dev`. The fixed security headers are set here on every response (next.config.js
+// sets them under `next dev`); proxy.ts replaces the CSP of pages with a per-request nonce.
 // WEB_CONCURRENCY=N (N > 1) makes this process a node:cluster primary (lib/cluster-primary.mjs) that
 // forks N workers running this same file, all serving one port; what they must share lives in the
 // database. Unset or 1: this process serves alone.
@@ -41,6 +42,8 @@ function randomHex12() {
   randomAt += 12;
   return randomPool.toString("hex", randomAt - 12, randomAt);
 }
+
+const SECURITY_HEADER_LIST = Object.entries(SECURITY_HEADERS);
 
 /** The address as printed in "Listening on ...". */
 const origin = (actualPort) => `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
@@ -88,6 +91,9 @@ async function serve() {
     const requestId = typeof id === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : `req_${randomHex12()}`;
     req.headers["x-request-id"] = requestId;
     res.setHeader("X-Request-Id", requestId);
+    // The fixed security headers on every response (pages replace the CSP with their nonce-based one
+    // in proxy.ts). Set here rather than by next.config.js's headers(), which matches a path pattern per request.
+    for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
     if (workerHeader) res.setHeader("X-Worker-Pid", String(process.pid));
     if (settings.cookieSecure) res.setHeader("Strict-Transport-Security", HSTS);
     const refusal = edgeRefusal(

@@ -4,7 +4,7 @@ import type { Browser, Page } from "@playwright/test";
 import { expect, OWNER, startServer, test } from "./fixtures";
 
 // CONTRACT.md, "Operations decisions": every response carries these; pages get a strict CSP with a
-// per-request nonce (proxy.ts), everything else a CSP that allows nothing (next.config.js).
+// per-request nonce (proxy.ts), everything else a CSP that allows nothing (server.mjs).
 const EVERY_RESPONSE = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",

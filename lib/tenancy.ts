@@ -19,8 +19,11 @@ const storage = (globalForScope[SCOPE] ??= new AsyncLocalStorage<Scope>());
 
 /** Runs `work` with every tenantDb() query confined to `scope`. The route wrapper is the usual caller. */
 export function withScope<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
-  // Awaited inside the scope: Prisma queries are lazy and would otherwise run after it ended.
-  return storage.run(scope, async () => await work());
+  return storage.run(scope, () => {
+    const result = work();
+    // A Prisma query is lazy (it runs when awaited): settle it here, inside the scope, not after it ended.
+    return result instanceof Promise ? result : Promise.resolve(result);
+  });
 }
 
 export function currentScope(): Scope {
@@ -164,13 +167,17 @@ export function tenantDb(): TenantDb {
  * The scope of a request: the caller's own account, or the account named by Service-Account-Id
  * when it belongs to the caller's platform (otherwise 404: never reveal another tenant's account).
  */
-export async function scopeFor(
+export function scopeFor(
   actor: { platformId: string; accountId: string; confined: boolean },
   serviceAccountId: string | null,
-): Promise<Scope> {
+): Scope | Promise<Scope> {
   const own = { platformId: actor.platformId, accountId: actor.accountId, confined: actor.confined };
+  // No header: the caller's own account, known without a query (and without a promise on every request).
   if (serviceAccountId === null || serviceAccountId.trim() === "") return own;
-  const id = serviceAccountId.trim();
+  return namedScope(actor, own, serviceAccountId.trim());
+}
+
+async function namedScope(actor: { platformId: string; accountId: string; confined: boolean }, own: Scope, id: string): Promise<Scope> {
   if (!idPattern("acct").test(id)) throw notFound("Account");
   // A sub-account's key may name its own account, and no other.
   if (actor.confined) {

@@ -183,7 +183,7 @@ const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(
 
 const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 2000);
 const CPU_WARM_UP = 3000;
-const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 5);
+const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 7);
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux everywhere but exotic builds (`getconf CLK_TCK`)
 
 /** CPU milliseconds (user + system) the process has used so far. */
@@ -193,38 +193,53 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
-type CpuResult = { name: string; requests: number; cpuMsPerRequest: number; rounds: number[]; non2xx: number };
+type CpuResult = { name: string; requests: number; cpuMsPerRequest: number; rounds: number[]; non2xx: number; ratio?: number };
 type CpuTarget = { name: string; pid: number; options: autocannon.Options };
 
+/** Server CPU milliseconds per request of `amount` requests at 4 connections, and how many were not 2xx. */
+async function cpuPerRequest(target: CpuTarget, amount: number): Promise<{ ms: number; non2xx: number }> {
+  const before = cpuMs(target.pid);
+  const result = await autocannon({ ...target.options, connections: 4, amount });
+  return { ms: (cpuMs(target.pid) - before) / result.requests.total, non2xx: result.non2xx };
+}
+
 /**
- * Server CPU time per request for each target: a long warm-up each, then rounds that take the
- * targets in turn (so a burst of noise from elsewhere on the machine falls on all of them alike),
- * each round a fixed number of requests at 4 connections; the median round counts.
+ * Server CPU time per request for each target against a reference route: a long warm-up each, then
+ * rounds in which every target is measured right beside a measurement of the reference (a fixed
+ * number of requests each, the pair's order alternating from round to round), so that a slow or
+ * fast spell of a shared machine falls on both sides of each ratio. A target's ratio is the median
+ * of its per-pair ratios; the figures in ms are medians too.
  */
-async function measureCpu(targets: CpuTarget[], rounds = CPU_ROUNDS): Promise<CpuResult[]> {
+async function measureCpu(reference: CpuTarget, targets: CpuTarget[], rounds = CPU_ROUNDS): Promise<{ reference: CpuResult; targets: CpuResult[] }> {
   // A long warm-up: V8 optimises Next.js's request path over the first few thousand requests.
-  for (const target of targets) await autocannon({ ...target.options, connections: 4, amount: CPU_WARM_UP });
-  const perRound = targets.map(() => [] as number[]);
-  const non2xx = targets.map(() => 0);
+  for (const target of [reference, ...targets]) await autocannon({ ...target.options, connections: 4, amount: CPU_WARM_UP });
+  const referenceSamples: number[] = [];
+  let referenceNon2xx = 0;
+  const samples = targets.map(() => ({ values: [] as number[], ratios: [] as number[], non2xx: 0 }));
   for (let round = 0; round < rounds; round++) {
     for (const [index, target] of targets.entries()) {
-      const before = cpuMs(target.pid);
-      const result = await autocannon({ ...target.options, connections: 4, amount: CPU_REQUESTS });
-      perRound[index]!.push((cpuMs(target.pid) - before) / result.requests.total);
-      non2xx[index]! += result.non2xx;
+      const pair = round % 2 === 0 ? [reference, target] : [target, reference];
+      const [first, second] = [await cpuPerRequest(pair[0]!, CPU_REQUESTS), await cpuPerRequest(pair[1]!, CPU_REQUESTS)];
+      const [base, measured] = round % 2 === 0 ? [first, second] : [second, first];
+      referenceSamples.push(base.ms);
+      referenceNon2xx += base.non2xx;
+      samples[index]!.values.push(measured.ms);
+      samples[index]!.ratios.push(measured.ms / base.ms);
+      samples[index]!.non2xx += measured.non2xx;
     }
   }
-  return targets.map((target, index) => {
-    const row = {
-      name: target.name,
-      requests: CPU_REQUESTS * rounds,
-      cpuMsPerRequest: Math.round(median(perRound[index]!) * 1000) / 1000,
-      rounds: perRound[index]!.map((value) => Math.round(value * 1000) / 1000),
-      non2xx: non2xx[index]!,
-    };
-    console.log(`${row.name.padEnd(44)} ${row.cpuMsPerRequest.toFixed(3).padStart(7)} ms CPU/request (rounds ${row.rounds.join(", ")})   non-2xx ${row.non2xx}`);
-    return row;
-  });
+  const round3 = (value: number) => Math.round(value * 1000) / 1000;
+  const row = (name: string, values: number[], non2xx: number, ratios?: number[]): CpuResult => {
+    const result: CpuResult = { name, requests: CPU_REQUESTS * values.length, cpuMsPerRequest: round3(median(values)), rounds: values.map(round3), non2xx };
+    if (ratios) result.ratio = Math.round(median(ratios) * 100) / 100;
+    const ratioText = ratios ? `   ratio ${result.ratio} (pairs ${ratios.map((value) => value.toFixed(2)).join(", ")})` : "";
+    console.log(`${name.padEnd(44)} ${result.cpuMsPerRequest.toFixed(3).padStart(7)} ms CPU/request${ratioText}   non-2xx ${non2xx}`);
+    return result;
+  };
+  return {
+    reference: row(reference.name, referenceSamples, referenceNon2xx),
+    targets: targets.map((target, index) => row(target.name, samples[index]!.values, samples[index]!.non2xx, samples[index]!.ratios)),
+  };
 }
 
 /** Builds (when needed) and starts the bare Next.js app: the framework's own cost of a request. */
@@ -262,17 +277,18 @@ type CpuRun = {
 let cpuCounter = 0;
 
 /**
- * Server CPU time per request on one database: the service on a fresh process, its routes taking turns
- * with the bare app's trivial route (measured again in the same rounds), and the ratios to that route.
+ * Server CPU time per request on one database: the service on a fresh process, each of its routes
+ * measured beside the bare app's trivial route, and the ratios to that route.
  */
 async function measureServerCpu(database: BenchDatabase, secret: string, bare: { child: ChildProcess; baseURL: string }): Promise<CpuRun> {
-  console.log(`\nServer CPU time per request on ${database.label} (${CPU_ROUNDS} rounds of ${CPU_REQUESTS} requests at 4 connections, after ${CPU_WARM_UP} to warm up)\n`);
+  console.log(
+    `\nServer CPU time per request on ${database.label} (${CPU_ROUNDS} rounds; in each, every route beside the bare route, ${CPU_REQUESTS} requests each at 4 connections, after ${CPU_WARM_UP} to warm up)\n`,
+  );
   const server = await startServer(database);
   const auth = { authorization: `Bearer ${secret}` };
-  let rows: CpuResult[];
+  let measured: { reference: CpuResult; targets: CpuResult[] };
   try {
-    rows = await measureCpu([
-      { name: "bare Next.js app: GET /ping", pid: bare.child.pid!, options: { url: `${bare.baseURL}/ping` } },
+    measured = await measureCpu({ name: "bare Next.js app: GET /ping", pid: bare.child.pid!, options: { url: `${bare.baseURL}/ping` } }, [
       { name: "GET /healthz", pid: server.child.pid!, options: { url: `${server.baseURL}/healthz` } },
       { name: "GET /v1/api_keys (key-authenticated)", pid: server.child.pid!, options: { url: `${server.baseURL}/v1/api_keys`, headers: auth } },
       {
@@ -289,11 +305,9 @@ async function measureServerCpu(database: BenchDatabase, secret: string, bare: {
   } finally {
     await stop(server.child);
   }
-  const [bareRow, healthz, apiKeys, createDelegatedUser] = rows as [CpuResult, CpuResult, CpuResult, CpuResult];
-  // Each round's figure against the bare route's in the same round (measured moments apart, so a
-  // slower or faster spell of the machine falls on both), then the median of those ratios.
-  const ratio = (row: CpuResult) => Math.round(median(row.rounds.map((value, round) => value / bareRow.rounds[round]!)) * 100) / 100;
-  const ratios = { healthz: ratio(healthz), apiKeys: ratio(apiKeys), createDelegatedUser: ratio(createDelegatedUser) };
+  const bareRow = measured.reference;
+  const [healthz, apiKeys, createDelegatedUser] = measured.targets as [CpuResult, CpuResult, CpuResult];
+  const ratios = { healthz: healthz.ratio!, apiKeys: apiKeys.ratio!, createDelegatedUser: createDelegatedUser.ratio! };
   console.log(`\nRatios to the bare app on ${database.label}: /healthz ${ratios.healthz}, key GET ${ratios.apiKeys}, POST ${ratios.createDelegatedUser}`);
   return { cpu: { bare: bareRow, healthz, apiKeys, createDelegatedUser }, ratios };
 }

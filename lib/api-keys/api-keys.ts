@@ -3,6 +3,7 @@ import { newApiKeySecret } from "@/lib/auth/api-key-secret";
 import { DEFAULT_KEY_PERMISSIONS, parsePermissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { apiKeySchema, presentApiKey, type ApiKeyRow, type KeyCreator } from "@/lib/api-keys/schemas";
+import { isoTimestamp } from "@/lib/db/raw-read";
 import { tenantDb, tenantRead } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/emit";
 
@@ -78,9 +79,9 @@ export async function listApiKeys() {
     `SELECT "id", "name", "prefix", "expiresAt", "cidrAllowlist", "createdAt", "lastUsedAt", "revokedAt", "permissions", "createdByType", "createdById"
      FROM "ApiKey" WHERE "accountId" = :accountId ORDER BY "createdAt" DESC, "id" DESC`,
   );
-  const date = (value: string | null) => (value === null ? null : new Date(value));
+  const time = (value: string | null) => (value === null ? null : isoTimestamp(value));
   return rows.map((row) =>
-    presentApiKey({ ...row, expiresAt: new Date(row.expiresAt), createdAt: new Date(row.createdAt), lastUsedAt: date(row.lastUsedAt), revokedAt: date(row.revokedAt) }),
+    presentApiKey({ ...row, expiresAt: isoTimestamp(row.expiresAt), createdAt: isoTimestamp(row.createdAt), lastUsedAt: time(row.lastUsedAt), revokedAt: time(row.revokedAt) }),
   );
 }
 

@@ -106,15 +106,16 @@ export const apiKeyCreatedSchema = apiKeySchema
   .extend({ secret: z.string().meta({ description: "The key itself. Shown only in this response; store it now." }) })
   .meta({ id: "ApiKeyCreated" });
 
+/** Times as Dates (a Prisma row) or as the ISO strings a raw read gives. */
 export type ApiKeyRow = {
   id: string;
   name: string | null;
   prefix: string;
-  expiresAt: Date;
+  expiresAt: Date | string;
   cidrAllowlist: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
+  createdAt: Date | string;
+  lastUsedAt: Date | string | null;
+  revokedAt: Date | string | null;
   permissions: string;
   createdByType: string | null;
   createdById: string | null;
@@ -122,7 +123,7 @@ export type ApiKeyRow = {
 
 export type KeyCreator = { type: "employee" | "api_key"; id: string };
 
-export function presentApiKey(row: ApiKeyRow) {
+export function presentApiKey<Row extends ApiKeyRow>(row: Row) {
   const { createdByType, createdById, ...rest } = row;
   const createdBy: KeyCreator | null =
     (createdByType === "employee" || createdByType === "api_key") && createdById ? { type: createdByType, id: createdById } : null;

@@ -12,9 +12,21 @@ import { databaseProvider } from "@/lib/env";
  * (select no Boolean column: SQLite answers 0/1, PostgreSQL true/false). On SQLite it runs on the read-only connection (lib/db/read-connection.ts),
  * on PostgreSQL on the process's pool. Everything else goes through Prisma.
  */
-export async function rawRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+export function rawRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Row[]> {
   if (databaseProvider() === "postgresql") return postgresqlRead<Row>(sql, params);
-  return sqliteStatement(sql).all(params) as Row[];
+  try {
+    return Promise.resolve(sqliteStatement(sql).all(params) as Row[]);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * A DateTime column's text from a raw read, in the form the API writes (toISOString's): SQLite's
+ * `2026-01-31T12:00:00.000+00:00` becomes `2026-01-31T12:00:00.000Z` without making a Date.
+ */
+export function isoTimestamp(text: string): string {
+  return text.length === 29 && text.endsWith("+00:00") ? `${text.slice(0, 23)}Z` : new Date(text).toISOString();
 }
 
 const sqliteStatements = new Map<string, Statement>();

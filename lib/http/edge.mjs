@@ -1,7 +1,7 @@
 // The HTTP edge: the security headers and the checks every request passes before any route sees it.
 // Shared by server.mjs (every request in production, with the raw request at hand), proxy.ts (pages,
-// also under `next dev`) and next.config.js (headers on everything Next.js serves, static files and
-// its own 404s included). Plain JavaScript so the plain Node server can import it; types in edge.d.mts.
+// also under `next dev`) and next.config.js (the fixed headers on everything `next dev` serves; in
+// production server.mjs sets them on every response itself). Plain JavaScript so the plain Node server can import it; types in edge.d.mts.
 
 /** The session cookie's name (lib/auth/sessions.ts re-exports it). */
 export const SESSION_COOKIE = "pmc_session";

@@ -230,10 +230,12 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
       if (definition.sandbox && env().SANDBOX === "off") {
         throw new ApiError("err_not_found", `No route ${new URL(request.url).pathname}`);
       }
-      const rawParams = Object.fromEntries(
-        Object.entries((await nextContext?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
-      );
-      params = parseWith(definition.params, rawParams, "params");
+      if (definition.params) {
+        const rawParams = Object.fromEntries(
+          Object.entries((await nextContext?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
+        );
+        params = parseWith(definition.params, rawParams, "params");
+      }
       if (definition.auth === "public") {
         if (mutating && !isSameOrigin(request, { requireProof: false })) {
           throw new ApiError("err_forbidden", "Cross-site request refused");
@@ -247,7 +249,8 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
           throw new ApiError("err_forbidden", "This route acts for a signed-in employee; API keys cannot use it");
         }
         authorize(definition, actor);
-        scope = await scopeFor(actor, request.headers.get("service-account-id"));
+        const named = scopeFor(actor, request.headers.get("service-account-id"));
+        scope = named instanceof Promise ? await named : named;
       }
       // Next.js hands route handlers a NextRequest whose URL it already parsed.
       const searchParams = (request as { nextUrl?: URL }).nextUrl?.searchParams ?? new URL(request.url).searchParams;
@@ -274,7 +277,8 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
       if (definition.totp && actor?.type === "employee") {
         await verifyEmployeeTotp({ employeeId: actor.id, code: request.headers.get("service-totp-code") });
       }
-      const headers = new Headers();
+      // Made only when a handler adds a header (Set-Cookie, say): most never do.
+      let headers: Headers | undefined;
       const commit: Commit = definition.ownTransactions
         ? (work, who) =>
             inTransaction(async () => {
@@ -289,13 +293,26 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
               return done;
             })
         : (work) => work();
-      const context = { request, actor, scope, params, query, body, ip, requestId, headers, audit, commit } as Context<E>;
+      const context = {
+        request,
+        actor,
+        scope,
+        params,
+        query,
+        body,
+        ip,
+        requestId,
+        get headers() {
+          return (headers ??= new Headers());
+        },
+        audit,
+        commit,
+      } as Context<E>;
       const run = async () => {
         handlerRan = true;
         result = await handler(context);
         if (result instanceof Response) return result;
-        // Round-trip through JSON first so Dates become the ISO strings the response schemas describe.
-        const plain = result === undefined ? null : JSON.parse(JSON.stringify(result));
+        const plain = result === undefined ? null : toWire(result);
         return { output: definition.response ? definition.response.parse(plain) : plain };
       };
       const finish = async (outcome: Response | { output: unknown }) => {
@@ -350,6 +367,22 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
   };
   wrapped.endpoint = definition;
   return wrapped;
+}
+
+/**
+ * A handler's result as JSON will carry it: Dates as the ISO strings the response schemas describe,
+ * undefined properties gone. What JSON.stringify then JSON.parse would give, without the round trip.
+ */
+function toWire(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : toWire(item)));
+  const plain: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined && typeof item !== "function") plain[key] = toWire(item);
+  }
+  return plain;
 }
 
 const firstString = (values: unknown[]) => values.find((value): value is string => typeof value === "string");

@@ -72,7 +72,7 @@ export function parseCidr(text: string): IpRange | { error: string } {
 }
 
 /** Whether an address falls in any range. Only same-family comparisons: ::/0 means every IPv6 address, not every address. */
-export function ipInRanges(ip: string, ranges: string[]): boolean {
+export function ipInRanges(ip: string, ranges: readonly string[]): boolean {
   const address = parseAddress(ip);
   if (!address) return false;
   return ranges.some((text) => {
