@@ -1,7 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
 import { db, inTransaction } from "@/lib/db";
-import { createPlatform } from "@/lib/accounts/create-platform";
+import { createPlatform } from "@/lib/accounts/platforms";
 import { newId } from "@/lib/ids";
 import { tenantDb, withScope } from "@/lib/tenancy";
 

@@ -2,7 +2,7 @@ import { databaseFile, databaseProvider, env, EnvError, testRunner } from "@/lib
 import { encryptionKey } from "@/lib/auth/encryption";
 import { migrate } from "@/lib/db/migrate";
 import { db } from "@/lib/db";
-import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup-token";
+import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import cluster from "node:cluster";
 import Database from "better-sqlite3";

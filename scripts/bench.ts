@@ -69,7 +69,7 @@ async function withDatabase<T>(database: BenchDatabase, seed: () => Promise<T>):
 
 /** The platform and an API key for it, made with the app's own functions (they work on both databases). */
 async function seedPlatform(): Promise<{ platformId: string; secret: string }> {
-  const { createPlatform } = await import("@/lib/accounts/create-platform");
+  const { createPlatform } = await import("@/lib/accounts/platforms");
   const { issueApiKey } = await import("@/lib/api-keys/api-keys");
   const { withScope } = await import("@/lib/tenancy");
   const platform = await createPlatform({ name: "Bench platform" });

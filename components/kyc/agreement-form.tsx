@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { api, applyFieldErrors } from "@/lib/client/api";
-import { acceptAgreementInput, type agreementSchema } from "@/lib/kyc/agreement-schemas";
+import { acceptAgreementInput, type agreementSchema } from "@/lib/kyc/schemas";
 import { kycSubmissionKey } from "./hooks";
 
 type Values = z.input<typeof acceptAgreementInput>;

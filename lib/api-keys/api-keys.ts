@@ -5,7 +5,7 @@ import { ApiError, notFound } from "@/lib/http/api-error";
 import { apiKeySchema, presentApiKey, type ApiKeyRow, type KeyCreator } from "@/lib/api-keys/schemas";
 import { isoTimestamp } from "@/lib/db/raw-read";
 import { tenantDb, tenantRead } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's key is simply not found (404, never 403).

@@ -1,6 +1,6 @@
 import { cookies } from "next/headers";
 import { SESSION_COOKIE, resolveSession } from "@/lib/auth/sessions";
-import { presentSession } from "@/lib/employees/present-session";
+import { presentSession } from "@/lib/auth/sign-in";
 import { sessionSchema } from "@/lib/employees/schemas";
 
 /**

@@ -2,8 +2,8 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
-import { ApiError } from "@/lib/http/api-error";
-import { SESSION_COOKIE, countSessionCookies } from "@/lib/http/edge.mjs";
+import { ApiError, notFound } from "@/lib/http/api-error";
+import { countSessionCookies, SESSION_COOKIE } from "@/lib/http/edge.mjs";
 
 export { SESSION_COOKIE };
 const TOUCH_EVERY_MS = 60_000;
@@ -73,4 +73,28 @@ export async function resolveSession(token: string, now = new Date()) {
 
 export async function revokeSession(sessionId: string) {
   await db().session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+type Self = { employeeId: string; sessionId: string };
+
+/** The employee's sessions that still work (not ended, not idle too long, not past their end), newest first. */
+export async function listOwnSessions({ employeeId, sessionId, now = new Date() }: Self & { now?: Date }) {
+  const idleSince = new Date(now.getTime() - env().SESSION_IDLE_MINUTES * 60_000);
+  const rows = await db().session.findMany({
+    where: { employeeId, revokedAt: null, expiresAt: { gt: now }, lastSeenAt: { gt: idleSince } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  return rows.map((row) => presentOwnSession(row, sessionId));
+}
+
+/** Ends one of the employee's own sessions; anyone else's is not found. Ending an ended one changes nothing. */
+export async function endOwnSession({ employeeId, sessionId, id }: Self & { id: string }) {
+  const row = await db().session.findFirst({ where: { id, employeeId } });
+  if (!row) throw notFound("Session");
+  await db().session.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  return presentOwnSession(row, sessionId);
+}
+
+function presentOwnSession(row: { id: string; createdAt: Date; lastSeenAt: Date; ip: string | null }, currentSessionId: string) {
+  return { id: row.id, createdAt: row.createdAt, lastSeenAt: row.lastSeenAt, ip: row.ip, current: row.id === currentSessionId };
 }

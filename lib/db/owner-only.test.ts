@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOwnerOnlyFileOnce, replaceOwnerOnlyFile } from "@/lib/db/owner-only";
-import { currentSetupToken, setupTokenFile } from "@/lib/employees/setup-token";
+import { currentSetupToken, setupTokenFile } from "@/lib/employees/setup";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const dirs: string[] = [];

@@ -4,7 +4,7 @@ import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { delegatedUserSchema, presentDelegatedUser } from "@/lib/delegated-users/schemas";
 import { tenantDb, tenantExecute } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's delegated user is simply not found (404, never 403).

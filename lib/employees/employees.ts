@@ -5,7 +5,7 @@ import type { Role } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { employeeSchema, presentEmployee, roleOf } from "@/lib/employees/schemas";
 import { tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // tenantDb() confines Employee queries to the scope's platform account, so another platform's
 // employee is simply not found (404, never 403).

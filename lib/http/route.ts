@@ -1,10 +1,10 @@
 import { ZodError, type z } from "zod";
-import { recordAuditEvent, writeAuditEvent, type AuditActor, type AuditEventInput, type Commit } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent, writeAuditEvent, type AuditActor, type AuditEventInput, type Commit } from "@/lib/audit-trail";
 import { authenticate, type Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import type { Permission } from "@/lib/auth/permissions";
 import { isSameOrigin } from "@/lib/auth/csrf";
-import { verifyEmployeeTotp } from "@/lib/employees/verify-totp-code";
+import { verifyEmployeeTotp } from "@/lib/auth/two-factor";
 import { ApiError, validationError } from "@/lib/http/api-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { prototypeKeyIssues } from "@/lib/http/text";

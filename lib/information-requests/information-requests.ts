@@ -12,7 +12,7 @@ import {
 } from "@/lib/information-requests/schemas";
 import { presentKycSubmission } from "@/lib/kyc/schemas";
 import { tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's request, transfer or submission is simply not found (404, never 403).

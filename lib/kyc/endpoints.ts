@@ -1,17 +1,6 @@
 import { z } from "zod";
 import { endpoint } from "@/lib/http/route";
-import { acceptAgreementInput, agreementSchema } from "@/lib/kyc/agreement-schemas";
-import {
-  applicantProfileSchema,
-  beneficiarySchema,
-  createKycSubmissionInput,
-  kycSubmissionDetailSchema,
-  kycSubmissionSummaryPageSchema,
-  kycSubmissionWithBeneficiariesSchema,
-  listKycSubmissionsQuery,
-  submissionParams,
-  updateProfileInput,
-} from "@/lib/kyc/schemas";
+import { acceptAgreementInput, agreementSchema, applicantProfileSchema, beneficiarySchema, createKycSubmissionInput, kycSubmissionDetailSchema, kycSubmissionSummaryPageSchema, kycSubmissionWithBeneficiariesSchema, listKycSubmissionsQuery, submissionParams, updateProfileInput } from "@/lib/kyc/schemas";
 
 const tag = "KYC";
 

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { isDeepStrictEqual } from "node:util";
 import { applicantProfileSchema, presentApplicantProfile, updateProfileInput } from "@/lib/kyc/schemas";
 import { currentScope, tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // The applicant profile is one row per account (keyed by accountId), so the tenancy confinement
 // alone picks the row: these functions take no id.

@@ -2,17 +2,9 @@ import { createOrConflict } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
-import { agreementSchema, presentAgreement } from "@/lib/kyc/agreement-schemas";
-import {
-  createKycSubmissionInput,
-  kycSubmissionWithBeneficiariesSchema,
-  presentBeneficiaries,
-  presentKycSubmission,
-  presentKycSubmissionSummary,
-  type CreateKycSubmissionInput,
-} from "@/lib/kyc/schemas";
+import { agreementSchema, createKycSubmissionInput, type CreateKycSubmissionInput, kycSubmissionWithBeneficiariesSchema, presentAgreement, presentBeneficiaries, presentKycSubmission, presentKycSubmissionSummary } from "@/lib/kyc/schemas";
 import { currentScope, tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's submission is simply not found (404, never 403).

@@ -3,7 +3,7 @@ import { notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { presentRecipient, recipientSchema } from "@/lib/recipients/schemas";
 import { tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's recipient is simply not found (404, never 403).

@@ -1,10 +1,10 @@
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { createPlatform } from "@/lib/accounts/create-platform";
+import { createPlatform } from "@/lib/accounts/platforms";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 import { issueApiKey } from "@/lib/api-keys/api-keys";
-import { confirmTotpEnrolment, startTotpEnrolment } from "@/lib/employees/totp-enrolment";
+import { confirmTotpEnrolment, startTotpEnrolment } from "@/lib/auth/two-factor";
 import { Authenticator } from "@/lib/testing/http";
 import type { Permission, Role } from "@/lib/auth/permissions";
 import { withScope } from "@/lib/tenancy";

@@ -3,7 +3,7 @@
 // "<epoch ms>" from stdin waits for that moment (so all the children start together), then makes
 // or reads the encryption key and the setup token and prints both.
 import { encryptionKey } from "@/lib/auth/encryption";
-import { currentSetupToken } from "@/lib/employees/setup-token";
+import { currentSetupToken } from "@/lib/employees/setup";
 
 process.stdout.write("ready\n");
 process.stdin.once("data", (line) => {

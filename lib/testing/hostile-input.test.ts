@@ -12,7 +12,7 @@ import type { Endpoint, Handler } from "@/lib/http/route";
 import { createSession } from "@/lib/auth/sessions";
 import { revokeApiKey } from "@/lib/api-keys/api-keys";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { recordAuditEvent } from "@/lib/audit-trail";
 import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, inDays, PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { Authenticator, call, type Call } from "@/lib/testing/http";

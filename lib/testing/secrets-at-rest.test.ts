@@ -7,7 +7,7 @@ import { POST as signIn } from "@/app/v1/sessions/route";
 import { POST as setup } from "@/app/v1/setup/route";
 import { db } from "@/lib/db";
 import { databaseFile } from "@/lib/env";
-import { currentSetupToken } from "@/lib/employees/setup-token";
+import { currentSetupToken } from "@/lib/employees/setup";
 import { Authenticator, call, sessionFrom } from "@/lib/testing/http";
 
 describe("secrets at rest", () => {

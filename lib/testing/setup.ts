@@ -29,7 +29,7 @@ if (process.env.TEST_DATABASE === "postgresql") {
 (process.env as Record<string, string>).NODE_ENV = "test";
 delete process.env.TOTP_ENCRYPTION_KEY;
 delete process.env.TRUST_PROXY;
-// Setup tests choose: SETUP_TOKEN set, or the generated token (lib/employees/setup-token.ts).
+// Setup tests choose: SETUP_TOKEN set, or the generated token (lib/employees/setup.ts).
 delete process.env.SETUP_TOKEN;
 // Unset, SANDBOX is on in a process the test runner started (lib/env.ts sandboxDefault).
 delete process.env.SANDBOX;

@@ -3,7 +3,7 @@ import { notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { presentTransaction, transactionSchema, type TransactionStatus, type TransactionType } from "@/lib/transactions/schemas";
 import { tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's account.
 

@@ -2,7 +2,7 @@ import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { presentTransfer, transferSchema } from "@/lib/transfers/schemas";
 import { tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's transfer or recipient is simply not found (404, never 403).

@@ -6,7 +6,7 @@ import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { recordTransaction } from "@/lib/transactions/transactions";
 import { looksLikeVirtualAccountId, presentVirtualAccount, virtualAccountSchema } from "@/lib/virtual-accounts/schemas";
 import { tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/emit";
+import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's virtual account is simply not found (404, never 403).

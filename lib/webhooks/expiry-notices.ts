@@ -1,6 +1,6 @@
 import { presentApiKey } from "@/lib/api-keys/schemas";
 import { db, inTransaction, isUniqueViolation } from "@/lib/db";
-import { emitEvent } from "@/lib/webhooks/emit";
+import { emitEvent } from "@/lib/webhooks/events";
 
 const DAY = 86_400_000;
 

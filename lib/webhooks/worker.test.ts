@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { platformWithKey } from "@/lib/testing/factories";
 import { withScope } from "@/lib/tenancy";
-import { emitEvent } from "@/lib/webhooks/emit";
+import { emitEvent } from "@/lib/webhooks/events";
 import type { EventType } from "@/lib/webhooks/event-types";
 import { createWebhookEndpoint, deleteWebhookEndpoint, sendTestEvent, updateWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 import { createWebhookWorker, GIVE_UP_AFTER_MS, retryDelay, type WorkerOptions } from "@/lib/webhooks/worker";

@@ -1,5 +1,5 @@
 import { listAuditEventsEndpoint } from "@/lib/audit/endpoints";
-import { listAuditEvents } from "@/lib/audit/list-audit-events";
+import { listAuditEvents } from "@/lib/audit/audit-events";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { assertMayGrant, listEmployees } from "@/lib/employees/employees";
 import { inviteEmployeeEndpoint, listEmployeesEndpoint } from "@/lib/employees/endpoints";
-import { inviteEmployee } from "@/lib/employees/invite-employee";
+import { inviteEmployee } from "@/lib/employees/invitations";
 import { publicOrigin } from "@/lib/http/public-origin";
 import { methods, route } from "@/lib/http/route";
 

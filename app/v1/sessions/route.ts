@@ -1,7 +1,6 @@
 import { listOwnSessionsEndpoint, signInEndpoint } from "@/lib/employees/endpoints";
-import { presentSession } from "@/lib/employees/present-session";
-import { listOwnSessions } from "@/lib/employees/self-service";
-import { signIn } from "@/lib/employees/sign-in";
+import { presentSession, signIn } from "@/lib/auth/sign-in";
+import { listOwnSessions } from "@/lib/auth/sessions";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

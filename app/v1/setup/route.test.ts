@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
-import { setupTokenFile } from "@/lib/employees/setup-token";
+import { setupTokenFile } from "@/lib/employees/setup";
 import { startUp } from "@/lib/startup";
 import { call, sessionFrom } from "@/lib/testing/http";
 import { POST } from "./route";

@@ -1,6 +1,6 @@
 import { setupEndpoint } from "@/lib/employees/endpoints";
-import { presentSession } from "@/lib/employees/present-session";
-import { authorizeSetup, setupPlatform } from "@/lib/employees/setup-platform";
+import { presentSession } from "@/lib/auth/sign-in";
+import { authorizeSetup, setupPlatform } from "@/lib/employees/setup";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { startTotpEndpoint } from "@/lib/employees/endpoints";
-import { startTotpEnrolment } from "@/lib/employees/totp-enrolment";
+import { startTotpEnrolment } from "@/lib/auth/two-factor";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

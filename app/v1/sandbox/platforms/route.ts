@@ -1,4 +1,4 @@
-import { createSandboxPlatform } from "@/lib/accounts/create-sandbox-platform";
+import { createSandboxPlatform } from "@/lib/accounts/platforms";
 import { createSandboxPlatformEndpoint } from "@/lib/accounts/endpoints";
 import { methods, route } from "@/lib/http/route";
 

@@ -1,5 +1,5 @@
 import { endOwnSessionEndpoint } from "@/lib/employees/endpoints";
-import { endOwnSession } from "@/lib/employees/self-service";
+import { endOwnSession } from "@/lib/auth/sessions";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { clearedSessionCookie, revokeSession } from "@/lib/auth/sessions";
 import { currentSessionEndpoint, signOutEndpoint } from "@/lib/employees/endpoints";
-import { presentSession } from "@/lib/employees/present-session";
+import { presentSession } from "@/lib/auth/sign-in";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

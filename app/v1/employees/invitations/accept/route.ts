@@ -1,6 +1,6 @@
-import { acceptInvitation } from "@/lib/employees/accept-invitation";
+import { acceptInvitation } from "@/lib/employees/invitations";
 import { acceptInvitationEndpoint } from "@/lib/employees/endpoints";
-import { presentSession } from "@/lib/employees/present-session";
+import { presentSession } from "@/lib/auth/sign-in";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { changePasswordEndpoint } from "@/lib/employees/endpoints";
-import { changeOwnPassword } from "@/lib/employees/self-service";
+import { changeOwnPassword } from "@/lib/auth/sign-in";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

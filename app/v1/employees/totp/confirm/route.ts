@@ -1,5 +1,5 @@
 import { confirmTotpEndpoint } from "@/lib/employees/endpoints";
-import { confirmTotpEnrolment } from "@/lib/employees/totp-enrolment";
+import { confirmTotpEnrolment } from "@/lib/auth/two-factor";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

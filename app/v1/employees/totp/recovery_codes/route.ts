@@ -1,5 +1,5 @@
 import { regenerateRecoveryCodesEndpoint } from "@/lib/employees/endpoints";
-import { regenerateRecoveryCodes } from "@/lib/employees/self-service";
+import { regenerateRecoveryCodes } from "@/lib/auth/two-factor";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createPlatform } from "@/lib/accounts/create-platform";
+import { createPlatform } from "@/lib/accounts/platforms";
 import { sha256 } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import {
@@ -7,7 +7,7 @@ import {
   newRecoveryCodes,
   normalizeRecoveryCode,
   recoveryCodeRows,
-} from "@/lib/employees/recovery-codes";
+} from "@/lib/auth/two-factor";
 import { newId } from "@/lib/ids";
 
 const CODE_FORM = /^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/;

@@ -1,12 +1,14 @@
 import { db } from "@/lib/db";
-import { commitWithoutAudit, type Commit } from "@/lib/audit/record-audit-event";
+import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 import { assertNotThrottled, clearThrottle, recordFailure, signInRules, takeAttempts, throttleRules } from "@/lib/auth/throttle";
 import { ApiError } from "@/lib/http/api-error";
 import { throttleGroup } from "@/lib/net/ip";
-import { consumeRecoveryCode } from "@/lib/employees/recovery-codes";
-import { verifyEmployeeTotp } from "@/lib/employees/verify-totp-code";
+import { consumeRecoveryCode, verifyEmployeeTotp } from "@/lib/auth/two-factor";
+import { type AccountRow, presentAccount } from "@/lib/accounts/schemas";
+import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
+import { type EmployeeRow, presentEmployee, roleOf } from "@/lib/employees/schemas";
 
 /**
  * Password, then (once 2FA is on) a current code or an unused recovery code.
@@ -115,4 +117,62 @@ async function checkSecondFactor(employee: { id: string; totpEnabledAt: Date | n
     await recordFailure(totpKey, throttleRules.totp);
     throw new ApiError("err_otp_invalid", "That code is wrong or was already used", { totpCode: "invalid" });
   }
+}
+
+/** The signed-in employee as the dashboard needs it; `account` is the platform's own account, which holds the settings. */
+export function presentSession({
+  employee,
+  account,
+  session,
+}: {
+  employee: EmployeeRow;
+  account: AccountRow & { requireTwoFactor: boolean; fourEyesApproval: boolean };
+  session: { expiresAt: Date };
+}) {
+  return {
+    employee: presentEmployee(employee),
+    account: presentAccount(account),
+    expiresAt: session.expiresAt,
+    permissions: [...ROLE_PERMISSIONS[roleOf(employee)]],
+    settings: { requireTwoFactor: account.requireTwoFactor, fourEyesApproval: account.fourEyesApproval },
+  };
+}
+
+// What a signed-in employee does for themselves. Each function takes the employee and session the
+// route wrapper authenticated, and touches only that employee's rows.
+
+type Self = { employeeId: string; sessionId: string };
+
+/**
+ * Changes the password after checking the current one, and ends every other session. Each check is
+ * counted before the password is verified (5 per 15 minutes per employee, as a sign-in's per-client
+ * limit), so a stolen session cannot test passwords freely, even with parallel requests.
+ */
+export async function changeOwnPassword({
+  employeeId,
+  sessionId,
+  currentPassword,
+  newPassword,
+  commit = commitWithoutAudit,
+}: Self & { currentPassword: string; newPassword: string; commit?: Commit }) {
+  const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
+  const attempt = await takeAttempts([{ key: `password-change:${employeeId}`, rule: signInRules.accountFromIp }]);
+  let right: boolean;
+  try {
+    right = Boolean(employee.passwordHash) && (await verifyPassword(currentPassword, employee.passwordHash!));
+  } catch (error) {
+    await attempt.refund(); // not checked (the hashing queue was full): it does not count
+    throw error;
+  }
+  if (!right) {
+    throw new ApiError("err_validation", "currentPassword: is not your current password", { currentPassword: "is not your current password" });
+  }
+  await attempt.refund();
+  const passwordHash = await hashPassword(newPassword);
+  const now = new Date();
+  const ended = await commit(async () => {
+    await db().employee.update({ where: { id: employeeId }, data: { passwordHash } });
+    return db().session.updateMany({ where: { employeeId, revokedAt: null, id: { not: sessionId } }, data: { revokedAt: now } });
+  });
+  return { passwordChanged: true as const, endedSessions: ended.count };
 }

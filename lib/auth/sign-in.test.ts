@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/api-error";
 import { signInRules } from "@/lib/auth/throttle";
-import { signIn } from "@/lib/employees/sign-in";
+import { signIn } from "@/lib/auth/sign-in";
 import { PASSWORD, signedInEmployee } from "@/lib/testing/factories";
 
 // Every password check sign-in makes, counted: the throttle must stop guesses BEFORE they are checked.

@@ -1,7 +1,14 @@
-import { createPlatform } from "@/lib/accounts/create-platform";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
 import { presentAccount } from "@/lib/accounts/schemas";
 import { issueApiKey } from "@/lib/api-keys/api-keys";
 import { withScope } from "@/lib/tenancy";
+
+/** A new tenant: an account that is its own platform. */
+export async function createPlatform({ name }: { name: string }) {
+  const id = newId("acct");
+  return db().account.create({ data: { id, platformId: id, name } });
+}
 
 const KEY_LIFETIME_MS = 90 * 86_400_000;
 

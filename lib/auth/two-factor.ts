@@ -1,0 +1,144 @@
+import { db } from "@/lib/db";
+import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
+import { env } from "@/lib/env";
+import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
+import { assertNotThrottled, recordFailure, throttleRules } from "@/lib/auth/throttle";
+import { matchTotpStep, newTotpSecret, totpUri } from "@/lib/auth/totp";
+import { ApiError, notFound } from "@/lib/http/api-error";
+import { randomBytes } from "node:crypto";
+import { newId } from "@/lib/ids";
+import { sha256 } from "@/lib/auth/tokens";
+
+const alreadyOn = () =>
+  new ApiError("err_conflict", "Two-factor authentication is already on for this employee");
+
+/** Hands out a new secret to scan; 2FA stays off until a first code from it is confirmed. */
+export async function startTotpEnrolment({ employeeId }: { employeeId: string }) {
+  const employee = await db().employee.findUnique({ where: { id: employeeId } });
+  if (!employee) throw notFound("Employee");
+  if (employee.totpEnabledAt) throw alreadyOn();
+  const secret = newTotpSecret();
+  await db().employee.update({
+    where: { id: employeeId },
+    data: { totpPendingSecret: encryptSecret(secret, employeeId) },
+  });
+  return { secret, uri: totpUri({ secret, issuer: env().TOTP_ISSUER, account: employee.email }) };
+}
+
+/** Turns 2FA on with a valid first code and returns fresh recovery codes, shown this once. */
+export async function confirmTotpEnrolment({
+  employeeId,
+  code,
+  commit = commitWithoutAudit,
+}: {
+  employeeId: string;
+  code: string;
+  commit?: Commit;
+}) {
+  const employee = await db().employee.findUnique({ where: { id: employeeId } });
+  if (!employee) throw notFound("Employee");
+  if (employee.totpEnabledAt) throw alreadyOn();
+  if (!employee.totpPendingSecret) {
+    throw new ApiError("err_conflict", "Start enrolment first (POST /v1/employees/totp)");
+  }
+  const throttleKey = `totp:${employeeId}`;
+  await assertNotThrottled([throttleKey]);
+  const step = await matchTotpStep({ secret: decryptSecret(employee.totpPendingSecret, employeeId), code });
+  if (step === null) {
+    await recordFailure(throttleKey, throttleRules.totp);
+    throw new ApiError("err_otp_invalid", "The code does not match; check the time on your phone and try the current code", {
+      code: "does not match",
+    });
+  }
+  const recoveryCodes = newRecoveryCodes();
+  await commit(async () => {
+    const tx = db();
+    // Conditional on the secret that was checked, so a concurrent re-enrolment cannot be confirmed with an old code.
+    const { count } = await tx.employee.updateMany({
+      where: { id: employeeId, totpEnabledAt: null, totpPendingSecret: employee.totpPendingSecret },
+      data: {
+        totpSecret: employee.totpPendingSecret,
+        totpPendingSecret: null,
+        totpEnabledAt: new Date(),
+        totpLastStep: step,
+      },
+    });
+    if (count !== 1) throw alreadyOn();
+    await tx.recoveryCode.deleteMany({ where: { employeeId } });
+    await tx.recoveryCode.createMany({ data: recoveryCodeRows(employeeId, recoveryCodes) });
+  });
+  return { twoFactorEnabled: true as const, recoveryCodes };
+}
+
+/**
+ * Checks a current code from an employee's authenticator and spends its time step: the step is
+ * stored with a conditional update, so of two requests racing with the same code exactly one wins,
+ * and that code (or any older one) is refused afterwards. Wrong codes count toward a throttle.
+ */
+export async function verifyEmployeeTotp({ employeeId, code }: { employeeId: string; code: string | null }) {
+  const employee = await db().employee.findUnique({ where: { id: employeeId } });
+  if (!employee?.totpSecret || !employee.totpEnabledAt) {
+    throw new ApiError(
+      "err_otp_required",
+      "Two-factor authentication is not set up: enrol an authenticator app (POST /v1/employees/totp) first",
+    );
+  }
+  if (code === null || code.trim() === "") {
+    throw new ApiError("err_otp_required", "A current code from your authenticator app is required (Service-Totp-Code)");
+  }
+  const throttleKey = `totp:${employeeId}`;
+  await assertNotThrottled([throttleKey]);
+  const secret = decryptSecret(employee.totpSecret, employee.id);
+  const step = await matchTotpStep({ secret, code: code.trim(), afterStep: employee.totpLastStep });
+  if (step === null) {
+    // A code that was valid but already spent is a replay, not guessing: do not count it.
+    const spent = await matchTotpStep({ secret, code: code.trim() });
+    if (spent === null) await recordFailure(throttleKey, throttleRules.totp);
+    throw new ApiError("err_otp_invalid", "The authenticator code is wrong, expired or already used");
+  }
+  const { count } = await db().employee.updateMany({
+    where: { id: employeeId, OR: [{ totpLastStep: null }, { totpLastStep: { lt: step } }] },
+    data: { totpLastStep: step },
+  });
+  if (count !== 1) throw new ApiError("err_otp_invalid", "The authenticator code is wrong, expired or already used");
+}
+
+const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+const COUNT = 10;
+
+/** Normalised form: lower case, no separators, so "ABCD-EFGH..." and "abcdefgh..." are the same code. */
+export const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** Ten codes of 16 base32 characters (80 random bits each), grouped in fours for reading. */
+export function newRecoveryCodes(): string[] {
+  return Array.from({ length: COUNT }, () => {
+    const bytes = randomBytes(16);
+    const chars = Array.from(bytes, (byte) => alphabet[byte % 32]).join("");
+    return chars.match(/.{4}/g)!.join("-");
+  });
+}
+
+export function recoveryCodeRows(employeeId: string, codes: string[]) {
+  return codes.map((code) => ({ id: newId("rc"), employeeId, codeHash: sha256(normalizeRecoveryCode(code)) }));
+}
+
+/** Spends a recovery code: true only for an unused code of this employee, and only once even under races. */
+export async function consumeRecoveryCode({ employeeId, code }: { employeeId: string; code: string }): Promise<boolean> {
+  const normalized = normalizeRecoveryCode(code);
+  if (normalized.length !== 16) return false;
+  const { count } = await db().recoveryCode.updateMany({
+    where: { employeeId, codeHash: sha256(normalized), usedAt: null },
+    data: { usedAt: new Date() },
+  });
+  return count === 1;
+}
+
+/** Ten new recovery codes, shown this once; the old set stops working in the same transaction. */
+export async function regenerateRecoveryCodes({ employeeId }: { employeeId: string }) {
+  const recoveryCodes = newRecoveryCodes();
+  await db().$transaction(async (tx) => {
+    await tx.recoveryCode.deleteMany({ where: { employeeId } });
+    await tx.recoveryCode.createMany({ data: recoveryCodeRows(employeeId, recoveryCodes) });
+  });
+  return { recoveryCodes };
+}

@@ -1,0 +1,112 @@
+import type { z } from "zod";
+import type { Permission } from "@/lib/auth/permissions";
+
+// The typed contract of one /v1 route. Client-safe (zod and types only): the route wrapper
+// (lib/http/route.ts), the OpenAPI document, the dashboard's client (lib/client/api.ts) and the
+// tests all read the same definition, so a field changed in a schema is checked everywhere it is used.
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/** public: no credential; session: employees only; any: API key or session. */
+export type Auth = "public" | "session" | "any";
+type Schema = z.ZodType;
+
+/** Everything the wrapper, the OpenAPI document, the client and the tests know about one route. */
+export type Endpoint = {
+  method: Method;
+  /** The path as OpenAPI writes it, parameters in braces: `/v1/api_keys/{key}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: Auth;
+  /**
+   * The permission the caller needs (lib/auth/permissions.ts), checked for sessions through the
+   * employee's role and for keys through the key's own list; 403 `err_forbidden` naming it otherwise.
+   * null: a public route, or one every signed-in employee uses for themselves (sign-out, 2FA enrolment).
+   */
+  permission: Permission | null;
+  /** Covers the whole platform (employees, all accounts, settings, audit log): a sub-account's key gets 403. */
+  platformWide?: boolean;
+  /** Open to an employee without 2FA even when the platform requires 2FA (who-am-I, sign-out, enrolment). */
+  beforeTwoFactor?: boolean;
+  /** From a session, require a current Service-Totp-Code (step-up). */
+  totp?: boolean;
+  status?: number;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: Schema;
+  response?: Schema;
+  /** Statuses this route can answer besides the success and the ones every route shares. */
+  errors: number[];
+  /** A /v1/sandbox route: answers 404 like an unknown route when SANDBOX=off. */
+  sandbox?: boolean;
+  /**
+   * The handler is not run inside the request's transaction, because it does slow work that must not
+   * hold the database (hashing a password) or writes that must outlast its refusal (throttle
+   * counters). It keeps its own writes consistent; its audit record follows in a commit of its own.
+   */
+  ownTransactions?: true;
+  /** Audit action name, e.g. "api_key.issue"; defaults to "METHOD /path". */
+  action?: string;
+  /**
+   * Non-secret facts from the body worth keeping in the audit trail (e.g. the e-mail of a sign-in).
+   * A method, so each definition's own, typed by its body schema (see endpoint()), still fits here.
+   */
+  auditDetails?(body: unknown): Record<string, unknown>;
+};
+
+/** What a schema gives after parsing, or undefined where the definition has none. */
+export type Infer<S> = S extends Schema ? z.output<S> : undefined;
+/** What a schema accepts, or undefined where the definition has none. */
+export type InferInput<S> = S extends Schema ? z.input<S> : undefined;
+
+/** The parsed path parameters, query, body and response of an endpoint. */
+export type ParamsOf<E extends Endpoint> = Infer<E["params"]>;
+export type QueryOf<E extends Endpoint> = Infer<E["query"]>;
+export type BodyOf<E extends Endpoint> = Infer<E["body"]>;
+/** The response body as the client receives it (the response schema's output, as JSON). */
+export type ResponseOf<E extends Endpoint> = E["response"] extends Schema ? z.output<E["response"]> : unknown;
+
+/**
+ * A value as a handler may return it before JSON: a string may still be a Date (it goes out as
+ * its ISO string, which is what the response schemas' date-time strings describe).
+ */
+export type Wire<T> = T extends string
+  ? T | Date
+  : T extends readonly (infer Item)[]
+    ? readonly Wire<Item>[]
+    : T extends object
+      ? { [K in keyof T]: Wire<T[K]> }
+      : T;
+
+/** What a handler returns: the response schema's input, Dates allowed for its date-time strings. */
+export type ResultOf<E extends Endpoint> = E["response"] extends Schema ? Wire<z.input<E["response"]>> : unknown;
+
+type BodyRule<B> = {
+  body?: B;
+  /** Non-secret facts from the parsed body for the audit trail, typed by the body schema. */
+  auditDetails?: (body: Infer<B>) => Record<string, unknown>;
+};
+
+/**
+ * Declares an endpoint. The literal types are kept (method, path, auth, each schema), so the route
+ * wrapper, the client and the tests infer params, query, body and response from it; `auditDetails`
+ * gets the parsed body's type.
+ */
+export function endpoint<const E extends Omit<Endpoint, "body" | "auditDetails">, B extends Schema | undefined = undefined>(
+  definition: E & BodyRule<B>,
+): E & { body: B; auditDetails?: (body: Infer<B>) => Record<string, unknown> } {
+  return definition as E & { body: B };
+}
+
+/**
+ * The endpoint's path with its parameters filled in (each encoded as one path segment):
+ * `pathOf(apiKeyEndpoint, { key: "key_1" })` is `/v1/api_keys/key_1`.
+ */
+export function pathOf(definition: Pick<Endpoint, "path">, params: Record<string, string> = {}): string {
+  return definition.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${definition.path} needs the path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
