@@ -3,7 +3,7 @@ import { DEFAULT_KEY_PERMISSIONS, ROLE_DESCRIPTIONS, ROLE_PERMISSIONS, ROLES } f
 import { allEndpoints } from "@/lib/endpoints";
 import { errorStatus } from "@/lib/http/api-error";
 import { pageQuerySchema } from "@/lib/http/pagination";
-import type { Endpoint } from "@/lib/http/route";
+import type { Endpoint } from "@/lib/http/endpoint";
 
 type JsonSchema = Record<string, unknown>;
 

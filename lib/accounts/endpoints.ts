@@ -1,6 +1,6 @@
 // Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
 import { z } from "zod";
-import { endpoint } from "@/lib/http/route";
+import { endpoint } from "@/lib/http/endpoint";
 import { pageQuerySchema } from "@/lib/http/pagination";
 import {
   accountPageSchema,

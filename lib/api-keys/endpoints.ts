@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint } from "@/lib/http/route";
+import { endpoint } from "@/lib/http/endpoint";
 import { apiKeyCreatedSchema, apiKeyParams, apiKeySchema, issueApiKeyInput, rollApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
 
 const tag = "API keys";

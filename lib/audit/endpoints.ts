@@ -1,4 +1,4 @@
-import { endpoint } from "@/lib/http/route";
+import { endpoint } from "@/lib/http/endpoint";
 import { auditEventPageSchema, auditEventQuery } from "@/lib/audit/schemas";
 
 export const listAuditEventsEndpoint = endpoint({

@@ -35,5 +35,5 @@ export const auditEventSchema = z
 export const auditEventPageSchema = pageSchemaOf(auditEventSchema, "AuditEventPage");
 
 export function presentAuditEvent(row: { details: string | null } & Record<string, unknown>) {
-  return { ...row, details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null };
+  return { ...row, details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null } as z.input<typeof auditEventSchema>;
 }

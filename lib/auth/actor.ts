@@ -33,6 +33,9 @@ export type Actor =
       settings: { requireTwoFactor: boolean; fourEyesApproval: boolean };
     };
 
+/** An employee signed in to the dashboard (the actor of `auth: "session"` routes). */
+export type EmployeeActor = Extract<Actor, { type: "employee" }>;
+
 /**
  * Bearer key first (it needs no CSRF check), then the session cookie. Ambiguous credentials answer
  * 400: two Authorization headers (a Headers object joins them with ", "; a key never holds a comma)

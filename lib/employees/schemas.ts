@@ -102,6 +102,12 @@ export type EmployeeRow = {
   deactivatedAt: Date | null;
 };
 
+export type EmployeeStatus = (typeof employeeStatuses)[number];
+const isEmployeeStatus = (value: string): value is EmployeeStatus => (employeeStatuses as readonly string[]).includes(value);
+
+/** An unknown stored status reads as deactivated (it grants nothing). */
+export const employeeStatusOf = (row: { status: string }): EmployeeStatus => (isEmployeeStatus(row.status) ? row.status : "deactivated");
+
 /** An unknown stored role reads as the least one. */
 export const roleOf = (row: { role: string }): Role => (isRole(row.role) ? row.role : "viewer");
 
@@ -110,7 +116,7 @@ export function presentEmployee(row: EmployeeRow) {
     id: row.id,
     name: row.name,
     email: row.email,
-    status: row.status,
+    status: employeeStatusOf(row),
     role: roleOf(row),
     twoFactorEnabled: row.totpEnabledAt !== null,
     lastLoginAt: row.lastLoginAt,

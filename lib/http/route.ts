@@ -1,11 +1,11 @@
 import { ZodError, type z } from "zod";
 import { recordAuditEvent, writeAuditEvent, type AuditActor, type AuditEventInput, type Commit } from "@/lib/audit-trail";
-import { authenticate, type Actor } from "@/lib/auth/actor";
+import { authenticate, type Actor, type EmployeeActor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
-import type { Permission } from "@/lib/auth/permissions";
 import { isSameOrigin } from "@/lib/auth/csrf";
 import { verifyEmployeeTotp } from "@/lib/auth/two-factor";
 import { ApiError, validationError } from "@/lib/http/api-error";
+import type { Auth, BodyOf, Endpoint, Method, ParamsOf, QueryOf, ResultOf } from "@/lib/http/endpoint";
 import { clientIp } from "@/lib/http/client-ip";
 import { prototypeKeyIssues } from "@/lib/http/text";
 import { env } from "@/lib/env";
@@ -22,61 +22,17 @@ import {
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scopeFor, withScope, type Scope } from "@/lib/tenancy";
 
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Schema = z.ZodType;
 
-/** Everything the wrapper and the OpenAPI document need to know about one route. */
-export type Endpoint = {
-  method: Method;
-  path: string;
-  summary: string;
-  description?: string;
-  tag: string;
-  /** public: no credential; session: employees only; any: API key or session. */
-  auth: "public" | "session" | "any";
-  /**
-   * The permission the caller needs (lib/auth/permissions.ts), checked for sessions through the
-   * employee's role and for keys through the key's own list; 403 `err_forbidden` naming it otherwise.
-   * null: a public route, or one every signed-in employee uses for themselves (sign-out, 2FA enrolment).
-   */
-  permission: Permission | null;
-  /** Covers the whole platform (employees, all accounts, settings, audit log): a sub-account's key gets 403. */
-  platformWide?: boolean;
-  /** Open to an employee without 2FA even when the platform requires 2FA (who-am-I, sign-out, enrolment). */
-  beforeTwoFactor?: boolean;
-  /** From a session, require a current Service-Totp-Code (step-up). */
-  totp?: boolean;
-  status?: number;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: Schema;
-  response?: Schema;
-  /** Statuses this route can answer besides the success and the ones every route shares. */
-  errors: number[];
-  /** A /v1/sandbox route: answers 404 like an unknown route when SANDBOX=off. */
-  sandbox?: boolean;
-  /**
-   * The handler is not run inside the request's transaction, because it does slow work that must not
-   * hold the database (hashing a password) or writes that must outlast its refusal (throttle
-   * counters). It keeps its own writes consistent; its audit record follows in a commit of its own.
-   */
-  ownTransactions?: true;
-  /** Audit action name, e.g. "api_key.issue"; defaults to "METHOD /path". */
-  action?: string;
-  /** Non-secret facts from the body worth keeping in the audit trail (e.g. the e-mail of a sign-in). */
-  auditDetails?: (body: never) => Record<string, unknown>;
-};
-
-export const endpoint = <const E extends Endpoint>(definition: E): E => definition;
-
-type Infer<S> = S extends Schema ? z.output<S> : undefined;
+/** Who calls a route: nobody known (public), an employee (session), or either. */
+type ActorOf<A extends Auth> = A extends "public" ? null : A extends "session" ? EmployeeActor : Actor;
 
 export type Context<E extends Endpoint> = {
   request: Request;
-  actor: E["auth"] extends "public" ? null : Actor;
-  params: Infer<E["params"]>;
-  query: Infer<E["query"]>;
-  body: Infer<E["body"]>;
+  actor: ActorOf<E["auth"]>;
+  params: ParamsOf<E>;
+  query: QueryOf<E>;
+  body: BodyOf<E>;
   /** The tenant the request acts in (null on public routes); tenantDb() queries are confined to it. */
   scope: E["auth"] extends "public" ? null : Scope;
   ip: string | null;
@@ -94,7 +50,8 @@ export type Context<E extends Endpoint> = {
 };
 
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
-export type Handler = ((request: Request, context: NextContext) => Promise<Response>) & { endpoint?: Endpoint };
+/** A route file's export as Next.js calls it, carrying its definition (tests and the walks read it). */
+export type Handler<E extends Endpoint = Endpoint> = ((request: Request, context: NextContext) => Promise<Response>) & { endpoint?: E };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -192,13 +149,13 @@ function parseWith<S extends Schema>(schema: S | undefined, input: unknown, wher
 /**
  * The one wrapper every /v1 handler goes through: request id, authentication, CSRF, the
  * Service-Totp-Code rule, input validation, Idempotency-Key, output filtering, error mapping and the
- * audit trail. Handlers return plain data (passed through the endpoint's response schema, which
- * drops anything not in it) or a Response. A mutating handler runs in one database transaction with
+ * audit trail. Handlers return plain data, typed by the endpoint's response schema (Dates allowed
+ * for its date-time strings), which the answer passes through. A mutating handler runs in one database transaction with
  * its audit record (and its kept idempotent response): all of it commits, or none of it.
  */
-export function route<E extends Endpoint>(definition: E, handler: (context: Context<E>) => Promise<unknown>): Handler {
+export function route<E extends Endpoint>(definition: E, handler: (context: Context<E>) => Promise<ResultOf<E>>): Handler<E> {
   const successStatus = definition.status ?? 200;
-  const wrapped: Handler = async (request, nextContext) => {
+  const wrapped: Handler<E> = async (request, nextContext) => {
     const requestId = requestIdOf(request);
     const ip = clientIp(request);
     const mutating = !SAFE_METHODS.has(request.method);
@@ -223,7 +180,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         ip,
         status,
         requestId,
-        details: body && definition.auditDetails ? { ...definition.auditDetails(body as never), ...details } : details,
+        details: body && definition.auditDetails ? { ...definition.auditDetails(body), ...details } : details,
       };
     };
     try {
@@ -308,39 +265,31 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         audit,
         commit,
       } as Context<E>;
+      /** The handler's result as it goes out: through the response schema, which drops anything not in it. */
       const run = async () => {
         handlerRan = true;
         result = await handler(context);
-        if (result instanceof Response) return result;
         const plain = result === undefined ? null : toWire(result);
-        return { output: definition.response ? definition.response.parse(plain) : plain };
+        return definition.response ? definition.response.parse(plain) : plain;
       };
-      const finish = async (outcome: Response | { output: unknown }) => {
-        const status = outcome instanceof Response ? outcome.status : successStatus;
-        if (claim && !(outcome instanceof Response)) await completeIdempotencyKey(claim, { status, body: outcome.output });
-        else if (claim) await releaseIdempotencyKey(claim);
+      const finish = async (output: unknown) => {
+        if (claim) await completeIdempotencyKey(claim, { status: successStatus, body: output });
         claim = null;
-        await writeAuditEvent(auditEvent(status));
+        await writeAuditEvent(auditEvent(successStatus));
         audited = true;
-        return outcome;
+        return output;
       };
       const inScope = <T>(work: () => Promise<T>) => (scope ? withScope(scope, work) : work());
-      const outcome =
+      const output =
         mutating && !definition.ownTransactions
           ? await inScope(() => inTransaction(async () => finish(await run())))
           : await inScope(run);
-      if (outcome instanceof Response) {
-        outcome.headers.set("X-Request-Id", requestId);
-        response = outcome;
-      } else {
-        response = json(outcome.output, successStatus, requestId, headers);
-      }
+      response = json(output, successStatus, requestId, headers);
       if (claim) {
         // A handler with its own transactions: its response is kept after it, in a commit of its own.
         const kept = claim;
         claim = null;
-        if (outcome instanceof Response) await releaseIdempotencyKey(kept);
-        else await completeIdempotencyKey(kept, { status: successStatus, body: outcome.output });
+        await completeIdempotencyKey(kept, { status: successStatus, body: output });
       }
     } catch (error) {
       // A refusal that knows who was refused (a revoked key, a wrong password) is recorded against them.
@@ -389,11 +338,15 @@ const firstString = (values: unknown[]) => values.find((value): value is string 
 
 const ALL_METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
+type RouteHandlers = Partial<Record<Method, Handler>>;
+/** A route file's exports: its handlers, each keeping its endpoint's types, and the 405s for the rest. */
+type RouteFile<H extends RouteHandlers> = H & Record<Exclude<Method, keyof H> | "OPTIONS", Handler>;
+
 /**
  * Fills in every method a route file does not implement with the contract's 405 (Next.js's own 405
  * has no body): `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({ GET: ..., POST: ... })`.
  */
-export function methods(handlers: Partial<Record<Method, Handler>>): Record<Method | "OPTIONS", Handler> {
+export function methods<H extends RouteHandlers>(handlers: H): RouteFile<H> {
   const allow = [...Object.keys(handlers), "OPTIONS"].join(", ");
   const notAllowed: Handler = async (request) => {
     const requestId = requestIdOf(request);
@@ -405,7 +358,7 @@ export function methods(handlers: Partial<Record<Method, Handler>>): Record<Meth
     );
   };
   const options: Handler = async (request) => json(null, 204, requestIdOf(request), { Allow: allow });
-  const result = { OPTIONS: options } as Record<Method | "OPTIONS", Handler>;
+  const result: Record<string, Handler> = { OPTIONS: options };
   for (const method of ALL_METHODS) result[method] = handlers[method] ?? notAllowed;
-  return result;
+  return result as RouteFile<H>;
 }

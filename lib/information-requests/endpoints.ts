@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint } from "@/lib/http/route";
+import { endpoint } from "@/lib/http/endpoint";
 import {
   informationRequestDetailSchema,
   informationRequestPageSchema,

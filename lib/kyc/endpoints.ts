@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint } from "@/lib/http/route";
+import { endpoint } from "@/lib/http/endpoint";
 import { acceptAgreementInput, agreementSchema, applicantProfileSchema, beneficiarySchema, createKycSubmissionInput, kycSubmissionDetailSchema, kycSubmissionSummaryPageSchema, kycSubmissionWithBeneficiariesSchema, listKycSubmissionsQuery, submissionParams, updateProfileInput } from "@/lib/kyc/schemas";
 
 const tag = "KYC";

@@ -1,5 +1,5 @@
 // Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
-import { endpoint } from "@/lib/http/route";
+import { endpoint } from "@/lib/http/endpoint";
 import { pageQuerySchema } from "@/lib/http/pagination";
 import { createRecipientInput, recipientPageSchema, recipientParams, recipientSchema } from "@/lib/recipients/schemas";
 

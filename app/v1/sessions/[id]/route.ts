@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 // DELETE: end one of one's own sessions (another browser, say).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(endOwnSessionEndpoint, async ({ actor, params }) =>
-    endOwnSession({ employeeId: actor.id, sessionId: actor.type === "employee" ? actor.sessionId : "", id: params.id }),
+    endOwnSession({ employeeId: actor.id, sessionId: actor.sessionId, id: params.id }),
   ),
 });

@@ -10,14 +10,14 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(currentSessionEndpoint, async ({ actor }) => {
     const session = await db().session.findUniqueOrThrow({
-      where: { id: actor.type === "employee" ? actor.sessionId : "" },
+      where: { id: actor.sessionId },
       include: { employee: { include: { account: true } } },
     });
     return presentSession({ employee: session.employee, account: session.employee.account, session });
   }),
   DELETE: route(signOutEndpoint, async ({ actor, headers }) => {
-    if (actor.type === "employee") await revokeSession(actor.sessionId);
+    await revokeSession(actor.sessionId);
     headers.append("Set-Cookie", clearedSessionCookie());
-    return { signedOut: true };
+    return { signedOut: true as const };
   }),
 });

@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 // POST: change one's own password; every other session ends.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(changePasswordEndpoint, async ({ actor, body, commit }) =>
-    changeOwnPassword({ employeeId: actor.id, sessionId: actor.type === "employee" ? actor.sessionId : "", ...body, commit }),
+    changeOwnPassword({ employeeId: actor.id, sessionId: actor.sessionId, ...body, commit }),
   ),
 });
