@@ -270,7 +270,11 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         handlerRan = true;
         result = await handler(context);
         const plain = result === undefined ? null : toWire(result);
-        return definition.response ? definition.response.parse(plain) : plain;
+        if (!definition.response) return plain;
+        const checked = definition.response.safeParse(plain);
+        // An answer that does not fit its own schema is the service's bug (500), never the caller's (422).
+        if (!checked.success) throw new Error(`${definition.method} ${definition.path} answered outside its response schema: ${checked.error.message}`);
+        return checked.data;
       };
       const finish = async (output: unknown) => {
         if (claim) await completeIdempotencyKey(claim, { status: successStatus, body: output });

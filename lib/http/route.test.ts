@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { describe, expect, it, vi } from "vitest";
+import { endpoint } from "@/lib/http/endpoint";
+import { route } from "@/lib/http/route";
+import { call } from "@/lib/testing/http";
+
+// The wrapper's own rules that no endpoint definition exercises (the walk in
+// lib/testing/wrapper-walk.test.ts covers the shared statuses of every real endpoint).
+
+const countEndpoint = endpoint({
+  method: "GET",
+  path: "/v1/test/count",
+  tag: "Test",
+  summary: "A count of at most one",
+  auth: "public",
+  permission: null,
+  response: z.object({ count: z.number().int().max(1) }),
+  errors: [],
+});
+
+describe("route()", () => {
+  it("500, not 422, when a handler's answer does not fit its response schema: the bug is the service's, and it is logged", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const handler = route(countEndpoint, async () => ({ count: 5 }));
+    const response = await call(handler, { path: "/v1/test/count" });
+    expect(response.status).toBe(500);
+    expect(response.body).toMatchObject({ error_code: "err_internal", http_code: 500 });
+    expect(JSON.stringify(response.body)).not.toContain("count");
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining("GET /v1/test/count answered outside its response schema"));
+  });
+
+  it("200 with the answer as the schema gives it", async () => {
+    const handler = route(countEndpoint, async () => ({ count: 1 }));
+    const response = await call(handler, { path: "/v1/test/count" });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ count: 1 });
+  });
+});
