@@ -1,29 +1,27 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import { createContext, useContext, type ReactNode } from "react";
+import { createContext, useContext, useMemo, type ReactNode } from "react";
 import { toMe, type Me, type SessionBody } from "@/components/me-shape";
 import type { Permission } from "@/lib/auth/permissions";
-import { api } from "@/lib/client/api";
+import { useApiQuery } from "@/lib/client/queries";
+import { currentSessionEndpoint } from "@/lib/employees/endpoints";
 
 export type { Me };
 
-const MeContext = createContext<Me | null>(null);
+const SessionContext = createContext<SessionBody | null>(null);
 
-export function MeProvider({ me, children }: { me: Me; children: ReactNode }) {
-  return <MeContext.Provider value={me}>{children}</MeContext.Provider>;
+/** The server's answer of GET /v1/sessions/current at page load, shown until the browser's own. */
+export function MeProvider({ session, children }: { session: SessionBody; children: ReactNode }) {
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }
 
 /** The signed-in employee, fresh from GET /v1/sessions/current (the server's answer at page load first). */
 export function useMe(): Me {
-  const initial = useContext(MeContext);
-  const query = useQuery({
-    queryKey: ["me"],
-    queryFn: async () => toMe(await api<SessionBody>("/v1/sessions/current")),
-    initialData: initial ?? undefined,
-  });
-  if (!query.data) throw new Error("useMe outside the dashboard");
-  return query.data;
+  const initial = useContext(SessionContext);
+  const { data } = useApiQuery(currentSessionEndpoint, { initialData: initial ?? undefined });
+  const me = useMemo(() => (data ? toMe(data) : null), [data]);
+  if (!me) throw new Error("useMe outside the dashboard");
+  return me;
 }
 
 /**

@@ -5,6 +5,7 @@ import { usePathname } from "next/navigation";
 import { useMe } from "@/components/me";
 import { dashboardLinks, homeFor } from "@/components/nav-links";
 import { api } from "@/lib/client/api";
+import { signOutEndpoint } from "@/lib/employees/endpoints";
 import { ROLE_LABELS } from "@/components/employees/roles";
 
 /** True when the platform requires 2FA and this employee has none yet: only enrolment is open to them. */
@@ -44,7 +45,7 @@ export function Sidebar() {
         <button
           type="button"
           onClick={async () => {
-            await api("/v1/sessions/current", { method: "DELETE" }).catch(() => undefined);
+            await api(signOutEndpoint).catch(() => undefined);
             // A full page load: nothing the signed-out employee saw stays in this tab's memory.
             window.location.assign("/login");
           }}

@@ -51,13 +51,23 @@ export function StepUpForm<I extends FieldValues & { code: string }, O>({
   );
 }
 
-type ConfirmProps<T> = Labels & {
-  open: boolean;
+/** A dialog about one thing (a key, an employee, an endpoint): open while there is one, drawn for it. */
+export function DialogFor<S>({ subject, title, onClose, children }: { subject: S | null; title: string; onClose: () => void; children: (subject: S) => ReactNode }) {
+  return (
+    <Dialog open={subject !== null} onClose={onClose} title={title}>
+      {subject !== null && children(subject)}
+    </Dialog>
+  );
+}
+
+type ConfirmProps<S, T> = Labels & {
+  /** What the action is about; the dialog is open while there is one. */
+  subject: S | null;
   title: string;
   /** What the action does, in a sentence. */
-  children: ReactNode;
+  children: (subject: S) => ReactNode;
   /** Runs the action with the authenticator code typed in (sent as Service-Totp-Code). */
-  onConfirm: (code: string) => Promise<T>;
+  onConfirm: (subject: S, code: string) => Promise<T>;
   /** Queries the action changes, refreshed before `onDone`. */
   invalidates?: readonly QueryKey[];
   onClose: () => void;
@@ -69,19 +79,31 @@ type ConfirmProps<T> = Labels & {
  * an API key does. The dialog stays open on a refusal, with the reason under the code field or
  * above the buttons (a conflict, such as the last active owner, as the API's sentence).
  */
-export function CodeConfirmDialog<T>({ open, title, onClose, ...form }: ConfirmProps<T>) {
+export function CodeConfirmDialog<S, T>({ subject, title, onClose, children, ...form }: ConfirmProps<S, T>) {
   return (
-    <Dialog open={open} onClose={onClose} title={title}>
-      {open && <CodeConfirmForm onClose={onClose} {...form} />}
-    </Dialog>
+    <DialogFor subject={subject} title={title} onClose={onClose}>
+      {(current) => (
+        <CodeConfirmForm subject={current} onClose={onClose} {...form}>
+          {children(current)}
+        </CodeConfirmForm>
+      )}
+    </DialogFor>
   );
 }
 
-function CodeConfirmForm<T>({ children, onConfirm, invalidates, onClose, onDone, ...labels }: Omit<ConfirmProps<T>, "open" | "title">) {
+function CodeConfirmForm<S, T>({
+  subject,
+  children,
+  onConfirm,
+  invalidates,
+  onClose,
+  onDone,
+  ...labels
+}: Omit<ConfirmProps<S, T>, "subject" | "title" | "children"> & { subject: S; children: ReactNode }) {
   const apiForm = useApiForm<z.input<typeof totpConfirmInput>, T, z.output<typeof totpConfirmInput>>({
     resolver: zodResolver(totpConfirmInput),
     defaultValues: { code: "" },
-    submit: ({ code }) => onConfirm(code),
+    submit: ({ code }) => onConfirm(subject, code),
     invalidates,
     onDone,
     fields: ["code"],

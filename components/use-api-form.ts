@@ -31,7 +31,8 @@ export function showApiFormError<F extends FieldValues>(error: unknown, setError
     setError(conflict as Path<F>, { type: "server", message: error.message }, { shouldFocus: true });
     return null;
   }
-  if (isOtpRefusal(error)) {
+  // Only a form with a code field shows them there; elsewhere they are read like any refusal.
+  if (isOtpRefusal(error) && fields.includes("code")) {
     setError("code" as Path<F>, { type: "server", message: error.message }, { shouldFocus: true });
     return null;
   }
@@ -40,7 +41,7 @@ export function showApiFormError<F extends FieldValues>(error: unknown, setError
 }
 
 type Options<I extends FieldValues, O, R> = ApiErrorMapping &
-  Pick<UseFormProps<I, unknown, O>, "resolver" | "defaultValues"> & {
+  Pick<UseFormProps<I, unknown, O>, "resolver" | "defaultValues" | "values" | "resetOptions"> & {
     /** Sends the checked values to the API. */
     submit: (values: O) => Promise<R>;
     /** Queries to refresh after a success, awaited before `onDone` (so what the page shows next is current). */
@@ -50,7 +51,12 @@ type Options<I extends FieldValues, O, R> = ApiErrorMapping &
      * (or should not spend a code on); return false to stop, after setting a field error.
      */
     beforeSubmit?: (values: O, form: UseFormReturn<I, unknown, O>) => boolean;
-    onDone: (result: R, values: O) => void;
+    /**
+     * A refusal this form reads its own way (sign-in's second step, a wrong setup token): return true
+     * once it is shown; false leaves it to the usual placing.
+     */
+    onRefusal?: (error: unknown, form: UseFormReturn<I, unknown, O>) => boolean;
+    onDone: (result: R, values: O) => void | Promise<void>;
   };
 
 export type ApiForm<I extends FieldValues, O = I> = {
@@ -58,6 +64,8 @@ export type ApiForm<I extends FieldValues, O = I> = {
   onSubmit: (event?: React.BaseSyntheticEvent) => Promise<void>;
   /** The refusal no field claimed, for <ErrorMessage> above the buttons. */
   formError: string | null;
+  /** Forgets (or sets) that message, e.g. when the form's changes are discarded. */
+  setFormError: (message: string | null) => void;
 };
 
 /**
@@ -65,9 +73,20 @@ export type ApiForm<I extends FieldValues, O = I> = {
  * through a react-query mutation (refreshing `invalidates` on success), the API's field errors
  * (`details`) under their fields and anything else as one form-level message.
  */
-export function useApiForm<I extends FieldValues, R, O = I>({ resolver, defaultValues, submit, invalidates = [], beforeSubmit, onDone, ...mapping }: Options<I, O, R>): ApiForm<I, O> {
+export function useApiForm<I extends FieldValues, R, O = I>({
+  resolver,
+  defaultValues,
+  values,
+  resetOptions,
+  submit,
+  invalidates = [],
+  beforeSubmit,
+  onRefusal,
+  onDone,
+  ...mapping
+}: Options<I, O, R>): ApiForm<I, O> {
   const queryClient = useQueryClient();
-  const form = useForm<I, unknown, O>({ resolver, defaultValues });
+  const form = useForm<I, unknown, O>({ resolver, defaultValues, values, resetOptions });
   const mutation = useMutation({
     mutationFn: submit,
     onSuccess: () => Promise.all(invalidates.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
@@ -76,11 +95,14 @@ export function useApiForm<I extends FieldValues, R, O = I>({ resolver, defaultV
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     if (beforeSubmit && !beforeSubmit(values, form)) return;
+    let result: R;
     try {
-      onDone(await mutation.mutateAsync(values), values);
+      result = await mutation.mutateAsync(values);
     } catch (error) {
-      setFormError(showApiFormError(error, form.setError, mapping));
+      if (!onRefusal?.(error, form)) setFormError(showApiFormError(error, form.setError, mapping));
+      return;
     }
+    await onDone(result, values);
   });
-  return { form, onSubmit, formError };
+  return { form, onSubmit, formError, setFormError };
 }

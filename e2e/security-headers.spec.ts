@@ -29,6 +29,13 @@ function expectSecurityHeaders(headers: Record<string, string>, what: string, ki
   expect(csp.replace("style-src-attr 'unsafe-inline'", ""), what).not.toContain("unsafe-inline");
 }
 
+declare global {
+  interface Window {
+    /** Set in the page by watchCsp's page.exposeFunction. */
+    __reportCspViolation?: (text: string) => void;
+  }
+}
+
 /**
  * Records every CSP violation the page reports (the `securitypolicyviolation` event, in every frame,
  * from the first script on) and every console message about one.
@@ -38,7 +45,7 @@ async function watchCsp(page: Page) {
   await page.exposeFunction("__reportCspViolation", (text: string) => violations.push(text));
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
-      (window as unknown as { __reportCspViolation: (text: string) => void }).__reportCspViolation(
+      window.__reportCspViolation?.(
         `${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.documentURI} (${event.sourceFile}:${event.lineNumber}:${event.columnNumber}): ${event.sample}`,
       );
     });

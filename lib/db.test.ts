@@ -35,7 +35,7 @@ describe("the database client", () => {
       inTransaction(async () => {
         await db().account.update({ where: { id: platform.id }, data: { name: "Changed" } });
         await tenantDb().$transaction(async (tx) => {
-          await tx.delegatedUser.create({ data: { id: newId("du"), externalId, accountId: "" } });
+          await tx.delegatedUser.create({ data: { id: newId("du"), externalId, accountId: scope.accountId } });
         });
         throw new Error("late failure");
       }),
@@ -47,11 +47,11 @@ describe("the database client", () => {
     await withScope(scope, () =>
       inTransaction(async () => {
         await db().account.update({ where: { id: platform.id }, data: { name: "Changed" } });
-        await tenantDb().delegatedUser.create({ data: { id: newId("du"), externalId, accountId: "" } });
+        await tenantDb().delegatedUser.create({ data: { id: newId("du"), externalId, accountId: scope.accountId } });
       }),
     );
     expect((await db().account.findUniqueOrThrow({ where: { id: platform.id } })).name).toBe("Changed");
-    // The tenancy proxy filled in the scope's account inside the transaction too.
+    // Written inside the transaction too, in the scope's account.
     expect((await db().delegatedUser.findFirstOrThrow({ where: { externalId } })).accountId).toBe(platform.id);
   });
 

@@ -1,10 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import Database from "better-sqlite3";
 import type BetterSqlite3 from "better-sqlite3";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { databaseFile, databaseProvider, env } from "@/lib/env";
+import { processGlobal } from "@/lib/process-global";
 import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 
@@ -12,14 +14,15 @@ export type Db = PrismaClient;
 /** The client inside db().$transaction(async (tx) => ...). */
 export type Tx = Prisma.TransactionClient;
 
-const globalForDb = globalThis as unknown as {
+/** Once per process (lib/process-global.ts): the clients, the connection and the open transaction. */
+const globalForDb = processGlobal<{
   prisma?: PrismaClient;
   /** SQLite: the client inTransaction() uses, on the same connection (see inTransaction). */
   transactionPrisma?: PrismaClient;
   sqlite?: Promise<SqliteConnection>;
   pool?: pg.Pool;
   requestTransaction?: AsyncLocalStorage<OpenTransaction>;
-};
+}>("db", () => ({}));
 
 /** One holder at a time; `acquire` resolves to the function that lets the next one in. */
 function mutex() {
@@ -40,6 +43,8 @@ type Mutex = ReturnType<typeof mutex>;
 /** The process's one SQLite connection (Prisma's adapter over better-sqlite3) and the lock around it. */
 type SqliteConnection = {
   adapter: SqlDriverAdapter;
+  /** The better-sqlite3 connection inside the adapter. */
+  client: BetterSqlite3.Database;
   /** A prepared statement of the connection, cached by its SQL text. */
   statement: (sql: string) => BetterSqlite3.Statement;
   lock: Mutex;
@@ -51,10 +56,17 @@ const noArgs = { args: [], argTypes: [] };
 
 function sqliteConnection(): Promise<SqliteConnection> {
   globalForDb.sqlite ??= new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 }).connect().then((adapter) => {
-    const statement = reusePreparedStatements((adapter as unknown as { client: BetterSqlite3.Database }).client);
-    return { adapter, statement, lock: mutex(), open: null };
+    const client = sqliteClientOf(adapter);
+    return { adapter, client, statement: reusePreparedStatements(client), lock: mutex(), open: null };
   });
   return globalForDb.sqlite;
+}
+
+/** The better-sqlite3 connection inside Prisma's adapter: its `client`, which the adapter's types do not show. */
+function sqliteClientOf(adapter: SqlDriverAdapter): BetterSqlite3.Database {
+  const client: unknown = Reflect.get(adapter, "client");
+  if (!(client instanceof Database)) throw new Error("@prisma/adapter-better-sqlite3 no longer keeps its connection as `client`");
+  return client;
 }
 
 /**
@@ -251,6 +263,15 @@ function serialTransactions(factory: SqlDriverAdapterFactory): SqlDriverAdapterF
   };
 }
 
+/**
+ * Whether the PostgreSQL client has a delegate for every model of the SQLite client it stands in for.
+ * Both are generated from the one schema (scripts/prisma-generate.mjs) with the same models and API;
+ * their types differ only in PostgreSQL's wider choice of transaction isolation levels, which no code uses.
+ */
+function hasEveryModel(client: PostgresqlPrismaClient): client is PostgresqlPrismaClient & PrismaClient {
+  return Object.values(Prisma.ModelName).every((model) => `${model[0]!.toLowerCase()}${model.slice(1)}` in client);
+}
+
 function createClient(): PrismaClient {
   if (databaseProvider() === "postgresql") {
     // Generated from the same schema.prisma (scripts/prisma-generate.mjs), so the models and their
@@ -259,7 +280,8 @@ function createClient(): PrismaClient {
       adapter: serialTransactions(new PrismaPg(postgresqlPool())),
       transactionOptions: { maxWait: 30_000, timeout: 60_000 },
     });
-    return client as unknown as PrismaClient;
+    if (!hasEveryModel(client)) throw new Error("The PostgreSQL client lacks models of schema.prisma: run `node scripts/prisma-generate.mjs`");
+    return client;
   }
   // The adapter's `timeout` is SQLite's busy timeout: a writer waits for the lock instead of failing
   // with "database is locked". WAL mode is set on the file by the migrator and persists. Generous
@@ -293,9 +315,9 @@ function flattened(tx: Tx | PrismaClient): PrismaClient {
     get(target, property) {
       if (property !== "$transaction") return Reflect.get(target, property);
       return async (work: unknown) => {
-        if (typeof work === "function") return (work as (tx: Tx) => Promise<unknown>)(client as unknown as Tx);
+        if (typeof work === "function") return work(client);
         const results: unknown[] = [];
-        for (const query of work as Promise<unknown>[]) results.push(await query);
+        for (const query of Array.isArray(work) ? work : []) results.push(await query);
         return results;
       };
     },
@@ -395,7 +417,7 @@ export async function disconnectDb() {
   // The main client closes the connection when it was connected; otherwise nothing opened it but us.
   const sqlite = await globalForDb.sqlite;
   globalForDb.sqlite = undefined;
-  if (sqlite && (sqlite.adapter as unknown as { client: BetterSqlite3.Database }).client.open) await sqlite.adapter.dispose();
+  if (sqlite?.client.open) await sqlite.adapter.dispose();
   await globalForDb.pool?.end().catch(() => {});
   globalForDb.pool = undefined;
 }

@@ -2,21 +2,14 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { databaseFile, databaseProvider, decodeKey, env, EnvError, parseEnv, resetEnv, sandboxDefault, testRunner } from "@/lib/env";
 import { POST as createSandboxRecipient } from "@/app/v1/sandbox/recipients/route";
+import { thrownBy } from "@/lib/testing/errors";
 import { platformWithKey } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 
 const HEX_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
 /** The EnvError parseEnv throws for `source`. */
-function envError(source: Record<string, string | undefined>): EnvError {
-  try {
-    parseEnv(source);
-  } catch (error) {
-    expect(error).toBeInstanceOf(EnvError);
-    return error as EnvError;
-  }
-  throw new Error("expected parseEnv to throw");
-}
+const envError = (source: Record<string, string | undefined>) => thrownBy(EnvError, () => parseEnv(source));
 
 describe("parseEnv", () => {
   it("fills in every default", () => {
@@ -299,8 +292,7 @@ describe("SANDBOX in a running service", () => {
     delete process.env.SANDBOX;
     resetEnv();
     const refused = await call(createSandboxRecipient, { method: "POST", apiKey, body: { name: "Grace" } });
-    expect(refused.status).toBe(404);
-    expect(refused.body.error_code).toBe("err_not_found");
+    expectError(refused, 404, "err_not_found");
     process.env.SANDBOX = "on";
     resetEnv();
     expect((await call(createSandboxRecipient, { method: "POST", apiKey, body: { name: "Grace" } })).status).toBe(201);

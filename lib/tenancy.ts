@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { db } from "@/lib/db";
-import type { PrismaClient } from "@/lib/generated/prisma/client";
+import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { rawRead } from "@/lib/db/raw-read";
 import { rawExecute } from "@/lib/db/raw-sql";
 import { notFound } from "@/lib/http/api-error";
 import { idPattern } from "@/lib/id-schema";
+import { processGlobal } from "@/lib/process-global";
 
 /**
  * The tenant a request acts in: its platform, and the account within it (its own, or
@@ -12,10 +13,8 @@ import { idPattern } from "@/lib/id-schema";
  */
 export type Scope = { platformId: string; accountId: string; confined?: boolean };
 
-// On globalThis: a production build can hold more than one copy of this module (see lib/db.ts).
-const globalForScope = globalThis as unknown as { [key: symbol]: AsyncLocalStorage<Scope> | undefined };
-const SCOPE = Symbol.for("platform-compliance.tenant-scope");
-const storage = (globalForScope[SCOPE] ??= new AsyncLocalStorage<Scope>());
+// Once per process: a production build can hold more than one copy of this module (see lib/process-global.ts).
+const storage = processGlobal("tenant-scope", () => new AsyncLocalStorage<Scope>());
 
 /** Runs `work` with every tenantDb() query confined to `scope`. The route wrapper is the usual caller. */
 export function withScope<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
@@ -32,6 +31,12 @@ export function currentScope(): Scope {
   if (!scope) throw new Error("Tenant data was queried outside a tenant scope (withScope)");
   return scope;
 }
+
+/** The account of the current scope: the value a new row of an account's data carries. */
+export const scopeAccountId = () => currentScope().accountId;
+
+/** The platform of the current scope: the value a new account or employee row is written with. */
+export const scopePlatformId = () => currentScope().platformId;
 
 const accountOwned = new Set([
   "ApiKey",
@@ -50,20 +55,20 @@ const accountOwned = new Set([
 ]);
 
 /** The column values that confine a model's rows to the current scope, or null for models that are not tenant data. */
-function confinement(model: string | undefined, operation: string): Record<string, string> | null {
-  if (!model) return null;
+function confinement(model: string, operation: string): Record<string, string> | null {
   const scope = currentScope();
   if (accountOwned.has(model)) return { accountId: scope.accountId };
   // A confined caller sees its own account only (never creates one: account creation is platform-wide).
   if (model === "Account") return scope.confined && !operation.startsWith("create") ? { platformId: scope.platformId, id: scope.accountId } : { platformId: scope.platformId };
   if (model === "AuditEvent") return { platformId: scope.platformId };
   // Employees belong to the platform's own account, whose id is the platform id.
-  if (model === "Employee") return { accountId: currentScope().platformId };
+  if (model === "Employee") return { accountId: scope.platformId };
   return null;
 }
 
 type Where = { AND?: object | object[] };
-type Args = { where?: Where; data?: object | object[]; create?: object };
+type Row = Record<string, unknown>;
+type Args = { where?: Where; data?: Row | Row[]; create?: Row; update?: Row };
 
 /**
  * The query's own filter AND the scope's: added as a condition, never merged over the query's keys,
@@ -74,15 +79,68 @@ const within = (where: Where | undefined, values: Record<string, string>): Where
   AND: [...([] as object[]).concat(where?.AND ?? []), values],
 });
 
-function confine(operation: string, args: Args, values: Record<string, string>): Args {
+const isObject = (value: unknown): value is Row => typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+
+/** Each model's columns (Prisma's `<Model>ScalarFieldEnum`): any other key of a write's data is a relation field. */
+const generated: Record<string, unknown> = Prisma;
+const columns = new Map<string, Set<string>>(
+  Object.values(Prisma.ModelName).map((model) => {
+    const fields = generated[`${model}ScalarFieldEnum`];
+    return [model, new Set(isObject(fields) ? Object.keys(fields) : [])];
+  }),
+);
+
+/**
+ * Refuses a nested write (rows created or changed through a relation field of the data): it would
+ * write tenant rows the checks below never see. Tenant code writes each row through its own delegate;
+ * linking an existing row (`connect`) writes none.
+ */
+function assertNotNested(model: string, rows: unknown) {
+  for (const row of ([] as unknown[]).concat(rows ?? [])) {
+    if (!isObject(row)) continue;
+    for (const [field, value] of Object.entries(row)) {
+      if (columns.get(model)?.has(field) || !isObject(value)) continue;
+      if (Object.keys(value).some((operation) => operation !== "connect")) {
+        throw new Error(`Tenancy: a nested write through ${model}.${field} is refused; write each row through its own delegate`);
+      }
+    }
+  }
+}
+
+/**
+ * Refuses a write whose data does not carry the scope's values: a new row must name them (`creating`),
+ * and no write may name another tenant's. A plain Error (a logged 500): it is a bug in the code that
+ * wrote the query, never the caller's input, and a wrong value is refused, never corrected.
+ */
+function assertScoped(model: string, row: unknown, values: Record<string, string>, creating: boolean) {
+  if (!isObject(row)) throw new Error(`Tenancy: a ${model} write without data`);
+  for (const [column, value] of Object.entries(values)) {
+    if (column === "id") continue;
+    const written = row[column];
+    if (written === undefined ? creating : written !== value) {
+      throw new Error(`Tenancy: a ${model} write ${written === undefined ? `without ${column}` : `naming another tenant's ${column}`} is refused`);
+    }
+  }
+}
+
+function confine(model: string, operation: string, args: Args, values: Record<string, string>): Args {
   switch (operation) {
     case "create":
-      return { ...args, data: { ...(args.data as object), ...values } };
+      assertScoped(model, args.data, values, true);
+      return args;
     case "createMany":
     case "createManyAndReturn":
-      return { ...args, data: ([] as object[]).concat(args.data ?? []).map((row) => ({ ...row, ...values })) };
+      for (const row of ([] as unknown[]).concat(args.data ?? [])) assertScoped(model, row, values, true);
+      return args;
     case "upsert":
-      return { ...args, where: within(args.where, values), create: { ...args.create, ...values } };
+      assertScoped(model, args.create, values, true);
+      assertScoped(model, args.update, values, false);
+      return { ...args, where: within(args.where, values) };
+    case "update":
+    case "updateMany":
+    case "updateManyAndReturn":
+      assertScoped(model, args.data, values, false);
+      return { ...args, where: within(args.where, values) };
     default:
       return { ...args, where: within(args.where, values) };
   }
@@ -110,25 +168,21 @@ const OPERATIONS = new Set([
 
 export type TenantDb = PrismaClient;
 
-const tenantClients = new WeakMap<object, TenantDb>();
-
 /**
- * `client` with every model operation confined to the current scope. A proxy rather than a Prisma
- * client extension, because it must also wrap a transaction's client (inTransaction), which
- * Prisma does not let one extend. `$transaction` hands its callback the confined transaction client.
+ * `client` (the Prisma client, or a transaction's) with every model operation confined to the
+ * current scope. A proxy rather than a Prisma client extension, because it must also wrap a
+ * transaction's client (inTransaction), which Prisma does not let one extend. `$transaction` hands
+ * its callback the confined transaction client; its array form passes through (its queries were
+ * made on this proxy, so they are confined already).
  */
-function confined(client: PrismaClient): TenantDb {
-  let tenant = tenantClients.get(client);
-  if (tenant) return tenant;
+function confined<Client extends object>(client: Client): Client {
   const delegates = new Map<string, unknown>();
-  tenant = new Proxy(client, {
+  return new Proxy(client, {
     get(target, property) {
       const value = Reflect.get(target, property);
-      if (property === "$transaction") {
-        return (work: unknown, options?: unknown) =>
-          typeof work === "function"
-            ? target.$transaction((tx) => (work as (tx: TenantDb) => Promise<unknown>)(confined(tx as PrismaClient)), options as never)
-            : target.$transaction(work as never, options as never);
+      if (property === "$transaction" && typeof value === "function") {
+        return (work: unknown, ...options: unknown[]) =>
+          Reflect.apply(value, target, [typeof work === "function" ? (tx: object) => work(confined(tx)) : work, ...options]);
       }
       if (typeof property !== "string" || property.startsWith("$") || typeof value !== "object" || value === null) return value;
       let delegate = delegates.get(property);
@@ -139,8 +193,16 @@ function confined(client: PrismaClient): TenantDb {
             const method = Reflect.get(modelDelegate, operation);
             if (typeof operation !== "string" || !OPERATIONS.has(operation) || typeof method !== "function") return method;
             return (args: Args = {}) => {
-              const values = confinement(model, operation);
-              return method.call(modelDelegate, values ? confine(operation, args, values) : args);
+              let confinedArgs: Args;
+              try {
+                assertNotNested(model, operation === "upsert" ? [args.create, args.update] : args.data);
+                const values = confinement(model, operation);
+                confinedArgs = values ? confine(model, operation, args, values) : args;
+              } catch (error) {
+                // Refused the way a failed query is: as the promise the caller awaits.
+                return Promise.reject(error);
+              }
+              return method.call(modelDelegate, confinedArgs);
             };
           },
         });
@@ -148,10 +210,10 @@ function confined(client: PrismaClient): TenantDb {
       }
       return delegate;
     },
-  }) as TenantDb;
-  tenantClients.set(client, tenant);
-  return tenant;
+  });
 }
+
+const tenantClients = new WeakMap<PrismaClient, TenantDb>();
 
 /**
  * The Prisma client for tenant data: every query on a tenant model is confined to the current
@@ -160,7 +222,13 @@ function confined(client: PrismaClient): TenantDb {
  * Inside inTransaction() it is that transaction's client, confined the same way.
  */
 export function tenantDb(): TenantDb {
-  return confined(db());
+  const client = db();
+  let tenant = tenantClients.get(client);
+  if (!tenant) {
+    tenant = confined(client);
+    tenantClients.set(client, tenant);
+  }
+  return tenant;
 }
 
 /**

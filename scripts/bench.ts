@@ -160,16 +160,20 @@ async function startServer(database: BenchDatabase): Promise<{ child: ChildProce
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const port = await new Promise<number>((resolve, reject) => {
+  return { child, baseURL: await listeningURL(child, "server") };
+}
+
+/** The address a started server (ours or the bare app) prints once it listens; rejects if it exits first. */
+function listeningURL(child: ChildProcess, name: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk;
       const match = /Listening on http:\/\/\S*:(\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
+      if (match) resolve(`http://127.0.0.1:${match[1]}`);
     });
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}\n${out}`)));
+    child.on("exit", (code) => reject(new Error(`${name} exited with ${code}\n${out}`)));
   });
-  return { child, baseURL: `http://127.0.0.1:${port}` };
 }
 
 /** Peak resident memory of a process, from the kernel's own high-water mark. */
@@ -252,16 +256,7 @@ async function startBareApp(): Promise<{ child: ChildProcess; baseURL: string }>
   });
   if (build.status !== 0) throw new Error("bare app build failed");
   const child = spawn(process.execPath, [...startFlags, "server.mjs"], { cwd: dir, env: { ...process.env, PORT: "0", NODE_ENV: "production" }, stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk;
-      const match = /Listening on http:\/\/\S*:(\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.on("exit", (code) => reject(new Error(`bare app exited with ${code}\n${out}`)));
-  });
-  return { child, baseURL: `http://127.0.0.1:${port}` };
+  return { child, baseURL: await listeningURL(child, "bare app") };
 }
 
 async function stop(child: ChildProcess) {

@@ -1,7 +1,6 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { MeProvider } from "@/components/me";
-import { toMe } from "@/components/me-shape";
 import { Sidebar } from "@/components/nav";
 import { TwoFactorGate } from "@/components/two-factor-gate";
 import { currentEmployee } from "@/lib/auth/current-employee";
@@ -13,7 +12,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const session = await currentEmployee();
   if (!session) redirect("/login");
   return (
-    <MeProvider me={toMe(session)}>
+    <MeProvider session={session}>
       <a href="#main" className="skip-link">
         Skip to content
       </a>

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { CidrAllowlistEditor } from "@/components/api-keys/cidr-allowlist-editor";
+import { ExpiryField } from "@/components/api-keys/expiry-field";
 import { IssuedSecret } from "@/components/api-keys/issued-secret";
 import { expiryBounds, formPath, issueBody, issueKeyResolver, keyFormFields, type KeyFormValues } from "@/components/api-keys/key-form";
 import { PermissionPicker } from "@/components/api-keys/permission-picker";
@@ -13,6 +14,7 @@ import { StepUpForm } from "@/components/step-up-form";
 import { Dialog, useDialogResult } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
+import { issueApiKeyEndpoint } from "@/lib/api-keys/endpoints";
 import { api } from "@/lib/client/api";
 
 /** Issues a key: name, expiry, permissions, allowlist and an authenticator code; then shows the secret, this once. */
@@ -32,7 +34,7 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
     resolver: issueKeyResolver,
     // Checked at first: what the API would give with `permissions` left out.
     defaultValues: { name: "", expiresOn: bounds.suggested, cidrAllowlist: [], permissions: defaultPermissionsFor(me.permissions), code: "" },
-    submit: (values) => api<ApiKeyCreated>("/v1/api_keys", { method: "POST", body: issueBody(values), totpCode: values.code.trim() }),
+    submit: (values) => api(issueApiKeyEndpoint, { body: issueBody(values), totpCode: values.code.trim() }),
     // The list behind the dialog shows the new key as soon as the dialog closes.
     invalidates: [apiKeysQueryKey],
     onDone: onIssued,
@@ -44,15 +46,7 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
   return (
     <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Issue key" pendingLabel="Issuing…">
       <Field label="Name" placeholder="Payouts service" autoComplete="off" hint="Optional. Helps you recognise the key later." error={errors.name} {...form.register("name")} />
-      <Field
-        label="Expires on"
-        type="date"
-        min={bounds.min}
-        max={bounds.max}
-        hint="At most one year from today. The key stops working at 00:00 UTC that day."
-        error={errors.expiresOn}
-        {...form.register("expiresOn")}
-      />
+      <ExpiryField label="Expires on" what="The key" bounds={bounds} registration={form.register("expiresOn")} error={errors.expiresOn} />
       <Controller
         control={form.control}
         name="permissions"

@@ -1,5 +1,6 @@
 "use client";
 
+import type { z } from "zod";
 import { codeIssues, schemaResolver, type Issue } from "@/components/schema-resolver";
 import { issueApiKeyInput, latestExpiry, rollApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
 
@@ -44,7 +45,7 @@ const expiresAtOf = (expiresOn: string) => `${expiresOn}T00:00:00.000Z`;
  * The POST /v1/api_keys body for the form's values. `permissions` is always sent, so the key gets
  * exactly what the checklist shows (left out, the API would pick its defaults).
  */
-export function issueBody(values: KeyFormValues) {
+export function issueBody(values: KeyFormValues): z.input<typeof issueApiKeyInput> {
   return {
     name: values.name.trim() === "" ? undefined : values.name,
     expiresAt: expiresAtOf(values.expiresOn),
@@ -54,9 +55,9 @@ export function issueBody(values: KeyFormValues) {
 }
 
 /** The POST /v1/api_keys/{key}/roll body for the roll dialog's values. */
-export const rollBody = (values: RollFormValues) => ({ expiresAt: expiresAtOf(values.expiresOn), overlapSeconds: Number(values.overlapSeconds) });
+export const rollBody = (values: RollFormValues): z.input<typeof rollApiKeyInput> => ({ expiresAt: expiresAtOf(values.expiresOn), overlapSeconds: Number(values.overlapSeconds) });
 
-export const allowlistBody = (values: KeyFormValues) => ({ cidrAllowlist: values.cidrAllowlist.map((row) => row.value) });
+export const allowlistBody = (values: KeyFormValues): z.input<typeof updateApiKeyInput> => ({ cidrAllowlist: values.cidrAllowlist.map((row) => row.value) });
 
 export const issueKeyResolver = schemaResolver<KeyFormValues>(formPath, (values) => [
   ...dateIssues(values.expiresOn),
@@ -75,8 +76,9 @@ export const updateAllowlistResolver = schemaResolver<KeyFormValues>(formPath, (
   ...codeIssues(values.code),
 ]);
 
-export const keyFormFields = ["name", "expiresAt", "cidrAllowlist", "permissions", "code"] as const;
-export const rollFormFields = ["expiresAt", "overlapSeconds", "code"] as const;
+// The API's body fields (checked against its schema) and the form's own code field.
+export const keyFormFields = ["name", "expiresAt", "cidrAllowlist", "permissions", "code"] as const satisfies readonly (keyof z.input<typeof issueApiKeyInput> | "code")[];
+export const rollFormFields = ["expiresAt", "overlapSeconds", "code"] as const satisfies readonly (keyof z.input<typeof rollApiKeyInput> | "code")[];
 
 /** How long the old secret may keep working after a roll: the choices the dialog offers. */
 export const OVERLAP_CHOICES = [

@@ -1,4 +1,5 @@
 import { DEFAULT_KEY_PERMISSIONS, KEY_PERMISSIONS, sortPermissions, type Permission } from "@/lib/auth/permissions";
+import type { ApiKey } from "@/components/api-keys/use-api-keys";
 
 // How the dashboard shows a key's permissions: grouped by what they are about, each resource on one
 // line with its actions ("Virtual accounts: read, write"), so a list of twenty names stays readable.
@@ -87,15 +88,13 @@ export function summarisePermissions(list: readonly Permission[]): string {
   return unique.every((permission) => permission.endsWith(":read")) ? `${count}, read only` : count;
 }
 
-type Creator = { type: "employee" | "api_key"; id: string } | null;
-
 /**
  * Who issued a key, in words. Employee names come from GET /v1/employees, which needs
  * employees:read: without it (`employees` undefined) other people are "an employee".
  */
 export function creatorLabel(
-  createdBy: Creator,
-  { meId, employees, keys }: { meId: string; employees?: ReadonlyMap<string, string>; keys: readonly { id: string; name: string | null; prefix: string }[] },
+  createdBy: ApiKey["createdBy"],
+  { meId, employees, keys }: { meId: string; employees?: ReadonlyMap<string, string>; keys: readonly Pick<ApiKey, "id" | "name" | "prefix">[] },
 ): string | null {
   if (!createdBy) return null;
   if (createdBy.type === "employee") {

@@ -1,14 +1,15 @@
 "use client";
 
 import { useId, useState } from "react";
+import { ExpiryField } from "@/components/api-keys/expiry-field";
 import { IssuedSecret } from "@/components/api-keys/issued-secret";
 import { expiryBounds, formPath, OVERLAP_CHOICES, rollBody, rollFormFields, rollKeyResolver, type RollFormValues } from "@/components/api-keys/key-form";
 import { apiKeysQueryKey, labelOf, useApiKeys, type ApiKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
 import { StepUpForm } from "@/components/step-up-form";
 import { Dialog, useDialogResult } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
 import { DateTime } from "@/components/ui/format";
 import { useApiForm } from "@/components/use-api-form";
+import { rollApiKeyEndpoint } from "@/lib/api-keys/endpoints";
 import { api } from "@/lib/client/api";
 
 type Rolled = { key: ApiKeyCreated; overlapSeconds: number };
@@ -40,10 +41,10 @@ function RollKeyForm({ apiKey, onRolled, onCancel }: { apiKey: ApiKey; onRolled:
     resolver: rollKeyResolver,
     // An hour by default: a roll should not break the systems still using the old secret.
     defaultValues: { expiresOn: bounds.suggested, overlapSeconds: "3600", code: "" },
-    submit: (values) => api<ApiKeyCreated>(`/v1/api_keys/${encodeURIComponent(apiKey.id)}/roll`, { method: "POST", body: rollBody(values), totpCode: values.code.trim() }),
+    submit: (values) => api(rollApiKeyEndpoint, { params: { key: apiKey.id }, body: rollBody(values), totpCode: values.code.trim() }),
     // Awaited before the secret shows, so the old key's new expiry is already in the list.
     invalidates: [apiKeysQueryKey],
-    onDone: (key, values) => onRolled({ key, overlapSeconds: rollBody(values).overlapSeconds }),
+    onDone: (key, values) => onRolled({ key, overlapSeconds: Number(values.overlapSeconds) }),
     fields: rollFormFields,
     formPath,
   });
@@ -55,15 +56,7 @@ function RollKeyForm({ apiKey, onRolled, onCancel }: { apiKey: ApiKey; onRolled:
         Roll <strong>{labelOf(apiKey)}</strong> (<code>{apiKey.prefix}…</code>): you get a new secret with the same name, permissions and allowed
         addresses. The old secret stops when the overlap you choose ends.
       </p>
-      <Field
-        label="New secret expires on"
-        type="date"
-        min={bounds.min}
-        max={bounds.max}
-        hint="At most one year from today. The new secret stops working at 00:00 UTC that day."
-        error={errors.expiresOn}
-        {...form.register("expiresOn")}
-      />
+      <ExpiryField label="New secret expires on" what="The new secret" bounds={bounds} registration={form.register("expiresOn")} error={errors.expiresOn} />
       <fieldset className="overlap-picker" aria-describedby={errors.overlapSeconds?.message ? `${id}-error` : undefined}>
         <legend>Old secret keeps working for</legend>
         {OVERLAP_CHOICES.map((choice) => (

@@ -1,21 +1,21 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import type { z } from "zod";
-import { employeesQueryKey, type Employee } from "@/components/employees/use-employees";
-import type { apiKeyCreatedSchema, apiKeySchema } from "@/lib/api-keys/schemas";
-import { api } from "@/lib/client/api";
+import { useEmployees } from "@/components/employees/use-employees";
+import { issueApiKeyEndpoint, listApiKeysEndpoint } from "@/lib/api-keys/endpoints";
+import { useApiQuery } from "@/lib/client/queries";
+import { queryKey } from "@/lib/client/query-keys";
+import type { ResponseOf } from "@/lib/http/endpoint";
 
-export type ApiKey = z.infer<typeof apiKeySchema>;
-export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;
+export type ApiKey = ResponseOf<typeof listApiKeysEndpoint>[number];
+export type ApiKeyCreated = ResponseOf<typeof issueApiKeyEndpoint>;
 export type ApiKeyStatus = "active" | "revoked" | "expired";
 
-export const apiKeysQueryKey = ["api-keys"] as const;
+export const apiKeysQueryKey = queryKey(listApiKeysEndpoint);
 
 /** The account's keys, newest first (GET /v1/api_keys answers a plain array). */
 export function useApiKeys() {
-  return useQuery({ queryKey: apiKeysQueryKey, queryFn: () => api<ApiKey[]>("/v1/api_keys") });
+  return useApiQuery(listApiKeysEndpoint);
 }
 
 export function statusOf(key: ApiKey, now = Date.now()): ApiKeyStatus {
@@ -31,6 +31,6 @@ export const labelOf = (key: Pick<ApiKey, "name" | "prefix">) => key.name ?? `${
  * (`enabled` false) there are no names and the list says "an employee".
  */
 export function useEmployeeNames(enabled: boolean): ReadonlyMap<string, string> | undefined {
-  const employees = useQuery({ queryKey: employeesQueryKey, queryFn: () => api<Employee[]>("/v1/employees"), enabled });
+  const employees = useEmployees({ enabled });
   return useMemo(() => (employees.data ? new Map(employees.data.map((employee) => [employee.id, employee.name])) : undefined), [employees.data]);
 }

@@ -1,9 +1,9 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { Field } from "@/components/ui/field";
+import { FilterBar, useFilterForm, type FilterFormProps } from "@/components/ui/filter-bar";
 
 const optionalText = z.string().trim().max(100, "must be at most 100 characters").optional();
 const optionalDate = z.iso.date("must be a date (2026-11-01)").optional();
@@ -21,42 +21,16 @@ export const auditFilterNames = ["action", "actorId", "startDate", "endDate"] as
 
 const emptyAsMissing = (value: string) => (value.trim() === "" ? undefined : value.trim());
 
-/** Filter form of the audit log; `serverErrors` are the API's 422 details for filters that came in through the URL. */
-export function AuditFiltersForm({
-  current,
-  serverErrors,
-  onApply,
-}: {
-  current: AuditFilters;
-  serverErrors: Record<string, string>;
-  onApply: (filters: AuditFilters) => void;
-}) {
-  const form = useForm<z.input<typeof filtersSchema>, unknown, AuditFilters>({ resolver: zodResolver(filtersSchema), defaultValues: current });
-  const errorOf = (name: (typeof auditFilterNames)[number]) => {
-    const message = form.formState.errors[name]?.message ?? serverErrors[name];
-    return message ? { message } : undefined;
-  };
-  const filtered = auditFilterNames.some((name) => current[name]);
+/** Filter form of the audit log. */
+export function AuditFiltersForm({ current, serverErrors, onApply }: FilterFormProps<AuditFilters>) {
+  const { form, errorOf } = useFilterForm(zodResolver(filtersSchema), current, serverErrors);
+  const field = (name: (typeof auditFilterNames)[number]) => ({ error: errorOf(name), ...form.register(name, { setValueAs: emptyAsMissing }) });
   return (
-    <form className="card row" role="search" aria-label="Filter the audit log" onSubmit={form.handleSubmit(onApply)} noValidate>
-      <Field label="Action" placeholder="api_key.issue" autoComplete="off" error={errorOf("action")} {...form.register("action", { setValueAs: emptyAsMissing })} />
-      <Field
-        label="Actor id"
-        placeholder="emp_… or key_…"
-        autoComplete="off"
-        error={errorOf("actorId")}
-        {...form.register("actorId", { setValueAs: emptyAsMissing })}
-      />
-      <Field label="From (UTC)" type="date" error={errorOf("startDate")} {...form.register("startDate", { setValueAs: emptyAsMissing })} />
-      <Field label="To (UTC)" type="date" error={errorOf("endDate")} {...form.register("endDate", { setValueAs: emptyAsMissing })} />
-      <button type="submit" className="primary">
-        Apply filters
-      </button>
-      {filtered && (
-        <button type="button" className="link" onClick={() => onApply({})}>
-          Clear filters
-        </button>
-      )}
-    </form>
+    <FilterBar label="Filter the audit log" onSubmit={form.handleSubmit(onApply)} onClear={() => onApply({})} filtered={auditFilterNames.some((name) => current[name])}>
+      <Field label="Action" placeholder="api_key.issue" autoComplete="off" {...field("action")} />
+      <Field label="Actor id" placeholder="emp_… or key_…" autoComplete="off" {...field("actorId")} />
+      <Field label="From (UTC)" type="date" {...field("startDate")} />
+      <Field label="To (UTC)" type="date" {...field("endDate")} />
+    </FilterBar>
   );
 }

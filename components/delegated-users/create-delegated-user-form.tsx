@@ -1,42 +1,44 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
-import type { z } from "zod";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
-import { api, ApiRequestError, applyFieldErrors } from "@/lib/client/api";
-import { createDelegatedUserInput, type delegatedUserSchema } from "@/lib/delegated-users/schemas";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { useApiForm } from "@/components/use-api-form";
+import { api, ApiRequestError } from "@/lib/client/api";
+import { queryKey } from "@/lib/client/query-keys";
+import { createDelegatedUserEndpoint, listDelegatedUsersEndpoint } from "@/lib/delegated-users/endpoints";
+import { createDelegatedUserInput } from "@/lib/delegated-users/schemas";
+import type { ResponseOf } from "@/lib/http/endpoint";
 
-export type DelegatedUser = z.output<typeof delegatedUserSchema>;
+/** The 409 of a duplicate externalId, said as the form's label says it. */
+function inDashboardWords(error: unknown): never {
+  if (error instanceof ApiRequestError && error.status === 409)
+    throw new ApiRequestError(409, error.code, "A delegated user with this external id already exists.", error.details);
+  throw error;
+}
+
+export type DelegatedUser = ResponseOf<typeof createDelegatedUserEndpoint>;
 
 /** Links a user of the platform's own system (POST /v1/delegated_users); a duplicate externalId is shown under the field. */
 export function CreateDelegatedUserForm() {
-  const queryClient = useQueryClient();
   const [created, setCreated] = useState<DelegatedUser | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<z.input<typeof createDelegatedUserInput>, unknown, z.output<typeof createDelegatedUserInput>>({
+  const { form, onSubmit, formError } = useApiForm({
     resolver: zodResolver(createDelegatedUserInput),
     defaultValues: { externalId: "" },
-  });
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    setCreated(null);
-    setFormError(null);
-    try {
-      const user = await api<DelegatedUser>("/v1/delegated_users", { method: "POST", body: values });
+    fields: ["externalId"],
+    conflict: "externalId",
+    beforeSubmit: () => {
+      setCreated(null);
+      return true;
+    },
+    submit: (body) => api(createDelegatedUserEndpoint, { body }).catch(inDashboardWords),
+    invalidates: [queryKey(listDelegatedUsersEndpoint)],
+    onDone: (user) => {
       setCreated(user);
       form.reset({ externalId: "" });
-      await queryClient.invalidateQueries({ queryKey: ["/v1/delegated_users"] });
-    } catch (error) {
-      if (error instanceof ApiRequestError && error.status === 409) {
-        form.setError("externalId", { type: "server", message: "A delegated user with this external id already exists." });
-        return;
-      }
-      setFormError(applyFieldErrors(error, form.setError, ["externalId"]));
-    }
+    },
   });
 
   return (
@@ -52,9 +54,9 @@ export function CreateDelegatedUserForm() {
           error={form.formState.errors.externalId}
           {...form.register("externalId")}
         />
-        <button type="submit" className="primary" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting ? "Creating…" : "Create delegated user"}
-        </button>
+        <SubmitButton pending={form.formState.isSubmitting} pendingLabel="Creating…">
+          Create delegated user
+        </SubmitButton>
       </div>
       {created && (
         <div className="alert success" role="status">

@@ -6,12 +6,14 @@ import { RolePicker } from "@/components/employees/role-picker";
 import { grantableRoles, ROLE_LABELS } from "@/components/employees/roles";
 import { employeesQueryKey, type InvitedEmployee } from "@/components/employees/use-employees";
 import { useCan } from "@/components/me";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { StepUpForm } from "@/components/step-up-form";
-import { Dialog, DoneActions, useDialogResult } from "@/components/ui/dialog";
+import { Dialog, useDialogResult } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
-import { CopyButton, DateTime } from "@/components/ui/format";
+import { DateTime } from "@/components/ui/format";
 import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
+import { inviteEmployeeEndpoint } from "@/lib/employees/endpoints";
 import { inviteEmployeeInput, totpCodeSchema } from "@/lib/employees/schemas";
 
 /**
@@ -36,7 +38,7 @@ function InviteForm({ onInvited, onCancel }: { onInvited: (employee: InvitedEmpl
   const apiForm = useApiForm<Input, InvitedEmployee, Output>({
     resolver: zodResolver(inviteForm),
     defaultValues: { name: "", email: "", role: "viewer", code: "" },
-    submit: ({ code, ...body }) => api<InvitedEmployee>("/v1/employees", { method: "POST", body, totpCode: code }),
+    submit: ({ code, ...body }) => api(inviteEmployeeEndpoint, { body, totpCode: code }),
     invalidates: [employeesQueryKey],
     onDone: onInvited,
     fields: ["name", "email", "role", "code"],
@@ -62,19 +64,22 @@ function InviteForm({ onInvited, onCancel }: { onInvited: (employee: InvitedEmpl
 
 function InvitationLink({ invited, onDone }: { invited: InvitedEmployee; onDone: () => void }) {
   return (
-    <div className="stack">
-      <div className="alert success" role="status">
-        <strong>{invited.name}</strong> is invited as {ROLE_LABELS[invited.role]}.
-      </div>
+    <ShownOnce
+      notice={
+        <>
+          <strong>{invited.name}</strong> is invited as {ROLE_LABELS[invited.role]}.
+        </>
+      }
+      value={invited.invitationUrl}
+      label="Invitation link"
+      testId="invitation-url"
+      copyLabel="Copy link"
+      onDone={onDone}
+    >
       <p style={{ margin: 0 }}>
         Send them this link. It works once, until <DateTime value={invited.invitationExpiresAt} />.{" "}
         <strong>Copy it now: you will not see it again.</strong>
       </p>
-      <div className="secret-box" role="group" aria-label="Invitation link">
-        <code data-testid="invitation-url">{invited.invitationUrl}</code>
-        <CopyButton text={invited.invitationUrl} label="Copy link" />
-      </div>
-      <DoneActions onDone={onDone} />
-    </div>
+    </ShownOnce>
   );
 }

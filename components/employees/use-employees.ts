@@ -1,20 +1,21 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import type { z } from "zod";
-import { api } from "@/lib/client/api";
-import type { employeeSchema, invitedEmployeeSchema } from "@/lib/employees/schemas";
+import { useApiQuery } from "@/lib/client/queries";
+import { queryKey } from "@/lib/client/query-keys";
+import { getEmployeeEndpoint, inviteEmployeeEndpoint, listEmployeesEndpoint } from "@/lib/employees/endpoints";
+import type { ResponseOf } from "@/lib/http/endpoint";
 
-export type Employee = z.infer<typeof employeeSchema>;
-export type InvitedEmployee = z.infer<typeof invitedEmployeeSchema>;
+export type Employee = ResponseOf<typeof getEmployeeEndpoint>;
+export type InvitedEmployee = ResponseOf<typeof inviteEmployeeEndpoint>;
 
-export const employeesQueryKey = ["employees"] as const;
+/** Refreshes the employee list and every employee's page. */
+export const employeesQueryKey = queryKey(listEmployeesEndpoint);
 
 /** The platform's employees, oldest first (GET /v1/employees answers a plain array). */
-export function useEmployees() {
-  return useQuery({ queryKey: employeesQueryKey, queryFn: () => api<Employee[]>("/v1/employees") });
+export function useEmployees(settings: { enabled?: boolean } = {}) {
+  return useApiQuery(listEmployeesEndpoint, settings);
 }
 
 export function useEmployee(id: string) {
-  return useQuery({ queryKey: [...employeesQueryKey, id], queryFn: () => api<Employee>(`/v1/employees/${encodeURIComponent(id)}`) });
+  return useApiQuery(getEmployeeEndpoint, { params: { id } });
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useState } from "react";
+import type { RowDialogProps } from "@/components/ui/confirm-dialog";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Dialog } from "@/components/ui/dialog";
 import { ApiRequestError } from "@/lib/client/api";
@@ -17,17 +18,11 @@ const consequences: Partial<Record<InformationRequestStatus, string>> = {
 /** Confirms one transition; decisions take a reason (required to reject or expire, optional to approve). */
 export function DecisionDialog({
   request,
-  target,
   move,
+  row: target,
   onClose,
-  onMoved,
-}: {
-  request: InformationRequestDetail;
-  target: InformationRequestStatus | null;
-  move: ReturnType<typeof useMoveInformationRequest>;
-  onClose: () => void;
-  onMoved: (status: InformationRequestStatus) => void;
-}) {
+  onDone: onMoved,
+}: { request: InformationRequestDetail; move: ReturnType<typeof useMoveInformationRequest> } & RowDialogProps<InformationRequestStatus>) {
   const reasonId = useId();
   const [reason, setReason] = useState("");
   const [reasonError, setReasonError] = useState<string | null>(null);

@@ -1,19 +1,22 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { z } from "zod";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
-import type {
-  InformationRequestKind,
-  InformationRequestStatus,
-  informationRequestDetailSchema,
-  informationRequestSchema,
-} from "@/lib/information-requests/schemas";
-import type { transferSchema } from "@/lib/transfers/schemas";
+import { useApiQuery, useInvalidate } from "@/lib/client/queries";
+import { queryKey } from "@/lib/client/query-keys";
+import type { ResponseOf } from "@/lib/http/endpoint";
+import {
+  getInformationRequestEndpoint,
+  listInformationRequestsEndpoint,
+  listTransferInformationRequestsEndpoint,
+  updateInformationRequestStatusEndpoint,
+} from "@/lib/information-requests/endpoints";
+import type { InformationRequestKind, InformationRequestStatus } from "@/lib/information-requests/schemas";
+import { getTransferEndpoint } from "@/lib/transfers/endpoints";
 
-export type InformationRequest = z.output<typeof informationRequestSchema>;
-export type InformationRequestDetail = z.output<typeof informationRequestDetailSchema>;
-export type Transfer = z.output<typeof transferSchema>;
+export type InformationRequest = ResponseOf<typeof updateInformationRequestStatusEndpoint>;
+export type InformationRequestDetail = ResponseOf<typeof getInformationRequestEndpoint>;
+export type Transfer = ResponseOf<typeof getTransferEndpoint>;
 
 export const kindLabels: Record<InformationRequestKind, string> = {
   due_diligence: "Due diligence",
@@ -29,36 +32,35 @@ export const transitionLabels: Record<InformationRequestStatus, string> = {
   expired: "Expire",
 };
 
-export const informationRequestKey = (id: string) => ["information-request", id] as const;
-
 export function useInformationRequest(id: string) {
-  return useQuery({
-    queryKey: informationRequestKey(id),
-    queryFn: () => api<InformationRequestDetail>(`/v1/information_requests/${encodeURIComponent(id)}`),
-  });
+  return useApiQuery(getInformationRequestEndpoint, { params: { id } });
 }
 
 export function useTransfer(id: string | null) {
-  return useQuery({
-    queryKey: ["transfer", id],
-    queryFn: () => api<Transfer>(`/v1/transfers/${encodeURIComponent(id!)}`),
-    enabled: id !== null,
-  });
+  return useApiQuery(getTransferEndpoint, { params: { id: id ?? "" }, enabled: id !== null });
+}
+
+/** The requests raised against one transfer (a plain array, oldest first). */
+export function useTransferRequests(transferId: string) {
+  return useApiQuery(listTransferInformationRequestsEndpoint, { params: { id: transferId } });
 }
 
 /** POST /v1/information_requests/{id}/status; whatever the answer, the request and the lists are read again. */
-export function useMoveInformationRequest(id: string) {
+export function useMoveInformationRequest(request: Pick<InformationRequest, "id" | "transferId">) {
+  const { id, transferId } = request;
   const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: ({ status, reason }: { status: InformationRequestStatus; reason?: string }) =>
-      api<InformationRequest>(`/v1/information_requests/${encodeURIComponent(id)}/status`, { method: "POST", body: { status, reason } }),
+    mutationFn: (body: { status: InformationRequestStatus; reason?: string }) => api(updateInformationRequestStatusEndpoint, { params: { id }, body }),
     onSuccess: (moved) => {
-      queryClient.setQueryData<InformationRequestDetail>(informationRequestKey(id), (old) => (old ? { ...old, ...moved } : old));
+      queryClient.setQueryData<InformationRequestDetail>(queryKey(getInformationRequestEndpoint, { params: { id } }), (old) => (old ? { ...old, ...moved } : old));
     },
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: ["information-requests"] });
-      // After a 409 the page was stale: read the request's real status before offering actions again.
-      await queryClient.invalidateQueries({ queryKey: informationRequestKey(id) });
-    },
+    // The collection's key prefixes every list page and the request itself: after a 409 the page was
+    // stale, so the request's real status is read before actions are offered again.
+    onSettled: () =>
+      Promise.all([
+        invalidate(listInformationRequestsEndpoint),
+        transferId ? invalidate(listTransferInformationRequestsEndpoint, { id: transferId }) : undefined,
+      ]),
   });
 }

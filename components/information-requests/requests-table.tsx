@@ -2,61 +2,50 @@
 
 import Link from "next/link";
 import { DateTime, StatusBadge } from "@/components/ui/format";
+import { ListTable } from "@/components/ui/list-table";
 import { kindLabels, type InformationRequest } from "./hooks";
 
 /** Information requests as a table: each links to its page, and to the transfer or KYC submission it concerns. */
 export function RequestsTable({ requests, caption }: { requests: InformationRequest[]; caption: string }) {
   return (
-    <div className="table-wrap">
-      <table className="cards">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Request</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Status</th>
-            <th scope="col">Concerns</th>
-            <th scope="col">Created</th>
-            <th scope="col">Updated</th>
-          </tr>
-        </thead>
-        <tbody>
-          {requests.map((request) => (
-            <tr key={request.id} data-testid="information-request-row">
-              <td data-label="Request">
-                <Link href={`/information-requests/${encodeURIComponent(request.id)}`}>
-                  <code>{request.id}</code>
-                </Link>
-              </td>
-              <td data-label="Kind" data-testid="kind">{kindLabels[request.kind]}</td>
-              <td data-label="Status">
-                <StatusBadge status={request.status} />
-              </td>
-              <td data-label="Concerns">
-                <div style={{ display: "grid", gap: "0.2rem" }}>
-                  {request.transferId && (
-                    <Link href={`/information-requests?transferId=${encodeURIComponent(request.transferId)}`} aria-label={`Transfer ${request.transferId}`}>
-                      Transfer <code>{request.transferId}</code>
-                    </Link>
-                  )}
-                  {request.submissionId && (
-                    <Link href={`/kyc/submissions/${encodeURIComponent(request.submissionId)}`} aria-label={`KYC submission ${request.submissionId}`}>
-                      KYC <code>{request.submissionId}</code>
-                    </Link>
-                  )}
-                  {!request.transferId && !request.submissionId && <span className="muted">Account</span>}
-                </div>
-              </td>
-              <td data-label="Created">
-                <DateTime value={request.createdAt} />
-              </td>
-              <td data-label="Updated">
-                <DateTime value={request.updatedAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <ListTable
+      rows={requests}
+      caption={caption}
+      rowTestId="information-request-row"
+      columns={[
+        {
+          header: "Request",
+          cell: ({ id }) => (
+            <Link href={`/information-requests/${encodeURIComponent(id)}`}>
+              <code>{id}</code>
+            </Link>
+          ),
+        },
+        { header: "Kind", testId: "kind", cell: (request) => kindLabels[request.kind] },
+        { header: "Status", cell: (request) => <StatusBadge status={request.status} /> },
+        { header: "Concerns", cell: (request) => <Concerns request={request} /> },
+        { header: "Created", cell: (request) => <DateTime value={request.createdAt} /> },
+        { header: "Updated", cell: (request) => <DateTime value={request.updatedAt} /> },
+      ]}
+    />
+  );
+}
+
+/** The transfer or KYC submission a request was raised against, or the account itself. */
+function Concerns({ request: { transferId, submissionId } }: { request: InformationRequest }) {
+  return (
+    <div style={{ display: "grid", gap: "0.2rem" }}>
+      {transferId && (
+        <Link href={`/information-requests?transferId=${encodeURIComponent(transferId)}`} aria-label={`Transfer ${transferId}`}>
+          Transfer <code>{transferId}</code>
+        </Link>
+      )}
+      {submissionId && (
+        <Link href={`/kyc/submissions/${encodeURIComponent(submissionId)}`} aria-label={`KYC submission ${submissionId}`}>
+          KYC <code>{submissionId}</code>
+        </Link>
+      )}
+      {!transferId && !submissionId && <span className="muted">Account</span>}
     </div>
   );
 }

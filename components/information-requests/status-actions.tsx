@@ -1,7 +1,7 @@
 "use client";
 
-import { useState } from "react";
 import { useCan, useMe } from "@/components/me";
+import { useRowAction } from "@/components/ui/confirm-dialog";
 import { StatusBadge } from "@/components/ui/format";
 import { ApiRequestError } from "@/lib/client/api";
 import { informationRequestTransitions, type InformationRequestStatus } from "@/lib/information-requests/schemas";
@@ -16,9 +16,8 @@ import { transitionLabels, useMoveInformationRequest, type InformationRequestDet
 export function StatusActions({ request }: { request: InformationRequestDetail }) {
   const me = useMe();
   const can = useCan();
-  const move = useMoveInformationRequest(request.id);
-  const [target, setTarget] = useState<InformationRequestStatus | null>(null);
-  const [done, setDone] = useState<InformationRequestStatus | null>(null);
+  const move = useMoveInformationRequest(request);
+  const decision = useRowAction<InformationRequestStatus>();
   if (!can("information_requests:write")) return null;
   const allowed = informationRequestTransitions[request.status];
   // With four-eyes approval, whoever started the review cannot approve or reject it (the API refuses too).
@@ -36,9 +35,9 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
           Someone else changed this request meanwhile: {conflict.message}. The page now shows its current status; check it before acting again.
         </div>
       )}
-      {done && !move.error && (
+      {decision.done && !move.error && (
         <div className="alert success" role="status">
-          Moved to {done.replaceAll("_", " ")}.
+          Moved to {decision.done.replaceAll("_", " ")}.
         </div>
       )}
       {fourEyesBlocked && (
@@ -59,7 +58,7 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
               className={status === "approved" || status === "on_review" ? "primary" : "danger"}
               onClick={() => {
                 move.reset();
-                setTarget(status);
+                decision.ask(status);
               }}
               disabled={move.isPending}
             >
@@ -68,16 +67,7 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
           ))}
         </div>
       )}
-      <DecisionDialog
-        request={request}
-        target={target}
-        move={move}
-        onClose={() => setTarget(null)}
-        onMoved={(status) => {
-          setDone(status);
-          setTarget(null);
-        }}
-      />
+      <DecisionDialog request={request} move={move} {...decision.dialog} />
     </section>
   );
 }

@@ -1,41 +1,38 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
-import type { z } from "zod";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
-import { api, applyFieldErrors } from "@/lib/client/api";
-import { acceptAgreementInput, type agreementSchema } from "@/lib/kyc/schemas";
-import { kycSubmissionKey } from "./hooks";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { useApiForm } from "@/components/use-api-form";
+import { api } from "@/lib/client/api";
+import { queryKey } from "@/lib/client/query-keys";
+import type { ResponseOf } from "@/lib/http/endpoint";
+import { acceptAgreementEndpoint, getKycSubmissionEndpoint } from "@/lib/kyc/endpoints";
+import { acceptAgreementInput } from "@/lib/kyc/schemas";
 
-type Values = z.input<typeof acceptAgreementInput>;
-type Accepted = z.output<typeof agreementSchema>;
+type Accepted = ResponseOf<typeof acceptAgreementEndpoint>;
 
 /** Records the applicant's acceptance of a document set; a set already accepted is refused under its field (409). */
 export function AgreementForm({ submissionId }: { submissionId: string }) {
-  const queryClient = useQueryClient();
-  const [formError, setFormError] = useState<string | null>(null);
   const [accepted, setAccepted] = useState<Accepted | null>(null);
-  const form = useForm<Values, unknown, z.output<typeof acceptAgreementInput>>({
+  const { form, onSubmit, formError } = useApiForm({
     resolver: zodResolver(acceptAgreementInput),
     defaultValues: { documentSetId: "" },
-  });
-  const { errors, isSubmitting } = form.formState;
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFormError(null);
-    setAccepted(null);
-    try {
-      const result = await api<Accepted>(`/v1/kyc/submissions/${encodeURIComponent(submissionId)}/agreements`, { method: "POST", body: values });
+    fields: ["documentSetId", "ipAddress"],
+    beforeSubmit: () => {
+      setAccepted(null);
+      return true;
+    },
+    submit: (body) => api(acceptAgreementEndpoint, { params: { submissionId }, body }),
+    invalidates: [queryKey(getKycSubmissionEndpoint, { params: { submissionId } })],
+    onDone: (result) => {
       setAccepted(result);
       form.reset();
-      await queryClient.invalidateQueries({ queryKey: kycSubmissionKey(submissionId) });
-    } catch (error) {
-      setFormError(applyFieldErrors(error, form.setError, ["documentSetId", "ipAddress"]));
-    }
+    },
   });
+  const { errors, isSubmitting } = form.formState;
   return (
     <form className="stack" onSubmit={onSubmit} noValidate aria-labelledby="accept-agreement-heading">
       <h3 id="accept-agreement-heading" style={{ margin: 0 }}>
@@ -58,9 +55,9 @@ export function AgreementForm({ submissionId }: { submissionId: string }) {
         />
       </div>
       <div>
-        <button type="submit" className="primary" disabled={isSubmitting}>
-          {isSubmitting ? "Recording…" : "Record acceptance"}
-        </button>
+        <SubmitButton pending={isSubmitting} pendingLabel="Recording…">
+          Record acceptance
+        </SubmitButton>
       </div>
     </form>
   );

@@ -16,6 +16,9 @@ export const roleLabels: Record<(typeof beneficiaryRoles)[number], string> = {
   representative: "Representative",
 };
 
+/** How a submission or an owner names its kind. */
+export const typeLabel = (type: "business" | "individual") => (type === "business" ? "Business" : "Individual");
+
 /** "Germany (DE)"; the bare code when it names no country. */
 export const countryWithName = (code: string) => {
   const name = countryName(code);

@@ -1,25 +1,17 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import type { z } from "zod";
-import { api } from "@/lib/client/api";
-import type { applicantProfileSchema, kycSubmissionDetailSchema, kycSubmissionSummarySchema } from "@/lib/kyc/schemas";
+import { useApiQuery } from "@/lib/client/queries";
+import type { ResponseOf } from "@/lib/http/endpoint";
+import { getKycSubmissionEndpoint, getProfileEndpoint } from "@/lib/kyc/endpoints";
 
-export type KycSubmissionSummary = z.output<typeof kycSubmissionSummarySchema>;
-export type KycSubmissionDetail = z.output<typeof kycSubmissionDetailSchema>;
+export type KycSubmissionDetail = ResponseOf<typeof getKycSubmissionEndpoint>;
 export type Beneficiary = KycSubmissionDetail["beneficiaries"][number];
-export type ApplicantProfile = z.output<typeof applicantProfileSchema>;
+export type ApplicantProfile = ResponseOf<typeof getProfileEndpoint>;
 
-export const kycSubmissionKey = (id: string) => ["kyc-submission", id] as const;
-export const applicantProfileKey = ["kyc-profile"] as const;
-
-export function useKycSubmission(id: string) {
-  return useQuery({
-    queryKey: kycSubmissionKey(id),
-    queryFn: () => api<KycSubmissionDetail>(`/v1/kyc/submissions/${encodeURIComponent(id)}`),
-  });
+export function useKycSubmission(submissionId: string) {
+  return useApiQuery(getKycSubmissionEndpoint, { params: { submissionId } });
 }
 
 export function useApplicantProfile() {
-  return useQuery({ queryKey: applicantProfileKey, queryFn: () => api<ApplicantProfile>("/v1/kyc/profile") });
+  return useApiQuery(getProfileEndpoint);
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Dialog } from "@/components/ui/dialog";
 
@@ -51,4 +51,29 @@ export function ConfirmDialog<T>({
       )}
     </Dialog>
   );
+}
+
+/** What a dialog that acts on one row of a list takes: the row (null: closed), and where it reports. */
+export type RowDialogProps<T> = { row: T | null; onClose: () => void; onDone: (result: T) => void };
+
+/**
+ * The row a list's action (Delete, Deactivate) is asking about, and the last row it finished, for a
+ * notice above the list: `ask(row)` opens the dialog, `dialog` goes to it as its props.
+ */
+export function useRowAction<T>() {
+  const [row, setRow] = useState<T | null>(null);
+  const [done, setDone] = useState<T | null>(null);
+  const dialog: RowDialogProps<T> = {
+    row,
+    onClose: () => setRow(null),
+    onDone: (result) => {
+      setRow(null);
+      setDone(result);
+    },
+  };
+  const ask = (next: T) => {
+    setDone(null);
+    setRow(next);
+  };
+  return { done, ask, dialog };
 }

@@ -1,11 +1,13 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
-import { deliveriesPath, type WebhookDelivery } from "@/components/webhooks/use-webhooks";
+import type { WebhookDelivery } from "@/components/webhooks/use-webhooks";
 import { api } from "@/lib/client/api";
+import { useInvalidate } from "@/lib/client/queries";
+import { listWebhookDeliveriesEndpoint, retryWebhookDeliveryEndpoint } from "@/lib/webhooks/endpoints";
 import styles from "./webhooks.module.css";
 
 /** How often the log asks again while a delivery is still under way: the worker changes it in the background. */
@@ -54,14 +56,10 @@ function Outcome({ delivery }: { delivery: WebhookDelivery }) {
 
 /** One delivery: status, attempts and times up front; the payload and the last response on demand; Retry for writers. */
 export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery: WebhookDelivery; mayWrite: boolean; endpointEnabled: boolean }) {
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const retry = useMutation({
-    mutationFn: () =>
-      api<WebhookDelivery>(
-        `${deliveriesPath(delivery.webhookEndpointId)}/${encodeURIComponent(delivery.id)}/retry`,
-        { method: "POST" },
-      ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [deliveriesPath(delivery.webhookEndpointId)] }),
+    mutationFn: () => api(retryWebhookDeliveryEndpoint, { params: { id: delivery.webhookEndpointId, eventId: delivery.id } }),
+    onSuccess: () => invalidate(listWebhookDeliveriesEndpoint, { id: delivery.webhookEndpointId }),
   });
   // Retry is for a delivery that was tried: one not yet sent is on its way already.
   const retryable = delivery.status !== "pending" || delivery.attempts > 0;

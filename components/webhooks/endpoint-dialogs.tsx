@@ -1,7 +1,7 @@
 "use client";
 
 import { Controller } from "react-hook-form";
-import { CodeConfirmDialog, StepUpForm } from "@/components/step-up-form";
+import { CodeConfirmDialog, DialogFor, StepUpForm } from "@/components/step-up-form";
 import { Dialog, DoneActions, useDialogResult } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
@@ -9,9 +9,9 @@ import { EventPicker } from "@/components/webhooks/event-picker";
 import { createBody, createEndpointResolver, endpointFormFields, formPath, updateBody, updateEndpointResolver, type EndpointFormValues } from "@/components/webhooks/endpoint-form";
 import { PublicKey } from "@/components/webhooks/public-key";
 import { labelOf, webhookEndpointsQueryKey, type WebhookEndpoint } from "@/components/webhooks/use-webhooks";
+import { Notice } from "@/components/ui/use-page-dialogs";
 import { api } from "@/lib/client/api";
-
-const endpointPath = (id: string) => `/v1/webhook_endpoints/${encodeURIComponent(id)}`;
+import { createWebhookEndpointEndpoint, deleteWebhookEndpointEndpoint, updateWebhookEndpointEndpoint } from "@/lib/webhooks/endpoints";
 
 /**
  * The create form, or with an endpoint its edit form: URL, description and events, checked by the
@@ -25,8 +25,8 @@ function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoi
       : { url: "", description: "", events: [], code: "" },
     submit: (values) =>
       endpoint
-        ? api<WebhookEndpoint>(endpointPath(endpoint.id), { method: "POST", body: updateBody(values), totpCode: values.code.trim() })
-        : api<WebhookEndpoint>("/v1/webhook_endpoints", { method: "POST", body: createBody(values), totpCode: values.code.trim() }),
+        ? api(updateWebhookEndpointEndpoint, { params: { id: endpoint.id }, body: updateBody(values), totpCode: values.code.trim() })
+        : api(createWebhookEndpointEndpoint, { body: createBody(values), totpCode: values.code.trim() }),
     invalidates: [webhookEndpointsQueryKey],
     onDone,
     fields: endpointFormFields,
@@ -63,9 +63,9 @@ export function CreateEndpointDialog({ open, onClose }: { open: boolean; onClose
     <Dialog open={open} onClose={close} title={created ? "Endpoint added" : "Add webhook endpoint"}>
       {created ? (
         <div className="stack">
-          <div className="alert success" role="status">
+          <Notice>
             <strong>{labelOf(created)}</strong> will receive {created.subscribedEvents.length === 1 ? "1 event type" : `${created.subscribedEvents.length} event types`}.
-          </div>
+          </Notice>
           <p style={{ margin: 0 }}>
             Every delivery is signed with this endpoint&apos;s own Ed25519 key. Give your receiver this public key to verify the{" "}
             <code>X-Webhook-Signature</code> and <code>webhook-signature</code> headers. It stays on the endpoint&apos;s page.
@@ -83,9 +83,9 @@ export function CreateEndpointDialog({ open, onClose }: { open: boolean; onClose
 /** Changes an endpoint's URL, description and events; needs an authenticator code. */
 export function EditEndpointDialog({ endpoint, onClose, onSaved }: { endpoint: WebhookEndpoint | null; onClose: () => void; onSaved: (endpoint: WebhookEndpoint) => void }) {
   return (
-    <Dialog open={endpoint !== null} onClose={onClose} title="Edit webhook endpoint">
-      {endpoint && <EndpointForm endpoint={endpoint} onCancel={onClose} onDone={onSaved} />}
-    </Dialog>
+    <DialogFor subject={endpoint} onClose={onClose} title="Edit webhook endpoint">
+      {(current) => <EndpointForm endpoint={current} onCancel={onClose} onDone={onSaved} />}
+    </DialogFor>
   );
 }
 
@@ -94,17 +94,17 @@ export function ToggleEndpointDialog({ endpoint, onClose, onDone }: { endpoint: 
   const enable = endpoint ? !endpoint.enabled : false;
   return (
     <CodeConfirmDialog
-      open={endpoint !== null}
+      subject={endpoint}
       title={enable ? "Enable webhook endpoint" : "Disable webhook endpoint"}
       confirmLabel={enable ? "Enable endpoint" : "Disable endpoint"}
       pendingLabel={enable ? "Enabling…" : "Disabling…"}
       danger={!enable}
-      onConfirm={(code) => api<WebhookEndpoint>(endpointPath(endpoint!.id), { method: "POST", body: { enabled: enable }, totpCode: code })}
+      onConfirm={(endpoint, code) => api(updateWebhookEndpointEndpoint, { params: { id: endpoint.id }, body: { enabled: enable }, totpCode: code })}
       invalidates={[webhookEndpointsQueryKey]}
       onClose={onClose}
       onDone={onDone}
     >
-      {endpoint &&
+      {(endpoint) =>
         (enable ? (
           <>
             Enable <strong>{labelOf(endpoint)}</strong>? New events are delivered to it again.
@@ -122,17 +122,17 @@ export function ToggleEndpointDialog({ endpoint, onClose, onDone }: { endpoint: 
 export function DeleteEndpointDialog({ endpoint, onClose, onDeleted }: { endpoint: WebhookEndpoint | null; onClose: () => void; onDeleted: (endpoint: WebhookEndpoint) => void }) {
   return (
     <CodeConfirmDialog
-      open={endpoint !== null}
+      subject={endpoint}
       title="Delete webhook endpoint"
       confirmLabel="Delete endpoint"
       pendingLabel="Deleting…"
       danger
-      onConfirm={(code) => api<WebhookEndpoint>(endpointPath(endpoint!.id), { method: "DELETE", totpCode: code })}
+      onConfirm={(endpoint, code) => api(deleteWebhookEndpointEndpoint, { params: { id: endpoint.id }, totpCode: code })}
       invalidates={[webhookEndpointsQueryKey]}
       onClose={onClose}
       onDone={onDeleted}
     >
-      {endpoint && (
+      {(endpoint) => (
         <>
           Delete <strong>{labelOf(endpoint)}</strong> (<code>{endpoint.url}</code>)? Nothing more is delivered to it, deliveries still waiting are
           dropped, and this cannot be undone.

@@ -1,26 +1,23 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import type { z } from "zod";
-import { api } from "@/lib/client/api";
-import type { webhookDeliverySchema, webhookEndpointSchema } from "@/lib/webhooks/schemas";
+import { useApiQuery } from "@/lib/client/queries";
+import { queryKey } from "@/lib/client/query-keys";
+import type { ResponseOf } from "@/lib/http/endpoint";
+import { getWebhookEndpointEndpoint, listWebhookDeliveriesEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
 
-// Types only: lib/webhooks/schemas.ts also holds the server's URL guard (DNS, env), which stays out of the browser.
-export type WebhookEndpoint = z.output<typeof webhookEndpointSchema>;
-export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;
+export type WebhookEndpoint = ResponseOf<typeof getWebhookEndpointEndpoint>;
+export type WebhookDelivery = ResponseOf<typeof listWebhookDeliveriesEndpoint>["items"][number];
 
-export const webhookEndpointsQueryKey = ["webhook-endpoints"] as const;
-export const webhookEndpointQueryKey = (id: string) => [...webhookEndpointsQueryKey, id] as const;
-/** The delivery log's path, which useCursorList uses as the first part of its query key. */
-export const deliveriesPath = (endpointId: string) => `/v1/webhook_endpoints/${encodeURIComponent(endpointId)}/events`;
+/** Refreshes the endpoint list and every endpoint's page (its delivery log included). */
+export const webhookEndpointsQueryKey = queryKey(listWebhookEndpointsEndpoint);
 
 /** The platform's endpoints (GET /v1/webhook_endpoints answers a plain array). */
 export function useWebhookEndpoints() {
-  return useQuery({ queryKey: webhookEndpointsQueryKey, queryFn: () => api<WebhookEndpoint[]>("/v1/webhook_endpoints") });
+  return useApiQuery(listWebhookEndpointsEndpoint);
 }
 
 export function useWebhookEndpoint(id: string) {
-  return useQuery({ queryKey: webhookEndpointQueryKey(id), queryFn: () => api<WebhookEndpoint>(`/v1/webhook_endpoints/${encodeURIComponent(id)}`) });
+  return useApiQuery(getWebhookEndpointEndpoint, { params: { id } });
 }
 
 /** How people recognise an endpoint: its description, else its URL's host and path. */

@@ -2,7 +2,7 @@ import { newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { presentAccount } from "@/lib/accounts/schemas";
-import { tenantDb } from "@/lib/tenancy";
+import { scopePlatformId, tenantDb } from "@/lib/tenancy";
 
 // Every function here runs inside a tenant scope: tenantDb() confines Account queries to the
 // scope's platform, so another platform's account is simply not found (404, never 403).
@@ -26,6 +26,6 @@ export async function findAccount(accountId: string) {
 
 /** An account under `parentId`, in the scope's platform (the confinement sets platformId). */
 export async function createSubAccount({ name, parentId }: { name: string; parentId: string }) {
-  const row = await tenantDb().account.create({ data: { id: newId("acct"), platformId: "", parentId, name } });
+  const row = await tenantDb().account.create({ data: { id: newId("acct"), platformId: scopePlatformId(), parentId, name } });
   return presentAccount(row);
 }

@@ -1,6 +1,5 @@
-// Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
 import { z } from "zod";
-import { endpoint } from "@/lib/http/endpoint";
+import { defineSandbox, endpointGroup } from "@/lib/http/endpoint";
 import { pageQuerySchema } from "@/lib/http/pagination";
 import {
   accountPageSchema,
@@ -14,43 +13,30 @@ import {
   updateAccountInput,
 } from "@/lib/accounts/schemas";
 
-const tag = "Accounts";
+const define = endpointGroup({ tag: "Accounts", auth: "any" });
+const defineFeatureFlags = endpointGroup({ tag: "Feature flags", auth: "any" });
 
-export const listAccountsEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/accounts",
-  tag,
+export const listAccountsEndpoint = define("GET /v1/accounts", {
   summary: "List the platform's accounts",
   description: "The platform's own account and every account under it, oldest first, as a plain array.",
-  auth: "any",
   permission: "accounts:read",
   platformWide: true,
   response: z.array(accountSchema),
-  errors: [],
 });
 
-export const pageAccountsEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/accounts/paginate",
-  tag,
+export const pageAccountsEndpoint = define("GET /v1/accounts/paginate", {
   summary: "List the platform's accounts, a cursor page at a time",
-  auth: "any",
   permission: "accounts:read",
   platformWide: true,
   query: pageQuerySchema,
   response: accountPageSchema,
-  errors: [],
 });
 
-export const updateAccountEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/accounts/{accountId}",
-  tag,
+export const updateAccountEndpoint = define("POST /v1/accounts/{accountId}", {
   summary: "Set an account's feature-flag preferences",
   description:
     "Merges the given flags into the account's map; flags left out keep their value. Any account of the platform; " +
     "another platform's account answers 404. An unknown flag or value answers 422 naming it (`featureFlags.foo`).",
-  auth: "any",
   permission: "feature_flags:write",
   params: accountParams,
   body: updateAccountInput,
@@ -59,27 +45,19 @@ export const updateAccountEndpoint = endpoint({
   errors: [409],
 });
 
-export const readFeatureFlagsEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/feature_flags",
-  tag: "Feature flags",
+export const readFeatureFlagsEndpoint = defineFeatureFlags("GET /v1/feature_flags", {
   summary: "The account's feature-flag preferences",
   description: "Of the caller's account, or of the account named by `Service-Account-Id`.",
-  auth: "any",
   permission: "feature_flags:read",
   response: featureFlagsSchema,
   errors: [404],
 });
 
-export const updateFeatureFlagsEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/feature_flags",
-  tag: "Feature flags",
+export const updateFeatureFlagsEndpoint = defineFeatureFlags("POST /v1/feature_flags", {
   summary: "Set the account's feature-flag preferences",
   description:
     "The body is the flag map itself (`{ \"named\": \"prefer\" }`); given flags are merged into the stored map and the whole " +
     "map is returned. Acts for `Service-Account-Id` when sent. An unknown flag or value answers 422 naming it.",
-  auth: "any",
   permission: "feature_flags:write",
   body: featureFlagsInput,
   response: featureFlagsSchema,
@@ -87,35 +65,22 @@ export const updateFeatureFlagsEndpoint = endpoint({
   errors: [404, 409],
 });
 
-export const createSandboxPlatformEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/sandbox/platforms",
-  tag: "Sandbox",
+export const createSandboxPlatformEndpoint = defineSandbox("POST /v1/sandbox/platforms", {
   summary: "Create a separate platform (tenant) with a working API key",
   description:
     "For testing isolation: the new platform sees none of the caller's data and the caller none of its. " +
     "The key expires in 90 days; its `secret` is shown only in this response.",
-  auth: "any",
-  permission: "sandbox:write",
   platformWide: true,
-  sandbox: true,
   body: createSandboxPlatformInput,
   response: sandboxPlatformSchema,
   status: 201,
   action: "sandbox.create_platform",
-  errors: [],
 });
 
-export const createSandboxAccountEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/sandbox/accounts",
-  tag: "Sandbox",
+export const createSandboxAccountEndpoint = defineSandbox("POST /v1/sandbox/accounts", {
   summary: "Create an account under the caller's platform",
   description: "Its parent is the caller's account (or the one named by `Service-Account-Id`).",
-  auth: "any",
-  permission: "sandbox:write",
   platformWide: true,
-  sandbox: true,
   body: createSandboxAccountInput,
   response: accountSchema,
   status: 201,

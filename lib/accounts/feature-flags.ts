@@ -1,6 +1,7 @@
 import { ApiError } from "@/lib/http/api-error";
 import { findAccount } from "@/lib/accounts/accounts";
 import { presentAccount, type FeatureFlags } from "@/lib/accounts/schemas";
+import { jsonObject, jsonStringRecord } from "@/lib/db/json";
 import { tenantDb } from "@/lib/tenancy";
 
 const MAX_ATTEMPTS = 5;
@@ -17,12 +18,12 @@ export async function readFeatureFlags({ accountId }: { accountId: string }) {
 export async function updateFeatureFlags({ accountId, featureFlags }: { accountId: string; featureFlags: FeatureFlags }) {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const account = await findAccount(accountId);
-    const merged = { ...(JSON.parse(account.featureFlags) as FeatureFlags), ...featureFlags };
+    const merged = { ...jsonStringRecord(account.featureFlags), ...featureFlags };
     const { count } = await tenantDb().account.updateMany({
-      where: { id: account.id, featureFlags: account.featureFlags },
-      data: { featureFlags: JSON.stringify(merged) },
+      where: { id: account.id, featureFlags: { equals: jsonObject(account.featureFlags) } },
+      data: { featureFlags: merged },
     });
-    if (count === 1) return presentAccount({ ...account, featureFlags: JSON.stringify(merged) });
+    if (count === 1) return presentAccount({ ...account, featureFlags: merged });
   }
   throw new ApiError("err_conflict", "The feature flags kept changing while this update was applied; try again");
 }

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { jsonStringRecord } from "@/lib/db/json";
+import type { Account } from "@/lib/generated/prisma/client";
 import { pageSchemaOf } from "@/lib/http/pagination";
 import { apiKeyCreatedSchema } from "@/lib/api-keys/schemas";
 import { text, withoutPrototypeKeys } from "@/lib/http/text";
@@ -55,10 +57,8 @@ export const accountSchema = z
   })
   .meta({ id: "Account" });
 
-export type AccountRow = { id: string; name: string; parentId: string | null; featureFlags: string; createdAt: Date };
-
-export function presentAccount(row: AccountRow) {
-  return { ...row, featureFlags: JSON.parse(row.featureFlags) as Record<string, string> };
+export function presentAccount(row: Pick<Account, "id" | "name" | "parentId" | "featureFlags" | "createdAt">) {
+  return { id: row.id, name: row.name, parentId: row.parentId, featureFlags: jsonStringRecord(row.featureFlags), createdAt: row.createdAt };
 }
 
 export const accountPageSchema = pageSchemaOf(accountSchema, "AccountPage");

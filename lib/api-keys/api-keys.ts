@@ -1,10 +1,11 @@
 import { newId } from "@/lib/ids";
+import { isString, jsonNames } from "@/lib/db/json";
 import { newApiKeySecret } from "@/lib/auth/api-key-secret";
-import { DEFAULT_KEY_PERMISSIONS, parsePermissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
+import { DEFAULT_KEY_PERMISSIONS, permissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { apiKeySchema, presentApiKey, type ApiKeyRow, type KeyCreator } from "@/lib/api-keys/schemas";
+import { apiKeySchema, presentApiKey, type ApiKeyFields, type KeyCreator } from "@/lib/api-keys/schemas";
 import { isoTimestamp } from "@/lib/db/raw-read";
-import { tenantDb, tenantRead } from "@/lib/tenancy";
+import { scopeAccountId, tenantDb, tenantRead } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -39,18 +40,18 @@ type NewKey = {
   permissions?: readonly Permission[];
 };
 
-/** A new key's row (accountId is set by the tenancy confinement) and its secret, which only the caller sees. */
+/** A new key's row, in the scope's account, and its secret, which only the caller sees. */
 function newKeyRow({ createdBy, expiresAt, name, cidrAllowlist = [], permissions = DEFAULT_KEY_PERMISSIONS }: NewKey) {
   const { secret, prefix, secretHash } = newApiKeySecret();
   const data = {
     id: newId("key"),
-    accountId: "",
+    accountId: scopeAccountId(),
     name: name ?? null,
     prefix,
     secretHash,
     expiresAt: new Date(expiresAt),
-    cidrAllowlist: JSON.stringify(cidrAllowlist),
-    permissions: JSON.stringify(sortPermissions(permissions)),
+    cidrAllowlist,
+    permissions: sortPermissions(permissions),
     createdByType: createdBy?.type ?? null,
     createdById: createdBy?.id ?? null,
   };
@@ -66,7 +67,8 @@ export async function issueApiKey(key: NewKey) {
   return { ...presentApiKey(row), secret };
 }
 
-type RawKeyRow = Omit<ApiKeyRow, "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt"> &
+/** A key as the raw read gives it: times as ISO-8601 text, Json columns as JSON text. */
+type RawKeyRow = Omit<ApiKeyFields, "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt"> &
   Record<"expiresAt" | "createdAt", string> &
   Record<"lastUsedAt" | "revokedAt", string | null>;
 
@@ -94,9 +96,9 @@ async function findKey(keyId: string) {
 /** Changing a key's allowlist needs every permission the key holds: loosening a stronger key is escalation too. */
 export async function updateApiKeyAllowlist({ issuer, keyId, cidrAllowlist }: { issuer: KeyIssuer; keyId: string; cidrAllowlist: string[] }) {
   const row = await findKey(keyId);
-  assertHolds(issuer, parsePermissionList(row.permissions), "change");
+  assertHolds(issuer, permissionList(row.permissions), "change");
   if (row.revokedAt) throw new ApiError("err_conflict", "This API key is revoked; issue a new one");
-  const updated = await tenantDb().apiKey.update({ where: { id: row.id }, data: { cidrAllowlist: JSON.stringify(cidrAllowlist) } });
+  const updated = await tenantDb().apiKey.update({ where: { id: row.id }, data: { cidrAllowlist } });
   return presentApiKey(updated);
 }
 
@@ -131,7 +133,7 @@ export async function rollApiKey({
   now?: Date;
 }) {
   const old = await findKey(keyId);
-  const permissions = parsePermissionList(old.permissions);
+  const permissions = permissionList(old.permissions);
   assertHolds(issuer, permissions, "roll");
   if (old.revokedAt) throw new ApiError("err_conflict", "This API key is revoked; issue a new one");
   if (old.expiresAt <= now) throw new ApiError("err_conflict", "This API key has expired; issue a new one");
@@ -140,7 +142,7 @@ export async function rollApiKey({
     createdBy: { type: issuer.type, id: issuer.id },
     expiresAt,
     name: old.name,
-    cidrAllowlist: JSON.parse(old.cidrAllowlist) as string[],
+    cidrAllowlist: jsonNames(old.cidrAllowlist, isString),
     permissions,
   });
   // One transaction: the old secret is never cut short without its replacement. The shortening is

@@ -1,47 +1,33 @@
 import { z } from "zod";
-import { endpoint } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/http/endpoint";
 import { apiKeyCreatedSchema, apiKeyParams, apiKeySchema, issueApiKeyInput, rollApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
 
-const tag = "API keys";
+const define = endpointGroup({ tag: "API keys", auth: "any" });
 
-export const listApiKeysEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/api_keys",
-  tag,
+export const listApiKeysEndpoint = define("GET /v1/api_keys", {
   summary: "List the account's API keys",
-  auth: "any",
   permission: "api_keys:read",
   response: z.array(apiKeySchema),
-  errors: [],
 });
 
-export const issueApiKeyEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/api_keys",
-  tag,
+export const issueApiKeyEndpoint = define("POST /v1/api_keys", {
   action: "api_key.issue",
   summary: "Issue an API key",
   description:
     "The `secret` is in this response only. From an employee session, needs `Service-Totp-Code`. `permissions` left out: " +
     "every default key permission the issuer holds; named: each must be one the issuer holds (no escalation), else 403.",
-  auth: "any",
   permission: "api_keys:write",
   totp: true,
   body: issueApiKeyInput,
   response: apiKeyCreatedSchema,
   status: 201,
-  errors: [],
 });
 
-export const updateApiKeyEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/api_keys/{key}",
-  tag,
+export const updateApiKeyEndpoint = define("POST /v1/api_keys/{key}", {
   action: "api_key.update_allowlist",
   summary: "Replace a key's CIDR allowlist",
   description:
     "From an employee session, needs `Service-Totp-Code`. A revoked key answers 409. The caller must hold every permission the key holds.",
-  auth: "any",
   permission: "api_keys:write",
   totp: true,
   params: apiKeyParams,
@@ -50,32 +36,23 @@ export const updateApiKeyEndpoint = endpoint({
   errors: [409],
 });
 
-export const revokeApiKeyEndpoint = endpoint({
-  method: "DELETE",
-  path: "/v1/api_keys/{key}",
-  tag,
+export const revokeApiKeyEndpoint = define("DELETE /v1/api_keys/{key}", {
   action: "api_key.revoke",
   summary: "Revoke an API key",
   description: "The key stops authenticating at once. Idempotent. From an employee session, needs `Service-Totp-Code`.",
-  auth: "any",
   permission: "api_keys:write",
   totp: true,
   params: apiKeyParams,
   response: apiKeySchema,
-  errors: [],
 });
 
-export const rollApiKeyEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/api_keys/{key}/roll",
-  tag,
+export const rollApiKeyEndpoint = define("POST /v1/api_keys/{key}/roll", {
   action: "api_key.roll",
   summary: "Roll a key: a new secret, the old one working for an overlap",
   description:
     "Issues a new key (201, `secret` shown once) with the old key's name, permissions and allowlist, and makes the old " +
     "secret expire `overlapSeconds` from now (default 0: at once; never later than it would have). The caller must hold " +
     "every permission the key holds. A revoked or expired key answers 409. From an employee session, needs `Service-Totp-Code`.",
-  auth: "any",
   permission: "api_keys:write",
   totp: true,
   params: apiKeyParams,

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { isPermission, KEY_PERMISSIONS, PERMISSIONS, parsePermissionList, sortPermissions } from "@/lib/auth/permissions";
+import { isString, jsonNames } from "@/lib/db/json";
+import type { ApiKey } from "@/lib/generated/prisma/client";
+import { isPermission, KEY_PERMISSIONS, PERMISSIONS, permissionList, sortPermissions } from "@/lib/auth/permissions";
 import { text } from "@/lib/http/text";
 import { parseCidr } from "@/lib/net/ip";
 import { idSchema } from "@/lib/id-schema";
@@ -106,26 +108,15 @@ export const apiKeyCreatedSchema = apiKeySchema
   .extend({ secret: z.string().meta({ description: "The key itself. Shown only in this response; store it now." }) })
   .meta({ id: "ApiKeyCreated" });
 
-/** Times as Dates (a Prisma row) or as the ISO strings a raw read gives. */
-export type ApiKeyRow = {
-  id: string;
-  name: string | null;
-  prefix: string;
-  expiresAt: Date | string;
-  cidrAllowlist: string;
-  createdAt: Date | string;
-  lastUsedAt: Date | string | null;
-  revokedAt: Date | string | null;
-  permissions: string;
-  createdByType: string | null;
-  createdById: string | null;
-};
-
 export type KeyCreator = { type: "employee" | "api_key"; id: string };
 
-export function presentApiKey<Row extends ApiKeyRow>(row: Row) {
+type KeyTime = "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt";
+
+/** A key's row: from Prisma (times as Dates, Json parsed) or from a raw read (times as ISO strings, Json as text). */
+export type ApiKeyFields = Omit<ApiKey, "accountId" | "secretHash" | KeyTime> & { [Time in KeyTime]: ApiKey[Time] | string | Extract<ApiKey[Time], null> };
+
+export function presentApiKey<Row extends ApiKeyFields>(row: Row) {
   const { createdByType, createdById, ...rest } = row;
-  const createdBy: KeyCreator | null =
-    (createdByType === "employee" || createdByType === "api_key") && createdById ? { type: createdByType, id: createdById } : null;
-  return { ...rest, cidrAllowlist: JSON.parse(row.cidrAllowlist) as string[], permissions: parsePermissionList(row.permissions), createdBy };
+  const createdBy: KeyCreator | null = createdByType && createdById ? { type: createdByType, id: createdById } : null;
+  return { ...rest, cidrAllowlist: jsonNames(row.cidrAllowlist, isString), permissions: permissionList(row.permissions), createdBy };
 }

@@ -10,7 +10,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
 import { PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
 
 // What the audit trail must hold (issue 10): every change with its record in one commit, refusals on
@@ -49,8 +49,7 @@ describe("the audit trail", () => {
   it("a change commits with its record or not at all: when the record cannot be written, the change is undone (500)", async () => {
     const { apiKey, account } = await platformWithKey();
     const refused = await withAuditRefusing("delegated_user.create", () => create(apiKey, "customer-without-record"));
-    expect(refused.status).toBe(500);
-    expect(refused.body.error_code).toBe("err_internal");
+    expectError(refused, 500, "err_internal");
     expect(await db().delegatedUser.count({ where: { accountId: account.id } })).toBe(0);
     const response = await create(apiKey, "customer-with-record");
     expect(response.status).toBe(201);

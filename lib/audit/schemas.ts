@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { jsonObject } from "@/lib/db/json";
+import type { AuditEvent } from "@/lib/generated/prisma/client";
 import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
@@ -34,6 +36,6 @@ export const auditEventSchema = z
 
 export const auditEventPageSchema = pageSchemaOf(auditEventSchema, "AuditEventPage");
 
-export function presentAuditEvent(row: { details: string | null } & Record<string, unknown>) {
-  return { ...row, details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null } as z.input<typeof auditEventSchema>;
+export function presentAuditEvent(row: AuditEvent) {
+  return { ...row, details: row.details === null ? null : jsonObject(row.details) };
 }

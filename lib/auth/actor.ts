@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/http/api-error";
 import { readSessionCookie, resolveSession } from "@/lib/auth/sessions";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
-import { isRole, ROLE_PERMISSIONS, type Permission, type Role } from "@/lib/auth/permissions";
+import { ROLE_PERMISSIONS, type Permission, type Role } from "@/lib/auth/permissions";
 
 /**
  * Who is calling: a platform's software with an API key, or an employee signed in to the dashboard.
@@ -62,14 +62,13 @@ export async function authenticate(request: Request, ip: string | null): Promise
     const session = await resolveSession(token);
     if (!session) throw new ApiError("err_unauthenticated", "Your session has expired; sign in again");
     const { employee } = session;
-    // An unknown role (impossible through the API) grants nothing rather than failing open.
-    const role: Role = isRole(employee.role) ? employee.role : "viewer";
+    const { role } = employee;
     return {
       type: "employee",
       id: employee.id,
       accountId: employee.accountId,
       platformId: employee.account.platformId,
-      permissions: isRole(employee.role) ? ROLE_PERMISSIONS[role] : [],
+      permissions: ROLE_PERMISSIONS[role],
       confined: false,
       role,
       sessionId: session.id,

@@ -3,6 +3,9 @@
 // (through the employee's role) and API keys (through the key's own list) alike.
 // Client-safe: the dashboard reads the same table to offer only the controls a role can use.
 
+import { jsonNames } from "@/lib/db/json";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
 /** Every permission, as `<resource>:<read|write>` plus a few special ones. */
 export const PERMISSIONS = [
   "accounts:read",
@@ -85,7 +88,6 @@ export const KEY_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((permis
 export const DEFAULT_KEY_PERMISSIONS: readonly Permission[] = KEY_PERMISSIONS.filter((permission) => permission !== "employees:write");
 
 export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
-export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 export const roleAllows = (role: Role, permission: Permission) => ROLE_PERMISSIONS[role].includes(permission);
 
@@ -95,15 +97,18 @@ export const sortPermissions = (list: Iterable<Permission>): Permission[] => {
   return PERMISSIONS.filter((permission) => set.has(permission));
 };
 
-/** A stored JSON list of permission names; names no longer in the table are dropped (they grant nothing). */
-export function parsePermissionList(json: string): readonly Permission[] {
-  // Every key-authenticated request reads its key's list: the few distinct lists are parsed once.
-  let list = parsedLists.get(json);
+/**
+ * A key's stored list of permission names (its Json column, parsed, or its JSON text from a raw read);
+ * names no longer in the table are dropped (they grant nothing).
+ */
+export function permissionList(stored: Prisma.JsonValue): readonly Permission[] {
+  if (typeof stored !== "string") return Object.freeze(sortPermissions(jsonNames(stored, isPermission)));
+  // Every key-authenticated request reads its key's list as text: the few distinct lists are parsed once.
+  let list = parsedLists.get(stored);
   if (!list) {
-    const parsed: unknown = JSON.parse(json);
-    list = Object.freeze(Array.isArray(parsed) ? sortPermissions(parsed.filter((value): value is Permission => typeof value === "string" && isPermission(value))) : []);
+    list = Object.freeze(sortPermissions(jsonNames(stored, isPermission)));
     if (parsedLists.size >= 1000) parsedLists.clear();
-    parsedLists.set(json, list);
+    parsedLists.set(stored, list);
   }
   return list;
 }

@@ -2,13 +2,14 @@ import { db } from "@/lib/db";
 import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
-import { assertNotThrottled, clearThrottle, recordFailure, signInRules, takeAttempts, throttleRules } from "@/lib/auth/throttle";
+import { assertNotThrottled, clearThrottle, recordFailure, signInRules, takeAttempts, throttleKey, throttleRules } from "@/lib/auth/throttle";
 import { ApiError } from "@/lib/http/api-error";
 import { throttleGroup } from "@/lib/net/ip";
 import { consumeRecoveryCode, verifyEmployeeTotp } from "@/lib/auth/two-factor";
-import { type AccountRow, presentAccount } from "@/lib/accounts/schemas";
+import { presentAccount } from "@/lib/accounts/schemas";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
-import { type EmployeeRow, presentEmployee, roleOf } from "@/lib/employees/schemas";
+import { presentEmployee } from "@/lib/employees/schemas";
+import type { Account, Employee } from "@/lib/generated/prisma/client";
 
 /**
  * Password, then (once 2FA is on) a current code or an unused recovery code.
@@ -34,11 +35,11 @@ export async function signIn({
 }) {
   const normalized = email.trim().toLowerCase();
   const client = throttleGroup(ip);
-  const pairKey = `signin:account-ip:${normalized}|${client}`;
+  const pairKey = throttleKey("signin:account-ip", normalized, client);
   const attempt = await takeAttempts([
     { key: pairKey, rule: signInRules.accountFromIp },
-    { key: `signin:ip:${client}`, rule: signInRules.ip },
-    { key: `signin:account:${normalized}`, rule: signInRules.account },
+    { key: throttleKey("signin:ip", client), rule: signInRules.ip },
+    { key: throttleKey("signin:account", normalized), rule: signInRules.account },
   ]);
 
   let employee;
@@ -111,7 +112,7 @@ async function checkSecondFactor(employee: { id: string; totpEnabledAt: Date | n
     });
   }
   if (/^\d{6}$/.test(code)) return verifyEmployeeTotp({ employeeId: employee.id, code });
-  const totpKey = `totp:${employee.id}`;
+  const totpKey = throttleKey("totp", employee.id);
   await assertNotThrottled([totpKey]);
   if (!(await consumeRecoveryCode({ employeeId: employee.id, code }))) {
     await recordFailure(totpKey, throttleRules.totp);
@@ -125,15 +126,15 @@ export function presentSession({
   account,
   session,
 }: {
-  employee: EmployeeRow;
-  account: AccountRow & { requireTwoFactor: boolean; fourEyesApproval: boolean };
+  employee: Employee;
+  account: Account;
   session: { expiresAt: Date };
 }) {
   return {
     employee: presentEmployee(employee),
     account: presentAccount(account),
     expiresAt: session.expiresAt,
-    permissions: [...ROLE_PERMISSIONS[roleOf(employee)]],
+    permissions: [...ROLE_PERMISSIONS[employee.role]],
     settings: { requireTwoFactor: account.requireTwoFactor, fourEyesApproval: account.fourEyesApproval },
   };
 }
@@ -156,7 +157,7 @@ export async function changeOwnPassword({
   commit = commitWithoutAudit,
 }: Self & { currentPassword: string; newPassword: string; commit?: Commit }) {
   const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
-  const attempt = await takeAttempts([{ key: `password-change:${employeeId}`, rule: signInRules.accountFromIp }]);
+  const attempt = await takeAttempts([{ key: throttleKey("password-change", employeeId), rule: signInRules.accountFromIp }]);
   let right: boolean;
   try {
     right = Boolean(employee.passwordHash) && (await verifyPassword(currentPassword, employee.passwordHash!));

@@ -3,6 +3,30 @@ import { ApiError } from "@/lib/http/api-error";
 
 export type ThrottleRule = { limit: number; windowMs: number; blockMs: number };
 
+/** Every kind of counter, and the parts that name one counter of that kind. */
+type ThrottleSubjects = {
+  /** Wrong TOTP or recovery codes of one employee (sign-in, enrolment, Service-Totp-Code). */
+  totp: [employeeId: string];
+  /** Sign-in guesses for one e-mail from one client group (lib/net/ip.ts throttleGroup). */
+  "signin:account-ip": [email: string, client: string];
+  /** Sign-in guesses from one client group, across e-mail addresses. */
+  "signin:ip": [client: string];
+  /** Sign-in guesses for one e-mail from everywhere. */
+  "signin:account": [email: string];
+  /** Wrong current passwords given when an employee changes their own. */
+  "password-change": [employeeId: string];
+};
+
+export type ThrottleKind = keyof ThrottleSubjects;
+
+/** A counter's name in the throttle table; only throttleKey() makes one, so two flows cannot spell one counter two ways. */
+export type ThrottleKey = string & { readonly __throttleKey: true };
+
+/** `totp:emp_1`, `signin:account-ip:a@example.com|203.0.113.7`: the kind, then its parts joined by `|`. */
+export function throttleKey<K extends ThrottleKind>(kind: K, ...parts: ThrottleSubjects[K]): ThrottleKey {
+  return `${kind}:${parts.join("|")}` as ThrottleKey;
+}
+
 const minutes = (n: number) => n * 60_000;
 
 export const throttleRules = {
@@ -11,7 +35,7 @@ export const throttleRules = {
 } satisfies Record<string, ThrottleRule>;
 
 /** 429 while the key is blocked. Checked before the attempt, so a blocked caller learns nothing. */
-export async function assertNotThrottled(keys: string[], now = new Date()) {
+export async function assertNotThrottled(keys: ThrottleKey[], now = new Date()) {
   const blocked = await db().throttle.findFirst({ where: { key: { in: keys }, blockedUntil: { gt: now } } });
   if (!blocked?.blockedUntil) return;
   const seconds = Math.ceil((blocked.blockedUntil.getTime() - now.getTime()) / 1000);
@@ -21,7 +45,7 @@ export async function assertNotThrottled(keys: string[], now = new Date()) {
 }
 
 /** Counts a failure in a fixed window; reaching the limit blocks the key for rule.blockMs. */
-export async function recordFailure(key: string, rule: ThrottleRule, now = new Date()) {
+export async function recordFailure(key: ThrottleKey, rule: ThrottleRule, now = new Date()) {
   await db().$transaction(async (tx) => {
     const row = await tx.throttle.findUnique({ where: { key } });
     const fresh = !row || now.getTime() - row.windowStartsAt.getTime() >= rule.windowMs;
@@ -35,7 +59,7 @@ export async function recordFailure(key: string, rule: ThrottleRule, now = new D
   });
 }
 
-export async function clearThrottle(key: string) {
+export async function clearThrottle(key: ThrottleKey) {
   await db().throttle.deleteMany({ where: { key } });
 }
 
@@ -59,7 +83,7 @@ export const signInRules = {
   account: { limit: 100, windowMs: minutes(15) },
 } satisfies Record<string, AttemptRule>;
 
-export type TakenAttempt = { key: string; windowStartsAt: Date };
+export type TakenAttempt = { key: ThrottleKey; windowStartsAt: Date };
 
 /**
  * Takes one attempt from `key`'s fixed window, or returns how long until the window ends when it
@@ -68,7 +92,7 @@ export type TakenAttempt = { key: string; windowStartsAt: Date };
  * requests race, and a full counter is never written to, so refused attempts do not count.
  * It must commit on its own: inside a transaction that a failed sign-in rolls back, nothing would count.
  */
-export async function takeAttempt(key: string, rule: AttemptRule, now = new Date()): Promise<TakenAttempt | { retryAfterMs: number }> {
+export async function takeAttempt(key: ThrottleKey, rule: AttemptRule, now = new Date()): Promise<TakenAttempt | { retryAfterMs: number }> {
   const windowFloor = new Date(now.getTime() - rule.windowMs);
   for (let round = 0; round < 5; round++) {
     // A live window with room left: count this attempt in it.
@@ -116,7 +140,7 @@ export async function refundAttempt(taken: TakenAttempt) {
  * already taken are given back and the caller gets 429 with Retry-After. Put the narrowest counter
  * first, so a caller stopped by their own counter never touches the wider ones.
  */
-export async function takeAttempts(counters: Array<{ key: string; rule: AttemptRule }>, now = new Date()): Promise<{ refund: () => Promise<void> }> {
+export async function takeAttempts(counters: Array<{ key: ThrottleKey; rule: AttemptRule }>, now = new Date()): Promise<{ refund: () => Promise<void> }> {
   const taken: TakenAttempt[] = [];
   const refund = async () => {
     for (const attempt of taken.splice(0)) await refundAttempt(attempt);

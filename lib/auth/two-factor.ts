@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { env } from "@/lib/env";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
-import { assertNotThrottled, recordFailure, throttleRules } from "@/lib/auth/throttle";
+import { assertNotThrottled, recordFailure, throttleKey, throttleRules } from "@/lib/auth/throttle";
 import { matchTotpStep, newTotpSecret, totpUri } from "@/lib/auth/totp";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { randomBytes } from "node:crypto";
@@ -41,11 +41,11 @@ export async function confirmTotpEnrolment({
   if (!employee.totpPendingSecret) {
     throw new ApiError("err_conflict", "Start enrolment first (POST /v1/employees/totp)");
   }
-  const throttleKey = `totp:${employeeId}`;
-  await assertNotThrottled([throttleKey]);
+  const totpKey = throttleKey("totp", employeeId);
+  await assertNotThrottled([totpKey]);
   const step = await matchTotpStep({ secret: decryptSecret(employee.totpPendingSecret, employeeId), code });
   if (step === null) {
-    await recordFailure(throttleKey, throttleRules.totp);
+    await recordFailure(totpKey, throttleRules.totp);
     throw new ApiError("err_otp_invalid", "The code does not match; check the time on your phone and try the current code", {
       code: "does not match",
     });
@@ -86,14 +86,14 @@ export async function verifyEmployeeTotp({ employeeId, code }: { employeeId: str
   if (code === null || code.trim() === "") {
     throw new ApiError("err_otp_required", "A current code from your authenticator app is required (Service-Totp-Code)");
   }
-  const throttleKey = `totp:${employeeId}`;
-  await assertNotThrottled([throttleKey]);
+  const totpKey = throttleKey("totp", employeeId);
+  await assertNotThrottled([totpKey]);
   const secret = decryptSecret(employee.totpSecret, employee.id);
   const step = await matchTotpStep({ secret, code: code.trim(), afterStep: employee.totpLastStep });
   if (step === null) {
     // A code that was valid but already spent is a replay, not guessing: do not count it.
     const spent = await matchTotpStep({ secret, code: code.trim() });
-    if (spent === null) await recordFailure(throttleKey, throttleRules.totp);
+    if (spent === null) await recordFailure(totpKey, throttleRules.totp);
     throw new ApiError("err_otp_invalid", "The authenticator code is wrong, expired or already used");
   }
   const { count } = await db().employee.updateMany({

@@ -4,7 +4,9 @@ import { ApiError } from "@/lib/http/api-error";
 import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
 import { sha256 } from "@/lib/auth/tokens";
 import { ipInRanges } from "@/lib/net/ip";
-import { parsePermissionList } from "@/lib/auth/permissions";
+import { permissionList } from "@/lib/auth/permissions";
+import { isString, jsonNames } from "@/lib/db/json";
+import type { Account, ApiKey, Prisma } from "@/lib/generated/prisma/client";
 
 const TOUCH_EVERY_MS = 60_000;
 
@@ -39,27 +41,21 @@ export async function verifyApiKey({ secret, ip, now = Date.now() }: { secret: s
       data: { lastUsedAt: new Date(now) },
     });
   }
-  return { id: key.id, accountId: key.accountId, platformId: key.platformId, permissions: parsePermissionList(key.permissions) };
+  return { id: key.id, accountId: key.accountId, platformId: key.platformId, permissions: permissionList(key.permissions) };
 }
 
-/** The key's row as the raw read gives it: DateTime columns as ISO-8601 text. */
-type KeyRow = {
-  id: string;
-  accountId: string;
-  platformId: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  cidrAllowlist: string;
-  permissions: string;
-};
+/** The key's row as the raw read gives it: DateTime columns as ISO-8601 text, Json columns as JSON text. */
+type KeyRow = Pick<ApiKey, "id" | "accountId" | "cidrAllowlist" | "permissions"> &
+  Pick<Account, "platformId"> & { expiresAt: string; revokedAt: string | null; lastUsedAt: string | null };
 
-/** A key's allowlist, parsed once per distinct value (keys are few; requests are many). */
+/** A key's allowlist, parsed once per distinct text (keys are few; requests are many). */
 const allowlists = new Map<string, readonly string[]>();
-function parseAllowlist(text: string): readonly string[] {
+function parseAllowlist(stored: Prisma.JsonValue): readonly string[] {
+  if (typeof stored !== "string") return jsonNames(stored, isString);
+  const text = stored;
   let parsed = allowlists.get(text);
   if (!parsed) {
-    parsed = JSON.parse(text) as string[];
+    parsed = jsonNames(text, isString);
     if (allowlists.size > 10_000) allowlists.clear();
     allowlists.set(text, parsed);
   }

@@ -1,6 +1,8 @@
 "use client";
 
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import type { z } from "zod";
+import { pathOf, type Endpoint, type ResponseOf } from "@/lib/http/endpoint";
 
 /** An error answer of the API, in the contract's shape, as the dashboard sees it. */
 export class ApiRequestError extends Error {
@@ -14,44 +16,73 @@ export class ApiRequestError extends Error {
   }
 }
 
-export type RequestOptions = {
-  method?: "GET" | "POST" | "DELETE";
+/** What a schema accepts (its input), or nothing where the definition has none. */
+type InputOf<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** A query as the client writes it: each parameter of the endpoint's query schema, any of them left out. */
+export type QueryInput<E extends Endpoint> = E["query"] extends z.ZodObject ? { [K in keyof z.input<E["query"]>]?: string | number | boolean | null } : undefined;
+
+/** Path parameters are required where the endpoint's path has any; a body where it takes one. */
+type ParamsOption<E extends Endpoint> = E["params"] extends z.ZodObject ? { params: { [K in keyof z.input<E["params"]>]: string } } : { params?: undefined };
+type BodyOption<E extends Endpoint> = E["body"] extends z.ZodType ? { body: InputOf<E["body"]> } : { body?: undefined };
+
+/** Everything one call of an endpoint needs besides the definition. */
+export type ApiOptions<E extends Endpoint> = ParamsOption<E> &
+  BodyOption<E> & {
+    query?: QueryInput<E>;
+    /** A current authenticator code, for the routes that need Service-Totp-Code. */
+    totpCode?: string;
+    /** Act for a sub-account (Service-Account-Id). */
+    accountId?: string;
+  };
+
+/** The options argument may be left out where nothing in it is required. */
+export type ApiArgs<E extends Endpoint> = {} extends ApiOptions<E> ? [options?: ApiOptions<E>] : [options: ApiOptions<E>];
+
+/**
+ * Calls the dashboard's own /v1 API with the session cookie, through the route's own definition:
+ * `api(revokeApiKeyEndpoint, { params: { key }, totpCode })`. The path, parameters, body and the
+ * answer's type all come from the definition the server validates with. Same-origin fetches carry
+ * Origin and Sec-Fetch-Site, which is what the API's CSRF check wants.
+ */
+export async function api<E extends Endpoint>(definition: E, ...[options]: ApiArgs<E>): Promise<ResponseOf<E>> {
+  return (await send(definition, options ?? {})) as ResponseOf<E>;
+}
+
+/** What `send` needs of a call, whatever the endpoint (api() checks it against the definition). */
+export type SendOptions = {
+  params?: Record<string, string>;
   body?: unknown;
-  /** A current authenticator code, for the routes that need Service-Totp-Code. */
+  query?: Record<string, string | number | boolean | null | undefined>;
   totpCode?: string;
-  /** Act for a sub-account (Service-Account-Id). */
   accountId?: string;
 };
 
-/**
- * Calls the dashboard's own /v1 API with the session cookie. Same-origin fetches carry Origin and
- * Sec-Fetch-Site, which is what the API's CSRF check wants.
- */
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** The untyped half of api(), for the hooks that wrap it (lib/client/queries.ts). */
+export async function send(definition: Endpoint, { params, body, query, totpCode, accountId }: SendOptions): Promise<unknown> {
   const headers: Record<string, string> = { accept: "application/json" };
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  if (options.totpCode) headers["Service-Totp-Code"] = options.totpCode;
-  if (options.accountId) headers["Service-Account-Id"] = options.accountId;
-  const response = await fetch(path, {
-    method: options.method ?? "GET",
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (totpCode) headers["Service-Totp-Code"] = totpCode;
+  if (accountId) headers["Service-Account-Id"] = accountId;
+  const response = await fetch(pathOf(definition, params) + queryString(query ?? {}), {
+    method: definition.method,
     headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "same-origin",
   });
-  const data = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-  if (!response.ok) {
-    throw new ApiRequestError(
-      response.status,
-      String(data?.error_code ?? "err_unknown"),
-      String(data?.message ?? `The server answered ${response.status}`),
-      (data?.details as Record<string, string> | undefined) ?? {},
-    );
-  }
-  return data as T;
+  const data: unknown = response.status === 204 ? null : await response.json().catch(() => null);
+  if (!response.ok) throw errorOf(response.status, data);
+  return data;
+}
+
+function errorOf(status: number, data: unknown): ApiRequestError {
+  const body = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
+  const details = typeof body.details === "object" && body.details !== null ? (body.details as Record<string, string>) : {};
+  return new ApiRequestError(status, String(body.error_code ?? "err_unknown"), String(body.message ?? `The server answered ${status}`), details);
 }
 
 /** Builds a query string from the defined values only. */
-export function queryString(values: Record<string, string | number | undefined | null>): string {
+export function queryString(values: Record<string, string | number | boolean | undefined | null>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
   const text = params.toString();
@@ -71,3 +102,4 @@ export function applyFieldErrors<T extends FieldValues>(error: unknown, setError
   }
   return unclaimed ? error.message : null;
 }
+

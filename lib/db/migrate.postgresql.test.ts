@@ -1,7 +1,8 @@
 // PostgreSQL's migrator (runs in the PostgreSQL half of the suite: TEST_DATABASE=postgresql). Each
 // test migrates a database of its own on the test server.
 import { randomBytes } from "node:crypto";
-import { readdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -85,5 +86,45 @@ describe("migratePostgres", () => {
     await expect(query(url, `UPDATE "AuditEvent" SET action = 'edited'`)).rejects.toThrow(/append-only/);
     await expect(query(url, `DELETE FROM "AuditEvent"`)).rejects.toThrow(/append-only/);
     expect(await query(url, `SELECT count(*)::int AS n FROM "AuditEvent"`)).toEqual([{ n: 1 }]);
+  });
+
+  it("the enums-and-JSON migration converts each column in place, keeping its values", async () => {
+    // A project copy holding the migrations before it, then the real ones.
+    const project = mkdtempSync(path.join(tmpdir(), "before-enums-"));
+    const before = migrationNames.filter((name) => name < "20261124113000");
+    for (const name of before) {
+      cpSync(path.join(process.cwd(), "prisma", "migrations-postgresql", name), path.join(project, "prisma", "migrations-postgresql", name), { recursive: true });
+    }
+    const url = await freshDatabase();
+    const cwd = process.cwd();
+    process.chdir(project);
+    try {
+      await migratePostgres(url);
+    } finally {
+      process.chdir(cwd);
+      rmSync(project, { recursive: true, force: true });
+    }
+    await query(url, `INSERT INTO "Account" (id, "platformId", name, "featureFlags") VALUES ('acct_p', 'acct_p', 'P', '{"named":"prefer"}')`);
+    await query(url, `INSERT INTO "Employee" (id, "accountId", name, email, status, role) VALUES ('emp_1', 'acct_p', 'E', 'e@example.com', 'active', 'compliance')`);
+    await query(
+      url,
+      `INSERT INTO "ApiKey" (id, "accountId", prefix, "secretHash", "expiresAt", "cidrAllowlist", permissions, "createdByType", "createdById") VALUES ('key_1', 'acct_p', 'svc_x', 'h', '2030-01-01', '["10.0.0.0/8"]', '["accounts:read"]', 'employee', 'emp_1')`,
+    );
+    await query(url, `INSERT INTO "AuditEvent" (id, "actorType", action, outcome, status, "requestId", details) VALUES ('aud_1', 'employee', 'probe', 'denied', 403, 'req_1', '{"email":"e@example.com"}')`);
+    await query(url, `INSERT INTO "WebhookEndpoint" (id, "accountId", url, "subscribedEvents", "publicKey", "privateKey") VALUES ('we_1', 'acct_p', 'https://example.com', '["transfer.created"]', 'pk', 'sk')`);
+    await query(url, `INSERT INTO "WebhookDelivery" (id, "accountId", "webhookEndpointId", "eventType", "eventData", status) VALUES ('evt_1', 'acct_p', 'we_1', 'transfer.created', '{"id":"tr_1"}', 'delivered')`);
+    expect(await migratePostgres(url)).toEqual(migrationNames.filter((name) => !before.includes(name)));
+    expect(await query(url, `SELECT "featureFlags", pg_typeof("featureFlags")::text AS type FROM "Account"`)).toEqual([{ featureFlags: { named: "prefer" }, type: "jsonb" }]);
+    expect(await query(url, `SELECT status::text, role::text, pg_typeof(role)::text AS type FROM "Employee"`)).toEqual([{ status: "active", role: "compliance", type: '"Role"' }]);
+    expect(await query(url, `SELECT "cidrAllowlist", permissions, "createdByType"::text FROM "ApiKey"`)).toEqual([
+      { cidrAllowlist: ["10.0.0.0/8"], permissions: ["accounts:read"], createdByType: "employee" },
+    ]);
+    expect(await query(url, `SELECT "actorType"::text, outcome::text, details FROM "AuditEvent"`)).toEqual([{ actorType: "employee", outcome: "denied", details: { email: "e@example.com" } }]);
+    expect(await query(url, `SELECT "subscribedEvents" FROM "WebhookEndpoint"`)).toEqual([{ subscribedEvents: ["transfer.created"] }]);
+    expect(await query(url, `SELECT "eventData", status::text FROM "WebhookDelivery"`)).toEqual([{ eventData: { id: "tr_1" }, status: "delivered" }]);
+    // The defaults were converted too.
+    await query(url, `INSERT INTO "Employee" (id, "accountId", name, email, status) VALUES ('emp_2', 'acct_p', 'F', 'f@example.com', 'invited')`);
+    expect(await query(url, `SELECT role::text FROM "Employee" WHERE id = 'emp_2'`)).toEqual([{ role: "viewer" }]);
+    await expect(query(url, `UPDATE "AuditEvent" SET action = 'edited'`)).rejects.toThrow(/append-only/);
   });
 });

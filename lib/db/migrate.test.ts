@@ -35,6 +35,24 @@ const tableNames = (file: string) =>
     ),
   );
 
+/** A fresh file migrated as a release holding only the migrations named before `stamp` would (a project copy with those). */
+function migratedBefore(stamp: string) {
+  const project = path.join(work, `before-${stamp}-project`);
+  const applied = migrationNames.filter((name) => name < stamp);
+  for (const name of applied) {
+    cpSync(path.join(root, "prisma", "migrations", name), path.join(project, "prisma", "migrations", name), { recursive: true });
+  }
+  const file = freshFile();
+  const cwd = process.cwd();
+  process.chdir(project);
+  try {
+    migrateDatabase(file);
+  } finally {
+    process.chdir(cwd);
+  }
+  return { file, applied };
+}
+
 describe("migrateDatabase", () => {
   it("applies every migration to a fresh file, creating its directory and the tables", () => {
     expect(migrationNames[0]).toMatch(/_init$/);
@@ -94,20 +112,7 @@ describe("migrateDatabase", () => {
   });
 
   it("release 2 keeps release 1's data: first employee owner, the rest admins, keys with default permissions, sessions kept", () => {
-    // A project copy holding only release 1's migrations, then the real ones.
-    const project = path.join(work, "release-1-project");
-    const release1 = migrationNames.filter((name) => name < "20261123");
-    for (const name of release1) {
-      cpSync(path.join(root, "prisma", "migrations", name), path.join(project, "prisma", "migrations", name), { recursive: true });
-    }
-    const file = freshFile();
-    const cwd = process.cwd();
-    process.chdir(project);
-    try {
-      migrateDatabase(file);
-    } finally {
-      process.chdir(cwd);
-    }
+    const { file, applied: release1 } = migratedBefore("20261123");
     withDb(file, (db) => {
       db.prepare(`INSERT INTO "Account" (id, platformId, name) VALUES ('acct_p', 'acct_p', 'P')`).run();
       const employee = db.prepare(`INSERT INTO "Employee" (id, accountId, name, email, status, createdAt) VALUES (?, 'acct_p', ?, ?, 'active', ?)`);
@@ -132,6 +137,44 @@ describe("migrateDatabase", () => {
       ]);
       for (const key of keys) expect(JSON.parse(key.permissions)).toEqual([...DEFAULT_KEY_PERMISSIONS]);
       expect(db.prepare(`SELECT requireTwoFactor, fourEyesApproval FROM "Account"`).get()).toEqual({ requireTwoFactor: 0, fourEyesApproval: 0 });
+    });
+  });
+});
+
+describe("the enums-and-JSON migration", () => {
+  it("keeps every enumerated and JSON value, and the audit trail stays append-only", () => {
+    const { file, applied: before } = migratedBefore("20261124113000");
+    withDb(file, (db) => {
+      db.prepare(`INSERT INTO "Account" (id, platformId, name, featureFlags) VALUES ('acct_p', 'acct_p', 'P', '{"named":"prefer"}')`).run();
+      db.prepare(`INSERT INTO "Employee" (id, accountId, name, email, status, role) VALUES ('emp_1', 'acct_p', 'E', 'e@example.com', 'active', 'compliance')`).run();
+      db.prepare(
+        `INSERT INTO "ApiKey" (id, accountId, prefix, secretHash, expiresAt, cidrAllowlist, permissions, createdByType, createdById) VALUES ('key_1', 'acct_p', 'svc_x', 'h', '2030-01-01T00:00:00.000+00:00', '["10.0.0.0/8"]', '["accounts:read"]', 'employee', 'emp_1')`,
+      ).run();
+      db.prepare(`INSERT INTO "KycSubmission" (id, accountId, type, status) VALUES ('sub_1', 'acct_p', 'business', 'submitted')`).run();
+      db.prepare(`INSERT INTO "Beneficiary" (id, accountId, submissionId, type, country, roles, shareSize) VALUES ('ben_1', 'acct_p', 'sub_1', 'individual', 'DE', '["ubo"]', '100')`).run();
+      db.prepare(`INSERT INTO "ApplicantProfile" (accountId, address) VALUES ('acct_p', '{"line1":"Main St 1","line2":null,"city":"Berlin","postalCode":"10115","country":"DE"}')`).run();
+      db.prepare(`INSERT INTO "AuditEvent" (id, actorType, action, outcome, status, requestId, details) VALUES ('aud_1', 'employee', 'probe', 'denied', 403, 'req_1', '{"email":"e@example.com"}')`).run();
+      db.prepare(`INSERT INTO "WebhookEndpoint" (id, accountId, url, subscribedEvents, publicKey, privateKey) VALUES ('we_1', 'acct_p', 'https://example.com', '["transfer.created"]', 'pk', 'sk')`).run();
+      db.prepare(`INSERT INTO "WebhookDelivery" (id, accountId, webhookEndpointId, eventType, eventData, status) VALUES ('evt_1', 'acct_p', 'we_1', 'transfer.created', '{"id":"tr_1"}', 'delivered')`).run();
+    });
+    expect(migrateDatabase(file)).toEqual(migrationNames.filter((name) => !before.includes(name)));
+    withDb(file, (db) => {
+      const one = (sql: string) => db.prepare(sql).get();
+      expect(one(`SELECT featureFlags FROM "Account"`)).toEqual({ featureFlags: '{"named":"prefer"}' });
+      expect(one(`SELECT status, role FROM "Employee"`)).toEqual({ status: "active", role: "compliance" });
+      expect(one(`SELECT cidrAllowlist, permissions, createdByType FROM "ApiKey"`)).toEqual({ cidrAllowlist: '["10.0.0.0/8"]', permissions: '["accounts:read"]', createdByType: "employee" });
+      expect(one(`SELECT type, status FROM "KycSubmission"`)).toEqual({ type: "business", status: "submitted" });
+      expect(one(`SELECT type, roles FROM "Beneficiary"`)).toEqual({ type: "individual", roles: '["ubo"]' });
+      expect(one(`SELECT json_extract(address, '$.city') AS city FROM "ApplicantProfile"`)).toEqual({ city: "Berlin" });
+      expect(one(`SELECT actorType, outcome, details FROM "AuditEvent"`)).toEqual({ actorType: "employee", outcome: "denied", details: '{"email":"e@example.com"}' });
+      expect(one(`SELECT subscribedEvents FROM "WebhookEndpoint"`)).toEqual({ subscribedEvents: '["transfer.created"]' });
+      expect(one(`SELECT eventData, status FROM "WebhookDelivery"`)).toEqual({ eventData: '{"id":"tr_1"}', status: "delivered" });
+      // The table was rebuilt: its triggers were made again.
+      expect(() => db.prepare(`UPDATE "AuditEvent" SET action = 'edited'`).run()).toThrow(/append-only/);
+      expect(() => db.prepare(`DELETE FROM "AuditEvent"`).run()).toThrow(/append-only/);
+      // A new account gets the default flags.
+      db.prepare(`INSERT INTO "Account" (id, platformId, name) VALUES ('acct_q', 'acct_q', 'Q')`).run();
+      expect(one(`SELECT featureFlags FROM "Account" WHERE id = 'acct_q'`)).toEqual({ featureFlags: "{}" });
     });
   });
 });

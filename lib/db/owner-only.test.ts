@@ -114,5 +114,7 @@ describe("generated files on one data directory", () => {
       expect(readdirSync(dataDir).sort()).toEqual(["setup-token", "totp-encryption.key"]);
       for (const name of readdirSync(dataDir)) expect(statSync(path.join(dataDir, name)).mode & 0o777).toBe(0o600);
     }
-  });
+    // 18 child processes, each loading TypeScript through tsx: seconds each on a loaded machine
+    // (it ran out of the 60 s default once at a load average of 30).
+  }, 240_000);
 });

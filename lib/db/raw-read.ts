@@ -8,7 +8,8 @@ import { databaseProvider } from "@/lib/env";
 /**
  * Raw reads for the few per-request hot paths where Prisma's per-query overhead would cost more
  * than the rest of the request (API key lookup, the key list), one SQL text for both databases:
- * identifiers double-quoted, parameters as `:name`, DateTime columns coming back as ISO-8601 strings
+ * identifiers double-quoted, parameters as `:name`, DateTime columns coming back as ISO-8601 strings and
+ * Json columns as JSON text
  * (select no Boolean column: SQLite answers 0/1, PostgreSQL true/false). On SQLite it runs on the read-only connection (lib/db/read-connection.ts),
  * on PostgreSQL on the process's pool. Everything else goes through Prisma.
  */
@@ -42,11 +43,14 @@ function sqliteStatement(sql: string): Statement {
 }
 
 // TIMESTAMP(3) (without time zone, as Prisma creates DateTime columns) holds UTC: read it as such,
-// whatever the process's time zone, and hand it out as SQLite's ISO text does.
+// whatever the process's time zone, and hand it out as SQLite's ISO text does. A JSONB column (Prisma's
+// Json) stays JSON text, as SQLite gives it: one form for the callers, parsed (and cached) by them.
 const TIMESTAMP = 1114;
+const JSONB = 3802;
+const asText = (value: string) => value;
 const types = {
   getTypeParser: (oid: number, format?: string) =>
-    oid === TIMESTAMP ? (value: string) => `${value.replace(" ", "T")}Z` : pg.types.getTypeParser(oid, format as "text"),
+    oid === TIMESTAMP ? (value: string) => `${value.replace(" ", "T")}Z` : oid === JSONB ? asText : pg.types.getTypeParser(oid, format as "text"),
 };
 
 async function postgresqlRead<Row>(sql: string, params: Record<string, unknown>): Promise<Row[]> {

@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
 import { databaseFile, env } from "@/lib/env";
+import { processGlobal } from "@/lib/process-global";
 
-const globalForRead = globalThis as unknown as { readConnection?: { url: string; db: Database.Database } };
+const globalForRead = processGlobal<{ readConnection?: { url: string; db: Database.Database } }>("read-connection", () => ({}));
 
 /**
  * A read-only SQLite connection for the per-request hot path (API key lookup), where Prisma's

@@ -1,5 +1,4 @@
-// Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
-import { endpoint } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/http/endpoint";
 import {
   createDelegatedUserInput,
   delegatedUserPageSchema,
@@ -8,15 +7,11 @@ import {
   delegatedUserSchema,
 } from "@/lib/delegated-users/schemas";
 
-const tag = "Delegated users";
+const define = endpointGroup({ tag: "Delegated users", auth: "any" });
 
-export const createDelegatedUserEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/delegated_users",
-  tag,
+export const createDelegatedUserEndpoint = define("POST /v1/delegated_users", {
   summary: "Create a delegated user",
   description: "`externalId` is trimmed and unique per account: a duplicate answers 409 `err_conflict`.",
-  auth: "any",
   permission: "delegated_users:write",
   body: createDelegatedUserInput,
   response: delegatedUserSchema,
@@ -25,27 +20,17 @@ export const createDelegatedUserEndpoint = endpoint({
   errors: [409],
 });
 
-export const listDelegatedUsersEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/delegated_users",
-  tag,
+export const listDelegatedUsersEndpoint = define("GET /v1/delegated_users", {
   summary: "List the account's delegated users",
   description: "Cursor-paginated, newest first by default; `externalId` narrows it to an exact match.",
-  auth: "any",
   permission: "delegated_users:read",
   query: delegatedUserQuery,
   response: delegatedUserPageSchema,
-  errors: [],
 });
 
-export const getDelegatedUserEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/delegated_users/{id}",
-  tag,
+export const getDelegatedUserEndpoint = define("GET /v1/delegated_users/{id}", {
   summary: "Get a delegated user",
-  auth: "any",
   permission: "delegated_users:read",
   params: delegatedUserParams,
   response: delegatedUserSchema,
-  errors: [],
 });

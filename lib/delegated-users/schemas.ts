@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DelegatedUser } from "@/lib/generated/prisma/client";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
 import { idSchema } from "@/lib/id-schema";
@@ -24,8 +25,6 @@ export const delegatedUserSchema = z
 
 export const delegatedUserPageSchema = pageSchemaOf(delegatedUserSchema, "DelegatedUserPage");
 
-export type DelegatedUserRow = { id: string; externalId: string; createdAt: Date };
-
-export function presentDelegatedUser({ id, externalId, createdAt }: DelegatedUserRow) {
+export function presentDelegatedUser({ id, externalId, createdAt }: Pick<DelegatedUser, "id" | "externalId" | "createdAt">) {
   return { id, externalId, createdAt };
 }

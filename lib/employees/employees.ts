@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { assertPermission } from "@/lib/auth/authorize";
 import type { Role } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { employeeSchema, presentEmployee, roleOf } from "@/lib/employees/schemas";
+import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
 import { tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
@@ -51,7 +51,7 @@ async function keepingAnOwner<T>(change: (tx: Tx) => Promise<T>, accountId: stri
 export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id: string; role: Role }) {
   const row = await findRow(id);
   if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated", { role: "employee is deactivated" });
-  const from = roleOf(row);
+  const from = row.role;
   assertMayGrant(actor, role);
   if (from === "owner") assertPermission(actor, "owners");
   if (from === role) return presentEmployee(row);
@@ -66,7 +66,7 @@ export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id
  */
 export async function deactivateEmployee({ actor, id }: { actor: Actor; id: string }) {
   const row = await findRow(id);
-  if (roleOf(row) === "owner") assertPermission(actor, "owners");
+  if (row.role === "owner") assertPermission(actor, "owners");
   if (row.status === "deactivated") return presentEmployee(row);
   const now = new Date();
   const { count, employee } = await keepingAnOwner(async (tx) => {
@@ -92,7 +92,7 @@ export async function resetEmployeeTwoFactor({ actor, id }: { actor: Actor; id: 
   if (row.id === actor.id) {
     throw new ApiError("err_forbidden", "You cannot turn off your own two-factor authentication; ask another admin or owner");
   }
-  if (roleOf(row) === "owner") assertPermission(actor, "owners");
+  if (row.role === "owner") assertPermission(actor, "owners");
   if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated");
   const now = new Date();
   const updated = await db().$transaction(async (tx) => {

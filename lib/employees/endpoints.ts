@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/http/endpoint";
 import {
   acceptInvitationInput,
   changePasswordInput,
@@ -21,11 +21,14 @@ import {
 } from "@/lib/employees/schemas";
 
 const tag = "Employees and sessions";
+/** Open to anyone: the first run, signing in, accepting an invitation. */
+const definePublic = endpointGroup({ tag, auth: "public", permission: null });
+/** What a signed-in employee does for themselves, whatever their role. */
+const defineOwn = endpointGroup({ tag, auth: "session", permission: null });
+/** Managing the platform's staff. */
+const defineStaff = endpointGroup({ tag, auth: "any", platformWide: true });
 
-export const setupEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/setup",
-  tag,
+export const setupEndpoint = definePublic("POST /v1/setup", {
   action: "platform.setup",
   ownTransactions: true, // hashes the password
   summary: "First run: create the platform account and its first employee",
@@ -36,18 +39,13 @@ export const setupEndpoint = endpoint({
     "a setup link (`/setup?token=...`). A missing token is a validation error like any other field (422, " +
     "`details.setupToken`); a wrong one answers 403 `err_forbidden` with `details.setupToken` and nothing else " +
     "(compared in constant time, before the password is hashed). Signs the new employee in with a session cookie.",
-  auth: "public",
-  permission: null,
   body: setupInput,
   response: sessionSchema,
   status: 201,
   errors: [403, 409],
 });
 
-export const signInEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/sessions",
-  tag,
+export const signInEndpoint = definePublic("POST /v1/sessions", {
   action: "session.create",
   ownTransactions: true, // hashes; failures count toward throttling
   summary: "Sign in",
@@ -55,94 +53,59 @@ export const signInEndpoint = endpoint({
   description:
     "Sets an httpOnly SameSite=Lax session cookie. Once 2FA is on, `totpCode` is required (400 `err_otp_required`); " +
     "a recovery code works in its place once. Each attempt is counted before the password is checked: per (e-mail, client), per client (an IPv4 address or an IPv6 /64) and per e-mail from everywhere (a far higher limit, so a stranger cannot lock an employee out); past a limit 429 with Retry-After, and the password is not checked.",
-  auth: "public",
-  permission: null,
   body: signInInput,
   response: sessionSchema,
   errors: [401, 429],
 });
 
-export const currentSessionEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/sessions/current",
-  tag,
+export const currentSessionEndpoint = defineOwn("GET /v1/sessions/current", {
   summary: "Who am I",
-  auth: "session",
-  permission: null,
   beforeTwoFactor: true,
   response: sessionSchema,
-  errors: [],
 });
 
-export const signOutEndpoint = endpoint({
-  method: "DELETE",
-  path: "/v1/sessions/current",
-  tag,
+export const signOutEndpoint = defineOwn("DELETE /v1/sessions/current", {
   action: "session.delete",
   summary: "Sign out (revokes the session)",
-  auth: "session",
-  permission: null,
   beforeTwoFactor: true,
   response: z.object({ signedOut: z.literal(true) }).meta({ id: "SignedOut" }),
-  errors: [],
 });
 
-export const startTotpEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/employees/totp",
-  tag,
+export const startTotpEndpoint = defineOwn("POST /v1/employees/totp", {
   action: "employee.totp_start",
   summary: "Start TOTP enrolment for the signed-in employee",
   description: "Returns a new secret and its otpauth:// URI. Two-factor authentication stays off until confirmed. 409 when already on.",
-  auth: "session",
-  permission: null,
   beforeTwoFactor: true,
   response: totpSetupSchema,
   errors: [409],
 });
 
-export const confirmTotpEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/employees/totp/confirm",
-  tag,
+export const confirmTotpEndpoint = defineOwn("POST /v1/employees/totp/confirm", {
   action: "employee.totp_confirm",
   ownTransactions: true, // wrong codes count toward throttling
   summary: "Confirm TOTP enrolment with a first code",
   description: "Turns two-factor authentication on and returns recovery codes, shown this once.",
-  auth: "session",
-  permission: null,
   beforeTwoFactor: true,
   body: totpConfirmInput,
   response: totpConfirmedSchema,
   errors: [409, 429],
 });
 
-export const listEmployeesEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/employees",
-  tag,
+export const listEmployeesEndpoint = defineStaff("GET /v1/employees", {
   summary: "List the platform's employees",
   description: "Name, e-mail, status, 2FA status and last login of each, oldest first, as a plain array.",
-  auth: "any",
   permission: "employees:read",
-  platformWide: true,
   response: z.array(employeeSchema),
-  errors: [],
 });
 
-export const inviteEmployeeEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/employees",
-  tag,
+export const inviteEmployeeEndpoint = defineStaff("POST /v1/employees", {
   summary: "Invite an employee",
   description:
     "Creates the employee with status `invited` and returns the invitation link (valid 7 days), shown only in this " +
     "response: send it to the invitee, who sets a password through POST /v1/employees/invitations/accept. " +
     "E-mail addresses are unique across the service: a taken one answers 409. `role` defaults to `viewer`; another role " +
     "needs the `roles` permission (so a key invites viewers only), `owner` also `owners`. From a session, needs `Service-Totp-Code`.",
-  auth: "any",
   permission: "employees:write",
-  platformWide: true,
   totp: true,
   body: inviteEmployeeInput,
   response: invitedEmployeeSchema,
@@ -152,29 +115,18 @@ export const inviteEmployeeEndpoint = endpoint({
   errors: [409],
 });
 
-export const getEmployeeEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/employees/{id}",
-  tag,
+export const getEmployeeEndpoint = defineStaff("GET /v1/employees/{id}", {
   summary: "Get an employee",
-  auth: "any",
   permission: "employees:read",
-  platformWide: true,
   params: employeeParams,
   response: employeeSchema,
-  errors: [],
 });
 
-export const acceptInvitationEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/employees/invitations/accept",
-  tag,
+export const acceptInvitationEndpoint = definePublic("POST /v1/employees/invitations/accept", {
   summary: "Accept an invitation (extension)",
   description:
     "Sets the invited employee's password, activates them and signs them in with a session cookie, as POST /v1/sessions does. " +
     "An unknown, used or expired token answers 404.",
-  auth: "public",
-  permission: null,
   body: acceptInvitationInput,
   response: sessionSchema,
   action: "employee.accept_invitation",
@@ -182,18 +134,13 @@ export const acceptInvitationEndpoint = endpoint({
   errors: [404],
 });
 
-export const changeRoleEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/employees/{id}",
-  tag,
+export const changeRoleEndpoint = defineStaff("POST /v1/employees/{id}", {
   action: "employee.change_role",
   summary: "Change an employee's role (extension)",
   description:
     "Takes effect on the employee's next request. Making or removing an owner needs `owners` (owners only); the last " +
     "active owner cannot be demoted (409). A deactivated employee answers 409. From a session, needs `Service-Totp-Code`.",
-  auth: "any",
   permission: "roles",
-  platformWide: true,
   totp: true,
   params: employeeParams,
   body: changeRoleInput,
@@ -202,29 +149,21 @@ export const changeRoleEndpoint = endpoint({
   errors: [409],
 });
 
-export const deactivateEmployeeEndpoint = endpoint({
-  method: "DELETE",
-  path: "/v1/employees/{id}",
-  tag,
+export const deactivateEmployeeEndpoint = defineStaff("DELETE /v1/employees/{id}", {
   action: "employee.deactivate",
   summary: "Deactivate an employee (extension)",
   description:
     "Offboarding: `status: deactivated`; every session of theirs ends at once, a pending invitation link stops working, " +
     "and sign-in answers 401 as for a wrong password. Deactivating an owner needs `owners`; the last active owner " +
     "cannot be deactivated (409). Deactivating twice: 200, unchanged. From a session, needs `Service-Totp-Code`.",
-  auth: "any",
   permission: "employees:write",
-  platformWide: true,
   totp: true,
   params: employeeParams,
   response: employeeSchema,
   errors: [409],
 });
 
-export const resetTwoFactorEndpoint = endpoint({
-  method: "DELETE",
-  path: "/v1/employees/{id}/totp",
-  tag,
+export const resetTwoFactorEndpoint = defineStaff("DELETE /v1/employees/{id}/totp", {
   action: "employee.totp_reset",
   summary: "Turn off another employee's two-factor authentication (extension)",
   description:
@@ -232,66 +171,42 @@ export const resetTwoFactorEndpoint = endpoint({
     "their password and enrol again. Not for oneself (403). An owner's needs `owners`. Needs `Service-Totp-Code`.",
   auth: "session",
   permission: "employees:write",
-  platformWide: true,
   totp: true,
   params: employeeParams,
   response: employeeSchema,
   errors: [409],
 });
 
-export const changePasswordEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/employees/me/password",
-  tag,
+export const changePasswordEndpoint = defineOwn("POST /v1/employees/me/password", {
   action: "employee.change_password",
   ownTransactions: true, // hashes; wrong current passwords count toward throttling
   summary: "Change one's own password (extension)",
   description:
     "Needs the current password (422 `details.currentPassword` when wrong; repeated failures answer 429). Ends every " +
     "other session of the employee; this one stays signed in.",
-  auth: "session",
-  permission: null,
   body: changePasswordInput,
   response: passwordChangedSchema,
   errors: [429],
 });
 
-export const listOwnSessionsEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/sessions",
-  tag,
+export const listOwnSessionsEndpoint = defineOwn("GET /v1/sessions", {
   summary: "The signed-in employee's own live sessions (extension)",
   description: "Newest first, as a plain array; `current` marks the one this request used.",
-  auth: "session",
-  permission: null,
   response: z.array(ownSessionSchema),
-  errors: [],
 });
 
-export const endOwnSessionEndpoint = endpoint({
-  method: "DELETE",
-  path: "/v1/sessions/{id}",
-  tag,
+export const endOwnSessionEndpoint = defineOwn("DELETE /v1/sessions/{id}", {
   action: "session.end",
   summary: "End one of one's own sessions (extension)",
   description: "Signs that browser out on its next request. Another employee's session answers 404.",
-  auth: "session",
-  permission: null,
   params: sessionParams,
   response: ownSessionSchema,
-  errors: [],
 });
 
-export const regenerateRecoveryCodesEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/employees/totp/recovery_codes",
-  tag,
+export const regenerateRecoveryCodesEndpoint = defineOwn("POST /v1/employees/totp/recovery_codes", {
   action: "employee.recovery_codes_regenerate",
   summary: "New recovery codes for the signed-in employee (extension)",
   description: "Ten new single-use codes, shown once; the old ones stop working. Needs `Service-Totp-Code`.",
-  auth: "session",
-  permission: null,
   totp: true,
   response: recoveryCodesSchema,
-  errors: [],
 });

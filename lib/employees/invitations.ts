@@ -4,7 +4,7 @@ import { randomToken, sha256 } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/http/api-error";
 import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
 import type { Role } from "@/lib/auth/permissions";
-import { tenantDb } from "@/lib/tenancy";
+import { scopePlatformId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { hashPassword } from "@/lib/auth/passwords";
@@ -27,7 +27,8 @@ export async function inviteEmployee({ name, email, role, origin }: { name: stri
       tenantDb().employee.create({
         data: {
           id: newId("emp"),
-          accountId: "", // set by the tenancy confinement: the platform's own account
+          // The platform's own account, whose id is the platform's.
+          accountId: scopePlatformId(),
           name,
           email: address,
           status: "invited",

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import type { Employee } from "@/lib/generated/prisma/client";
 import { accountSchema } from "@/lib/accounts/schemas";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
-import { isRole, PERMISSIONS, ROLES, type Role } from "@/lib/auth/permissions";
+import { PERMISSIONS, ROLES } from "@/lib/auth/permissions";
 import { text } from "@/lib/http/text";
 import { platformSettingsSchema } from "@/lib/settings/schemas";
 import { idSchema } from "@/lib/id-schema";
@@ -90,34 +91,14 @@ export const totpConfirmedSchema = z
   })
   .meta({ id: "TotpConfirmed" });
 
-export type EmployeeRow = {
-  id: string;
-  name: string;
-  email: string;
-  status: string;
-  role: string;
-  totpEnabledAt: Date | null;
-  lastLoginAt: Date | null;
-  createdAt: Date;
-  deactivatedAt: Date | null;
-};
-
 export type EmployeeStatus = (typeof employeeStatuses)[number];
-const isEmployeeStatus = (value: string): value is EmployeeStatus => (employeeStatuses as readonly string[]).includes(value);
-
-/** An unknown stored status reads as deactivated (it grants nothing). */
-export const employeeStatusOf = (row: { status: string }): EmployeeStatus => (isEmployeeStatus(row.status) ? row.status : "deactivated");
-
-/** An unknown stored role reads as the least one. */
-export const roleOf = (row: { role: string }): Role => (isRole(row.role) ? row.role : "viewer");
-
-export function presentEmployee(row: EmployeeRow) {
+export function presentEmployee(row: Employee) {
   return {
     id: row.id,
     name: row.name,
     email: row.email,
-    status: employeeStatusOf(row),
-    role: roleOf(row),
+    status: row.status,
+    role: row.role,
     twoFactorEnabled: row.totpEnabledAt !== null,
     lastLoginAt: row.lastLoginAt,
     createdAt: row.createdAt,

@@ -99,9 +99,44 @@ export function endpoint<const E extends Omit<Endpoint, "body" | "auditDetails">
   return definition as E & { body: B };
 }
 
+/** A route as the contract and the audit trail name it: `GET /v1/api_keys/{key}`. */
+export type Route = `${Method} /v1/${string}`;
+type MethodOf<R> = R extends `${infer M extends Method} ${string}` ? M : never;
+type PathOf<R> = R extends `${Method} ${infer P}` ? P : never;
+
+/** What the endpoints of one group share, written once: their tag, and defaults each may override. */
+export type EndpointDefaults = Pick<Endpoint, "tag"> & Partial<Pick<Endpoint, "auth" | "permission" | "platformWide" | "sandbox">>;
+
+/** A definition in a group: what the group already says, and `errors` (default: none), may be left out. */
+type GroupMember<D> = Omit<Endpoint, "method" | "path" | "body" | "auditDetails" | "errors" | keyof D> &
+  Partial<Pick<Endpoint, "errors" | Extract<keyof D, keyof Endpoint>>>;
+
+/** A group's definition as declared: its route, the group's defaults and what the definition names instead. */
+type GroupEndpoint<D, R, E, B> = { method: MethodOf<R>; path: PathOf<R> } & Omit<D, keyof E> & Omit<{ errors: [] }, keyof E> & E & { body: B };
+
+/**
+ * Declares the endpoints of one group (a resource, the sandbox) as endpoint() does, each naming its
+ * route and only what is its own: `const define = endpointGroup({ tag: "API keys", auth: "any" })`,
+ * then `define("GET /v1/api_keys", { summary, permission, response })`. The literal types are kept
+ * as endpoint() keeps them (the method and the path come from the route string).
+ */
+export function endpointGroup<const D extends EndpointDefaults>(defaults: D) {
+  return <const R extends Route, const E extends GroupMember<D>, B extends Schema | undefined = undefined>(
+    route: R,
+    definition: E & BodyRule<B>,
+  ): GroupEndpoint<D, R, E, B> & { auditDetails?: (body: Infer<B>) => Record<string, unknown> } => {
+    const space = route.indexOf(" ");
+    const [method, path] = [route.slice(0, space) as MethodOf<R>, route.slice(space + 1) as PathOf<R>];
+    return { errors: [], ...defaults, ...definition, method, path } as GroupEndpoint<D, R, E, B>;
+  };
+}
+
+/** The sandbox's routes (`/v1/sandbox/...`, SANDBOX=on only): one tag, one permission, for keys and sessions alike. */
+export const defineSandbox = endpointGroup({ tag: "Sandbox", auth: "any", permission: "sandbox:write", sandbox: true });
+
 /**
  * The endpoint's path with its parameters filled in (each encoded as one path segment):
- * `pathOf(apiKeyEndpoint, { key: "key_1" })` is `/v1/api_keys/key_1`.
+ * `pathOf(revokeApiKeyEndpoint, { key: "key_1" })` is `/v1/api_keys/key_1`.
  */
 export function pathOf(definition: Pick<Endpoint, "path">, params: Record<string, string> = {}): string {
   return definition.path.replace(/\{(\w+)\}/g, (_, name: string) => {

@@ -3,7 +3,7 @@ import { POST as createDelegatedUser } from "@/app/v1/delegated_users/route";
 import { POST as issueApiKey } from "@/app/v1/api_keys/route";
 import { db } from "@/lib/db";
 import { inDays, platformWithKey } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 
 // Idempotency-Key on POST (CONTRACT.md, "Operations decisions").
 const create = (apiKey: string, externalId: string, key?: string, headers: Record<string, string> = {}) =>
@@ -71,8 +71,7 @@ describe("Idempotency-Key", () => {
     const { fingerprint } = await db().idempotencyKey.findUniqueOrThrow({ where: { credential_key: { credential: fingerprintless.credential, key: "probe" } } });
     await db().idempotencyKey.create({ data: { ...fingerprintless, fingerprint, startedAt: new Date() } });
     const running = await create(apiKey, "customer-1", "busy");
-    expect(running.status).toBe(409);
-    expect(running.body.error_code).toBe("err_conflict");
+    expectError(running, 409, "err_conflict");
     await db().idempotencyKey.update({
       where: { credential_key: { credential: fingerprintless.credential, key: "busy" } },
       data: { startedAt: new Date(Date.now() - 6 * 60_000) },

@@ -1,20 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/api-error";
+import { rejectionOf } from "@/lib/testing/errors";
 import { decodeCursor, encodeCursor, pageQuerySchema, paginate, type PageQuery } from "@/lib/http/pagination";
 
 const b64url = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
 
 /** Calls fn and returns the ApiError it throws (fails the test if it throws something else or nothing). */
-async function apiErrorOf(fn: () => unknown): Promise<ApiError> {
-  try {
-    await fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error("expected an ApiError");
-}
+const apiErrorOf = (fn: () => unknown) => rejectionOf(ApiError, fn);
 
 describe("encodeCursor / decodeCursor", () => {
   it("round-trips a cursor", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint } from "@/lib/http/endpoint";
+import { defineSandbox, endpointGroup } from "@/lib/http/endpoint";
 import {
   informationRequestDetailSchema,
   informationRequestPageSchema,
@@ -11,52 +11,34 @@ import {
   updateInformationRequestStatusInput,
 } from "@/lib/information-requests/schemas";
 
-const tag = "Information requests";
+const define = endpointGroup({ tag: "Information requests", auth: "any" });
 
-export const listInformationRequestsEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/information_requests",
-  tag,
+export const listInformationRequestsEndpoint = define("GET /v1/information_requests", {
   summary: "List information requests",
   description:
     "Filters: `kind`; `startDate` and `endDate` bound `createdAt`, both inclusive, each a date (`2026-11-01`, the whole UTC day) " +
     "or an ISO-8601 date-time. A `startDate` after `endDate` answers 422.",
-  auth: "any",
   permission: "information_requests:read",
   query: listInformationRequestsQuery,
   response: informationRequestPageSchema,
-  errors: [],
 });
 
-export const getInformationRequestEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/information_requests/{id}",
-  tag,
+export const getInformationRequestEndpoint = define("GET /v1/information_requests/{id}", {
   summary: "Get an information request with its linked KYC submission",
-  auth: "any",
   permission: "information_requests:read",
   params: informationRequestParams,
   response: informationRequestDetailSchema,
-  errors: [],
 });
 
-export const listTransferInformationRequestsEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/transfers/{id}/information_requests",
-  tag,
+export const listTransferInformationRequestsEndpoint = define("GET /v1/transfers/{id}/information_requests", {
   summary: "List the information requests raised against a transfer",
   description: "A plain array, oldest first.",
-  auth: "any",
   permission: "information_requests:read",
   params: transferParams,
   response: z.array(informationRequestSchema),
-  errors: [],
 });
 
-export const updateInformationRequestStatusEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/information_requests/{id}/status",
-  tag,
+export const updateInformationRequestStatusEndpoint = define("POST /v1/information_requests/{id}/status", {
   summary: "Move an information request to another status",
   description:
     "Staff only (employee session; API keys get 403). Transitions: `requested` → `on_review` → `approved` | `rejected`; " +
@@ -74,15 +56,9 @@ export const updateInformationRequestStatusEndpoint = endpoint({
   auditDetails: (body: z.output<typeof updateInformationRequestStatusInput>) => ({ status: body.status, ...(body.reason ? { reason: body.reason } : {}) }),
 });
 
-export const raiseSandboxInformationRequestEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/sandbox/information_requests",
-  tag: "Sandbox",
+export const raiseSandboxInformationRequestEndpoint = defineSandbox("POST /v1/sandbox/information_requests", {
   summary: "Raise a `requested` information request",
   description: "Sandbox only. `transferId` and `submissionId`, when given, must be objects of the same account (otherwise 404).",
-  auth: "any",
-  permission: "sandbox:write",
-  sandbox: true,
   body: raiseInformationRequestInput,
   response: informationRequestSchema,
   status: 201,

@@ -11,7 +11,7 @@ import {
   type ListInformationRequestsQuery,
 } from "@/lib/information-requests/schemas";
 import { presentKycSubmission } from "@/lib/kyc/schemas";
-import { tenantDb } from "@/lib/tenancy";
+import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -137,7 +137,7 @@ export async function raiseInformationRequest({
   const row = await tenantDb().informationRequest.create({
     data: {
       id: newId("ir"),
-      accountId: "", // set by the tenancy confinement
+      accountId: scopeAccountId(),
       kind,
       status: "requested",
       transferId: transferId ?? null,

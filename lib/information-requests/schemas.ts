@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presenterOf } from "@/lib/http/present";
 import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { freeText } from "@/lib/http/text";
@@ -98,34 +99,4 @@ export const raiseInformationRequestInput = z
   })
   .meta({ id: "RaiseInformationRequestInput" });
 
-export type InformationRequestRow = {
-  id: string;
-  kind: string;
-  status: string;
-  transferId: string | null;
-  submissionId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  reviewerId: string | null;
-  reviewStartedAt: Date | null;
-  decidedById: string | null;
-  decidedAt: Date | null;
-  decisionReason: string | null;
-};
-
-export function presentInformationRequest(row: InformationRequestRow) {
-  return {
-    id: row.id,
-    kind: row.kind as InformationRequestKind,
-    status: row.status as InformationRequestStatus,
-    transferId: row.transferId,
-    submissionId: row.submissionId,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    reviewerId: row.reviewerId,
-    reviewStartedAt: row.reviewStartedAt,
-    decidedById: row.decidedById,
-    decidedAt: row.decidedAt,
-    decisionReason: row.decisionReason,
-  };
-}
+export const presentInformationRequest = presenterOf(informationRequestSchema);

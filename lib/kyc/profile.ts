@@ -25,7 +25,7 @@ export async function updateApplicantProfile(fields: z.input<typeof updateProfil
     ...(input.email !== undefined && { email: input.email }),
     ...(input.phone !== undefined && { phone: input.phone }),
     // The address is replaced whole: a new address must not inherit line2 from the old one.
-    ...(input.address !== undefined && { address: JSON.stringify({ ...input.address, line2: input.address.line2 ?? null }) }),
+    ...(input.address !== undefined && { address: { ...input.address, line2: input.address.line2 ?? null } }),
   };
   const { accountId } = currentScope();
   const before = presentApplicantProfile(await tenantDb().applicantProfile.findFirst());

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { presenterOf } from "@/lib/http/present";
+import { jsonNames, jsonOf } from "@/lib/db/json";
+import type { ApplicantProfile, Beneficiary, KycSubmission } from "@/lib/generated/prisma/client";
 import { text } from "@/lib/http/text";
 import { normalizeIp } from "@/lib/net/ip";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
@@ -48,6 +51,7 @@ export const submissionTypes = ["individual", "business"] as const;
 export const submissionStatuses = ["draft", "submitted", "approved", "rejected"] as const;
 export const beneficiaryTypes = ["individual", "business"] as const;
 export const beneficiaryRoles = ["ubo", "director", "shareholder", "representative"] as const;
+const isBeneficiaryRole = (value: string): value is (typeof beneficiaryRoles)[number] => (beneficiaryRoles as readonly string[]).includes(value);
 export const MAX_BENEFICIARIES = 50;
 
 /** ISO 3166-1 alpha-2, accepted in either case and stored upper-case. */
@@ -208,31 +212,10 @@ export const applicantProfileSchema = z
 
 // --- Presenters ----------------------------------------------------------------------------------
 
-type SubmissionRow = { id: string; type: string; status: string; createdAt: Date; updatedAt: Date };
-type BeneficiaryRow = { id: string; name: string | null; type: string; country: string; roles: string; shareSize: string; createdAt: Date };
-type ProfileRow = {
-  firstName: string | null;
-  lastName: string | null;
-  dateOfBirth: string | null;
-  nationality: string | null;
-  email: string | null;
-  phone: string | null;
-  address: string | null;
-  updatedAt: Date;
-};
-
-export function presentKycSubmission(row: SubmissionRow) {
-  return {
-    id: row.id,
-    type: row.type as (typeof submissionTypes)[number],
-    status: row.status as (typeof submissionStatuses)[number],
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
+export const presentKycSubmission = presenterOf(kycSubmissionSchema);
 
 /** A submission with how many owners it names and what their shares add up to. */
-export function presentKycSubmissionSummary(row: SubmissionRow & { beneficiaries: { shareSize: string }[] }) {
+export function presentKycSubmissionSummary(row: KycSubmission & { beneficiaries: { shareSize: string }[] }) {
   return {
     ...presentKycSubmission(row),
     beneficiaryCount: row.beneficiaries.length,
@@ -240,19 +223,19 @@ export function presentKycSubmissionSummary(row: SubmissionRow & { beneficiaries
   };
 }
 
-export function presentBeneficiary(row: BeneficiaryRow) {
+export function presentBeneficiary(row: Beneficiary) {
   return {
     id: row.id,
     name: row.name,
-    type: row.type as (typeof beneficiaryTypes)[number],
+    type: row.type,
     country: row.country,
-    roles: JSON.parse(row.roles) as (typeof beneficiaryRoles)[number][],
+    roles: jsonNames(row.roles, isBeneficiaryRole),
     shareSize: Number(row.shareSize),
   };
 }
 
 /** Largest owners first, then in the order they were recorded: a stable order a reviewer reads top-down. */
-export function presentBeneficiaries(rows: BeneficiaryRow[]) {
+export function presentBeneficiaries(rows: Beneficiary[]) {
   return [...rows]
     .sort(
       (a, b) =>
@@ -263,8 +246,12 @@ export function presentBeneficiaries(rows: BeneficiaryRow[]) {
     .map(presentBeneficiary);
 }
 
-export function presentApplicantProfile(row: ProfileRow | null) {
-  const address = row?.address ? (JSON.parse(row.address) as Address) : null;
+/** An address as stored (addressSchema's output). */
+const storedAddress = z.object({ line1: z.string(), line2: z.string().nullish(), city: z.string(), postalCode: z.string(), country: z.string() });
+
+export function presentApplicantProfile(row: ApplicantProfile | null) {
+  const stored = row?.address ? storedAddress.safeParse(jsonOf(row.address)) : null;
+  const address = stored?.success ? stored.data : null;
   return {
     firstName: row?.firstName ?? null,
     lastName: row?.lastName ?? null,

@@ -1,9 +1,9 @@
-import { createOrConflict } from "@/lib/db";
+import { createOrConflict, inTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { agreementSchema, createKycSubmissionInput, type CreateKycSubmissionInput, kycSubmissionWithBeneficiariesSchema, presentAgreement, presentBeneficiaries, presentKycSubmission, presentKycSubmissionSummary } from "@/lib/kyc/schemas";
-import { currentScope, tenantDb } from "@/lib/tenancy";
+import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -25,29 +25,25 @@ export async function findKycSubmission(submissionId: string) {
  */
 export async function createKycSubmission(input: CreateKycSubmissionInput) {
   const { type, beneficiaries } = createKycSubmissionInput.parse(input);
-  // Nested creates bypass the tenancy hook (it sees only the top-level model), so the owners get the account explicitly.
-  const { accountId } = currentScope();
-  const row = await tenantDb().kycSubmission.create({
-    data: {
-      id: newId("sub"),
-      accountId: "", // set by the tenancy confinement
-      type,
-      status: "submitted",
-      beneficiaries: {
-        create: beneficiaries.map((beneficiary) => ({
-          id: beneficiaryId(),
-          accountId,
-          name: beneficiary.name ?? null,
-          type: beneficiary.type,
-          country: beneficiary.country,
-          roles: JSON.stringify(beneficiary.roles),
-          shareSize: String(beneficiary.shareSize),
-        })),
-      },
-    },
-    include: { beneficiaries: true },
+  const accountId = scopeAccountId();
+  // The owners through their own delegate, not as a nested create, which tenancy refuses (it could not check their account).
+  const { row, owners } = await inTransaction(async () => {
+    const row = await tenantDb().kycSubmission.create({ data: { id: newId("sub"), accountId, type, status: "submitted" } });
+    const owners = await tenantDb().beneficiary.createManyAndReturn({
+      data: beneficiaries.map((beneficiary) => ({
+        id: beneficiaryId(),
+        accountId,
+        submissionId: row.id,
+        name: beneficiary.name ?? null,
+        type: beneficiary.type,
+        country: beneficiary.country,
+        roles: beneficiary.roles,
+        shareSize: String(beneficiary.shareSize),
+      })),
+    });
+    return { row, owners };
   });
-  const submission = { ...presentKycSubmission(row), beneficiaries: presentBeneficiaries(row.beneficiaries) };
+  const submission = { ...presentKycSubmission(row), beneficiaries: presentBeneficiaries(owners) };
   await emitResourceEvent("kyc.submission.created", kycSubmissionWithBeneficiariesSchema, submission);
   return submission;
 }
@@ -97,7 +93,7 @@ export async function acceptAgreement({
       documentSetId: "already accepted for this submission",
     });
   const row = await createOrConflict(
-    () => tenantDb().agreement.create({ data: { id: agreementId(), accountId: "", submissionId: submission.id, documentSetId, ipAddress: ipAddress ?? null } }),
+    () => tenantDb().agreement.create({ data: { id: agreementId(), accountId: scopeAccountId(), submissionId: submission.id, documentSetId, ipAddress: ipAddress ?? null } }),
     conflict,
   );
   const agreement = presentAgreement(row);

@@ -86,40 +86,30 @@ describe("parseCidr", () => {
 });
 
 describe("ipInRanges", () => {
-  it("matches IPv4 addresses inside and outside a range", () => {
-    expect(ipInRanges("10.1.2.3", ["10.0.0.0/8"])).toBe(true);
-    expect(ipInRanges("11.1.2.3", ["10.0.0.0/8"])).toBe(false);
-  });
-
-  it("matches IPv6 addresses inside and outside a range", () => {
-    expect(ipInRanges("2001:db8:1::5", ["2001:db8::/32"])).toBe(true);
-    expect(ipInRanges("2001:db9::5", ["2001:db8::/32"])).toBe(false);
-    expect(ipInRanges("[2001:DB8::5]", ["2001:db8::/32"])).toBe(true);
-  });
-
-  it("matches an IPv4-mapped IPv6 caller against an IPv4 range", () => {
-    expect(ipInRanges("::ffff:10.1.2.3", ["10.0.0.0/8"])).toBe(true);
-    expect(ipInRanges("::ffff:11.1.2.3", ["10.0.0.0/8"])).toBe(false);
-  });
-
-  it("matches an IPv4 caller against an IPv4-mapped IPv6 range", () => {
-    expect(ipInRanges("10.1.2.3", ["::ffff:10.0.0.0/104"])).toBe(true);
-    expect(ipInRanges("11.1.2.3", ["::ffff:10.0.0.0/104"])).toBe(false);
-  });
-
-  it("lets 0.0.0.0/0 match any IPv4 and IPv4-mapped address but no native IPv6 address", () => {
-    expect(ipInRanges("0.0.0.0", ["0.0.0.0/0"])).toBe(true);
-    expect(ipInRanges("255.255.255.255", ["0.0.0.0/0"])).toBe(true);
-    expect(ipInRanges("::ffff:198.51.100.1", ["0.0.0.0/0"])).toBe(true);
-    expect(ipInRanges("2001:db8::1", ["0.0.0.0/0"])).toBe(false);
-    expect(ipInRanges("::1", ["0.0.0.0/0"])).toBe(false);
-  });
-
-  it("lets ::/0 match any IPv6 address but no IPv4 caller: it means every IPv6 address", () => {
-    expect(ipInRanges("2001:db8::1", ["::/0"])).toBe(true);
-    expect(ipInRanges("::1", ["::/0"])).toBe(true);
-    expect(ipInRanges("198.51.100.1", ["::/0"])).toBe(false);
-    expect(ipInRanges("::ffff:198.51.100.1", ["::/0"])).toBe(false);
+  // One row a case: [what it shows, address, ranges, whether the address is in them].
+  it.each<[string, string, string[], boolean]>([
+    ["IPv4 inside a range", "10.1.2.3", ["10.0.0.0/8"], true],
+    ["IPv4 outside a range", "11.1.2.3", ["10.0.0.0/8"], false],
+    ["IPv6 inside a range", "2001:db8:1::5", ["2001:db8::/32"], true],
+    ["IPv6 outside a range", "2001:db9::5", ["2001:db8::/32"], false],
+    ["bracketed upper-case IPv6", "[2001:DB8::5]", ["2001:db8::/32"], true],
+    ["an IPv4-mapped caller, IPv4 range", "::ffff:10.1.2.3", ["10.0.0.0/8"], true],
+    ["an IPv4-mapped caller outside an IPv4 range", "::ffff:11.1.2.3", ["10.0.0.0/8"], false],
+    ["an IPv4 caller, IPv4-mapped range", "10.1.2.3", ["::ffff:10.0.0.0/104"], true],
+    ["an IPv4 caller outside an IPv4-mapped range", "11.1.2.3", ["::ffff:10.0.0.0/104"], false],
+    // 0.0.0.0/0 matches any IPv4 and IPv4-mapped address but no native IPv6 address.
+    ["0.0.0.0/0, lowest IPv4", "0.0.0.0", ["0.0.0.0/0"], true],
+    ["0.0.0.0/0, highest IPv4", "255.255.255.255", ["0.0.0.0/0"], true],
+    ["0.0.0.0/0, IPv4-mapped", "::ffff:198.51.100.1", ["0.0.0.0/0"], true],
+    ["0.0.0.0/0, native IPv6", "2001:db8::1", ["0.0.0.0/0"], false],
+    ["0.0.0.0/0, IPv6 loopback", "::1", ["0.0.0.0/0"], false],
+    // ::/0 means every IPv6 address, and no IPv4 caller.
+    ["::/0, IPv6", "2001:db8::1", ["::/0"], true],
+    ["::/0, IPv6 loopback", "::1", ["::/0"], true],
+    ["::/0, IPv4", "198.51.100.1", ["::/0"], false],
+    ["::/0, IPv4-mapped", "::ffff:198.51.100.1", ["::/0"], false],
+  ])("%s: %s in %j is %s", (_case, ip, ranges, expected) => {
+    expect(ipInRanges(ip, ranges)).toBe(expected);
   });
 
   it("treats an IPv4-mapped range as the IPv4 range it maps", () => {

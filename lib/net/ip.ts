@@ -79,7 +79,8 @@ export function ipInRanges(ip: string, ranges: readonly string[]): boolean {
     const parsed = parseCidr(text);
     if ("error" in parsed) return false;
     const [network, bits] = parsed.range;
-    return address.kind() === network.kind() && address.match(network as never, bits);
+    if (address instanceof ipaddr.IPv4) return network instanceof ipaddr.IPv4 && address.match(network, bits);
+    return network instanceof ipaddr.IPv6 && address.match(network, bits);
   });
 }
 

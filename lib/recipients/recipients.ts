@@ -2,7 +2,7 @@ import { newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { presentRecipient, recipientSchema } from "@/lib/recipients/schemas";
-import { tenantDb } from "@/lib/tenancy";
+import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -11,7 +11,7 @@ import { emitResourceEvent } from "@/lib/webhooks/events";
 /** Saves a recipient of the scope's account, usable as a transfer destination until deleted. */
 export async function createRecipient({ name }: { name: string }) {
   // accountId: set by the tenancy confinement.
-  const row = await tenantDb().recipient.create({ data: { id: newId("rcp"), accountId: "", name } });
+  const row = await tenantDb().recipient.create({ data: { id: newId("rcp"), accountId: scopeAccountId(), name } });
   return presentRecipient(row);
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presenterOf } from "@/lib/http/present";
 import { pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
 import { idSchema } from "@/lib/id-schema";
@@ -19,10 +20,6 @@ export const recipientSchema = z
   })
   .meta({ id: "Recipient" });
 
-export type RecipientRow = { id: string; name: string; isActive: boolean; deletedAt: Date | null; createdAt: Date };
-
-export function presentRecipient(row: RecipientRow) {
-  return { id: row.id, name: row.name, isActive: row.isActive, deletedAt: row.deletedAt, createdAt: row.createdAt };
-}
+export const presentRecipient = presenterOf(recipientSchema);
 
 export const recipientPageSchema = pageSchemaOf(recipientSchema, "RecipientPage");

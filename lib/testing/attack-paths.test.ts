@@ -16,7 +16,7 @@ import { DEFAULT_KEY_PERMISSIONS, KEY_PERMISSIONS } from "@/lib/auth/permissions
 import { db } from "@/lib/db";
 import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
-import { call, sessionFrom } from "@/lib/testing/http";
+import { call, expectError, sessionFrom } from "@/lib/testing/http";
 
 let counter = 0;
 const email = () => `attack${++counter}.${Date.now()}@example.com`;
@@ -64,8 +64,7 @@ describe("attack paths of release 1, closed", () => {
   it("a stolen session without the owner's authenticator cannot invite an accomplice or issue a key", async () => {
     const owner = await signedInEmployee({ totp: true });
     const inviting = await call(invite, { method: "POST", session: owner.session, body: { name: "Accomplice", email: email(), role: "admin" } });
-    expect(inviting.status).toBe(400);
-    expect(inviting.body.error_code).toBe("err_otp_required");
+    expectError(inviting, 400, "err_otp_required");
     const guessing = await call(invite, { method: "POST", session: owner.session, totp: owner.authenticator!.wrongCode(), body: { name: "Accomplice", email: email() } });
     expect(guessing.body.error_code).toBe("err_otp_invalid");
     const issuing = await call(issueKey, { method: "POST", session: owner.session, body: { expiresAt: inDays(365) } });
@@ -77,8 +76,7 @@ describe("attack paths of release 1, closed", () => {
   it("an owner without 2FA cannot invite at all: step-up needs an authenticator, and the answer says to enrol", async () => {
     const owner = await signedInEmployee();
     const response = await call(invite, { method: "POST", session: owner.session, totp: "123456", body: { name: "Someone", email: email() } });
-    expect(response.status).toBe(400);
-    expect(response.body.error_code).toBe("err_otp_required");
+    expectError(response, 400, "err_otp_required");
     expect(response.body.message).toMatch(/enrol/);
   });
 
@@ -89,8 +87,7 @@ describe("attack paths of release 1, closed", () => {
     const done = await call(deactivate, { method: "DELETE", session: owner.session, totp: owner.authenticator!.nextCode(), params: { id: leaver.employee.id } });
     expect(done.status).toBe(200);
     const next = await call(listDelegatedUsers, { session: leaver.session });
-    expect(next.status).toBe(401);
-    expect(next.body.error_code).toBe("err_unauthenticated");
+    expectError(next, 401, "err_unauthenticated");
   });
 
   it("a sub-account's key cannot reach its parent or its siblings: 404 for their accounts, 403 for platform-wide routes", async () => {
@@ -103,8 +100,7 @@ describe("attack paths of release 1, closed", () => {
     expect((await call(listDelegatedUsers, { apiKey: key.secret, headers: { "service-account-id": sub.id } })).status).toBe(200);
     for (const other of [account.id, sibling.id]) {
       const response = await call(listDelegatedUsers, { apiKey: key.secret, headers: { "service-account-id": other } });
-      expect(response.status).toBe(404);
-      expect(response.body.error_code).toBe("err_not_found");
+      expectError(response, 404, "err_not_found");
     }
     for (const platformWide of [listAccounts, auditEvents]) expect((await call(platformWide, { apiKey: key.secret })).status).toBe(403);
   });

@@ -6,8 +6,9 @@ import { createSession } from "@/lib/auth/sessions";
 import { issueApiKey } from "@/lib/api-keys/api-keys";
 import { confirmTotpEnrolment, startTotpEnrolment } from "@/lib/auth/two-factor";
 import { Authenticator } from "@/lib/testing/http";
-import type { Permission, Role } from "@/lib/auth/permissions";
-import { withScope } from "@/lib/tenancy";
+import type { Role } from "@/lib/auth/permissions";
+import { expect } from "vitest";
+import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 
 export const PASSWORD = "correct horse battery staple";
 let passwordHash: Promise<string> | undefined;
@@ -54,7 +55,7 @@ export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000)
 /** A key of the account, issued through the domain function the API uses. */
 export async function apiKeyFor(
   accountId: string,
-  options: { cidrAllowlist?: string[]; expiresAt?: string; name?: string; permissions?: readonly Permission[] } = {},
+  options: Partial<Omit<Parameters<typeof issueApiKey>[0], "createdBy">> = {},
 ) {
   const account = await db().account.findUniqueOrThrow({ where: { id: accountId } });
   return withScope({ platformId: account.platformId, accountId }, () =>
@@ -63,9 +64,35 @@ export async function apiKeyFor(
 }
 
 /** A new platform (tenant) and a working API key for it: the quickest caller for API tests. */
-export async function platformWithKey(options: { cidrAllowlist?: string[]; permissions?: readonly Permission[] } = {}) {
+export async function platformWithKey(options: Pick<Parameters<typeof apiKeyFor>[1] & object, "cidrAllowlist" | "permissions"> = {}) {
   counter += 1;
   const account = await createPlatform({ name: `Platform ${counter}` });
   const key = await apiKeyFor(account.id, options);
   return { account, key, apiKey: key.secret, scope: { platformId: account.id, accountId: account.id } };
+}
+
+/**
+ * A pending transfer of the scope's account, written straight to the data model (its recipient is a
+ * placeholder): for tests of what refers to a transfer, which then depend on nothing in lib/transfers.
+ */
+export const bareTransferIn = (scope: Scope) =>
+  // async/await: a Prisma query is lazy and would otherwise run when awaited, outside the scope.
+  withScope(scope, async () =>
+    await tenantDb().transfer.create({
+      data: { id: newId("tr"), accountId: scope.accountId, recipientId: "rcp_x", amount: "10.00", currency: "EUR", status: "pending" },
+    }),
+  );
+
+/** An information request as the API answers it once raised: requested, with no reviewer and no decision yet. */
+export function raisedRequest(fields: { id: unknown; kind: string; transferId: string | null; submissionId: string | null; createdAt: unknown }) {
+  return {
+    ...fields,
+    status: "requested",
+    updatedAt: expect.any(String),
+    reviewerId: null,
+    reviewStartedAt: null,
+    decidedById: null,
+    decidedAt: null,
+    decisionReason: null,
+  };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { databaseProvider } from "@/lib/env";
 import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
-import type { Endpoint } from "@/lib/http/endpoint";
+import { pathOf, type Endpoint } from "@/lib/http/endpoint";
 import type { Handler } from "@/lib/http/route";
 import { createSession } from "@/lib/auth/sessions";
 import { revokeApiKey } from "@/lib/api-keys/api-keys";
@@ -19,6 +19,15 @@ import { apiKeyFor, inDays, PASSWORD, platformWithKey, signedInEmployee } from "
 import { Authenticator, call, type Call } from "@/lib/testing/http";
 import { everyRoute, pathFor } from "@/lib/testing/routes";
 import { stringFields, valueAt } from "@/lib/testing/string-fields";
+import { POST as inviteEmployee } from "@/app/v1/employees/route";
+import { POST as createDelegatedUserRoute } from "@/app/v1/delegated_users/route";
+import { POST as raiseInformationRequest } from "@/app/v1/sandbox/information_requests/route";
+import { POST as createSandboxSubmission } from "@/app/v1/sandbox/kyc/submissions/route";
+import { POST as createSandboxTransfer } from "@/app/v1/sandbox/transfers/route";
+import { POST as createSandboxRecipient } from "@/app/v1/sandbox/recipients/route";
+import { POST as payIn } from "@/app/v1/sandbox/virtual_accounts/[idOrKey]/pay_in/route";
+import { POST as createSandboxVirtualAccount } from "@/app/v1/sandbox/virtual_accounts/route";
+import { POST as createSandboxAccount } from "@/app/v1/sandbox/accounts/route";
 
 const routes = await everyRoute();
 
@@ -218,31 +227,27 @@ let world: World;
 /** The digest of the database as the last request left it. */
 let current: Digest;
 
-const routeFor = (method: string, path: string): Handler => {
-  const found = routes.find(({ endpoint }) => endpoint.method === method && endpoint.path === path);
-  if (!found) throw new Error(`no route ${method} ${path}`);
-  return found.handler;
-};
-
-async function create(apiKey: string, path: string, body: unknown, params: Record<string, string> = {}): Promise<any> {
-  const endpointPath = path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
-  const response = await call(routeFor("POST", path), { method: "POST", path: endpointPath, apiKey, params, body });
-  if (response.status !== 201) throw new Error(`seeding ${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
+/** Creates something through its route, as a client would: the created resource as the API answers it. */
+async function create<E extends Endpoint>(apiKey: string, handler: Handler<E>, body: unknown, params: Record<string, string> = {}) {
+  const definition = handler.endpoint;
+  if (!definition) throw new Error("seeding needs a wrapped route handler");
+  const response = await call(handler, { method: "POST", path: pathOf(definition, params), apiKey, params, body });
+  if (response.status !== 201) throw new Error(`seeding ${definition.path} answered ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
 /** A little of everything in one platform, created through the sandbox and resource routes. */
 async function seedPlatform(apiKey: string, accountId: string) {
   const ids: string[] = [];
-  const sub = await create(apiKey, "/v1/sandbox/accounts", { name: "Sub account" });
-  const va = await create(apiKey, "/v1/sandbox/virtual_accounts", { currency: "EUR", key: `customer-${accountId.slice(-6)}` });
-  const va2 = await create(apiKey, "/v1/sandbox/virtual_accounts", { currency: "USDC" });
-  const txn = await create(apiKey, "/v1/sandbox/virtual_accounts/{idOrKey}/pay_in", { amount: "12.50", currency: "EUR", walletAddress: "0xabc" }, { idOrKey: va.id });
+  const sub = await create(apiKey, createSandboxAccount, { name: "Sub account" });
+  const va = await create(apiKey, createSandboxVirtualAccount, { currency: "EUR", key: `customer-${accountId.slice(-6)}` });
+  const va2 = await create(apiKey, createSandboxVirtualAccount, { currency: "USDC" });
+  const txn = await create(apiKey, payIn, { amount: "12.50", currency: "EUR", walletAddress: "0xabc" }, { idOrKey: va.id });
   ids.push(sub.id, va.id, va2.id, txn.id);
   const recipients = [];
-  for (let i = 0; i < 4; i += 1) recipients.push(await create(apiKey, "/v1/sandbox/recipients", { name: `Recipient ${i}` }));
-  const transfer = await create(apiKey, "/v1/sandbox/transfers", { recipientId: recipients[0].id, amount: "5", currency: "EUR" });
-  const submission = await create(apiKey, "/v1/sandbox/kyc/submissions", {
+  for (let i = 0; i < 4; i += 1) recipients.push(await create(apiKey, createSandboxRecipient, { name: `Recipient ${i}` }));
+  const transfer = await create(apiKey, createSandboxTransfer, { recipientId: recipients[0]?.id, amount: "5", currency: "EUR" });
+  const submission = await create(apiKey, createSandboxSubmission, {
     type: "business",
     beneficiaries: [{ type: "individual", country: "DE", roles: ["ubo"], shareSize: 50, name: "Owner" }],
   });
@@ -253,13 +258,13 @@ async function seedPlatform(apiKey: string, accountId: string) {
     { kind: "due_diligence" },
     { kind: "endorsement" },
   ]) {
-    ids.push((await create(apiKey, "/v1/sandbox/information_requests", body)).id);
+    ids.push((await create(apiKey, raiseInformationRequest, body)).id);
   }
-  for (const externalId of ["user-1", "' OR 1=1 --"]) ids.push((await create(apiKey, "/v1/delegated_users", { externalId })).id);
+  for (const externalId of ["user-1", "' OR 1=1 --"]) ids.push((await create(apiKey, createDelegatedUserRoute, { externalId })).id);
   for (let i = 0; i < 2; i += 1) ids.push((await apiKeyFor(accountId, { name: `Spare ${i}` })).id);
   const tokens: string[] = [];
   for (let i = 0; i < 2; i += 1) {
-    const invited = await create(apiKey, "/v1/employees", { name: `Invitee ${i}`, email: `invitee${i}.${accountId}@example.com` });
+    const invited = await create(apiKey, inviteEmployee, { name: `Invitee ${i}`, email: `invitee${i}.${accountId}@example.com` });
     ids.push(invited.id);
     tokens.push(new URL(invited.invitationUrl).searchParams.get("token") ?? "");
   }
@@ -382,7 +387,7 @@ const randomQueryKey = fc.oneof(
 
 /** A query string with the schema's keys (some), random keys, and sometimes raw, undecodable junk. */
 function queryString(endpoint: Endpoint): fc.Arbitrary<string> {
-  const keys = Object.keys(((endpoint.query as unknown as { shape?: object } | undefined)?.shape ?? {}) as object);
+  const keys = Object.keys(endpoint.query?.shape ?? {});
   const known = keys.length
     ? fc.record(Object.fromEntries(keys.map((key) => [key, queryValue(key)])), { requiredKeys: [] })
     : fc.constant({} as Record<string, string>);
@@ -692,15 +697,7 @@ async function callOptions(endpoint: Endpoint, spec: RequestSpec): Promise<Call>
     options.apiKey = world.apiKey;
     options.session = world.session;
   }
-  if (spec.caller === "session") {
-    if (endpoint.method === "DELETE" && endpoint.path === "/v1/sessions/current") {
-      const { cookie } = await createSession({ employeeId: world.employeeId, ip: "127.0.0.1" });
-      options.session = /=([^;]*)/.exec(cookie)![1]!;
-      current = await digest();
-    } else {
-      options.session = world.session;
-    }
-  }
+  if (spec.caller === "session") options.session = await sessionFor(endpoint);
   if (spec.caller === "junkBearer") headers.authorization = `Bearer ${headerSafe(spec.junkTotp).replace(/\s/g, "") || "svc_x"}`;
   if (spec.caller === "junkCookie") headers.cookie = `pmc_session=${headerSafe(spec.junkTotp).replace(/[;\s]/g, "") || "x"}`;
   if (spec.totp === "junk") options.totp = spec.junkTotp || undefined;
@@ -859,19 +856,22 @@ function refusalFor(endpoint: Endpoint): fc.Arbitrary<Refusal> {
   return fc.oneof(...options);
 }
 
+/**
+ * The employee's session, or for sign-out a fresh session of theirs: signing out the shared one would
+ * end it for every later case. The new session row is part of the state `current` records.
+ */
+async function sessionFor(endpoint: Endpoint): Promise<string> {
+  if (endpoint.method !== "DELETE" || endpoint.path !== "/v1/sessions/current") return world.session;
+  const { cookie } = await createSession({ employeeId: world.employeeId, ip: "127.0.0.1" });
+  current = await digest();
+  return /=([^;]*)/.exec(cookie)![1]!;
+}
+
 async function checkRefused(endpoint: Endpoint, handler: Handler, refusal: Refusal) {
   const params = passingParams(endpoint);
   const options: Call = { method: endpoint.method, path: pathFor(endpoint, params) + refusal.query, params, rawBody: refusal.rawBody };
   // Past authentication, CSRF and authorization (the owner may do everything), so input checks decide.
-  if (endpoint.auth !== "public") {
-    if (endpoint.method === "DELETE" && endpoint.path === "/v1/sessions/current") {
-      const { cookie } = await createSession({ employeeId: world.employeeId, ip: "127.0.0.1" });
-      options.session = /=([^;]*)/.exec(cookie)![1]!;
-      current = await digest();
-    } else {
-      options.session = world.session;
-    }
-  }
+  if (endpoint.auth !== "public") options.session = await sessionFor(endpoint);
   const before = current;
   const response = await call(handler, options);
   const after = await digest();
@@ -879,8 +879,8 @@ async function checkRefused(endpoint: Endpoint, handler: Handler, refusal: Refus
   const what = `${endpoint.method} ${endpoint.path} with a ${refusal.kind} (${clip(refusal.query + (refusal.rawBody ?? ""), 200)})`;
   expect(response.status, `${what} answered ${response.status}: ${clip(JSON.stringify(response.body), 600)}`).toBe(422);
   checkErrorBody(422, response.body, what);
-  expect(response.body.error_code, what).toBe("err_validation");
-  const details = (response.body.details ?? {}) as Record<string, string>;
+  expect(response.body?.error_code, what).toBe("err_validation");
+  const details = response.body?.details ?? {};
   expect(Object.keys(details), `${what}: details name the field`).toContain(refusal.field);
   expect(details[refusal.field], `${what}: message for ${refusal.field}`).toMatch(refusal.message);
   const changes = describeChanges(before, after);

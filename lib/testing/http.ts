@@ -1,5 +1,8 @@
 import { generateSync } from "otplib";
 import { expect, vi } from "vitest";
+import type { z } from "zod";
+import type { ErrorBody } from "@/lib/http/api-error";
+import type { Endpoint, ResponseOf } from "@/lib/http/endpoint";
 import type { Handler } from "@/lib/http/route";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 
@@ -23,20 +26,29 @@ export type Call = {
 };
 
 /** What `call` answers: the status, the headers and the parsed JSON body (null for an empty one). */
-export type Answer<Body> = { status: number; headers: Headers; body: Body | null };
+export type Answer<Body> = { status: number; headers: Headers; body: Body };
 
 /**
- * The body type of a `call` that does not name one. Still untyped, because about 650 assertions in the
- * route tests read it without narrowing; a test that names its body type (`call<ErrorBody>(...)`)
- * gets it checked.
+ * The body a handler's answer may carry: its response schema's output on success, or the contract's
+ * error body on a refusal. A route test checks the status first, then reads the fields of the
+ * answer it expects; both are typed (an error's fields as optional, since a success has none), so
+ * `body.items` and `body.error_code` each check against the contract without a cast. A definition
+ * without a response schema is typed as no content (null) or an error; a test that reads more of
+ * such an answer names its type (`call<OpenApiDocument>(GET)`).
  */
-type UntypedBody = any;
+export type AnswerBody<E extends Endpoint> = E["response"] extends z.ZodType
+  ? ResponseOf<E> & Partial<ErrorBody>
+  : Partial<ErrorBody> | null;
 
 /**
  * Calls a route handler in-process, as Next.js would, and returns status, headers and the parsed
- * JSON body, typed as `Body` when the caller names it.
+ * JSON body, typed from the handler's endpoint definition (see AnswerBody). A caller may name the
+ * body type instead (`call<ErrorBody>(handler)`), for a handler that carries no definition or an
+ * answer its definition does not describe.
  */
-export async function call<Body = UntypedBody>(handler: Handler, options: Call = {}): Promise<Answer<Body>> {
+export function call<E extends Endpoint>(handler: Handler<E>, options?: Call): Promise<Answer<AnswerBody<E>>>;
+export function call<Body>(handler: Handler, options?: Call): Promise<Answer<Body>>;
+export async function call(handler: Handler, options: Call = {}): Promise<Answer<unknown>> {
   const method = options.method ?? "GET";
   const headers = new Headers({ host: "localhost:3000", "x-forwarded-for": options.ip ?? "127.0.0.1" });
   if (options.body !== undefined || options.rawBody !== undefined) headers.set("content-type", "application/json");
@@ -54,11 +66,18 @@ export async function call<Body = UntypedBody>(handler: Handler, options: Call =
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
-  const body: Body | null = text ? JSON.parse(text) : null;
+  const body: unknown = text ? JSON.parse(text) : null;
   return { status: response.status, headers: response.headers, body };
 }
 
-type IdPage = { items: { id: string }[]; next: string | null };
+/** The answer is the contract's error: this status and `error_code`. */
+export function expectError(answer: { status: number; body: { error_code?: unknown } | null }, status: number, errorCode: string) {
+  expect(answer.status).toBe(status);
+  expect(answer.body?.error_code).toBe(errorCode);
+}
+
+/** A page of a cursor-paged list, as far as the paging helpers read it. */
+export type IdPage = { items: { id: string }[]; next: string | null };
 
 /**
  * Follows `next` from the first page to the last, as a client would, each page answering 200: the ids
@@ -75,6 +94,31 @@ export async function idPages(list: (query: Record<string, string>) => Promise<A
     next = response.body.next;
   } while (next && pages.length < 50);
   return pages;
+}
+
+/**
+ * Pages through a list in both orders, `limit` at a time: `pageCount` pages that hold every one of
+ * `ids` exactly once (no repeats, no skips).
+ */
+export async function expectEachIdOnce(
+  list: (query: Record<string, string>) => Promise<Answer<IdPage>>,
+  ids: string[],
+  { limit, pageCount }: { limit: string; pageCount: number },
+) {
+  for (const order of ["desc", "asc"]) {
+    const pages = await idPages(list, { limit, order });
+    const seen = pages.flat();
+    expect(pages, order).toHaveLength(pageCount);
+    expect(new Set(seen).size, order).toBe(ids.length);
+    expect([...seen].sort(), order).toEqual([...ids].sort());
+  }
+}
+
+/** The `next` cursor of a page that has one (a last page's null fails the test here). */
+export function cursorOf(page: Answer<{ next?: string | null }>): string {
+  const next = page.body.next;
+  if (typeof next !== "string") throw new Error(`expected a next cursor, got ${JSON.stringify(page.body)}`);
+  return next;
 }
 
 /** The session token from a Set-Cookie header. */

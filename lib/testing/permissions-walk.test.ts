@@ -186,7 +186,7 @@ describe("permission walk: each role against every endpoint", () => {
         expect(answer.body).toMatchObject({ error_code: "err_forbidden", details: { permission: endpoint.permission } });
       } else if (endpoint.totp) {
         expect(answer.status, show(answer)).toBe(400);
-        expect(answer.body.error_code, show(answer)).toBe("err_otp_required");
+        expect(answer.body?.error_code, show(answer)).toBe("err_otp_required");
       } else {
         expect(answer.status, show(answer)).not.toBe(403);
       }
@@ -217,7 +217,7 @@ describe("permission walk: restricted keys", () => {
     for (const route of guarded.filter(({ endpoint }) => endpoint.auth === "session")) {
       const answer = await send(route, { apiKey: everything.secret });
       expect(answer.status, `${keyOf(route.endpoint)}: ${show(answer)}`).toBe(403);
-      expect(answer.body.error_code).toBe("err_forbidden");
+      expect(answer.body?.error_code).toBe("err_forbidden");
     }
   });
 
@@ -230,7 +230,7 @@ describe("permission walk: restricted keys", () => {
       const what = `${keyOf(route.endpoint)}: ${show(answer)}`;
       if (route.endpoint.platformWide) {
         expect(answer.status, what).toBe(403);
-        expect(answer.body.message, what).toMatch(/acts for one account only/);
+        expect(answer.body?.message, what).toMatch(/acts for one account only/);
       } else {
         expect(answer.status, what).not.toBe(403);
       }
@@ -251,7 +251,7 @@ describe("permission walk: a platform that requires two-factor authentication", 
       if (route.endpoint.beforeTwoFactor) expect(answer.body?.error_code, what).not.toBe("err_two_factor_required");
       else {
         expect(answer.status, what).toBe(403);
-        expect(answer.body.error_code, what).toBe("err_two_factor_required");
+        expect(answer.body?.error_code, what).toBe("err_two_factor_required");
       }
     }
     const allowed = guarded.filter(({ endpoint }) => endpoint.beforeTwoFactor).map(({ endpoint }) => keyOf(endpoint)).sort();

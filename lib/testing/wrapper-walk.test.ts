@@ -8,19 +8,18 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
 import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { resetEnv } from "@/lib/env";
+import type { ErrorBody } from "@/lib/http/api-error";
 import { encodeCursor } from "@/lib/http/pagination";
 import type { Endpoint, Method } from "@/lib/http/endpoint";
 import type { Handler } from "@/lib/http/route";
 import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call, type Call } from "@/lib/testing/http";
+import { call, type Call, expectError } from "@/lib/testing/http";
 import { everyRoute, ghostParams, pathFor, routeModuleFor } from "@/lib/testing/routes";
 
 const routes = await everyRoute();
 const name = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
 const guarded = routes.filter(({ endpoint }) => endpoint.auth !== "public");
-
-type ErrorBody = { error_code: string; http_code: number; message: string; details?: Record<string, string> };
 
 /** Calls an endpoint's handler at its own path, with ghost path parameters unless given. */
 function send({ endpoint, handler }: { endpoint: Endpoint; handler: Handler }, options: Call = {}) {
@@ -52,8 +51,7 @@ describe("401 err_unauthenticated without a credential", () => {
   for (const route of guarded) {
     it(name(route.endpoint), async () => {
       const response = await send(route);
-      expect(response.status).toBe(401);
-      expect(response.body?.error_code).toBe("err_unauthenticated");
+      expectError(response, 401, "err_unauthenticated");
     });
   }
 });
@@ -182,8 +180,7 @@ describe("a body that is not a JSON object, not JSON, not sent as JSON or over 1
       }
       // Bytes, not characters: 400,000 euro signs are 1.2 MB of UTF-8.
       const large = await send(route, { ...credential, rawBody: JSON.stringify({ padding: "€".repeat(400_000) }) });
-      expect(large.status).toBe(400);
-      expect(large.body?.error_code).toBe("err_bad_request");
+      expectError(large, 400, "err_bad_request");
       expect(large.body?.message).toMatch(/1 MiB/);
     });
   }
@@ -201,8 +198,7 @@ describe("a sandbox route when SANDBOX=off: 404 err_not_found, like an unknown r
       process.env.SANDBOX = "off";
       resetEnv();
       const response = await send(route, { ...credentialFor(route.endpoint), body: {} });
-      expect(response.status).toBe(404);
-      expect(response.body?.error_code).toBe("err_not_found");
+      expectError(response, 404, "err_not_found");
       expect(response.body?.message).toContain("No route /v1/sandbox/");
     });
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presenterOf } from "@/lib/http/present";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
 import { idSchema } from "@/lib/id-schema";
@@ -47,26 +48,4 @@ export const transactionSchema = z
 
 export const transactionPageSchema = pageSchemaOf(transactionSchema, "TransactionPage");
 
-export type TransactionRow = {
-  id: string;
-  virtualAccountId: string | null;
-  walletAddress: string | null;
-  amount: string;
-  currency: string;
-  type: string;
-  status: string;
-  createdAt: Date;
-};
-
-export function presentTransaction(row: TransactionRow) {
-  return {
-    id: row.id,
-    virtualAccountId: row.virtualAccountId,
-    walletAddress: row.walletAddress,
-    amount: row.amount,
-    currency: row.currency,
-    type: row.type as TransactionType,
-    status: row.status as TransactionStatus,
-    createdAt: row.createdAt,
-  };
-}
+export const presentTransaction = presenterOf(transactionSchema);

@@ -2,7 +2,7 @@ import { newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { presentTransaction, transactionSchema, type TransactionStatus, type TransactionType } from "@/lib/transactions/schemas";
-import { tenantDb } from "@/lib/tenancy";
+import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's account.
@@ -36,7 +36,7 @@ export async function recordTransaction({
   const row = await tenantDb().transaction.create({
     data: {
       id: newId("txn"),
-      accountId: "", // set by the tenancy confinement
+      accountId: scopeAccountId(),
       virtualAccountId,
       walletAddress,
       amount,

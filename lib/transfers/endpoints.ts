@@ -1,18 +1,13 @@
-// Endpoint definitions of this resource: each is used by its route file and by the OpenAPI document.
-import { endpoint } from "@/lib/http/endpoint";
+import { defineSandbox, endpointGroup } from "@/lib/http/endpoint";
 import { createTransferInput, transferParams, transferSchema } from "@/lib/transfers/schemas";
 
-export const sandboxCreateTransferEndpoint = endpoint({
-  method: "POST",
-  path: "/v1/sandbox/transfers",
-  tag: "Sandbox",
+const define = endpointGroup({ tag: "Transfers", auth: "any" });
+
+export const sandboxCreateTransferEndpoint = defineSandbox("POST /v1/sandbox/transfers", {
   summary: "Create a transfer to a saved recipient (sandbox)",
   description:
     "Creates a `pending` transfer. A `recipientId` the account does not own (or that does not exist) answers 404 " +
     "\"Recipient not found\"; a deleted recipient answers 409.",
-  auth: "any",
-  permission: "sandbox:write",
-  sandbox: true,
   body: createTransferInput,
   response: transferSchema,
   status: 201,
@@ -20,14 +15,9 @@ export const sandboxCreateTransferEndpoint = endpoint({
   errors: [404, 409],
 });
 
-export const getTransferEndpoint = endpoint({
-  method: "GET",
-  path: "/v1/transfers/{id}",
-  tag: "Transfers",
+export const getTransferEndpoint = define("GET /v1/transfers/{id}", {
   summary: "Get a transfer",
-  auth: "any",
   permission: "transfers:read",
   params: transferParams,
   response: transferSchema,
-  errors: [],
 });

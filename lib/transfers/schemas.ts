@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presenterOf } from "@/lib/http/present";
 import { amountSchema, currencySchema } from "@/lib/transactions/schemas";
 import { idSchema } from "@/lib/id-schema";
 
@@ -6,7 +7,6 @@ import { idSchema } from "@/lib/id-schema";
 export const transferParams = z.object({ id: idSchema("tr") });
 
 export const transferStatuses = ["pending", "completed", "failed"] as const;
-export type TransferStatus = (typeof transferStatuses)[number];
 
 export const createTransferInput = z
   .object({
@@ -27,15 +27,4 @@ export const transferSchema = z
   })
   .meta({ id: "Transfer" });
 
-export type TransferRow = { id: string; recipientId: string; amount: string; currency: string; status: string; createdAt: Date };
-
-export function presentTransfer(row: TransferRow) {
-  return {
-    id: row.id,
-    recipientId: row.recipientId,
-    amount: row.amount,
-    currency: row.currency,
-    status: row.status as TransferStatus,
-    createdAt: row.createdAt,
-  };
-}
+export const presentTransfer = presenterOf(transferSchema);

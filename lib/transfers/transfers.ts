@@ -1,7 +1,7 @@
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { presentTransfer, transferSchema } from "@/lib/transfers/schemas";
-import { tenantDb } from "@/lib/tenancy";
+import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -21,8 +21,7 @@ export async function createTransfer({ recipientId, amount, currency }: { recipi
     });
   }
   const row = await tenantDb().transfer.create({
-    // accountId: set by the tenancy confinement.
-    data: { id: newId("tr"), accountId: "", recipientId, amount, currency, status: "pending" },
+    data: { id: newId("tr"), accountId: scopeAccountId(), recipientId, amount, currency, status: "pending" },
   });
   const transfer = presentTransfer(row);
   await emitResourceEvent("transfer.created", transferSchema, transfer);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presenterOf } from "@/lib/http/present";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
 import { amountSchema, currencySchema, walletAddressSchema } from "@/lib/transactions/schemas";
@@ -52,25 +53,7 @@ export const virtualAccountSchema = z
   })
   .meta({ id: "VirtualAccount" });
 
-export type VirtualAccountRow = {
-  id: string;
-  key: string;
-  currency: string;
-  isActive: boolean;
-  createdAt: Date;
-  deactivatedAt: Date | null;
-};
-
-export function presentVirtualAccount(row: VirtualAccountRow) {
-  return {
-    id: row.id,
-    key: row.key,
-    currency: row.currency,
-    isActive: row.isActive,
-    createdAt: row.createdAt,
-    deactivatedAt: row.deactivatedAt,
-  };
-}
+export const presentVirtualAccount = presenterOf(virtualAccountSchema);
 
 export const listVirtualAccountsQuery = pageQuerySchema.extend({
   isActive: z

@@ -5,7 +5,7 @@ import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { recordTransaction } from "@/lib/transactions/transactions";
 import { looksLikeVirtualAccountId, presentVirtualAccount, virtualAccountSchema } from "@/lib/virtual-accounts/schemas";
-import { tenantDb } from "@/lib/tenancy";
+import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -23,7 +23,7 @@ export async function createVirtualAccount({ currency, key }: { currency: string
   const chosenKey = key ?? generateKey();
   const row = await createOrConflict(
     // accountId: set by the tenancy confinement.
-    () => tenantDb().virtualAccount.create({ data: { id: newId("va"), accountId: "", key: chosenKey, currency } }),
+    () => tenantDb().virtualAccount.create({ data: { id: newId("va"), accountId: scopeAccountId(), key: chosenKey, currency } }),
     () => new ApiError("err_conflict", `A virtual account with key "${chosenKey}" already exists`, { key: "already in use" }),
   );
   return presentVirtualAccount(row);

@@ -2,6 +2,7 @@
 // `data` equal to what the API answers for that resource (plus accountId). Driven through the real
 // route handlers, so each comparison is against the API's own response.
 import { beforeAll, describe, expect, it } from "vitest";
+import { jsonObject } from "@/lib/db/json";
 import { POST as issueKey } from "@/app/v1/api_keys/route";
 import { DELETE as revokeKey } from "@/app/v1/api_keys/[key]/route";
 import { POST as rollKey } from "@/app/v1/api_keys/[key]/roll/route";
@@ -25,10 +26,11 @@ import { db } from "@/lib/db";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { createDelegatedUserEndpoint } from "@/lib/delegated-users/endpoints";
 import { ApiError } from "@/lib/http/api-error";
-import { route } from "@/lib/http/route";
+import type { Endpoint } from "@/lib/http/endpoint";
+import { route, type Handler } from "@/lib/http/route";
 import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, inDays, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, type Call } from "@/lib/testing/http";
 import { EVENT_TYPE_NAMES, type EventType } from "@/lib/webhooks/event-types";
 import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 
@@ -37,13 +39,13 @@ let platformId = "";
 let apiKey = "";
 let endpointId = "";
 
-const post = (handler: Parameters<typeof call>[0], options: Parameters<typeof call>[1] = {}) => call(handler, { method: "POST", apiKey, ...options });
-const del = (handler: Parameters<typeof call>[0], options: Parameters<typeof call>[1] = {}) => call(handler, { method: "DELETE", apiKey, ...options });
+const post = <E extends Endpoint>(handler: Handler<E>, options: Call = {}) => call(handler, { method: "POST", apiKey, ...options });
+const del = <E extends Endpoint>(handler: Handler<E>, options: Call = {}) => call(handler, { method: "DELETE", apiKey, ...options });
 
 /** The events of `type` the platform's catch-all endpoint holds, oldest first, as { data, accountId }. */
 async function eventsOf(type: EventType, webhookEndpointId = endpointId) {
   const rows = await db().webhookDelivery.findMany({ where: { webhookEndpointId, eventType: type }, orderBy: [{ occurredAt: "asc" }, { id: "asc" }] });
-  return rows.map((row) => JSON.parse(row.eventData) as Record<string, unknown>);
+  return rows.map((row) => jsonObject(row.eventData));
 }
 
 /** Exactly one new event of `type` since `before`, equal to the API's answer plus accountId. */
@@ -51,6 +53,16 @@ async function expectOneEvent(type: EventType, before: number, answer: object, a
   const events = await eventsOf(type);
   expect(events.length - before, `${type} events written`).toBe(1);
   expect(events.at(-1)).toEqual({ ...answer, accountId });
+}
+
+/** A DELETE by key answers 200 with one `type` event of its answer; repeated, it answers 200 again and writes none. */
+async function expectDeletedOnce<E extends Endpoint>(type: EventType, handler: Handler<E>, params: Record<string, string>) {
+  const deleted = await del(handler, { params });
+  expect(deleted.status).toBe(200);
+  if (typeof deleted.body !== "object" || deleted.body === null) throw new Error(`${type}: the DELETE answered no object`);
+  await expectOneEvent(type, 0, deleted.body);
+  expect((await del(handler, { params })).status).toBe(200);
+  expect(await eventsOf(type)).toHaveLength(1);
 }
 
 const endpointFor = (accountId: string, events: EventType[] = EVENT_TYPE_NAMES, enabled = true) =>
@@ -100,11 +112,7 @@ describe("each event type is written by its code path, with the API's own answer
     const paid = await post(payIn, { params: { idOrKey: account.body.id }, body: { amount: "12.50", currency: "EUR" } });
     expect(paid.status).toBe(201);
     await expectOneEvent("transaction.created", 0, paid.body);
-    const deactivated = await del(deactivateVirtualAccountRoute, { params: { idOrKey: account.body.id } });
-    expect(deactivated.status).toBe(200);
-    await expectOneEvent("virtual_account.deactivated", 0, deactivated.body);
-    expect((await del(deactivateVirtualAccountRoute, { params: { idOrKey: account.body.id } })).status).toBe(200);
-    expect(await eventsOf("virtual_account.deactivated")).toHaveLength(1);
+    await expectDeletedOnce("virtual_account.deactivated", deactivateVirtualAccountRoute, { idOrKey: account.body.id });
   });
 
   it("transfer.created (sandbox transfer) and recipient.deleted", async () => {
@@ -141,11 +149,7 @@ describe("each event type is written by its code path, with the API's own answer
     expect(JSON.stringify(await db().webhookDelivery.findMany())).not.toContain(rolledSecret);
     expect(await eventsOf("api_key.revoked")).toHaveLength(0);
 
-    const revoked = await del(revokeKey, { params: { key: issued.body.id } });
-    expect(revoked.status).toBe(200);
-    await expectOneEvent("api_key.revoked", 0, revoked.body);
-    expect((await del(revokeKey, { params: { key: issued.body.id } })).status).toBe(200);
-    expect(await eventsOf("api_key.revoked")).toHaveLength(1);
+    await expectDeletedOnce("api_key.revoked", revokeKey, { key: issued.body.id });
   });
 
   it("employee.invited without the invitation link or token; employee.deactivated once", async () => {

@@ -1,4 +1,6 @@
 import { db } from "@/lib/db";
+import { isString, jsonNames } from "@/lib/db/json";
+import type { Prisma, WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { rawQuery } from "@/lib/db/raw-sql";
 import type { z } from "zod";
 import { newId } from "@/lib/ids";
@@ -22,15 +24,16 @@ export async function emitEvent(
   // System code: the platform's endpoints are outside a sub-account's tenant scope.
   platformId ??= (await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { platformId: true } })).platformId;
   // Raw (lib/db/raw-sql.ts): every change looks, and most platforms have no endpoint to find.
-  const endpoints = await rawQuery<{ id: string; accountId: string; subscribedEvents: string }>(
+  const endpoints = await rawQuery<Pick<WebhookEndpoint, "id" | "accountId" | "subscribedEvents">>(
     `SELECT "id", "accountId", "subscribedEvents" FROM "WebhookEndpoint"
      WHERE "accountId" IN (:accountId, :platformId) AND "enabled" = :enabled AND "deletedAt" IS NULL`,
     { accountId, platformId, enabled: true },
   );
-  const listening = endpoints.filter((endpoint) => (JSON.parse(endpoint.subscribedEvents) as string[]).includes(type));
+  const listening = endpoints.filter((endpoint) => jsonNames(endpoint.subscribedEvents, isString).includes(type));
   if (listening.length === 0) return 0;
-  const plain = JSON.parse(JSON.stringify(typeof data === "function" ? data() : data)) as Record<string, unknown>;
-  const eventData = JSON.stringify({ ...plain, accountId });
+  // As the API shows it: Dates as ISO strings, no undefined properties.
+  const plain: Prisma.InputJsonObject = JSON.parse(JSON.stringify(typeof data === "function" ? data() : data));
+  const eventData = { ...plain, accountId };
   const rows = listening.map((endpoint) => ({
       id: newId("evt"),
       accountId: endpoint.accountId,

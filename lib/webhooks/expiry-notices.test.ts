@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { jsonObject } from "@/lib/db/json";
 import { db } from "@/lib/db";
 import { apiKeyFor, platformWithKey } from "@/lib/testing/factories";
 import { withScope } from "@/lib/tenancy";
@@ -44,7 +45,7 @@ describe("api_key.expiring", () => {
 
     const sent = await notices(endpoint.id);
     expect(sent).toHaveLength(3);
-    const data = sent.map((row) => JSON.parse(row.eventData));
+    const data = sent.map((row) => jsonObject(row.eventData));
     expect(data.map((item) => item.daysLeft)).toEqual([30, 7, 1]);
     const { secret: _secret, ...shown } = key;
     for (const item of data) {
@@ -64,7 +65,7 @@ describe("api_key.expiring", () => {
     expect(await sendExpiryNotices({ now: new Date(start) })).toBe(1);
     expect(await sendExpiryNotices({ now: new Date(start + DAY) })).toBe(0);
     const sent = await notices(endpoint.id);
-    expect(sent.map((row) => JSON.parse(row.eventData).daysLeft)).toEqual([5]);
+    expect(sent.map((row) => jsonObject(row.eventData).daysLeft)).toEqual([5]);
     expect(await db().apiKeyExpiryNotice.findMany({ where: { apiKeyId: revoked.id } })).toEqual([]);
     expect(await sendExpiryNotices({ now: new Date(start + 6 * DAY) })).toBe(0);
   });

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { jsonNames, jsonObject } from "@/lib/db/json";
+import type { WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
 import { text } from "@/lib/http/text";
@@ -121,56 +123,29 @@ export const webhookDeliverySchema = z
 
 export const webhookDeliveryPageSchema = pageSchemaOf(webhookDeliverySchema, "WebhookDeliveryPage");
 
-export type WebhookEndpointRow = {
-  id: string;
-  accountId: string;
-  url: string;
-  description: string | null;
-  subscribedEvents: string;
-  enabled: boolean;
-  publicKey: string;
-  createdAt: Date;
-};
-
 /** The endpoint as the API shows it: never the private key. */
-export function presentWebhookEndpoint(row: WebhookEndpointRow) {
+export function presentWebhookEndpoint(row: WebhookEndpoint) {
   return {
     id: row.id,
     ownerId: row.accountId,
     description: row.description,
     url: row.url,
-    subscribedEvents: (JSON.parse(row.subscribedEvents) as string[]).filter(isEventType),
+    subscribedEvents: jsonNames(row.subscribedEvents, isEventType),
     publicKey: row.publicKey,
     enabled: row.enabled,
     createdAt: row.createdAt,
   };
 }
 
-export type WebhookDeliveryRow = {
-  id: string;
-  accountId: string;
-  webhookEndpointId: string;
-  eventType: string;
-  eventData: string;
-  occurredAt: Date;
-  status: string;
-  attempts: number;
-  responseStatusCode: number | null;
-  responseBody: string | null;
-  lastError: string | null;
-  lastAttemptAt: Date | null;
-  nextAttemptAt: Date | null;
-};
-
-export function presentWebhookDelivery(row: WebhookDeliveryRow) {
+export function presentWebhookDelivery(row: WebhookDelivery) {
   return {
     id: row.id,
     ownerId: row.accountId,
     occurredAt: row.occurredAt,
     webhookEndpointId: row.webhookEndpointId,
     eventType: row.eventType,
-    eventData: JSON.parse(row.eventData) as Record<string, unknown>,
-    status: row.status as DeliveryStatus,
+    eventData: jsonObject(row.eventData),
+    status: row.status,
     attempts: row.attempts,
     responseStatusCode: row.responseStatusCode,
     responseBody: row.responseBody,

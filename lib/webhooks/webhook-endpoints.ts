@@ -4,7 +4,7 @@ import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { withinRange } from "@/lib/http/date-range";
 import { paginate } from "@/lib/http/pagination";
-import { currentScope, tenantDb } from "@/lib/tenancy";
+import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
 import {
   presentWebhookDelivery,
@@ -49,10 +49,10 @@ export async function createWebhookEndpoint(input: CreateWebhookEndpointInput) {
   const row = await tenantDb().webhookEndpoint.create({
     data: {
       id,
-      accountId: "", // set by the tenancy confinement
+      accountId: scopeAccountId(),
       url: input.url,
       description: emptyToNull(input.description),
-      subscribedEvents: JSON.stringify(input.events),
+      subscribedEvents: input.events,
       enabled: input.enabled,
       publicKey,
       privateKey: encryptSecret(privateKeyPem, id),
@@ -84,7 +84,7 @@ export async function updateWebhookEndpoint({ id, ...input }: UpdateWebhookEndpo
   const data = {
     ...(input.url !== undefined && { url: input.url }),
     ...(input.description !== undefined && { description: emptyToNull(input.description) }),
-    ...(input.events !== undefined && { subscribedEvents: JSON.stringify(input.events) }),
+    ...(input.events !== undefined && { subscribedEvents: input.events }),
     ...(input.enabled !== undefined && { enabled: input.enabled, ...(input.enabled && { disabledAt: null }) }),
   };
   // Guarded on deletedAt so a concurrent delete is not undone.
@@ -148,15 +148,15 @@ export async function sendTestEvent({ id, now = new Date() }: { id: string; now?
   const data = {
     webhookEndpointId: endpoint.id,
     message: "A test event: this endpoint receives and verifies webhooks.",
-    accountId: currentScope().accountId,
+    accountId: scopeAccountId(),
   };
   const row = await tenantDb().webhookDelivery.create({
     data: {
       id: newId("evt"),
-      accountId: "", // set by the tenancy confinement: the endpoint's account
+      accountId: scopeAccountId(),
       webhookEndpointId: endpoint.id,
       eventType: "webhook.test",
-      eventData: JSON.stringify(data),
+      eventData: data,
       occurredAt: now,
       nextAttemptAt: now,
     },

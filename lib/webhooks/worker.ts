@@ -6,6 +6,8 @@ import { writeAuditEvent } from "@/lib/audit-trail";
 import { decryptSecret } from "@/lib/auth/encryption";
 import { db, inTransaction } from "@/lib/db";
 import { env } from "@/lib/env";
+import { processSlot } from "@/lib/process-global";
+import type { Prisma, WebhookDeliveryStatus } from "@/lib/generated/prisma/client";
 import { sendExpiryNotices } from "@/lib/webhooks/expiry-notices";
 import { signDelivery } from "@/lib/webhooks/signing";
 import { resolveDeliveryAddress, WebhookAddressError, type LookupAll } from "@/lib/webhooks/url-guard";
@@ -164,7 +166,7 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
   let wake: (() => void) | undefined;
   let lastExpiryCheck = -Infinity;
 
-  const dueWhere = (at: Date) => ({
+  const dueWhere = (at: Date): Prisma.WebhookDeliveryWhereInput => ({
     status: "pending",
     nextAttemptAt: { lte: at },
     OR: [{ leaseUntil: null }, { leaseUntil: { lt: at } }],
@@ -202,7 +204,7 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
     const body = JSON.stringify({
       id: delivery.id,
       type: delivery.eventType,
-      data: JSON.parse(delivery.eventData) as unknown,
+      data: delivery.eventData,
       occurredAt: delivery.occurredAt.toISOString(),
       attemptedAt: attemptedAt.toISOString(),
     });
@@ -221,7 +223,7 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
     }
 
     const finishedAt = now();
-    let status = "delivered";
+    let status: WebhookDeliveryStatus = "delivered";
     let nextAttemptAt: Date | null = null;
     if (!outcome.delivered) {
       const next = new Date(finishedAt.getTime() + retryDelay(delivery.attempts + 1, random));
@@ -337,24 +339,23 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
   };
 }
 
-const RUNNING = Symbol.for("platform-compliance.webhook-worker");
-type Holder = Record<symbol, WebhookWorker | undefined>;
+/** server.mjs finds it under the same global symbol. */
+const running = processSlot<WebhookWorker>("webhook-worker");
 
 /**
  * Starts the process's worker (once: a second call returns the running one). server.mjs finds it
  * under the same global symbol to stop it on SIGTERM.
  */
 export function startWebhookWorker(): WebhookWorker {
-  const holder = globalThis as unknown as Holder;
-  const running = holder[RUNNING];
-  if (running) return running;
+  const started = running.get();
+  if (started) return started;
   const worker = createWebhookWorker({ pollMs: env().WEBHOOK_POLL_MS });
-  holder[RUNNING] = worker;
+  running.set(worker);
   worker.start();
   return worker;
 }
 
 /** Wakes this process's worker, if it runs, to send what was just committed without waiting for the next poll. */
 export function nudgeWebhookWorker() {
-  (globalThis as unknown as Holder)[RUNNING]?.nudge();
+  running.get()?.nudge();
 }

@@ -3,46 +3,49 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import type { SessionBody } from "@/components/me-shape";
 import { homeFor } from "@/components/nav-links";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
-import { api, ApiRequestError, applyFieldErrors } from "@/lib/client/api";
-import { signInInput } from "@/lib/employees/schemas";
+import { useApiForm } from "@/components/use-api-form";
 import { useHydrated } from "@/components/use-hydrated";
+import { api, ApiRequestError } from "@/lib/client/api";
+import type { ResponseOf } from "@/lib/http/endpoint";
+import { signInEndpoint } from "@/lib/employees/endpoints";
+import { signInInput } from "@/lib/employees/schemas";
 
-type Values = z.input<typeof signInInput>;
+type Input = z.input<typeof signInInput>;
+type Output = z.output<typeof signInInput>;
 
 /** E-mail and password; once the API says a second factor is needed, the code (or a recovery code). */
 export function SignInForm() {
   const router = useRouter();
   const [step, setStep] = useState<"password" | "code">("password");
   const [useRecovery, setUseRecovery] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const { register, handleSubmit, setError, formState, resetField } = useForm<Values>({ resolver: zodResolver(signInInput) });
-  const hydrated = useHydrated();
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      const session = await api<SessionBody>("/v1/sessions", { method: "POST", body: step === "code" ? values : { email: values.email, password: values.password } });
-      router.push(homeFor(session.permissions));
-      router.refresh();
-    } catch (error) {
+  const { form, onSubmit, formError } = useApiForm<Input, ResponseOf<typeof signInEndpoint>, Output>({
+    resolver: zodResolver(signInInput),
+    submit: (values) => api(signInEndpoint, { body: step === "code" ? values : { email: values.email, password: values.password } }),
+    onRefusal: (error, { resetField, setError }) => {
       if (error instanceof ApiRequestError && error.code === "err_otp_required" && step === "password") {
         setStep("code");
-        return;
+        return true;
       }
       if (error instanceof ApiRequestError && error.code === "err_otp_invalid") {
         resetField("totpCode");
         setError("totpCode", { type: "server", message: useRecovery ? "That recovery code is wrong or was already used." : "That code is wrong or was already used. Wait for the next one and try again." });
-        return;
+        return true;
       }
-      setFormError(applyFieldErrors(error, setError, ["email", "password", "totpCode"]));
-    }
+      return false;
+    },
+    onDone: (session) => {
+      router.push(homeFor(session.permissions));
+      router.refresh();
+    },
+    fields: ["email", "password", "totpCode"],
   });
-  const { errors, isSubmitting } = formState;
+  const hydrated = useHydrated();
+  const { register, resetField } = form;
+  const { errors, isSubmitting } = form.formState;
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       <ErrorMessage error={formError} />

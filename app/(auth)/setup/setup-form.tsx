@@ -3,15 +3,18 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
-import { api, ApiRequestError, applyFieldErrors } from "@/lib/client/api";
-import { setupInput } from "@/lib/employees/schemas";
+import { useApiForm } from "@/components/use-api-form";
 import { useHydrated } from "@/components/use-hydrated";
+import { api, ApiRequestError } from "@/lib/client/api";
+import type { ResponseOf } from "@/lib/http/endpoint";
+import { setupEndpoint } from "@/lib/employees/endpoints";
+import { setupInput } from "@/lib/employees/schemas";
 
-type Values = z.input<typeof setupInput>;
+type Input = z.input<typeof setupInput>;
+type Output = z.output<typeof setupInput>;
 
 const WRONG_LINK = "The setup token in this link is wrong or out of date. Copy the link from the server's log again, or paste the token here.";
 const WRONG_TOKEN = "This setup token is wrong. Copy it again from the server's log, or use the SETUP_TOKEN the service was started with.";
@@ -22,32 +25,29 @@ const WRONG_TOKEN = "This setup token is wrong. Copy it again from the server's 
  */
 export function SetupForm({ linkToken }: { linkToken?: string }) {
   const router = useRouter();
-  const [formError, setFormError] = useState<string | null>(null);
   const [fromLink, setFromLink] = useState(Boolean(linkToken));
-  const { register, handleSubmit, setError, setValue, formState } = useForm<Values>({
+  const { form, onSubmit, formError } = useApiForm<Input, ResponseOf<typeof setupEndpoint>, Output>({
     resolver: zodResolver(setupInput),
     defaultValues: { setupToken: linkToken ?? "" },
-  });
-  const hydrated = useHydrated();
-  const onSubmit = handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      await api("/v1/setup", { method: "POST", body: values });
+    submit: (body) => api(setupEndpoint, { body }),
+    onRefusal: (error, { setError, setValue }) => {
+      if (!(error instanceof ApiRequestError && error.status === 403 && error.details.setupToken)) return false;
+      if (fromLink) {
+        setFromLink(false);
+        setValue("setupToken", "");
+      }
+      setError("setupToken", { type: "server", message: fromLink ? WRONG_LINK : WRONG_TOKEN }, { shouldFocus: !fromLink });
+      return true;
+    },
+    onDone: () => {
       router.push("/security");
       router.refresh();
-    } catch (error) {
-      if (error instanceof ApiRequestError && error.status === 403 && error.details.setupToken) {
-        if (fromLink) {
-          setFromLink(false);
-          setValue("setupToken", "");
-        }
-        setError("setupToken", { type: "server", message: fromLink ? WRONG_LINK : WRONG_TOKEN }, { shouldFocus: !fromLink });
-        return;
-      }
-      setFormError(applyFieldErrors(error, setError, ["setupToken", "accountName", "name", "email", "password"]));
-    }
+    },
+    fields: ["setupToken", "accountName", "name", "email", "password"],
   });
-  const { errors, isSubmitting } = formState;
+  const hydrated = useHydrated();
+  const { register } = form;
+  const { errors, isSubmitting } = form.formState;
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       <ErrorMessage error={formError} />

@@ -1,21 +1,23 @@
 "use client";
 
-import { useState } from "react";
 import { ExpiringKeysBanner } from "@/components/api-keys/expiring-keys-banner";
-import { EditAllowlistDialog } from "@/components/api-keys/edit-allowlist-dialog";
+import { EditAllowlistForm } from "@/components/api-keys/edit-allowlist-form";
 import { IssueKeyDialog } from "@/components/api-keys/issue-key-dialog";
 import { KeyPermissions } from "@/components/api-keys/key-permissions";
 import { creatorLabel } from "@/components/api-keys/permissions";
 import { RevokeKeyDialog } from "@/components/api-keys/revoke-key-dialog";
 import { RollKeyDialog } from "@/components/api-keys/roll-key-dialog";
 import { labelOf, statusOf, useApiKeys, useEmployeeNames, type ApiKey } from "@/components/api-keys/use-api-keys";
+import { DataTable } from "@/components/ui/data-table";
 import { useCan, useMe } from "@/components/me";
+import { DialogFor } from "@/components/step-up-form";
+import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";
 
-type Open = { dialog: "issue" } | { dialog: "edit"; key: ApiKey } | { dialog: "roll"; key: ApiKey } | { dialog: "revoke"; key: ApiKey } | null;
+type Open = { dialog: "issue" } | { dialog: "edit" | "roll" | "revoke"; key: ApiKey };
 
 /** The account's API keys, with issuing, allowlist editing, rolling and revoking (each needs an authenticator code). */
 export function ApiKeysList() {
@@ -24,16 +26,10 @@ export function ApiKeysList() {
   const mayWrite = can("api_keys:write");
   const keys = useApiKeys();
   const employeeNames = useEmployeeNames(can("employees:read"));
-  const [open, setOpen] = useState<Open>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { open, notice, show, close, done } = usePageDialogs<Open>();
   // The API refuses changing or rolling a key that holds more than the caller: such keys offer only Revoke.
   const outranks = (key: ApiKey) => key.permissions.some((permission) => !can(permission));
   const anyOutranks = mayWrite && (keys.data ?? []).some((key) => statusOf(key) === "active" && outranks(key));
-  const close = () => setOpen(null);
-  const show = (next: Open) => {
-    setNotice(null);
-    setOpen(next);
-  };
 
   return (
     <div className="stack">
@@ -50,11 +46,7 @@ export function ApiKeysList() {
       />
       <ExpiringKeysBanner />
       {!mayWrite && can("api_keys:read") && <ReadOnlyNote>Your role can see API keys but not issue, roll or revoke them.</ReadOnlyNote>}
-      {notice && (
-        <div className="alert success" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice>{notice}</Notice>
       {anyOutranks && (
         <p className="muted" style={{ margin: 0 }}>
           Keys marked “Beyond your role” hold permissions your role lacks: you can revoke them, but only someone holding all their permissions
@@ -66,115 +58,88 @@ export function ApiKeysList() {
         isEmpty={keys.data?.length === 0}
         empty={mayWrite ? "No API keys yet. Issue one to let your systems call the API." : "No API keys yet."}
       >
-        <div className="table-wrap">
-          <table className="cards api-keys-table">
-            <caption className="muted">
-              {keys.data?.length === 1 ? "1 key" : `${keys.data?.length ?? 0} keys`}, newest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Status</th>
-                <th scope="col">Permissions</th>
-                <th scope="col">Allowed addresses</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Created</th>
-                {mayWrite && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data?.map((key) => {
-                const status = statusOf(key);
-                const creator = creatorLabel(key.createdBy, { meId: me.id, employees: employeeNames, keys: keys.data ?? [] });
-                const outranksMe = outranks(key);
-                return (
-                  <tr key={key.id}>
-                    <td data-label="Key">
-                      <div className="api-key-name">{key.name ?? <span className="muted">Unnamed key</span>}</div>
-                      <code className="nowrap">{key.prefix}…</code>
-                    </td>
-                    <td data-label="Status">
-                      <StatusBadge status={status} />
-                      {key.revokedAt && (
-                        <div className="muted small">
-                          since <DateTime value={key.revokedAt} />
-                        </div>
-                      )}
-                    </td>
-                    <td data-label="Permissions">
-                      <KeyPermissions permissions={key.permissions} />
-                    </td>
-                    <td data-label="Addresses">
-                      {key.cidrAllowlist.length === 0 ? (
-                        <span className="muted">Any address</span>
-                      ) : (
-                        <ul className="mono plain-list">
-                          {key.cidrAllowlist.map((range) => (
-                            <li key={range}>{range}</li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                    <td data-label="Expires">
-                      <DateTime value={key.expiresAt} />
-                    </td>
-                    <td data-label="Last used">
-                      <DateTime value={key.lastUsedAt} fallback="Never" />
-                    </td>
-                    <td data-label="Created">
-                      <DateTime value={key.createdAt} />
-                      {creator && <div className="muted small">by {creator}</div>}
-                    </td>
-                    {mayWrite && (
-                      <td data-label="Actions">
-                        {status === "active" ? (
-                          <div className="api-key-actions">
-                            {!outranksMe && (
-                              <>
-                                <button type="button" aria-label={`Edit allowlist of ${labelOf(key)}`} onClick={() => show({ dialog: "edit", key })}>
-                                  Edit allowlist
-                                </button>
-                                <button type="button" aria-label={`Roll ${labelOf(key)}`} onClick={() => show({ dialog: "roll", key })}>
-                                  Roll
-                                </button>
-                              </>
-                            )}
-                            <button type="button" aria-label={`Revoke ${labelOf(key)}`} onClick={() => show({ dialog: "revoke", key })}>
-                              Revoke
+        <DataTable className="api-keys-table" caption={<>{keys.data?.length === 1 ? "1 key" : `${keys.data?.length ?? 0} keys`}, newest first</>} columns={["Key", "Status", "Permissions", "Allowed addresses", "Expires", "Last used", "Created", mayWrite && "Actions"]}>
+          {keys.data?.map((key) => {
+            const status = statusOf(key);
+            const creator = creatorLabel(key.createdBy, { meId: me.id, employees: employeeNames, keys: keys.data ?? [] });
+            const outranksMe = outranks(key);
+            return (
+              <tr key={key.id}>
+                <td data-label="Key">
+                  <div className="api-key-name">{key.name ?? <span className="muted">Unnamed key</span>}</div>
+                  <code className="nowrap">{key.prefix}…</code>
+                </td>
+                <td data-label="Status">
+                  <StatusBadge status={status} />
+                  {key.revokedAt && (
+                    <div className="muted small">
+                      since <DateTime value={key.revokedAt} />
+                    </div>
+                  )}
+                </td>
+                <td data-label="Permissions">
+                  <KeyPermissions permissions={key.permissions} />
+                </td>
+                <td data-label="Addresses">
+                  {key.cidrAllowlist.length === 0 ? (
+                    <span className="muted">Any address</span>
+                  ) : (
+                    <ul className="mono plain-list">
+                      {key.cidrAllowlist.map((range) => (
+                        <li key={range}>{range}</li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+                <td data-label="Expires">
+                  <DateTime value={key.expiresAt} />
+                </td>
+                <td data-label="Last used">
+                  <DateTime value={key.lastUsedAt} fallback="Never" />
+                </td>
+                <td data-label="Created">
+                  <DateTime value={key.createdAt} />
+                  {creator && <div className="muted small">by {creator}</div>}
+                </td>
+                {mayWrite && (
+                  <td data-label="Actions">
+                    {status === "active" ? (
+                      <div className="api-key-actions">
+                        {!outranksMe && (
+                          <>
+                            <button type="button" aria-label={`Edit allowlist of ${labelOf(key)}`} onClick={() => show({ dialog: "edit", key })}>
+                              Edit allowlist
                             </button>
-                            {outranksMe && <span className="muted small">Beyond your role</span>}
-                          </div>
-                        ) : (
-                          <span className="muted">—</span>
+                            <button type="button" aria-label={`Roll ${labelOf(key)}`} onClick={() => show({ dialog: "roll", key })}>
+                              Roll
+                            </button>
+                          </>
                         )}
-                      </td>
+                        <button type="button" aria-label={`Revoke ${labelOf(key)}`} onClick={() => show({ dialog: "revoke", key })}>
+                          Revoke
+                        </button>
+                        {outranksMe && <span className="muted small">Beyond your role</span>}
+                      </div>
+                    ) : (
+                      <span className="muted">—</span>
                     )}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                  </td>
+                )}
+              </tr>
+            );
+          })}
+        </DataTable>
       </DataState>
 
       <IssueKeyDialog open={open?.dialog === "issue"} onClose={close} />
-      <EditAllowlistDialog
-        apiKey={open?.dialog === "edit" ? open.key : null}
-        onClose={close}
-        onSaved={(key) => {
-          close();
-          setNotice(`Allowlist of ${labelOf(key)} saved.`);
-        }}
-      />
+      <DialogFor subject={open?.dialog === "edit" ? open.key : null} onClose={close} title="Edit allowlist">
+        {(key) => <EditAllowlistForm apiKey={key} onCancel={close} onSaved={(saved) => done(`Allowlist of ${labelOf(saved)} saved.`)} />}
+      </DialogFor>
       <RollKeyDialog apiKey={open?.dialog === "roll" ? open.key : null} onClose={close} />
       <RevokeKeyDialog
         apiKey={open?.dialog === "revoke" ? open.key : null}
         onClose={close}
-        onRevoked={(key) => {
-          close();
-          setNotice(`${labelOf(key)} is revoked.`);
-        }}
+        onRevoked={(key) => done(`${labelOf(key)} is revoked.`)}
       />
     </div>
   );

@@ -1,12 +1,6 @@
-import { Suspense } from "react";
+import { suspended } from "@/components/ui/suspended";
 import { AuditLogView } from "./audit-log-view";
 
 export const metadata = { title: "Audit log" };
 
-export default function AuditLogPage() {
-  return (
-    <Suspense fallback={<p className="muted">Loading…</p>}>
-      <AuditLogView />
-    </Suspense>
-  );
-}
+export default suspended(AuditLogView);

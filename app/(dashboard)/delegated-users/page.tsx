@@ -1,12 +1,6 @@
-import { Suspense } from "react";
+import { suspended } from "@/components/ui/suspended";
 import { DelegatedUsersView } from "./delegated-users-view";
 
 export const metadata = { title: "Delegated users" };
 
-export default function DelegatedUsersPage() {
-  return (
-    <Suspense fallback={<p className="muted">Loading…</p>}>
-      <DelegatedUsersView />
-    </Suspense>
-  );
-}
+export default suspended(DelegatedUsersView);

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { DataTable } from "@/components/ui/data-table";
 import { mayActOnEmployees } from "@/components/employees/available-actions";
 import { EmployeeActionButtons } from "@/components/employees/employee-action-buttons";
 import { EmployeeActionDialogs, type OpenAction } from "@/components/employees/employee-action-dialogs";
@@ -10,6 +11,7 @@ import { ROLE_LABELS } from "@/components/employees/roles";
 import { TwoFactorBadge } from "@/components/employees/two-factor-badge";
 import { useEmployees, type Employee } from "@/components/employees/use-employees";
 import { useCan, useMe } from "@/components/me";
+import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
@@ -20,13 +22,8 @@ export function EmployeesList() {
   const can = useCan();
   const employees = useEmployees();
   const [inviting, setInviting] = useState(false);
-  const [open, setOpen] = useState<OpenAction>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { open, notice, show, close, done } = usePageDialogs<OpenAction>();
   const withActions = mayActOnEmployees(can);
-  const show = (next: OpenAction) => {
-    setNotice(null);
-    setOpen(next);
-  };
   return (
     <div className="stack">
       <PageHeader
@@ -40,62 +37,37 @@ export function EmployeesList() {
           )
         }
       />
-      {notice && (
-        <div className="alert success" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice>{notice}</Notice>
       <DataState query={employees} isEmpty={employees.data?.length === 0} empty="No employees yet.">
-        <div className="table-wrap">
-          <table className="cards employees-table">
-            <thead>
-              <tr>
-                <th scope="col">Employee</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">2FA</th>
-                <th scope="col">Last sign-in</th>
-                {withActions && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {employees.data?.map((employee) => (
-                <tr key={employee.id}>
-                  <td data-label="Employee">
-                    <Link href={`/employees/${employee.id}`}>{employee.name}</Link>
-                    {employee.id === me.id && <span className="muted"> (you)</span>}
-                    <div className="muted employee-email">{employee.email}</div>
-                  </td>
-                  <td data-label="Role">{ROLE_LABELS[employee.role]}</td>
-                  <td data-label="Status">
-                    <StatusBadge status={employee.status} />
-                  </td>
-                  <td data-label="2FA">
-                    <TwoFactorBadge enabled={employee.twoFactorEnabled} />
-                  </td>
-                  <td data-label="Last sign-in">
-                    <DateTime value={employee.lastLoginAt} fallback="Never" />
-                  </td>
-                  {withActions && (
-                    <td data-label="Actions">
-                      <RowActions employee={employee} onOpen={(action) => show({ action, employee })} />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable className="employees-table" columns={["Employee", "Role", "Status", "2FA", "Last sign-in", withActions && "Actions"]}>
+          {employees.data?.map((employee) => (
+            <tr key={employee.id}>
+              <td data-label="Employee">
+                <Link href={`/employees/${employee.id}`}>{employee.name}</Link>
+                {employee.id === me.id && <span className="muted"> (you)</span>}
+                <div className="muted employee-email">{employee.email}</div>
+              </td>
+              <td data-label="Role">{ROLE_LABELS[employee.role]}</td>
+              <td data-label="Status">
+                <StatusBadge status={employee.status} />
+              </td>
+              <td data-label="2FA">
+                <TwoFactorBadge enabled={employee.twoFactorEnabled} />
+              </td>
+              <td data-label="Last sign-in">
+                <DateTime value={employee.lastLoginAt} fallback="Never" />
+              </td>
+              {withActions && (
+                <td data-label="Actions">
+                  <RowActions employee={employee} onOpen={(action) => show({ action, employee })} />
+                </td>
+              )}
+            </tr>
+          ))}
+        </DataTable>
       </DataState>
       {can("employees:write") && <InviteEmployeeDialog open={inviting} onClose={() => setInviting(false)} />}
-      <EmployeeActionDialogs
-        open={open}
-        onClose={() => setOpen(null)}
-        onDone={(message) => {
-          setOpen(null);
-          setNotice(message);
-        }}
-      />
+      <EmployeeActionDialogs open={open} onClose={close} onDone={done} />
     </div>
   );
 }

@@ -1,28 +1,21 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
-import type { z } from "zod";
-import { FlagSelect } from "@/components/accounts/flag-select";
-import { useCan, useMe } from "@/components/me";
+import { FlagSelects, useFlagsForm } from "@/components/accounts/use-flags-form";
+import { useMe } from "@/components/me";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { DataState, ErrorMessage } from "@/components/ui/data-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { api, applyFieldErrors } from "@/lib/client/api";
-import { featureFlagNames, featureFlagsInput, type FeatureFlags } from "@/lib/accounts/schemas";
-
-type FormInput = z.input<typeof featureFlagsInput>;
-type FormOutput = z.output<typeof featureFlagsInput>;
-
-const unsetAsMissing = (value: string) => (value === "" ? undefined : value);
+import { Notice } from "@/components/ui/use-page-dialogs";
+import { readFeatureFlagsEndpoint, updateFeatureFlagsEndpoint } from "@/lib/accounts/endpoints";
+import type { FeatureFlags } from "@/lib/accounts/schemas";
+import { api } from "@/lib/client/api";
+import { useApiQuery } from "@/lib/client/queries";
 
 /** The signed-in employee's own account's feature-flag preferences (GET/POST /v1/feature_flags). */
 export function FeatureFlagsForm() {
   const me = useMe();
-  const flags = useQuery({ queryKey: ["/v1/feature_flags"], queryFn: () => api<FeatureFlags>("/v1/feature_flags") });
+  const flags = useApiQuery(readFeatureFlagsEndpoint);
   return (
     <div className="stack">
       <PageHeader
@@ -41,30 +34,13 @@ export function FeatureFlagsForm() {
 }
 
 function FlagsForm({ stored }: { stored: FeatureFlags }) {
-  const readOnly = !useCan()("feature_flags:write");
-  const queryClient = useQueryClient();
-  const [saved, setSaved] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(featureFlagsInput),
-    // Follows the stored flags when they change (a refetch), keeping what the user is editing.
-    values: { ...stored },
-    resetOptions: { keepDirtyValues: true },
+  const { apiForm, readOnly, saved, unsave } = useFlagsForm({
+    stored,
+    submit: (body) => api(updateFeatureFlagsEndpoint, { body }),
+    flagsOf: (updated) => updated,
+    apiPrefix: "",
   });
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    setSaved(false);
-    setFormError(null);
-    try {
-      const updated = await api<FeatureFlags>("/v1/feature_flags", { method: "POST", body: values });
-      form.reset({ ...updated });
-      setSaved(true);
-      queryClient.setQueryData(["/v1/feature_flags"], updated);
-      await queryClient.invalidateQueries({ queryKey: ["/v1/accounts/paginate"] });
-    } catch (error) {
-      setFormError(applyFieldErrors(error, form.setError, featureFlagNames));
-    }
-  });
+  const { form, onSubmit, formError } = apiForm;
 
   return (
     <form className="card stack" onSubmit={onSubmit} noValidate aria-label="Your account's feature flags">
@@ -73,15 +49,7 @@ function FlagsForm({ stored }: { stored: FeatureFlags }) {
       </p>
       {readOnly && <ReadOnlyNote>Your role can read the flags; developers, admins and owners change them.</ReadOnlyNote>}
       <fieldset className="plain row" disabled={readOnly}>
-        {featureFlagNames.map((name) => (
-          <FlagSelect
-            key={name}
-            label={name}
-            unset={stored[name] === undefined}
-            registration={form.register(name, { setValueAs: unsetAsMissing, onChange: () => setSaved(false) })}
-            error={form.formState.errors[name]?.message as string | undefined}
-          />
-        ))}
+        <FlagSelects form={form} stored={stored} onChange={unsave} />
       </fieldset>
       {!readOnly && (
         <div className="row">
@@ -90,11 +58,7 @@ function FlagsForm({ stored }: { stored: FeatureFlags }) {
           </button>
         </div>
       )}
-      {saved && (
-        <div className="alert success" role="status">
-          Feature flags saved.
-        </div>
-      )}
+      {saved && <Notice>Feature flags saved.</Notice>}
       <ErrorMessage error={formError} />
     </form>
   );

@@ -1,22 +1,22 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useId, useRef, type FormEvent } from "react";
-import { kindLabels, useTransfer, type InformationRequest } from "@/components/information-requests/hooks";
+import { useEffect, useRef, type FormEvent } from "react";
+import { kindLabels, useTransfer, useTransferRequests } from "@/components/information-requests/hooks";
 import { RequestsTable } from "@/components/information-requests/requests-table";
+import { TransferDetails } from "@/components/information-requests/transfer-details";
 import { DataState } from "@/components/ui/data-state";
+import { Section } from "@/components/ui/details-list";
 import { Field } from "@/components/ui/field";
-import { DateTime, StatusBadge } from "@/components/ui/format";
+import { FilterBar } from "@/components/ui/filter-bar";
 import { PageHeader } from "@/components/ui/page-header";
-import { api, ApiRequestError, queryString } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/client/api";
+import { useCursorList } from "@/lib/client/queries";
+import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
 import { informationRequestKinds } from "@/lib/information-requests/schemas";
 
-const PAGE_SIZE = 20;
 const FILTERS = ["kind", "startDate", "endDate"] as const;
-
-type Page = { items: InformationRequest[]; next: string | null };
 
 /**
  * Everything the list shows lives in the URL, so a view can be bookmarked, shared and reloaded, and
@@ -47,7 +47,6 @@ function useNavigate() {
 function FilteredRequests() {
   const searchParams = useSearchParams();
   const navigate = useNavigate();
-  const kindId = useId();
   const filters = Object.fromEntries(FILTERS.map((name) => [name, searchParams.get(name) ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const cursor = searchParams.get("next") ?? "";
   const trail = (searchParams.get("prev") ?? "").split(".").filter(Boolean);
@@ -65,12 +64,10 @@ function FilteredRequests() {
     });
   }, [applied]);
 
-  const query = useQuery({
-    queryKey: ["information-requests", { ...filters, cursor }],
-    queryFn: () => api<Page>(`/v1/information_requests${queryString({ ...filters, next: cursor, limit: PAGE_SIZE })}`),
-  });
+  // One page at a time: the list starts at the URL's cursor and never grows ("Next page" moves the URL on).
+  const { query, items, next, state } = useCursorList(listInformationRequestsEndpoint, { query: filters, from: cursor || undefined });
   // A filter the API refused (422) is shown under that filter, in the API's own words.
-  const filterErrors = query.error instanceof ApiRequestError && query.error.status === 422 ? query.error.details : null;
+  const filterErrors = state.error instanceof ApiRequestError && state.error.status === 422 ? state.error.details : null;
 
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -85,41 +82,22 @@ function FilteredRequests() {
   return (
     <div className="stack">
       <PageHeader title="Information requests" description="Compliance information requests raised against your platform's transfers and KYC submissions." />
-      <form ref={formRef} className="card row" onSubmit={apply} aria-label="Filter information requests" noValidate>
-        <div className="field">
-          <label htmlFor={kindId}>Kind</label>
-          <select
-            id={kindId}
-            name="kind"
-            defaultValue={filters.kind}
-            aria-invalid={filterErrors?.kind ? true : undefined}
-            aria-describedby={filterErrors?.kind ? `${kindId}-error` : undefined}
-            onChange={(event) => event.currentTarget.form?.requestSubmit()}
-          >
-            <option value="">All kinds</option>
-            {informationRequestKinds.map((kind) => (
-              <option key={kind} value={kind}>
-                {kindLabels[kind]}
-              </option>
-            ))}
-          </select>
-          {filterErrors?.kind && (
-            <span id={`${kindId}-error`} className="field-error" role="alert">
-              {filterErrors.kind}
-            </span>
+      <FilterBar label="Filter information requests" onSubmit={apply} onClear={clear} filtered={filtered} formRef={formRef} plain>
+        <Field label="Kind" error={{ message: filterErrors?.kind }}>
+          {(control) => (
+            <select {...control} name="kind" defaultValue={filters.kind} onChange={(event) => event.currentTarget.form?.requestSubmit()}>
+              <option value="">All kinds</option>
+              {informationRequestKinds.map((kind) => (
+                <option key={kind} value={kind}>
+                  {kindLabels[kind]}
+                </option>
+              ))}
+            </select>
           )}
-        </div>
+        </Field>
         <Field label="Created from" type="date" name="startDate" defaultValue={filters.startDate} error={{ message: filterErrors?.startDate }} />
         <Field label="Created to" type="date" name="endDate" defaultValue={filters.endDate} error={{ message: filterErrors?.endDate }} />
-        <button type="submit" className="primary">
-          Apply filters
-        </button>
-        {filtered && (
-          <button type="button" onClick={clear}>
-            Clear filters
-          </button>
-        )}
-      </form>
+      </FilterBar>
       <p className="muted" style={{ margin: 0 }}>
         Dates are whole days in UTC, both included.
       </p>
@@ -130,8 +108,8 @@ function FilteredRequests() {
         </div>
       ) : (
         <DataState
-          query={query}
-          isEmpty={query.data?.items.length === 0 && !cursor}
+          query={state}
+          isEmpty={items.length === 0 && !cursor}
           empty={
             filtered ? (
               <div className="stack" style={{ justifyItems: "center" }}>
@@ -149,14 +127,14 @@ function FilteredRequests() {
         >
           {query.data && (
             <>
-              <RequestsTable requests={query.data.items} caption={`Information requests, page ${pageNumber}`} />
+              <RequestsTable requests={items} caption={`Information requests, page ${pageNumber}`} />
               <nav className="row" aria-label="Pages" style={{ justifyContent: "space-between", alignItems: "center" }}>
                 <span className="muted">Page {pageNumber}</span>
                 <div className="row">
                   <button type="button" onClick={previousPage} disabled={!cursor}>
                     Previous page
                   </button>
-                  <button type="button" onClick={() => query.data.next && nextPage(query.data.next)} disabled={!query.data.next}>
+                  <button type="button" onClick={() => next && nextPage(next)} disabled={!next}>
                     Next page
                   </button>
                 </div>
@@ -172,10 +150,7 @@ function FilteredRequests() {
 /** `?transferId=`: the transfer, and every request raised against it (a plain list, oldest first). */
 function TransferRequests({ transferId }: { transferId: string }) {
   const transfer = useTransfer(transferId);
-  const requests = useQuery({
-    queryKey: ["information-requests", "transfer", transferId],
-    queryFn: () => api<InformationRequest[]>(`/v1/transfers/${encodeURIComponent(transferId)}/information_requests`),
-  });
+  const requests = useTransferRequests(transferId);
   return (
     <div className="stack">
       <PageHeader
@@ -183,33 +158,9 @@ function TransferRequests({ transferId }: { transferId: string }) {
         description={<code>{transferId}</code>}
         actions={<Link href="/information-requests">All information requests</Link>}
       />
-      <section className="card" aria-labelledby="transfer-heading">
-        <h2 id="transfer-heading" style={{ marginTop: 0 }}>
-          Transfer
-        </h2>
-        <DataState query={transfer}>
-          {transfer.data && (
-            <dl className="props">
-              <dt>Amount</dt>
-              <dd>
-                {transfer.data.amount} {transfer.data.currency}
-              </dd>
-              <dt>Status</dt>
-              <dd>
-                <StatusBadge status={transfer.data.status} />
-              </dd>
-              <dt>Recipient</dt>
-              <dd>
-                <code>{transfer.data.recipientId}</code>
-              </dd>
-              <dt>Created</dt>
-              <dd>
-                <DateTime value={transfer.data.createdAt} />
-              </dd>
-            </dl>
-          )}
-        </DataState>
-      </section>
+      <Section id="transfer-heading" title="Transfer" className="card">
+        <DataState query={transfer}>{transfer.data && <TransferDetails transfer={transfer.data} />}</DataState>
+      </Section>
       <DataState query={requests} isEmpty={requests.data?.length === 0} empty="No information requests were raised against this transfer.">
         {requests.data && <RequestsTable requests={requests.data} caption={`Information requests raised against transfer ${transferId}`} />}
       </DataState>

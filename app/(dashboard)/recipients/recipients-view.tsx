@@ -1,77 +1,47 @@
 "use client";
 
-import { useState } from "react";
-import { DeleteRecipientDialog, type Recipient } from "@/components/recipients/delete-recipient-dialog";
-import { LoadMore, useCursorList } from "@/components/ui/cursor-list";
-import { DataState } from "@/components/ui/data-state";
-import { DateTime } from "@/components/ui/format";
-import { PageHeader } from "@/components/ui/page-header";
 import { useCan } from "@/components/me";
+import { DeleteRecipientDialog, type Recipient } from "@/components/recipients/delete-recipient-dialog";
+import { useRowAction } from "@/components/ui/confirm-dialog";
+import { DateTime } from "@/components/ui/format";
+import { actionsHeading, CursorListTable } from "@/components/ui/list-table";
+import { PageHeader } from "@/components/ui/page-header";
+import { useCursorList } from "@/lib/client/queries";
+import { listRecipientsEndpoint } from "@/lib/recipients/endpoints";
 
 /** Saved recipients (deleted ones are gone); each can be deleted after a confirmation. */
 export function RecipientsView() {
-  const can = useCan();
-  const { query, items, state } = useCursorList<Recipient>("/v1/recipients");
-  const [confirming, setConfirming] = useState<Recipient | null>(null);
-  const [done, setDone] = useState<Recipient | null>(null);
+  const mayDelete = useCan()("recipients:write");
+  const list = useCursorList(listRecipientsEndpoint);
+  const deletion = useRowAction<Recipient>();
   return (
     <div className="stack">
       <PageHeader title="Recipients" description="Saved destinations for transfers. A deleted recipient can receive no new transfer." />
-      {done && (
+      {deletion.done && (
         <div className="alert success" role="status">
-          Recipient <strong>{done.name}</strong> deleted.
+          Recipient <strong>{deletion.done.name}</strong> deleted.
         </div>
       )}
-      <DataState query={state} isEmpty={items.length === 0} empty="No saved recipients.">
-        <div className="table-wrap">
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">ID</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="muted">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((recipient) => (
-                <tr key={recipient.id}>
-                  <td data-label="Name">{recipient.name}</td>
-                  <td data-label="ID" className="mono">{recipient.id}</td>
-                  <td data-label="Created">
-                    <DateTime value={recipient.createdAt} />
-                  </td>
-                  <td data-label="Actions">
-                    {can("recipients:write") && (
-                      <button
-                        type="button"
-                        aria-label={`Delete ${recipient.name}`}
-                        onClick={() => {
-                          setDone(null);
-                          setConfirming(recipient);
-                        }}
-                      >
-                        Delete
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <LoadMore query={query} />
-      </DataState>
-      <DeleteRecipientDialog
-        recipient={confirming}
-        onClose={() => setConfirming(null)}
-        onDone={(recipient) => {
-          setConfirming(null);
-          setDone(recipient);
-        }}
+      <CursorListTable
+        list={list}
+        empty="No saved recipients."
+        columns={[
+          { header: "Name", cell: (recipient) => recipient.name },
+          { header: "ID", className: "mono", cell: (recipient) => recipient.id },
+          { header: "Created", cell: (recipient) => <DateTime value={recipient.createdAt} /> },
+          {
+            header: "Actions",
+            heading: actionsHeading,
+            cell: (recipient) =>
+              mayDelete && (
+                <button type="button" aria-label={`Delete ${recipient.name}`} onClick={() => deletion.ask(recipient)}>
+                  Delete
+                </button>
+              ),
+          },
+        ]}
       />
+      <DeleteRecipientDialog {...deletion.dialog} />
     </div>
   );
 }

@@ -7,10 +7,13 @@ import { useMe } from "@/components/me";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
+import { Notice } from "@/components/ui/use-page-dialogs";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
 import { api } from "@/lib/client/api";
-import { changePasswordInput, type passwordChangedSchema } from "@/lib/employees/schemas";
-import { ownSessionsQueryKey } from "./own-sessions";
+import { queryKey } from "@/lib/client/query-keys";
+import { changePasswordEndpoint, listOwnSessionsEndpoint } from "@/lib/employees/endpoints";
+import { changePasswordInput } from "@/lib/employees/schemas";
+import type { ResponseOf } from "@/lib/http/endpoint";
 
 // The API's own schema, plus the second typing of the new password that only the form asks for.
 const changePasswordForm = changePasswordInput
@@ -18,7 +21,7 @@ const changePasswordForm = changePasswordInput
   .refine((values) => values.newPassword === values.repeatPassword, { path: ["repeatPassword"], message: "does not match the new password" });
 
 type Values = z.input<typeof changePasswordForm>;
-type PasswordChanged = z.output<typeof passwordChangedSchema>;
+type PasswordChanged = ResponseOf<typeof changePasswordEndpoint>;
 
 const signedOutSentence = (count: number) =>
   count === 0 ? "You were not signed in anywhere else." : count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`;
@@ -34,8 +37,8 @@ export function ChangePasswordForm() {
       setDone(null);
       return true;
     },
-    submit: ({ currentPassword, newPassword }) => api<PasswordChanged>("/v1/employees/me/password", { method: "POST", body: { currentPassword, newPassword } }),
-    invalidates: [ownSessionsQueryKey],
+    submit: ({ currentPassword, newPassword }) => api(changePasswordEndpoint, { body: { currentPassword, newPassword } }),
+    invalidates: [queryKey(listOwnSessionsEndpoint)],
     onDone: (result) => {
       form.reset();
       setDone(`Password changed. ${signedOutSentence(result.endedSessions)}`);
@@ -73,11 +76,7 @@ export function ChangePasswordForm() {
           </button>
         </div>
       </form>
-      {done && (
-        <div className="alert success" role="status">
-          {done}
-        </div>
-      )}
+      <Notice>{done}</Notice>
     </section>
   );
 }

@@ -1,21 +1,19 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import type { z } from "zod";
+import { DataTable } from "@/components/ui/data-table";
 import { DataState, ErrorMessage } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
+import { Notice } from "@/components/ui/use-page-dialogs";
 import { api, ApiRequestError } from "@/lib/client/api";
-import type { ownSessionSchema } from "@/lib/employees/schemas";
-
-type OwnSession = z.output<typeof ownSessionSchema>;
-
-export const ownSessionsQueryKey = ["/v1/sessions"];
+import { useApiQuery, useInvalidate } from "@/lib/client/queries";
+import { endOwnSessionEndpoint, listOwnSessionsEndpoint } from "@/lib/employees/endpoints";
 
 /** Ends one session; one that ended meanwhile (expired, or ended from another tab) counts as ended. */
 async function endSession(id: string) {
   try {
-    await api<OwnSession>(`/v1/sessions/${encodeURIComponent(id)}`, { method: "DELETE" });
+    await api(endOwnSessionEndpoint, { params: { id } });
   } catch (error) {
     if (!(error instanceof ApiRequestError && error.status === 404)) throw error;
   }
@@ -28,10 +26,10 @@ const signedOut = (count: number) => (count === 1 ? "1 other session was signed 
  * There is no "end all" endpoint: signing out everywhere else ends each other session in turn.
  */
 export function OwnSessions() {
-  const queryClient = useQueryClient();
-  const sessions = useQuery({ queryKey: ownSessionsQueryKey, queryFn: () => api<OwnSession[]>("/v1/sessions") });
+  const invalidate = useInvalidate();
+  const sessions = useApiQuery(listOwnSessionsEndpoint);
   const [notice, setNotice] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ownSessionsQueryKey });
+  const refresh = () => invalidate(listOwnSessionsEndpoint);
   const endOne = useMutation({
     mutationFn: endSession,
     onMutate: () => setNotice(null),
@@ -74,60 +72,42 @@ export function OwnSessions() {
           {endOthers.isPending ? "Signing out…" : "Sign out all other sessions"}
         </button>
       </div>
-      {notice && (
-        <div className="alert success" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice>{notice}</Notice>
       <ErrorMessage error={endOne.error ?? endOthers.error} />
       <DataState query={sessions}>
-        <div className="table-wrap">
-          <table className="cards sessions-table">
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Last active</th>
-                <th scope="col">IP address</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data?.map((session) => (
-                <tr key={session.id} data-current={session.current || undefined}>
-                  <td data-label="Started">
-                    <span className="row" style={{ gap: "0.5rem", alignItems: "center" }}>
-                      <DateTime value={session.createdAt} />
-                      {session.current && <span className="badge info">This device</span>}
-                    </span>
-                  </td>
-                  <td data-label="Last active">
-                    <DateTime value={session.lastSeenAt} />
-                  </td>
-                  <td data-label="IP address" className="mono">
-                    {session.ip ?? <span className="muted">Unknown</span>}
-                  </td>
-                  <td data-label="Actions" className="num">
-                    {!session.current && (
-                      <button
-                        type="button"
-                        aria-label={`End the session started ${new Date(session.createdAt).toLocaleString()}`}
-                        disabled={busy}
-                        onClick={() => {
-                          endOthers.reset();
-                          endOne.mutate(session.id);
-                        }}
-                      >
-                        {endOne.isPending && endOne.variables === session.id ? "Ending…" : "End"}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable className="sessions-table" columns={["Started", "Last active", "IP address", <span className="visually-hidden">Actions</span>]}>
+          {sessions.data?.map((session) => (
+            <tr key={session.id} data-current={session.current || undefined}>
+              <td data-label="Started">
+                <span className="row" style={{ gap: "0.5rem", alignItems: "center" }}>
+                  <DateTime value={session.createdAt} />
+                  {session.current && <span className="badge info">This device</span>}
+                </span>
+              </td>
+              <td data-label="Last active">
+                <DateTime value={session.lastSeenAt} />
+              </td>
+              <td data-label="IP address" className="mono">
+                {session.ip ?? <span className="muted">Unknown</span>}
+              </td>
+              <td data-label="Actions" className="num">
+                {!session.current && (
+                  <button
+                    type="button"
+                    aria-label={`End the session started ${new Date(session.createdAt).toLocaleString()}`}
+                    disabled={busy}
+                    onClick={() => {
+                      endOthers.reset();
+                      endOne.mutate(session.id);
+                    }}
+                  >
+                    {endOne.isPending && endOne.variables === session.id ? "Ending…" : "End"}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </DataState>
     </section>
   );

@@ -6,11 +6,14 @@ import type { z } from "zod";
 import { StepUpForm } from "@/components/step-up-form";
 import { Dialog, DoneActions } from "@/components/ui/dialog";
 import { useApiForm } from "@/components/use-api-form";
+import { Notice } from "@/components/ui/use-page-dialogs";
 import { api } from "@/lib/client/api";
-import { totpConfirmInput, type recoveryCodesSchema } from "@/lib/employees/schemas";
+import { regenerateRecoveryCodesEndpoint } from "@/lib/employees/endpoints";
+import { totpConfirmInput } from "@/lib/employees/schemas";
+import type { ResponseOf } from "@/lib/http/endpoint";
 import { RecoveryCodeList } from "./recovery-code-list";
 
-type RecoveryCodesBody = z.output<typeof recoveryCodesSchema>;
+type RecoveryCodesBody = ResponseOf<typeof regenerateRecoveryCodesEndpoint>;
 
 /**
  * A new set of recovery codes (POST /v1/employees/totp/recovery_codes, step-up): the dialog asks
@@ -36,11 +39,7 @@ export function RecoveryCodes() {
           working at once.
         </p>
       </div>
-      {replaced && (
-        <div className="alert success" role="status">
-          New recovery codes are in use; the previous ones no longer work.
-        </div>
-      )}
+      {replaced && <Notice>New recovery codes are in use; the previous ones no longer work.</Notice>}
       <div>
         <button
           type="button"
@@ -63,7 +62,7 @@ function GenerateForm({ onCancel, onGenerated }: { onCancel: () => void; onGener
   const apiForm = useApiForm<z.input<typeof totpConfirmInput>, RecoveryCodesBody, z.output<typeof totpConfirmInput>>({
     resolver: zodResolver(totpConfirmInput),
     defaultValues: { code: "" },
-    submit: ({ code }) => api<RecoveryCodesBody>("/v1/employees/totp/recovery_codes", { method: "POST", totpCode: code }),
+    submit: ({ code }) => api(regenerateRecoveryCodesEndpoint, { totpCode: code }),
     onDone: (result) => onGenerated(result.recoveryCodes),
     fields: ["code"],
   });

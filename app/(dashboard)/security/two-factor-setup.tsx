@@ -1,21 +1,24 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { QRCodeSVG } from "qrcode.react";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { useMe } from "@/components/me";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { CopyButton } from "@/components/ui/format";
-import { api, ApiRequestError, applyFieldErrors } from "@/lib/client/api";
+import { useApiForm } from "@/components/use-api-form";
+import { Notice } from "@/components/ui/use-page-dialogs";
+import { api, ApiRequestError } from "@/lib/client/api";
+import { useInvalidate } from "@/lib/client/queries";
+import { confirmTotpEndpoint, currentSessionEndpoint, startTotpEndpoint } from "@/lib/employees/endpoints";
 import { totpConfirmInput } from "@/lib/employees/schemas";
+import type { ResponseOf } from "@/lib/http/endpoint";
 import { RecoveryCodeList } from "./recovery-code-list";
 
-type Enrolment = { secret: string; uri: string };
-type Confirmed = { twoFactorEnabled: true; recoveryCodes: string[] };
+type Enrolment = ResponseOf<typeof startTotpEndpoint>;
 
 /**
  * Two-factor enrolment: scan the QR code (or type the secret), confirm a first code, keep the recovery
@@ -23,7 +26,7 @@ type Confirmed = { twoFactorEnabled: true; recoveryCodes: string[] };
  */
 export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolean) => void }) {
   const me = useMe();
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [recoveryCodes, setRecoveryCodesState] = useState<string[] | null>(null);
   const setRecoveryCodes = (codes: string[] | null) => {
@@ -31,25 +34,28 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
     onCodesShown?.(codes !== null);
   };
   const start = useMutation({
-    mutationFn: () => api<Enrolment>("/v1/employees/totp", { method: "POST" }),
+    mutationFn: () => api(startTotpEndpoint),
     onSuccess: setEnrolment,
   });
-  const form = useForm<z.input<typeof totpConfirmInput>>({ resolver: zodResolver(totpConfirmInput) });
-  const [confirmError, setConfirmError] = useState<string | null>(null);
-  const onConfirm = form.handleSubmit(async (values) => {
-    setConfirmError(null);
-    try {
-      const result = await api<Confirmed>("/v1/employees/totp/confirm", { method: "POST", body: values });
+  const {
+    form,
+    onSubmit: onConfirm,
+    formError: confirmError,
+  } = useApiForm<z.input<typeof totpConfirmInput>, ResponseOf<typeof confirmTotpEndpoint>, z.output<typeof totpConfirmInput>>({
+    resolver: zodResolver(totpConfirmInput),
+    submit: (body) => api(confirmTotpEndpoint, { body }),
+    onRefusal: (error, { setError }) => {
+      if (!(error instanceof ApiRequestError && error.code === "err_otp_invalid")) return false;
+      setError("code", { type: "server", message: "That code does not match. Check that your phone's time is right and enter the current code." });
+      return true;
+    },
+    // The codes first, then the session (2FA now on): the page never shows "on" without them.
+    onDone: async (result) => {
       setRecoveryCodes(result.recoveryCodes);
       setEnrolment(null);
-      await queryClient.invalidateQueries({ queryKey: ["me"] });
-    } catch (error) {
-      if (error instanceof ApiRequestError && error.code === "err_otp_invalid") {
-        form.setError("code", { type: "server", message: "That code does not match. Check that your phone's time is right and enter the current code." });
-        return;
-      }
-      setConfirmError(applyFieldErrors(error, form.setError, ["code"]));
-    }
+      await invalidate(currentSessionEndpoint);
+    },
+    fields: ["code"],
   });
 
   return (
@@ -65,9 +71,7 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
 
       {recoveryCodes && (
         <div className="stack" aria-labelledby="recovery-heading">
-          <div className="alert success" role="status">
-            Two-factor authentication is on. From now on, signing in and changing API keys need a code from your authenticator app.
-          </div>
+          <Notice>Two-factor authentication is on. From now on, signing in and changing API keys need a code from your authenticator app.</Notice>
           <h3 id="recovery-heading" style={{ margin: 0 }}>
             Your recovery codes
           </h3>

@@ -1,9 +1,7 @@
-import type { z } from "zod";
-import type { platformSettingsSchema } from "@/lib/settings/schemas";
+import type { ResponseOf } from "@/lib/http/endpoint";
+import type { getSettingsEndpoint } from "@/lib/settings/endpoints";
 
-export type PlatformSettings = z.output<typeof platformSettingsSchema>;
-
-export const settingsQueryKey = ["/v1/settings"];
+export type PlatformSettings = ResponseOf<typeof getSettingsEndpoint>;
 
 /** Each platform setting's name and effect, as the page and its save dialog say them. */
 export const SETTINGS: { name: keyof PlatformSettings; label: string; effect: string }[] = [

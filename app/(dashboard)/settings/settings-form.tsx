@@ -1,19 +1,24 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useCan } from "@/components/me";
+import { DialogFor } from "@/components/step-up-form";
 import { DataState } from "@/components/ui/data-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";
-import { api } from "@/lib/client/api";
-import { SETTINGS, settingsQueryKey, type PlatformSettings } from "./platform-settings";
-import { SaveSettingsDialog } from "./save-settings-dialog";
+import { Notice } from "@/components/ui/use-page-dialogs";
+import { useApiQuery, useInvalidate } from "@/lib/client/queries";
+import { queryKey } from "@/lib/client/query-keys";
+import { currentSessionEndpoint } from "@/lib/employees/endpoints";
+import { getSettingsEndpoint } from "@/lib/settings/endpoints";
+import { SETTINGS, type PlatformSettings } from "./platform-settings";
+import { SaveSettingsForm } from "./save-settings-form";
 
 /** The platform's settings (GET /v1/settings); owners and admins change them with an authenticator code. */
 export function SettingsForm() {
-  const settings = useQuery({ queryKey: settingsQueryKey, queryFn: () => api<PlatformSettings>("/v1/settings") });
+  const settings = useApiQuery(getSettingsEndpoint);
   return (
     <div className="stack">
       <PageHeader title="Settings" description="Rules for everyone who works on this platform." />
@@ -25,6 +30,7 @@ export function SettingsForm() {
 function SettingsFields({ stored }: { stored: PlatformSettings }) {
   const readOnly = !useCan()("settings:write");
   const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const [saved, setSaved] = useState(false);
   const [changes, setChanges] = useState<Partial<PlatformSettings> | null>(null);
   const form = useForm<PlatformSettings>({ values: stored, resetOptions: { keepDirtyValues: true } });
@@ -68,24 +74,24 @@ function SettingsFields({ stored }: { stored: PlatformSettings }) {
             {isDirty && <span className="muted">Unsaved changes.</span>}
           </div>
         )}
-        {saved && (
-          <div className="alert success" role="status">
-            Settings saved. They apply to every employee from their next request.
-          </div>
-        )}
+        {saved && <Notice>Settings saved. They apply to every employee from their next request.</Notice>}
       </form>
-      <SaveSettingsDialog
-        changes={changes}
-        onClose={() => setChanges(null)}
-        onSaved={async (updated) => {
-          setChanges(null);
-          form.reset(updated);
-          setSaved(true);
-          queryClient.setQueryData(settingsQueryKey, updated);
-          // The session carries the settings too (the two-factor gate reads them there).
-          await queryClient.invalidateQueries({ queryKey: ["me"] });
-        }}
-      />
+      <DialogFor subject={changes} onClose={() => setChanges(null)} title="Save settings">
+        {(current) => (
+          <SaveSettingsForm
+            changes={current}
+            onCancel={() => setChanges(null)}
+            onSaved={async (updated) => {
+              setChanges(null);
+              form.reset(updated);
+              setSaved(true);
+              queryClient.setQueryData(queryKey(getSettingsEndpoint), updated);
+              // The session carries the settings too (the two-factor gate reads them there).
+              await invalidate(currentSessionEndpoint);
+            }}
+          />
+        )}
+      </DialogFor>
     </>
   );
 }

@@ -1,12 +1,6 @@
-import { Suspense } from "react";
+import { suspended } from "@/components/ui/suspended";
 import { TransactionsView } from "./transactions-view";
 
 export const metadata = { title: "Transactions" };
 
-export default function TransactionsPage() {
-  return (
-    <Suspense fallback={<p className="muted">Loading…</p>}>
-      <TransactionsView />
-    </Suspense>
-  );
-}
+export default suspended(TransactionsView);

@@ -1,96 +1,59 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import type { z } from "zod";
-import { LoadMore, useCursorList } from "@/components/ui/cursor-list";
 import { TransactionFiltersForm, type TransactionFilters } from "@/components/transactions/transaction-filters";
-import { DataState } from "@/components/ui/data-state";
+import { filterErrorsOf } from "@/components/ui/filter-bar";
 import { DateTime, StatusBadge } from "@/components/ui/format";
+import { CursorListTable } from "@/components/ui/list-table";
 import { PageHeader } from "@/components/ui/page-header";
+import { useUrlQuery } from "@/components/ui/url-query";
 import { useVirtualAccountChoices } from "@/components/virtual-accounts/use-virtual-accounts";
-import { ApiRequestError, queryString } from "@/lib/client/api";
-import type { transactionSchema } from "@/lib/transactions/schemas";
-
-type Transaction = z.output<typeof transactionSchema>;
+import { useCursorList } from "@/lib/client/queries";
+import { listTransactionsEndpoint } from "@/lib/transactions/endpoints";
 
 /** The account's transactions, filtered by virtual account and/or wallet address (both kept in the URL). */
 export function TransactionsView() {
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const filters: TransactionFilters = {
-    virtualAccountId: searchParams.get("virtualAccountId") ?? undefined,
-    walletAddress: searchParams.get("walletAddress") ?? undefined,
-  };
-  const { query, items, state } = useCursorList<Transaction>("/v1/transactions", filters);
+  const url = useUrlQuery(["virtualAccountId", "walletAddress"]);
+  const filters: TransactionFilters = url.values;
+  const list = useCursorList(listTransactionsEndpoint, { query: filters });
   const keys = new Map((useVirtualAccountChoices().data?.items ?? []).map((account) => [account.id, account.key]));
-  const serverErrors = state.error instanceof ApiRequestError && state.error.status === 422 ? state.error.details : {};
-  const filtered = Boolean(filters.virtualAccountId || filters.walletAddress);
 
   return (
     <div className="stack">
       <PageHeader title="Transactions" description="Pay-ins, payouts, transfers and fees of your account, newest first." />
-      <TransactionFiltersForm
-        // Remounts when the URL changes (back/forward, a link), so the form shows the filters in effect.
-        key={searchParams.toString()}
-        current={filters}
-        serverErrors={serverErrors}
-        onApply={(next) => router.replace(`${pathname}${queryString(next)}`)}
+      <TransactionFiltersForm key={url.version} current={filters} serverErrors={filterErrorsOf(list.state.error)} onApply={url.replace} />
+      <CursorListTable
+        list={list}
+        empty={url.filtered ? "No transactions match these filters." : "No transactions yet."}
+        columns={[
+          { header: "Created", cell: (transaction) => <DateTime value={transaction.createdAt} /> },
+          { header: "Type", cell: (transaction) => <span className="badge info">{transaction.type.replaceAll("_", " ")}</span> },
+          { header: "Status", cell: (transaction) => <StatusBadge status={transaction.status} /> },
+          {
+            header: "Amount",
+            num: true,
+            className: "nowrap",
+            cell: (transaction) => (
+              <>
+                {transaction.amount} <span className="muted">{transaction.currency}</span>
+              </>
+            ),
+          },
+          {
+            header: "Virtual account",
+            cell: ({ virtualAccountId: id }) =>
+              id ? (
+                <Link href={`/virtual-accounts#${id}`} className="nowrap">
+                  {keys.get(id) ?? <span className="mono">{id}</span>}
+                </Link>
+              ) : (
+                <span className="muted">—</span>
+              ),
+          },
+          { header: "Wallet address", className: "mono", cell: (transaction) => transaction.walletAddress ?? <span className="muted">—</span> },
+          { header: "ID", className: "mono", cell: (transaction) => transaction.id },
+        ]}
       />
-      <DataState
-        query={state}
-        isEmpty={items.length === 0}
-        empty={filtered ? "No transactions match these filters." : "No transactions yet."}
-      >
-        <div className="table-wrap">
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col">Virtual account</th>
-                <th scope="col">Wallet address</th>
-                <th scope="col">ID</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((transaction) => (
-                <tr key={transaction.id}>
-                  <td data-label="Created">
-                    <DateTime value={transaction.createdAt} />
-                  </td>
-                  <td data-label="Type">
-                    <span className="badge info">{transaction.type.replaceAll("_", " ")}</span>
-                  </td>
-                  <td data-label="Status">
-                    <StatusBadge status={transaction.status} />
-                  </td>
-                  <td data-label="Amount" className="num nowrap">
-                    {transaction.amount} <span className="muted">{transaction.currency}</span>
-                  </td>
-                  <td data-label="Virtual account">
-                    {transaction.virtualAccountId ? (
-                      <Link href={`/virtual-accounts#${transaction.virtualAccountId}`} className="nowrap">
-                        {keys.get(transaction.virtualAccountId) ?? <span className="mono">{transaction.virtualAccountId}</span>}
-                      </Link>
-                    ) : (
-                      <span className="muted">—</span>
-                    )}
-                  </td>
-                  <td data-label="Wallet address" className="mono">{transaction.walletAddress ?? <span className="muted">—</span>}</td>
-                  <td data-label="ID" className="mono">{transaction.id}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <LoadMore query={query} />
-      </DataState>
     </div>
   );
 }

@@ -1,12 +1,6 @@
-import { Suspense } from "react";
+import { suspended } from "@/components/ui/suspended";
 import { VirtualAccountsView } from "./virtual-accounts-view";
 
 export const metadata = { title: "Virtual accounts" };
 
-export default function VirtualAccountsPage() {
-  return (
-    <Suspense fallback={<p className="muted">Loading…</p>}>
-      <VirtualAccountsView />
-    </Suspense>
-  );
-}
+export default suspended(VirtualAccountsView);

@@ -1,8 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { DataTable } from "@/components/ui/data-table";
 import { useCan } from "@/components/me";
+import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
@@ -12,24 +13,14 @@ import { EndpointEvents, EndpointStatus } from "@/components/webhooks/endpoint-s
 import { labelOf, useWebhookEndpoints, type WebhookEndpoint } from "@/components/webhooks/use-webhooks";
 import styles from "@/components/webhooks/webhooks.module.css";
 
-type Open = { dialog: "create" } | { dialog: "edit" | "toggle" | "delete"; endpoint: WebhookEndpoint } | null;
+type Open = { dialog: "create" } | { dialog: "edit" | "toggle" | "delete"; endpoint: WebhookEndpoint };
 
 /** The platform's webhook endpoints, with adding, editing, enabling/disabling and deleting (each needs an authenticator code). */
 export function WebhooksList() {
   const can = useCan();
   const mayWrite = can("webhooks:write");
   const endpoints = useWebhookEndpoints();
-  const [open, setOpen] = useState<Open>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const close = () => setOpen(null);
-  const show = (next: Open) => {
-    setNotice(null);
-    setOpen(next);
-  };
-  const done = (message: string) => {
-    close();
-    setNotice(message);
-  };
+  const { open, notice, show, close, done } = usePageDialogs<Open>();
 
   return (
     <div className="stack">
@@ -45,73 +36,56 @@ export function WebhooksList() {
         }
       />
       {!mayWrite && <ReadOnlyNote>Your role can see webhook endpoints and their deliveries but not change them.</ReadOnlyNote>}
-      {notice && (
-        <div className="alert success" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice>{notice}</Notice>
       <DataState
         query={endpoints}
         isEmpty={endpoints.data?.length === 0}
         empty={mayWrite ? "No webhook endpoints yet. Add one to hear about changes as they happen." : "No webhook endpoints yet."}
       >
-        <div className="table-wrap">
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Status</th>
-                <th scope="col">Events</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actions</th>
+        <DataTable columns={["Endpoint", "Status", "Events", "Created", "Actions"]}>
+          {endpoints.data?.map((endpoint) => {
+            const label = labelOf(endpoint);
+            return (
+              <tr key={endpoint.id}>
+                <td data-label="Endpoint">
+                  <div>
+                    <Link href={`/webhooks/${endpoint.id}`}>{label}</Link>
+                  </div>
+                  <code className={`${styles.endpointUrl} muted`}>{endpoint.url}</code>
+                </td>
+                <td data-label="Status">
+                  <EndpointStatus endpoint={endpoint} />
+                </td>
+                <td data-label="Events">
+                  <EndpointEvents events={endpoint.subscribedEvents} />
+                </td>
+                <td data-label="Created">
+                  <DateTime value={endpoint.createdAt} />
+                </td>
+                <td data-label="Actions">
+                  <div className={styles.actions}>
+                    <Link href={`/webhooks/${endpoint.id}`} className="button" aria-label={`Deliveries of ${label}`}>
+                      Deliveries
+                    </Link>
+                    {mayWrite && (
+                      <>
+                        <button type="button" aria-label={`Edit ${label}`} onClick={() => show({ dialog: "edit", endpoint })}>
+                          Edit
+                        </button>
+                        <button type="button" aria-label={`${endpoint.enabled ? "Disable" : "Enable"} ${label}`} onClick={() => show({ dialog: "toggle", endpoint })}>
+                          {endpoint.enabled ? "Disable" : "Enable"}
+                        </button>
+                        <button type="button" aria-label={`Delete ${label}`} onClick={() => show({ dialog: "delete", endpoint })}>
+                          Delete
+                        </button>
+                      </>
+                    )}
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {endpoints.data?.map((endpoint) => {
-                const label = labelOf(endpoint);
-                return (
-                  <tr key={endpoint.id}>
-                    <td data-label="Endpoint">
-                      <div>
-                        <Link href={`/webhooks/${endpoint.id}`}>{label}</Link>
-                      </div>
-                      <code className={`${styles.endpointUrl} muted`}>{endpoint.url}</code>
-                    </td>
-                    <td data-label="Status">
-                      <EndpointStatus endpoint={endpoint} />
-                    </td>
-                    <td data-label="Events">
-                      <EndpointEvents events={endpoint.subscribedEvents} />
-                    </td>
-                    <td data-label="Created">
-                      <DateTime value={endpoint.createdAt} />
-                    </td>
-                    <td data-label="Actions">
-                      <div className={styles.actions}>
-                        <Link href={`/webhooks/${endpoint.id}`} className="button" aria-label={`Deliveries of ${label}`}>
-                          Deliveries
-                        </Link>
-                        {mayWrite && (
-                          <>
-                            <button type="button" aria-label={`Edit ${label}`} onClick={() => show({ dialog: "edit", endpoint })}>
-                              Edit
-                            </button>
-                            <button type="button" aria-label={`${endpoint.enabled ? "Disable" : "Enable"} ${label}`} onClick={() => show({ dialog: "toggle", endpoint })}>
-                              {endpoint.enabled ? "Disable" : "Enable"}
-                            </button>
-                            <button type="button" aria-label={`Delete ${label}`} onClick={() => show({ dialog: "delete", endpoint })}>
-                              Delete
-                            </button>
-                          </>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       </DataState>
 
       {mayWrite && (

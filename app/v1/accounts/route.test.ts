@@ -17,7 +17,7 @@ describe("GET /v1/accounts", () => {
     const response = await call(GET, { apiKey });
     expect(response.status).toBe(200);
     expect(Array.isArray(response.body)).toBe(true);
-    expect(response.body.map((item: { id: string }) => item.id)).toEqual([account.id, earlier.id, later.id]);
+    expect(response.body.map((item) => item.id)).toEqual([account.id, earlier.id, later.id]);
     expect(response.body[0]).toEqual({
       id: account.id,
       name: account.name,
@@ -32,7 +32,7 @@ describe("GET /v1/accounts", () => {
     const { session, account } = await signedInEmployee();
     const response = await call(GET, { session });
     expect(response.status).toBe(200);
-    expect(response.body.map((item: { id: string }) => item.id)).toEqual([account.id]);
+    expect(response.body.map((item) => item.id)).toEqual([account.id]);
   });
 
   it("never lists another platform's accounts, whichever account of the platform the key belongs to", async () => {
@@ -41,11 +41,11 @@ describe("GET /v1/accounts", () => {
     const theirSub = await withScope(theirs.scope, () => createSubAccount({ name: "Theirs", parentId: theirs.account.id }));
     const mySub = await withScope(mine.scope, () => createSubAccount({ name: "Mine", parentId: mine.account.id }));
     const response = await call(GET, { apiKey: mine.apiKey });
-    const ids = response.body.map((item: { id: string }) => item.id);
+    const ids = response.body.map((item) => item.id);
     expect(ids).toEqual([mine.account.id, mySub.id]);
     expect(ids).not.toContain(theirs.account.id);
     expect(ids).not.toContain(theirSub.id);
     const theirList = await call(GET, { apiKey: theirs.apiKey });
-    expect(theirList.body.map((item: { id: string }) => item.id)).toEqual([theirs.account.id, theirSub.id]);
+    expect(theirList.body.map((item) => item.id)).toEqual([theirs.account.id, theirSub.id]);
   });
 });

@@ -8,6 +8,33 @@ import { GET } from "./route";
 
 const v1 = path.resolve(import.meta.dirname, "..");
 
+/** The parts of the OpenAPI document these tests read (the endpoint has no response schema of its own). */
+type Operation = {
+  description?: string;
+  parameters?: { name: string }[];
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+  security: unknown[];
+  "x-permission"?: string | null;
+  "x-platform-wide"?: boolean;
+  "x-extension"?: boolean;
+};
+type OpenApiDocument = {
+  openapi: string;
+  info: { description: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { required?: string[] }> };
+};
+
+const openApi = () => call<OpenApiDocument>(GET);
+
+/** The document's operation for a method and path; a missing one fails the test. */
+function operationOf(document: OpenApiDocument, urlPath: string, method: string): Operation {
+  const operation = document.paths[urlPath]?.[method];
+  if (!operation) throw new Error(`the document has no ${method} ${urlPath}`);
+  return operation;
+}
+
 /** Every route.ts under app/v1 with its URL path in OpenAPI form (`[key]` -> `{key}`), except the catch-all. */
 function routeFiles(dir = v1, prefix = "/v1"): { file: string; path: string }[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -20,26 +47,26 @@ function routeFiles(dir = v1, prefix = "/v1"): { file: string; path: string }[] 
 
 describe("GET /v1/openapi.json", () => {
   it("200: an OpenAPI 3.1 document", async () => {
-    const response = await call(GET);
+    const response = await openApi();
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe("3.1.0");
-    expect(response.body.components.schemas.Error.required).toEqual(["error_code", "message", "http_code"]);
+    expect(response.body.components.schemas.Error?.required).toEqual(["error_code", "message", "http_code"]);
   });
 
   it("documents Idempotency-Key on authenticated POSTs only, with the replay header and its errors", async () => {
-    const { body: document } = await call(GET);
-    const create = document.paths["/v1/delegated_users"].post;
-    const header = create.parameters.find((parameter: { name: string }) => parameter.name === "Idempotency-Key");
+    const { body: document } = await openApi();
+    const create = operationOf(document, "/v1/delegated_users", "post");
+    const header = create.parameters?.find((parameter) => parameter.name === "Idempotency-Key");
     expect(header).toMatchObject({ in: "header", required: false, schema: { minLength: 1, maxLength: 255 } });
-    expect(create.responses["201"].headers["Idempotent-Replayed"]).toBeDefined();
+    expect(create.responses["201"]?.headers?.["Idempotent-Replayed"]).toBeDefined();
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["400", "409", "422"]));
-    const signIn = document.paths["/v1/sessions"].post;
-    expect((signIn.parameters ?? []).some((parameter: { name: string }) => parameter.name === "Idempotency-Key")).toBe(false);
-    expect(document.paths["/v1/delegated_users"].get.parameters.some((parameter: { name: string }) => parameter.name === "Idempotency-Key")).toBe(false);
+    const signIn = operationOf(document, "/v1/sessions", "post");
+    expect((signIn.parameters ?? []).some((parameter) => parameter.name === "Idempotency-Key")).toBe(false);
+    expect(operationOf(document, "/v1/delegated_users", "get").parameters?.some((parameter) => parameter.name === "Idempotency-Key")).toBe(false);
   });
 
   it("documents every method of every route file, from the schemas the route validates with", async () => {
-    const { body: document } = await call(GET);
+    const { body: document } = await openApi();
     const files = routeFiles();
     expect(files.length).toBeGreaterThanOrEqual(8);
     for (const { file, path: urlPath } of files) {
@@ -49,30 +76,30 @@ describe("GET /v1/openapi.json", () => {
         expect(handler.endpoint.path, file).toBe(urlPath);
         const operation = document.paths[urlPath]?.[method.toLowerCase()];
         expect(operation, `${method} ${urlPath}`).toBeDefined();
-        if (handler.endpoint.body) expect(operation.requestBody, `${method} ${urlPath} body`).toBeDefined();
+        if (handler.endpoint.body) expect(operation?.requestBody, `${method} ${urlPath} body`).toBeDefined();
         if (handler.endpoint.totp) {
-          expect(operation.parameters.map((p: { name: string }) => p.name)).toContain("Service-Totp-Code");
+          expect(operation?.parameters?.map((p) => p.name)).toContain("Service-Totp-Code");
         }
       }
     }
-    const issue = document.paths["/v1/api_keys"].post;
-    const ref: string = issue.requestBody.content["application/json"].schema.$ref;
+    const issue = operationOf(document, "/v1/api_keys", "post");
+    const ref = issue.requestBody?.content["application/json"]?.schema.$ref ?? "no $ref";
     const body = document.components.schemas[ref.replace("#/components/schemas/", "")];
-    expect(body.required).toEqual(["expiresAt"]);
+    expect(body?.required).toEqual(["expiresAt"]);
     expect(Object.keys(issue.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "422"]));
   });
 
   it("shows each operation's permission, its reach and its step-up, and the role table", async () => {
-    const { body: document } = await call(GET);
-    const revoke = document.paths["/v1/api_keys/{key}"].delete;
+    const { body: document } = await openApi();
+    const revoke = operationOf(document, "/v1/api_keys/{key}", "delete");
     expect(revoke["x-permission"]).toBe("api_keys:write");
     expect(revoke.description).toMatch(/^Permission: `api_keys:write`\. Step-up: from a session, needs `Service-Totp-Code`\./);
-    const employees = document.paths["/v1/employees"].get;
+    const employees = operationOf(document, "/v1/employees", "get");
     expect(employees["x-permission"]).toBe("employees:read");
     expect(employees["x-platform-wide"]).toBe(true);
-    expect(document.paths["/v1/sessions/current"].get["x-permission"]).toBeNull();
-    expect(document.paths["/v1/setup"].post).not.toHaveProperty("x-permission");
-    for (const operations of Object.values(document.paths) as Record<string, { security: unknown[]; "x-permission"?: unknown }>[]) {
+    expect(operationOf(document, "/v1/sessions/current", "get")["x-permission"]).toBeNull();
+    expect(operationOf(document, "/v1/setup", "post")).not.toHaveProperty("x-permission");
+    for (const operations of Object.values(document.paths)) {
       for (const operation of Object.values(operations)) if (operation.security.length) expect(operation).toHaveProperty("x-permission");
     }
     expect(document.info.description).toContain("`viewer` (Reads everything, changes nothing)");
@@ -102,7 +129,7 @@ describe("unknown /v1 routes", () => {
 
 describe("the document's references", () => {
   it("every $ref points at a schema the document defines", async () => {
-    const { body: document } = await call(GET);
+    const { body: document } = await openApi();
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map((match) => match[1]!);
     expect(refs.length).toBeGreaterThan(10);
     for (const ref of new Set(refs)) {
@@ -114,10 +141,10 @@ describe("the document's references", () => {
 
 describe("extensions", () => {
   it("marks and lists every route the spec does not have, the audit trail and sandbox among them", async () => {
-    const { body: document } = await call(GET);
-    expect(document.paths["/v1/audit_events"].get["x-extension"]).toBe(true);
-    expect(document.paths["/v1/sandbox/platforms"].post["x-extension"]).toBe(true);
-    expect(document.paths["/v1/api_keys"].post["x-extension"]).toBeUndefined();
+    const { body: document } = await openApi();
+    expect(operationOf(document, "/v1/audit_events", "get")["x-extension"]).toBe(true);
+    expect(operationOf(document, "/v1/sandbox/platforms", "post")["x-extension"]).toBe(true);
+    expect(operationOf(document, "/v1/api_keys", "post")["x-extension"]).toBeUndefined();
     expect(document.info.description).toContain("`GET /v1/audit_events`");
     expect(document.info.description).toContain("`POST /v1/information_requests/{id}/status`");
   });

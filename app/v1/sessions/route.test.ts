@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { call, sessionFrom } from "@/lib/testing/http";
+import { call, expectError, sessionFrom } from "@/lib/testing/http";
 import { createSession } from "@/lib/auth/sessions";
 import { sha256 } from "@/lib/auth/tokens";
 import { apiKeyFor, PASSWORD, signedInEmployee } from "@/lib/testing/factories";
@@ -36,7 +36,7 @@ describe("POST /v1/sessions", () => {
   it("422 when e-mail or password is missing", async () => {
     const response = await signIn({ email: "" });
     expect(response.status).toBe(422);
-    expect(Object.keys(response.body.details).sort()).toEqual(["email", "password"]);
+    expect(Object.keys(response.body.details ?? {}).sort()).toEqual(["email", "password"]);
   });
 
   it("429 with Retry-After after repeated failures for one account from one IP, even with the right password then; another IP still signs in", async () => {
@@ -45,8 +45,7 @@ describe("POST /v1/sessions", () => {
       expect((await signIn({ email, password: `wrong ${attempt}` }, "198.51.100.10")).status).toBe(401);
     }
     const blocked = await signIn({ email, password: PASSWORD }, "198.51.100.10");
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.error_code).toBe("err_rate_limited");
+    expectError(blocked, 429, "err_rate_limited");
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     // A stranger's failures elsewhere do not lock the employee out (the per-account limit is far higher).
     expect((await signIn({ email, password: PASSWORD }, "198.51.100.99")).status).toBe(200);
@@ -65,18 +64,15 @@ describe("POST /v1/sessions", () => {
     it("400 err_otp_required without a code, err_otp_invalid with a wrong one, 200 with a current one", async () => {
       const { email, authenticator } = await signedInEmployee({ totp: true });
       const missing = await signIn({ email, password: PASSWORD });
-      expect(missing.status).toBe(400);
-      expect(missing.body.error_code).toBe("err_otp_required");
+      expectError(missing, 400, "err_otp_required");
       expect(missing.headers.get("set-cookie")).toBeNull();
       const wrong = await signIn({ email, password: PASSWORD, totpCode: authenticator!.wrongCode() });
-      expect(wrong.status).toBe(400);
-      expect(wrong.body.error_code).toBe("err_otp_invalid");
+      expectError(wrong, 400, "err_otp_invalid");
       const code = authenticator!.nextCode();
       expect((await signIn({ email, password: PASSWORD, totpCode: code })).status).toBe(200);
       // The same code again is a replay.
       const replay = await signIn({ email, password: PASSWORD, totpCode: code });
-      expect(replay.status).toBe(400);
-      expect(replay.body.error_code).toBe("err_otp_invalid");
+      expectError(replay, 400, "err_otp_invalid");
     });
 
     it("a recovery code signs in once", async () => {
@@ -84,8 +80,7 @@ describe("POST /v1/sessions", () => {
       const code = recoveryCodes[3]!.toUpperCase();
       expect((await signIn({ email, password: PASSWORD, totpCode: code })).status).toBe(200);
       const again = await signIn({ email, password: PASSWORD, totpCode: code });
-      expect(again.status).toBe(400);
-      expect(again.body.error_code).toBe("err_otp_invalid");
+      expectError(again, 400, "err_otp_invalid");
     });
 
     it("429 after repeated wrong codes", async () => {
@@ -113,8 +108,8 @@ describe("GET /v1/sessions and DELETE /v1/sessions/{id}", () => {
     const response = await call(GET, { session: staff.session });
     expect(response.status).toBe(200);
     expect(response.body).toHaveLength(2);
-    expect(response.body.filter((item: { current: boolean }) => item.current)).toHaveLength(1);
-    expect(response.body.find((item: { current: boolean }) => item.current)).toMatchObject({ ip: "198.51.100.5", createdAt: expect.any(String), lastSeenAt: expect.any(String) });
+    expect(response.body.filter((item) => item.current)).toHaveLength(1);
+    expect(response.body.find((item) => item.current)).toMatchObject({ ip: "198.51.100.5", createdAt: expect.any(String), lastSeenAt: expect.any(String) });
     expect(JSON.stringify(response.body)).not.toContain(endedId);
     expect(JSON.stringify(response.body)).not.toContain(someoneElse.employee.id);
     for (const token of [staff.session, other, ended]) expect(JSON.stringify(response.body)).not.toContain(token);
@@ -124,7 +119,7 @@ describe("GET /v1/sessions and DELETE /v1/sessions/{id}", () => {
     const staff = await signedInEmployee();
     const other = await another(staff.employee.id);
     const listed = await call(GET, { session: staff.session });
-    const target = listed.body.find((item: { current: boolean }) => !item.current).id as string;
+    const target = listed.body.find((item) => !item.current)?.id ?? "no other session listed";
     const response = await call(endSession, { method: "DELETE", session: staff.session, params: { id: target } });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: target, current: false });

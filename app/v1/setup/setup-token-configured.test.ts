@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { setupTokenFile } from "@/lib/employees/setup";
 import { startUp } from "@/lib/startup";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { POST } from "./route";
 
 const SETUP_TOKEN = "operator-chosen-setup-token-0123456789";
@@ -32,8 +32,7 @@ describe("POST /v1/setup with SETUP_TOKEN", () => {
 
   it("403 for a near miss, 201 for SETUP_TOKEN (trimmed like any field), then 409", async () => {
     const miss = await call(POST, { method: "POST", body: { ...valid, setupToken: SETUP_TOKEN.slice(1) } });
-    expect(miss.status).toBe(403);
-    expect(miss.body.error_code).toBe("err_forbidden");
+    expectError(miss, 403, "err_forbidden");
     const created = await call(POST, { method: "POST", body: { ...valid, setupToken: ` ${SETUP_TOKEN} ` } });
     expect(created.status).toBe(201);
     const again = await call(POST, { method: "POST", body: { ...valid, email: "other@example.com", setupToken: SETUP_TOKEN } });

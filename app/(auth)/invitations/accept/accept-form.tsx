@@ -2,14 +2,16 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter, useSearchParams } from "next/navigation";
-import { Suspense, useState } from "react";
-import { useForm } from "react-hook-form";
+import { Suspense } from "react";
 import { z } from "zod";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
-import { api, applyFieldErrors } from "@/lib/client/api";
-import { newPasswordSchema } from "@/lib/employees/schemas";
+import { useApiForm } from "@/components/use-api-form";
 import { useHydrated } from "@/components/use-hydrated";
+import { api } from "@/lib/client/api";
+import type { ResponseOf } from "@/lib/http/endpoint";
+import { acceptInvitationEndpoint } from "@/lib/employees/endpoints";
+import { newPasswordSchema } from "@/lib/employees/schemas";
 
 const schema = z
   .object({ password: newPasswordSchema, confirm: z.string() })
@@ -18,21 +20,19 @@ const schema = z
 function Form() {
   const router = useRouter();
   const token = useSearchParams().get("token") ?? "";
-  const [formError, setFormError] = useState<string | null>(null);
-  const { register, handleSubmit, setError, formState } = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema) });
-  const hydrated = useHydrated();
-  if (!token) return <ErrorMessage error="This invitation link is incomplete. Ask the person who invited you for a new one." />;
-  const onSubmit = handleSubmit(async ({ password }) => {
-    setFormError(null);
-    try {
-      await api("/v1/employees/invitations/accept", { method: "POST", body: { token, password } });
+  const { form, onSubmit, formError } = useApiForm<z.input<typeof schema>, ResponseOf<typeof acceptInvitationEndpoint>, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    submit: ({ password }) => api(acceptInvitationEndpoint, { body: { token, password } }),
+    onDone: () => {
       router.push("/security");
       router.refresh();
-    } catch (error) {
-      setFormError(applyFieldErrors(error, setError, ["password"]));
-    }
+    },
+    fields: ["password"],
   });
-  const { errors, isSubmitting } = formState;
+  const hydrated = useHydrated();
+  if (!token) return <ErrorMessage error="This invitation link is incomplete. Ask the person who invited you for a new one." />;
+  const { register } = form;
+  const { errors, isSubmitting } = form.formState;
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       <ErrorMessage error={formError} />

@@ -1,7 +1,6 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
 import { mayActOnEmployees } from "@/components/employees/available-actions";
 import { EmployeeActionButtons } from "@/components/employees/employee-action-buttons";
 import { EmployeeActionDialogs, type OpenAction } from "@/components/employees/employee-action-dialogs";
@@ -9,6 +8,7 @@ import { ROLE_LABELS } from "@/components/employees/roles";
 import { TwoFactorBadge } from "@/components/employees/two-factor-badge";
 import { useEmployee } from "@/components/employees/use-employees";
 import { useCan, useMe } from "@/components/me";
+import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
@@ -20,8 +20,7 @@ export function EmployeeDetail({ id }: { id: string }) {
   const me = useMe();
   const can = useCan();
   const employee = useEmployee(id);
-  const [open, setOpen] = useState<OpenAction>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { open, notice, show, close, done } = usePageDialogs<OpenAction>();
   const back = <Link href="/employees">← All employees</Link>;
 
   // Another platform's employee, or a mistyped link, is simply not there (the API answers 404 for both).
@@ -55,19 +54,12 @@ export function EmployeeDetail({ id }: { id: string }) {
               actions={
                 <EmployeeActionButtons
                   employee={data}
-                  onOpen={(action) => {
-                    setNotice(null);
-                    setOpen({ action, employee: data });
-                  }}
+                  onOpen={(action) => show({ action, employee: data })}
                   fallback={ownerOnly && <span className="muted">Only owners change owners</span>}
                 />
               }
             />
-            {notice && (
-              <div className="alert success" role="status">
-                {notice}
-              </div>
-            )}
+            <Notice>{notice}</Notice>
             <section className="card" aria-label="Details">
               <dl className="props employee-props">
                 <dt>E-mail</dt>
@@ -113,14 +105,7 @@ export function EmployeeDetail({ id }: { id: string }) {
                 </dd>
               </dl>
             </section>
-            <EmployeeActionDialogs
-              open={open}
-              onClose={() => setOpen(null)}
-              onDone={(message) => {
-                setOpen(null);
-                setNotice(message);
-              }}
-            />
+            <EmployeeActionDialogs open={open} onClose={close} onDone={done} />
           </>
         )}
       </DataState>

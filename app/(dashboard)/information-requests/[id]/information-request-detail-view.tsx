@@ -3,57 +3,41 @@
 import Link from "next/link";
 import { kindLabels, useInformationRequest, useTransfer, type InformationRequestDetail } from "@/components/information-requests/hooks";
 import { StatusActions } from "@/components/information-requests/status-actions";
+import { TransferDetails } from "@/components/information-requests/transfer-details";
 import { DataState } from "@/components/ui/data-state";
+import { DetailPage } from "@/components/ui/detail-page";
+import { DetailsList, Section } from "@/components/ui/details-list";
 import { DateTime, StatusBadge } from "@/components/ui/format";
-import { PageHeader } from "@/components/ui/page-header";
 
 /** One information request: its fields, what it concerns (a transfer, a KYC submission) and the moves it allows. */
 export function InformationRequestDetailView({ id }: { id: string }) {
-  const query = useInformationRequest(id);
-  const request = query.data;
   return (
-    <div className="stack">
-      <PageHeader
-        title={request ? `${kindLabels[request.kind]} request` : "Information request"}
-        description={<code>{id}</code>}
-        actions={<Link href="/information-requests">All information requests</Link>}
-      />
-      <DataState query={query}>
-        {request && (
-          <>
-            <section className="card" aria-labelledby="details-heading">
-              <h2 id="details-heading" style={{ marginTop: 0 }}>
-                Details
-              </h2>
-              <dl className="props">
-                <dt>Status</dt>
-                <dd data-testid="request-status">
-                  <StatusBadge status={request.status} />
-                </dd>
-                <dt>Kind</dt>
-                <dd>{kindLabels[request.kind]}</dd>
-                <dt>ID</dt>
-                <dd>
-                  <code>{request.id}</code>
-                </dd>
-                <dt>Created</dt>
-                <dd>
-                  <DateTime value={request.createdAt} />
-                </dd>
-                <dt>Updated</dt>
-                <dd>
-                  <DateTime value={request.updatedAt} />
-                </dd>
-              </dl>
-            </section>
-            <ReviewHistory request={request} />
-            <StatusActions request={request} />
-            <TransferSection transferId={request.transferId} />
-            <SubmissionSection request={request} />
-          </>
-        )}
-      </DataState>
-    </div>
+    <DetailPage
+      id={id}
+      query={useInformationRequest(id)}
+      title={(request) => (request ? `${kindLabels[request.kind]} request` : "Information request")}
+      back={{ href: "/information-requests", label: "All information requests" }}
+    >
+      {(request) => (
+        <>
+          <Section id="details-heading" title="Details" className="card">
+            <DetailsList
+              items={[
+                { term: "Status", value: <StatusBadge status={request.status} />, testId: "request-status" },
+                { term: "Kind", value: kindLabels[request.kind] },
+                { term: "ID", value: <code>{request.id}</code> },
+                { term: "Created", value: <DateTime value={request.createdAt} /> },
+                { term: "Updated", value: <DateTime value={request.updatedAt} /> },
+              ]}
+            />
+          </Section>
+          <ReviewHistory request={request} />
+          <StatusActions request={request} />
+          <TransferSection transferId={request.transferId} />
+          <SubmissionSection request={request} />
+        </>
+      )}
+    </DetailPage>
   );
 }
 
@@ -61,10 +45,7 @@ export function InformationRequestDetailView({ id }: { id: string }) {
 function ReviewHistory({ request }: { request: InformationRequestDetail }) {
   const decided = request.status === "approved" || request.status === "rejected" || request.status === "expired";
   return (
-    <section className="card stack" aria-labelledby="history-heading">
-      <h2 id="history-heading" style={{ margin: 0 }}>
-        Review and decision
-      </h2>
+    <Section id="history-heading" title="Review and decision">
       <ol className="timeline" data-testid="review-history">
         <li>
           <strong>Requested</strong> <DateTime value={request.createdAt} />
@@ -84,7 +65,7 @@ function ReviewHistory({ request }: { request: InformationRequestDetail }) {
         )}
         {!request.reviewStartedAt && !decided && <li className="muted">Nobody has started reviewing it yet.</li>}
       </ol>
-    </section>
+    </Section>
   );
 }
 
@@ -99,10 +80,7 @@ const When = ({ value }: { value: string }) => (
 function TransferSection({ transferId }: { transferId: string | null }) {
   const query = useTransfer(transferId);
   return (
-    <section className="card stack" aria-labelledby="transfer-heading">
-      <h2 id="transfer-heading" style={{ margin: 0 }}>
-        Transfer
-      </h2>
+    <Section id="transfer-heading" title="Transfer">
       {transferId === null ? (
         <p className="muted" style={{ margin: 0 }}>
           This request concerns no transfer.
@@ -111,28 +89,7 @@ function TransferSection({ transferId }: { transferId: string | null }) {
         <DataState query={query}>
           {query.data && (
             <>
-              <dl className="props">
-                <dt>Amount</dt>
-                <dd data-testid="transfer-amount">
-                  {query.data.amount} {query.data.currency}
-                </dd>
-                <dt>Status</dt>
-                <dd>
-                  <StatusBadge status={query.data.status} />
-                </dd>
-                <dt>Recipient</dt>
-                <dd>
-                  <code>{query.data.recipientId}</code>
-                </dd>
-                <dt>ID</dt>
-                <dd>
-                  <code>{query.data.id}</code>
-                </dd>
-                <dt>Created</dt>
-                <dd>
-                  <DateTime value={query.data.createdAt} />
-                </dd>
-              </dl>
+              <TransferDetails transfer={query.data} withId />
               <div>
                 <Link href={`/information-requests?transferId=${encodeURIComponent(query.data.id)}`}>All requests raised against this transfer</Link>
               </div>
@@ -140,35 +97,27 @@ function TransferSection({ transferId }: { transferId: string | null }) {
           )}
         </DataState>
       )}
-    </section>
+    </Section>
   );
 }
 
 function SubmissionSection({ request }: { request: InformationRequestDetail }) {
   const submission = request.submission;
   return (
-    <section className="card stack" aria-labelledby="submission-heading">
-      <h2 id="submission-heading" style={{ margin: 0 }}>
-        KYC submission
-      </h2>
+    <Section id="submission-heading" title="KYC submission">
       {submission === null ? (
         <p className="muted" style={{ margin: 0 }}>
           This request concerns no KYC submission.
         </p>
       ) : (
         <>
-          <dl className="props">
-            <dt>Type</dt>
-            <dd>{submission.type}</dd>
-            <dt>Status</dt>
-            <dd>
-              <StatusBadge status={submission.status} />
-            </dd>
-            <dt>Submitted</dt>
-            <dd>
-              <DateTime value={submission.createdAt} />
-            </dd>
-          </dl>
+          <DetailsList
+            items={[
+              { term: "Type", value: submission.type },
+              { term: "Status", value: <StatusBadge status={submission.status} /> },
+              { term: "Submitted", value: <DateTime value={submission.createdAt} /> },
+            ]}
+          />
           <div>
             <Link href={`/kyc/submissions/${encodeURIComponent(submission.id)}`}>
               Open KYC submission <code>{submission.id}</code>
@@ -176,6 +125,6 @@ function SubmissionSection({ request }: { request: InformationRequestDetail }) {
           </div>
         </>
       )}
-    </section>
+    </Section>
   );
 }

@@ -1,19 +1,23 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
+import { toNestErrors } from "@hookform/resolvers";
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { useForm, type Resolver } from "react-hook-form";
+import type { Resolver } from "react-hook-form";
 import { CountrySelect } from "@/components/kyc/country-select";
-import { applicantProfileKey, useApplicantProfile, type ApplicantProfile } from "@/components/kyc/hooks";
+import { useApplicantProfile, type ApplicantProfile } from "@/components/kyc/hooks";
 import { useCan } from "@/components/me";
+import { useApiForm } from "@/components/use-api-form";
 import { DataState, ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { DateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";
-import { api, applyFieldErrors } from "@/lib/client/api";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { api } from "@/lib/client/api";
+import { queryKey } from "@/lib/client/query-keys";
+import { getProfileEndpoint, updateProfileEndpoint } from "@/lib/kyc/endpoints";
 import { updateProfileInput, type UpdateProfileInput } from "@/lib/kyc/schemas";
 
 const PERSON_FIELDS = ["firstName", "lastName", "dateOfBirth", "nationality", "email", "phone"] as const;
@@ -62,44 +66,49 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
   const queryClient = useQueryClient();
   const stored = useRef(valuesOf(profile));
   const [updatedAt, setUpdatedAt] = useState(profile.updatedAt);
-  const [formError, setFormError] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ tone: "success" | "info"; text: string } | null>(null);
   // The API's own schema validates what would be sent, so the messages under the fields are the API's.
-  const resolver: Resolver<Values, unknown, UpdateProfileInput> = async (values, context, options) => {
+  const resolver: Resolver<Values, unknown, UpdateProfileInput> = async (values, _context, options) => {
     const changes = changesOf(values, stored.current);
-    if (Object.keys(changes).length === 0) return { values: {} as UpdateProfileInput, errors: {} };
-    const validate = zodResolver(updateProfileInput) as unknown as Resolver<Values, unknown, UpdateProfileInput>;
-    return validate(changes as Values, context, options);
+    if (Object.keys(changes).length === 0) return { values: {}, errors: {} };
+    const parsed = updateProfileInput.safeParse(changes);
+    if (parsed.success) return { values: parsed.data, errors: {} };
+    // The first problem of each field, as zodResolver reports it.
+    const problems = Object.fromEntries(parsed.error.issues.toReversed().map((issue) => [issue.path.join("."), { type: issue.code, message: issue.message }]));
+    return { values: {}, errors: toNestErrors<Values>(problems, options) };
   };
-  const form = useForm<Values, unknown, UpdateProfileInput>({ resolver, defaultValues: stored.current });
-  const { errors, isSubmitting } = form.formState;
-
-  const onSubmit = form.handleSubmit(
-    async (changes) => {
-      setFormError(null);
-      setNotice(null);
-      const fields = Object.keys(changes);
-      if (fields.length === 0) {
-        setNotice({ tone: "info", text: "Nothing to save: no field differs from the stored profile." });
-        return;
-      }
-      try {
-        const saved = await api<ApplicantProfile>("/v1/kyc/update_profile", { method: "POST", body: changes });
-        queryClient.setQueryData(applicantProfileKey, saved);
-        stored.current = valuesOf(saved);
-        form.reset(stored.current);
-        setUpdatedAt(saved.updatedAt);
-        setNotice({ tone: "success", text: `Profile saved (${fields.length === 1 ? "1 field" : `${fields.length} fields`} updated).` });
-      } catch (error) {
-        setFormError(applyFieldErrors(error, form.setError, [...PERSON_FIELDS, "address"]));
-      }
+  const { form, onSubmit, formError, setFormError } = useApiForm<Values, ApplicantProfile, UpdateProfileInput>({
+    resolver,
+    defaultValues: stored.current,
+    fields: [...PERSON_FIELDS, "address"],
+    beforeSubmit: (changes) => {
+      if (Object.keys(changes).length > 0) return true;
+      setNotice({ tone: "info", text: "Nothing to save: no field differs from the stored profile." });
+      return false;
     },
-    () => setNotice(null),
-  );
+    submit: (changes) => api(updateProfileEndpoint, { body: changes }),
+    onDone: (saved, changes) => {
+      const fields = Object.keys(changes).length;
+      queryClient.setQueryData(queryKey(getProfileEndpoint), saved);
+      stored.current = valuesOf(saved);
+      form.reset(stored.current);
+      setUpdatedAt(saved.updatedAt);
+      setNotice({ tone: "success", text: `Profile saved (${fields === 1 ? "1 field" : `${fields} fields`} updated).` });
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
 
   const today = new Date().toISOString().slice(0, 10);
   return (
-    <form className="card stack" onSubmit={onSubmit} noValidate aria-label="Applicant profile">
+    <form
+      className="card stack"
+      onSubmit={(event) => {
+        setNotice(null);
+        return onSubmit(event);
+      }}
+      noValidate
+      aria-label="Applicant profile"
+    >
       <p className="muted" style={{ margin: 0 }}>
         {updatedAt ? (
           <>
@@ -149,9 +158,9 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
       </fieldset>
       {!readOnly && (
         <div className="row">
-          <button type="submit" className="primary" disabled={isSubmitting}>
-            {isSubmitting ? "Saving…" : "Save profile"}
-          </button>
+          <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+            Save profile
+          </SubmitButton>
           <button
             type="button"
             onClick={() => {

@@ -1,11 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useState } from "react";
 import { useCan } from "@/components/me";
-import { LoadMore, useCursorList } from "@/components/ui/cursor-list";
+import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";
+import { LoadMore } from "@/components/ui/cursor-list";
 import { DataState, ErrorMessage } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
@@ -14,11 +14,13 @@ import { EndpointEvents, EndpointStatus } from "@/components/webhooks/endpoint-s
 import { DeliveryFiltersForm, deliveryFilterNames, deliveryFiltersOf } from "@/components/webhooks/delivery-filters";
 import { DeliveryItem, useRefreshWhilePending } from "@/components/webhooks/delivery-log";
 import { PublicKey } from "@/components/webhooks/public-key";
-import { deliveriesPath, labelOf, useWebhookEndpoint, type WebhookDelivery, type WebhookEndpoint } from "@/components/webhooks/use-webhooks";
+import { labelOf, useWebhookEndpoint, type WebhookDelivery, type WebhookEndpoint } from "@/components/webhooks/use-webhooks";
 import styles from "@/components/webhooks/webhooks.module.css";
 import { api, ApiRequestError, queryString } from "@/lib/client/api";
+import { useCursorList, useInvalidate } from "@/lib/client/queries";
+import { listWebhookDeliveriesEndpoint, sendTestWebhookEndpoint } from "@/lib/webhooks/endpoints";
 
-type Open = { dialog: "edit" | "toggle" | "delete"; endpoint: WebhookEndpoint } | null;
+type Open = { dialog: "edit" | "toggle" | "delete"; endpoint: WebhookEndpoint };
 
 /** One endpoint: its settings and public key, its controls, and its delivery log (filters kept in the URL). */
 export function EndpointDetailView({ id }: { id: string }) {
@@ -26,13 +28,7 @@ export function EndpointDetailView({ id }: { id: string }) {
   const can = useCan();
   const mayWrite = can("webhooks:write");
   const endpoint = useWebhookEndpoint(id);
-  const [open, setOpen] = useState<Open>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const close = () => setOpen(null);
-  const show = (next: Open) => {
-    setNotice(null);
-    setOpen(next);
-  };
+  const { open, notice, show, close, done } = usePageDialogs<Open>();
   const data = endpoint.data;
 
   return (
@@ -43,15 +39,11 @@ export function EndpointDetailView({ id }: { id: string }) {
         actions={
           <>
             <Link href="/webhooks">All webhook endpoints</Link>
-            {mayWrite && data && <SendTestEvent endpoint={data} onSent={(delivery) => setNotice(`Test event ${delivery.id} is on its way.`)} />}
+            {mayWrite && data && <SendTestEvent endpoint={data} onSent={(delivery) => done(`Test event ${delivery.id} is on its way.`)} />}
           </>
         }
       />
-      {notice && (
-        <div className="alert success" role="status">
-          {notice}
-        </div>
-      )}
+      <Notice>{notice}</Notice>
       <DataState query={endpoint}>
         {data && (
           <section className="card stack" aria-labelledby="endpoint-heading">
@@ -108,18 +100,12 @@ export function EndpointDetailView({ id }: { id: string }) {
           <EditEndpointDialog
             endpoint={open?.dialog === "edit" ? open.endpoint : null}
             onClose={close}
-            onSaved={(saved) => {
-              close();
-              setNotice(`${labelOf(saved)} is saved.`);
-            }}
+            onSaved={(saved) => done(`${labelOf(saved)} is saved.`)}
           />
           <ToggleEndpointDialog
             endpoint={open?.dialog === "toggle" ? open.endpoint : null}
             onClose={close}
-            onDone={(saved) => {
-              close();
-              setNotice(`${labelOf(saved)} is ${saved.enabled ? "enabled" : "disabled"}.`);
-            }}
+            onDone={(saved) => done(`${labelOf(saved)} is ${saved.enabled ? "enabled" : "disabled"}.`)}
           />
           <DeleteEndpointDialog
             endpoint={open?.dialog === "delete" ? open.endpoint : null}
@@ -137,12 +123,12 @@ export function EndpointDetailView({ id }: { id: string }) {
 
 /** "Send test event": a webhook.test delivery to this endpoint only, now; the log shows it at once. */
 function SendTestEvent({ endpoint, onSent }: { endpoint: WebhookEndpoint; onSent: (delivery: WebhookDelivery) => void }) {
-  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
   const send = useMutation({
-    mutationFn: () => api<WebhookDelivery>(`/v1/webhook_endpoints/${encodeURIComponent(endpoint.id)}/test`, { method: "POST" }),
+    mutationFn: () => api(sendTestWebhookEndpoint, { params: { id: endpoint.id } }),
     onSuccess: async (delivery) => {
       onSent(delivery);
-      await queryClient.invalidateQueries({ queryKey: [deliveriesPath(endpoint.id)] });
+      await invalidate(listWebhookDeliveriesEndpoint, { id: endpoint.id });
     },
   });
   return (
@@ -167,7 +153,7 @@ function DeliveryLog({ endpointId, mayWrite, endpointEnabled }: { endpointId: st
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const filters = deliveryFiltersOf(searchParams);
-  const { query, items, state } = useCursorList<WebhookDelivery>(deliveriesPath(endpointId), filters);
+  const { query, items, state } = useCursorList(listWebhookDeliveriesEndpoint, { params: { id: endpointId }, query: filters });
   useRefreshWhilePending(items, query.refetch);
   const serverErrors = state.error instanceof ApiRequestError && state.error.status === 422 ? state.error.details : {};
   const filtered = deliveryFilterNames.some((name) => filters[name]);

@@ -3,7 +3,7 @@ import { createSubAccount } from "@/lib/accounts/accounts";
 import { db } from "@/lib/db";
 import { withScope } from "@/lib/tenancy";
 import { platformWithKey } from "@/lib/testing/factories";
-import { call, idPages } from "@/lib/testing/http";
+import { call, cursorOf, idPages } from "@/lib/testing/http";
 import { GET } from "./route";
 
 const page = (apiKey: string, query: Record<string, string>) => call(GET, { apiKey, path: `/v1/accounts/paginate?${new URLSearchParams(query)}` });
@@ -30,7 +30,7 @@ describe("GET /v1/accounts/paginate", () => {
     const response = await page(apiKey, {});
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(["items", "next"]);
-    expect(response.body.items.map((item: { id: string }) => item.id)).toEqual([...ids].reverse());
+    expect(response.body.items.map((item) => item.id)).toEqual([...ids].reverse());
     expect(response.body.next).toBeNull();
     expect(response.body.items[4]).toMatchObject({ parentId: null, featureFlags: {} });
   });
@@ -47,9 +47,9 @@ describe("GET /v1/accounts/paginate", () => {
     const { apiKey, ids, scope, account } = await platformWithAccounts();
     const first = await page(apiKey, { limit: "2", order: "asc" });
     const added = await withScope(scope, () => createSubAccount({ name: "New", parentId: account.id }));
-    const second = await page(apiKey, { limit: "2", order: "asc", next: first.body.next });
-    const third = await page(apiKey, { limit: "2", order: "asc", next: second.body.next });
-    const seen = [first, second, third].flatMap((response) => response.body.items.map((item: { id: string }) => item.id));
+    const second = await page(apiKey, { limit: "2", order: "asc", next: cursorOf(first) });
+    const third = await page(apiKey, { limit: "2", order: "asc", next: cursorOf(second) });
+    const seen = [first, second, third].flatMap((response) => response.body.items.map((item) => item.id));
     expect(seen.slice(0, 5)).toEqual(ids);
     expect(seen.slice(5)).toEqual([added.id]);
   });

@@ -3,7 +3,7 @@ import { POST as createSandboxAccount } from "@/app/v1/sandbox/accounts/route";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { withScope } from "@/lib/tenancy";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { GET } from "./route";
 
 const get = (id: string, options: Parameters<typeof call>[1] = {}) => call(GET, { params: { id }, ...options });
@@ -24,9 +24,10 @@ describe("GET /v1/delegated_users/{id}", () => {
   });
 
   it("200 for a sub-account's user with Service-Account-Id; 404 without it", async () => {
-    const { apiKey } = await platformWithKey();
+    const { apiKey, account } = await platformWithKey();
     const { body: sub } = await call(createSandboxAccount, { method: "POST", apiKey, body: { name: "Sub" } });
-    const user = await withScope({ platformId: sub.parentId, accountId: sub.id }, () => createDelegatedUser({ externalId: "sub" }));
+    expect(sub.parentId).toBe(account.id);
+    const user = await withScope({ platformId: account.id, accountId: sub.id }, () => createDelegatedUser({ externalId: "sub" }));
     expect((await get(user.id, { apiKey, headers: { "service-account-id": sub.id } })).status).toBe(200);
     expect((await get(user.id, { apiKey })).status).toBe(404);
   });
@@ -37,8 +38,7 @@ describe("GET /v1/delegated_users/{id}", () => {
     const theirUser = await withScope(theirs.scope, () => createDelegatedUser({ externalId: "theirs" }));
     for (const id of [theirUser.id, "du_doesnotexist", "acct_abc", "du_UPPER", "x".repeat(300)]) {
       const response = await get(id, { apiKey: mine.apiKey });
-      expect(response.status).toBe(404);
-      expect(response.body.error_code).toBe("err_not_found");
+      expectError(response, 404, "err_not_found");
     }
     // Not even by naming the other platform's account.
     const across = await get(theirUser.id, { apiKey: mine.apiKey, headers: { "service-account-id": theirs.account.id } });

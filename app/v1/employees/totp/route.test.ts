@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
-import { Authenticator, call } from "@/lib/testing/http";
+import { Authenticator, call, expectError } from "@/lib/testing/http";
 import { POST as confirm } from "./confirm/route";
 import { POST as start } from "./route";
 
@@ -23,8 +23,7 @@ describe("POST /v1/employees/totp", () => {
   it("409 once 2FA is on (re-enrolling would let a stolen session replace it)", async () => {
     const { session } = await signedInEmployee({ totp: true });
     const response = await call(start, { method: "POST", session });
-    expect(response.status).toBe(409);
-    expect(response.body.error_code).toBe("err_conflict");
+    expectError(response, 409, "err_conflict");
   });
 
   it("403 with an API key; 403 cross-site", async () => {
@@ -59,8 +58,7 @@ describe("POST /v1/employees/totp/confirm", () => {
     const { session, employee } = await signedInEmployee();
     const { body } = await call(start, { method: "POST", session });
     const response = await call(confirm, { method: "POST", session, body: { code: new Authenticator(body.secret).wrongCode() } });
-    expect(response.status).toBe(400);
-    expect(response.body.error_code).toBe("err_otp_invalid");
+    expectError(response, 400, "err_otp_invalid");
     expect((await db().employee.findUniqueOrThrow({ where: { id: employee.id } })).totpEnabledAt).toBeNull();
   });
 
@@ -86,7 +84,6 @@ describe("POST /v1/employees/totp/confirm", () => {
       expect((await call(confirm, { method: "POST", session, body: { code } })).status).toBe(400);
     }
     const blocked = await call(confirm, { method: "POST", session, body: { code: authenticator.nextCode() } });
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.error_code).toBe("err_rate_limited");
+    expectError(blocked, 429, "err_rate_limited");
   });
 });

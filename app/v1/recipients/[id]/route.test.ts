@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { createRecipient } from "@/lib/recipients/recipients";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 import { DELETE } from "./route";
 
@@ -35,11 +35,9 @@ describe("DELETE /v1/recipients/{id}", () => {
     expect((await transferTo(deleted.id, apiKey)).status).toBe(201);
     expect((await remove(deleted.id, { apiKey })).status).toBe(200);
     const refused = await transferTo(deleted.id, apiKey);
-    expect(refused.status).toBe(409);
-    expect(refused.body.error_code).toBe("err_conflict");
+    expectError(refused, 409, "err_conflict");
     const again = await remove(deleted.id, { apiKey });
-    expect(again.status).toBe(404);
-    expect(again.body.error_code).toBe("err_not_found");
+    expectError(again, 404, "err_not_found");
     expect((await transferTo(kept.id, apiKey)).status).toBe(201);
     // The transfer made before the deletion still points at it.
     expect(await db().transfer.count({ where: { recipientId: deleted.id } })).toBe(1);
@@ -54,7 +52,7 @@ describe("DELETE /v1/recipients/{id}", () => {
   it("Service-Account-Id deletes the sub-account's recipient, not one of the caller's own account", async () => {
     const { apiKey, scope } = await platformWithKey();
     const sub = await withScope(scope, async () =>
-      tenantDb().account.create({ data: { id: newId("acct"), platformId: "", parentId: scope.accountId, name: "Sub" } }),
+      tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
     );
     const headers = { "service-account-id": sub.id };
     const subRecipient = await saveRecipient({ platformId: scope.platformId, accountId: sub.id });

@@ -5,7 +5,7 @@ import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { POST } from "./route";
 
 const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
@@ -33,16 +33,16 @@ describe("POST /v1/sandbox/platforms", () => {
     expect(JSON.stringify(stored)).not.toContain(key.secret);
     const keys = await call(listKeys, { apiKey: key.secret });
     expect(keys.status).toBe(200);
-    expect(keys.body.map((item: { id: string }) => item.id)).toEqual([key.id]);
+    expect(keys.body.map((item) => item.id)).toEqual([key.id]);
   });
 
   it("the new platform and the caller cannot see each other", async () => {
     const caller = await platformWithKey();
     const { body } = await create({ apiKey: caller.apiKey, body: { accountName: "Isolated" } });
     const theirs = await call(listAccounts, { apiKey: body.apiKey.secret });
-    expect(theirs.body.map((item: { id: string }) => item.id)).toEqual([body.account.id]);
+    expect(theirs.body.map((item) => item.id)).toEqual([body.account.id]);
     const mine = await call(listAccounts, { apiKey: caller.apiKey });
-    expect(mine.body.map((item: { id: string }) => item.id)).toEqual([caller.account.id]);
+    expect(mine.body.map((item) => item.id)).toEqual([caller.account.id]);
     const across = await call(updateAccount, {
       method: "POST",
       apiKey: body.apiKey.secret,
@@ -66,7 +66,7 @@ describe("POST /v1/sandbox/platforms", () => {
     for (const body of [{}, { accountName: "   " }, { accountName: 42 }, { accountName: "x".repeat(201) }]) {
       const response = await create({ apiKey, body });
       expect(response.status).toBe(422);
-      expect(Object.keys(response.body.details)).toEqual(["accountName"]);
+      expect(Object.keys(response.body.details ?? {})).toEqual(["accountName"]);
     }
   });
 
@@ -76,8 +76,7 @@ describe("POST /v1/sandbox/platforms", () => {
     resetEnv();
     const before = await db().account.count();
     const response = await create({ apiKey, path: "/v1/sandbox/platforms", body: { accountName: "Off" } });
-    expect(response.status).toBe(404);
-    expect(response.body.error_code).toBe("err_not_found");
+    expectError(response, 404, "err_not_found");
     expect(await db().account.count()).toBe(before);
   });
 });

@@ -41,7 +41,7 @@ describe("POST /v1/sandbox/transfers", () => {
   it("201 for a sub-account's recipient with Service-Account-Id; 404 without it", async () => {
     const { apiKey, scope } = await platformWithKey();
     const sub = await withScope(scope, async () =>
-      tenantDb().account.create({ data: { id: newId("acct"), platformId: "", parentId: scope.accountId, name: "Sub" } }),
+      tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
     );
     const recipient = await saveRecipient({ platformId: scope.platformId, accountId: sub.id });
     const body = { recipientId: recipient.id, amount: "1", currency: "EUR" };
@@ -86,7 +86,7 @@ describe("POST /v1/sandbox/transfers", () => {
     for (const [body, fields] of cases) {
       const response = await create({ apiKey, body });
       expect(response.status, JSON.stringify(body)).toBe(422);
-      expect(Object.keys(response.body.details).sort()).toEqual(fields);
+      expect(Object.keys(response.body.details ?? {}).sort()).toEqual(fields);
     }
   });
 });

@@ -9,7 +9,7 @@ import { POST } from "./route";
 const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
 const subAccountOf = (scope: Scope) =>
   withScope(scope, async () =>
-    tenantDb().account.create({ data: { id: newId("acct"), platformId: "", parentId: scope.accountId, name: "Sub" } }),
+    tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
   );
 
 describe("POST /v1/sandbox/virtual_accounts", () => {
@@ -78,7 +78,7 @@ describe("POST /v1/sandbox/virtual_accounts", () => {
       const response = await create({ apiKey, body });
       expect(response.status, JSON.stringify(body)).toBe(422);
       expect(response.body.error_code).toBe("err_validation");
-      expect(Object.keys(response.body.details).sort()).toEqual(fields);
+      expect(Object.keys(response.body.details ?? {}).sort()).toEqual(fields);
     }
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { DELETE, GET } from "./route";
 
 describe("GET /v1/sessions/current", () => {
@@ -17,8 +17,7 @@ describe("GET /v1/sessions/current", () => {
   it("401 without a cookie, with an unknown one, or after idle or absolute expiry", async () => {
     expect((await call(GET)).status).toBe(401);
     const unknown = await call(GET, { session: "x".repeat(43) });
-    expect(unknown.status).toBe(401);
-    expect(unknown.body.error_code).toBe("err_unauthenticated");
+    expectError(unknown, 401, "err_unauthenticated");
 
     const idle = await signedInEmployee();
     await db().session.updateMany({ where: { employeeId: idle.employee.id }, data: { lastSeenAt: new Date(Date.now() - 31 * 60_000) } });
@@ -33,8 +32,7 @@ describe("GET /v1/sessions/current", () => {
     const { account } = await signedInEmployee();
     const key = await apiKeyFor(account.id);
     const response = await call(GET, { apiKey: key.secret });
-    expect(response.status).toBe(403);
-    expect(response.body.error_code).toBe("err_forbidden");
+    expectError(response, 403, "err_forbidden");
   });
 });
 
@@ -51,8 +49,7 @@ describe("DELETE /v1/sessions/current", () => {
   it("403 without same-origin proof (CSRF), and the session survives", async () => {
     const { session } = await signedInEmployee();
     const crossSite = await call(DELETE, { method: "DELETE", session, headers: { origin: "https://evil.example" } });
-    expect(crossSite.status).toBe(403);
-    expect(crossSite.body.error_code).toBe("err_forbidden");
+    expectError(crossSite, 403, "err_forbidden");
     const fetchSite = await call(DELETE, { method: "DELETE", session, headers: { "sec-fetch-site": "cross-site" } });
     expect(fetchSite.status).toBe(403);
     const noOrigin = await call(DELETE, { method: "DELETE", session, headers: { origin: "" } });

@@ -3,7 +3,7 @@ import { POST as payIn } from "@/app/v1/sandbox/virtual_accounts/[idOrKey]/pay_i
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 import { createVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
 import { DELETE } from "./route";
@@ -15,7 +15,7 @@ const pay = (idOrKey: string, apiKey: string, body: object = { amount: "10.00", 
 /** An account under the platform; async so the lazy Prisma query runs inside the scope. */
 const subAccountOf = (scope: Scope) =>
   withScope(scope, async () =>
-    tenantDb().account.create({ data: { id: newId("acct"), platformId: "", parentId: scope.accountId, name: "Sub" } }),
+    tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
   );
 const openAccount = (scope: Scope, key?: string) => withScope(scope, () => createVirtualAccount({ currency: "EUR", key }));
 
@@ -63,8 +63,7 @@ describe("DELETE /v1/virtual_accounts/{idOrKey}", () => {
     await deactivate(closed.id, { apiKey });
     for (const segment of [closed.id, "closing"]) {
       const refused = await pay(segment, apiKey);
-      expect(refused.status).toBe(409);
-      expect(refused.body.error_code).toBe("err_conflict");
+      expectError(refused, 409, "err_conflict");
       expect(refused.body.message).toMatch(/deactivated/);
     }
     expect((await pay(open.id, apiKey)).status).toBe(201);
@@ -117,12 +116,13 @@ describe("DELETE /v1/virtual_accounts/{idOrKey}", () => {
     expect((await pay(theirs.id, other.apiKey)).status).toBe(201);
   });
 
-  it("404 for a Service-Account-Id outside the platform", async () => {
+  it("404 for a Service-Account-Id outside the platform; the account stays active", async () => {
     const { apiKey, scope } = await platformWithKey();
     const other = await platformWithKey();
     const account = await openAccount(scope);
     const response = await deactivate(account.id, { apiKey, headers: { "service-account-id": other.account.id } });
     expect(response.status).toBe(404);
+    expect((await db().virtualAccount.findUniqueOrThrow({ where: { id: account.id } })).isActive).toBe(true);
   });
 
   it("401 without a credential", async () => {

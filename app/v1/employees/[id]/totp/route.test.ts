@@ -3,7 +3,7 @@ import { GET as whoAmI } from "@/app/v1/sessions/current/route";
 import { KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { DELETE } from "./route";
 
 type Staff = Awaited<ReturnType<typeof signedInEmployee>>;
@@ -52,8 +52,7 @@ describe("DELETE /v1/employees/{id}/totp", () => {
     const target = await signedInEmployee({ totp: true, role: "viewer", platform: owner.account });
     const theirs = await signedInEmployee({ totp: true });
     const response = await call(DELETE, { method: "DELETE", session: owner.session, params: { id: target.employee.id } });
-    expect(response.status).toBe(400);
-    expect(response.body.error_code).toBe("err_otp_required");
+    expectError(response, 400, "err_otp_required");
     expect((await reset(owner, theirs.employee.id)).status).toBe(404);
     expect((await db().employee.findUniqueOrThrow({ where: { id: theirs.employee.id } })).totpEnabledAt).not.toBeNull();
   });

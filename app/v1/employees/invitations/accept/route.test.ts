@@ -54,7 +54,7 @@ describe("POST /v1/employees/invitations/accept", () => {
     expect(me.body.employee).toMatchObject({ id: employeeId, status: "active" });
 
     const listed = await call(listEmployees, { apiKey });
-    expect(listed.body.find((item: { id: string }) => item.id === employeeId)).toMatchObject({ status: "active", lastLoginAt: expect.any(String) });
+    expect(listed.body.find((item) => item.id === employeeId)).toMatchObject({ status: "active", lastLoginAt: expect.any(String) });
 
     const row = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
     expect(row).toMatchObject({ status: "active", invitationTokenHash: null, invitationExpiresAt: null });
@@ -106,9 +106,9 @@ describe("POST /v1/employees/invitations/accept", () => {
     const { token } = await invitation();
     const short = await accept({ token, password: "short" });
     expect(short.status).toBe(422);
-    expect(Object.keys(short.body.details)).toEqual(["password"]);
+    expect(Object.keys(short.body.details ?? {})).toEqual(["password"]);
     const missing = await accept({ password: NEW_PASSWORD });
-    expect(Object.keys(missing.body.details)).toEqual(["token"]);
+    expect(Object.keys(missing.body.details ?? {})).toEqual(["token"]);
     expect((await accept({ token, password: NEW_PASSWORD })).status).toBe(200);
   });
 

@@ -54,7 +54,7 @@ describe("POST /v1/employees/me/password", () => {
     const staff = await signedInEmployee();
     const short = await change(staff.session, { currentPassword: PASSWORD, newPassword: "short" });
     expect(short.status).toBe(422);
-    expect(Object.keys(short.body.details)).toEqual(["newPassword"]);
+    expect(Object.keys(short.body.details ?? {})).toEqual(["newPassword"]);
     const key = await apiKeyFor(staff.account.id);
     expect((await call(POST, { method: "POST", apiKey: key.secret, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } })).status).toBe(403);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST as signIn } from "@/app/v1/sessions/route";
 import { PASSWORD, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { POST } from "./route";
 
 describe("POST /v1/employees/totp/recovery_codes", () => {
@@ -12,8 +12,7 @@ describe("POST /v1/employees/totp/recovery_codes", () => {
     expect(response.body.recoveryCodes).toHaveLength(10);
     expect(new Set(response.body.recoveryCodes).size).toBe(10);
     const old = await call(signIn, { method: "POST", body: { email: staff.email, password: PASSWORD, totpCode: staff.recoveryCodes[0] }, ip: "198.51.100.40" });
-    expect(old.status).toBe(400);
-    expect(old.body.error_code).toBe("err_otp_invalid");
+    expectError(old, 400, "err_otp_invalid");
     const fresh = await call(signIn, { method: "POST", body: { email: staff.email, password: PASSWORD, totpCode: response.body.recoveryCodes[0] }, ip: "198.51.100.41" });
     expect(fresh.status).toBe(200);
   });
@@ -21,8 +20,7 @@ describe("POST /v1/employees/totp/recovery_codes", () => {
   it("400 without a current code (step-up): the old codes stay; err_otp_required without 2FA at all", async () => {
     const staff = await signedInEmployee({ totp: true });
     const refused = await call(POST, { method: "POST", session: staff.session });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error_code).toBe("err_otp_required");
+    expectError(refused, 400, "err_otp_required");
     const stillWorks = await call(signIn, { method: "POST", body: { email: staff.email, password: PASSWORD, totpCode: staff.recoveryCodes[1] }, ip: "198.51.100.42" });
     expect(stillWorks.status).toBe(200);
     const without = await signedInEmployee();

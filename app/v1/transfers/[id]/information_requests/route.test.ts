@@ -2,19 +2,11 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
-import { platformWithKey } from "@/lib/testing/factories";
+import { bareTransferIn, platformWithKey, raisedRequest } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
-import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
+import { withScope } from "@/lib/tenancy";
 import { GET } from "./route";
 
-// Transfers are created directly, not through lib/transfers, so this test depends only on the data model.
-const transferIn = (scope: Scope) =>
-  // async/await: a Prisma query is lazy and would otherwise run when awaited, outside the scope.
-  withScope(scope, async () =>
-    await tenantDb().transfer.create({
-      data: { id: newId("tr"), accountId: "", recipientId: "rcp_x", amount: "10.00", currency: "EUR", status: "pending" },
-    }),
-  );
 
 const list = (apiKey: string, id: string, headers?: Record<string, string>) =>
   call(GET, { apiKey, params: { id }, path: `/v1/transfers/${id}/information_requests`, headers });
@@ -22,8 +14,8 @@ const list = (apiKey: string, id: string, headers?: Record<string, string>) =>
 describe("GET /v1/transfers/{id}/information_requests", () => {
   it("200: a plain array of the transfer's requests, oldest first, none of other transfers", async () => {
     const { apiKey, scope } = await platformWithKey();
-    const transfer = await transferIn(scope);
-    const other = await transferIn(scope);
+    const transfer = await bareTransferIn(scope);
+    const other = await bareTransferIn(scope);
     const first = await withScope(scope, () => raiseInformationRequest({ kind: "due_diligence", transferId: transfer.id }));
     const second = await withScope(scope, () => raiseInformationRequest({ kind: "endorsement", transferId: transfer.id }));
     await db().informationRequest.update({ where: { id: first.id }, data: { createdAt: new Date("2026-11-01T10:00:00Z") } });
@@ -33,26 +25,15 @@ describe("GET /v1/transfers/{id}/information_requests", () => {
     const response = await list(apiKey, transfer.id);
     expect(response.status).toBe(200);
     expect(Array.isArray(response.body)).toBe(true);
-    expect(response.body.map((item: { id: string }) => item.id)).toEqual([first.id, second.id]);
-    expect(response.body[0]).toEqual({
-      id: first.id,
-      kind: "due_diligence",
-      status: "requested",
-      transferId: transfer.id,
-      submissionId: null,
-      createdAt: "2026-11-01T10:00:00.000Z",
-      updatedAt: expect.any(String),
-      reviewerId: null,
-      reviewStartedAt: null,
-      decidedById: null,
-      decidedAt: null,
-      decisionReason: null,
-    });
+    expect(response.body.map((item) => item.id)).toEqual([first.id, second.id]);
+    expect(response.body[0]).toEqual(
+      raisedRequest({ id: first.id, kind: "due_diligence", transferId: transfer.id, submissionId: null, createdAt: "2026-11-01T10:00:00.000Z" }),
+    );
   });
 
   it("200 with an empty array for a transfer without requests", async () => {
     const { apiKey, scope } = await platformWithKey();
-    const transfer = await transferIn(scope);
+    const transfer = await bareTransferIn(scope);
     const response = await list(apiKey, transfer.id);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([]);
@@ -62,7 +43,7 @@ describe("GET /v1/transfers/{id}/information_requests", () => {
     const { apiKey, account } = await platformWithKey();
     const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
     const subScope = { platformId: account.id, accountId: sub.id };
-    const transfer = await transferIn(subScope);
+    const transfer = await bareTransferIn(subScope);
     await withScope(subScope, () => raiseInformationRequest({ kind: "endorsement", transferId: transfer.id }));
     const acting = await list(apiKey, transfer.id, { "service-account-id": sub.id });
     expect(acting.status).toBe(200);
@@ -73,7 +54,7 @@ describe("GET /v1/transfers/{id}/information_requests", () => {
   it("404 for an unknown transfer, a malformed id, and another platform's transfer", async () => {
     const mine = await platformWithKey();
     const theirs = await platformWithKey();
-    const transfer = await transferIn(theirs.scope);
+    const transfer = await bareTransferIn(theirs.scope);
     await withScope(theirs.scope, () => raiseInformationRequest({ kind: "endorsement", transferId: transfer.id }));
     for (const id of ["tr_doesnotexist", "ir_abc", transfer.id]) {
       const response = await list(mine.apiKey, id);

@@ -11,7 +11,7 @@ import { GET } from "./route";
 async function endpointOf(apiKey: string) {
   const response = await call(createEndpoint, { method: "POST", apiKey, body: { url: "https://hooks.example.com/in", events: ["transfer.created"] } });
   expect(response.status).toBe(201);
-  return response.body as { id: string; ownerId: string };
+  return response.body;
 }
 
 async function deliveryOf(endpoint: { id: string; ownerId: string }, fields: Record<string, unknown> = {}) {
@@ -21,7 +21,7 @@ async function deliveryOf(endpoint: { id: string; ownerId: string }, fields: Rec
       accountId: endpoint.ownerId,
       webhookEndpointId: endpoint.id,
       eventType: "transfer.created",
-      eventData: JSON.stringify({ id: "tr_x", accountId: endpoint.ownerId }),
+      eventData: { id: "tr_x", accountId: endpoint.ownerId },
       nextAttemptAt: new Date(),
       ...fields,
     },
@@ -66,7 +66,7 @@ describe("GET /v1/webhook_endpoints/{id}/events", () => {
       },
     ]);
     const second = await list(apiKey, endpoint.id, `?limit=1&next=${first.body.next}`);
-    expect(second.body.items.map((item: { id: string }) => item.id)).toEqual([old.id]);
+    expect(second.body.items.map((item) => item.id)).toEqual([old.id]);
     expect(second.body.next).toBeNull();
   });
 
@@ -84,7 +84,7 @@ describe("GET /v1/webhook_endpoints/{id}/events", () => {
     expect(await ids("?onlyFailed=true&endDate=2026-03-01")).toEqual([failed.id]);
     const reversed = await list(apiKey, endpoint.id, "?startDate=2026-03-05&endDate=2026-03-01");
     expect(reversed.status).toBe(422);
-    expect(Object.keys(reversed.body.details)).toEqual(["startDate"]);
+    expect(Object.keys(reversed.body.details ?? {})).toEqual(["startDate"]);
     expect((await list(apiKey, endpoint.id, "?onlyFailed=yes")).status).toBe(422);
   });
 
@@ -111,8 +111,8 @@ describe("POST /v1/webhook_endpoints/{id}/events/{eventId}/retry", () => {
     const response = await retryOf(apiKey, endpoint.id, failed.id);
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: failed.id, status: "pending", attempts: 9 });
-    expect(new Date(response.body.nextAttemptAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
-    expect(new Date(response.body.nextAttemptAt).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(new Date(response.body.nextAttemptAt ?? "").getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(response.body.nextAttemptAt ?? "").getTime()).toBeLessThanOrEqual(Date.now() + 1000);
   });
 
   it("404 for another platform's delivery (under either endpoint), or one of another endpoint; 409 when the endpoint is disabled; 403 without webhooks:write", async () => {
@@ -155,7 +155,7 @@ describe("POST /v1/webhook_endpoints/{id}/test", () => {
       attempts: 0,
     });
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: bystander.id } })).toBe(0);
-    expect((await list(apiKey, endpoint.id)).body.items.map((item: { id: string }) => item.id)).toEqual([response.body.id]);
+    expect((await list(apiKey, endpoint.id)).body.items.map((item) => item.id)).toEqual([response.body.id]);
   });
 
   it("404 for another platform's endpoint; 409 for a disabled one; no step-up needed from a session", async () => {

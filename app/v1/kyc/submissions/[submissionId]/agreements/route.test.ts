@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { createKycSubmission } from "@/lib/kyc/submissions";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { withScope, type Scope } from "@/lib/tenancy";
 import { POST } from "./route";
 
@@ -29,7 +29,7 @@ describe("POST /v1/kyc/submissions/{submissionId}/agreements", () => {
     expect(row).toMatchObject({ accountId: scope.accountId, documentSetId: "terms-2026.11:v2", ipAddress: "203.0.113.7" });
     const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "kyc.accept_agreement" } });
     expect(audit).toMatchObject({ actorId: key.id, targetId: submission.id, status: 201 });
-    expect(JSON.parse(audit.details!)).toEqual({ documentSetId: "terms-2026.11:v2" });
+    expect(audit.details).toEqual({ documentSetId: "terms-2026.11:v2" });
   });
 
   it("201 without an IP address (null), with IPv6 in canonical form, and by an employee session", async () => {
@@ -72,8 +72,7 @@ describe("POST /v1/kyc/submissions/{submissionId}/agreements", () => {
     const other = await submissionIn(scope);
     expect((await accept(submission.id, { apiKey, body: { documentSetId: "terms" } })).status).toBe(201);
     const again = await accept(submission.id, { apiKey, body: { documentSetId: "terms", ipAddress: "192.0.2.1" } });
-    expect(again.status).toBe(409);
-    expect(again.body.error_code).toBe("err_conflict");
+    expectError(again, 409, "err_conflict");
     expect(again.body.message).toContain("terms");
     expect((await accept(other.id, { apiKey, body: { documentSetId: "terms" } })).status).toBe(201);
   });
@@ -104,7 +103,7 @@ describe("POST /v1/kyc/submissions/{submissionId}/agreements", () => {
     for (const [body, field] of cases) {
       const response = await accept(submission.id, { apiKey, body });
       expect(response.status, JSON.stringify(body)).toBe(422);
-      expect(Object.keys(response.body.details)).toEqual([field]);
+      expect(Object.keys(response.body.details ?? {})).toEqual([field]);
     }
     expect(await db().agreement.count({ where: { submissionId: submission.id } })).toBe(0);
   });

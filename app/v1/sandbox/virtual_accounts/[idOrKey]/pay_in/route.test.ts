@@ -4,7 +4,7 @@ import { DELETE as deactivate } from "@/app/v1/virtual_accounts/[idOrKey]/route"
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { platformWithKey } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectError } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 import { createVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
 import { POST } from "./route";
@@ -43,7 +43,7 @@ describe("POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in", () => {
   it("201 for a sub-account's virtual account with Service-Account-Id", async () => {
     const { apiKey, scope } = await platformWithKey();
     const sub = await withScope(scope, async () =>
-      tenantDb().account.create({ data: { id: newId("acct"), platformId: "", parentId: scope.accountId, name: "Sub" } }),
+      tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
     );
     const account = await openAccount({ platformId: scope.platformId, accountId: sub.id }, "EUR", "sub-va");
     expect((await payIn("sub-va", { apiKey, body: { amount: "1", currency: "EUR" } })).status).toBe(404);
@@ -59,8 +59,7 @@ describe("POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in", () => {
     await call(deactivate, { method: "DELETE", params: { idOrKey: account.id }, apiKey });
     for (const segment of [account.id, "closing"]) {
       const response = await payIn(segment, { apiKey, body: { amount: "5", currency: "EUR" } });
-      expect(response.status).toBe(409);
-      expect(response.body.error_code).toBe("err_conflict");
+      expectError(response, 409, "err_conflict");
       expect(response.body.message).toContain("deactivated");
     }
     expect(await db().transaction.count({ where: { virtualAccountId: account.id } })).toBe(0);
@@ -93,7 +92,7 @@ describe("POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in", () => {
     for (const [body, fields] of cases) {
       const response = await payIn(account.id, { apiKey, body });
       expect(response.status, JSON.stringify(body)).toBe(422);
-      expect(Object.keys(response.body.details).sort()).toEqual(fields);
+      expect(Object.keys(response.body.details ?? {}).sort()).toEqual(fields);
     }
     expect(await db().transaction.count({ where: { virtualAccountId: account.id } })).toBe(0);
   });

@@ -4,24 +4,16 @@ import { CidrAllowlistEditor } from "@/components/api-keys/cidr-allowlist-editor
 import { allowlistBody, formPath, keyFormFields, updateAllowlistResolver, type KeyFormValues } from "@/components/api-keys/key-form";
 import { apiKeysQueryKey, labelOf, type ApiKey } from "@/components/api-keys/use-api-keys";
 import { StepUpForm } from "@/components/step-up-form";
-import { Dialog } from "@/components/ui/dialog";
 import { useApiForm } from "@/components/use-api-form";
+import { updateApiKeyEndpoint } from "@/lib/api-keys/endpoints";
 import { api } from "@/lib/client/api";
 
 /** Replaces a key's CIDR allowlist (POST /v1/api_keys/{key}); needs an authenticator code. */
-export function EditAllowlistDialog({ apiKey, onClose, onSaved }: { apiKey: ApiKey | null; onClose: () => void; onSaved: (key: ApiKey) => void }) {
-  return (
-    <Dialog open={apiKey !== null} onClose={onClose} title="Edit allowlist">
-      {apiKey && <EditAllowlistForm apiKey={apiKey} onCancel={onClose} onSaved={onSaved} />}
-    </Dialog>
-  );
-}
-
-function EditAllowlistForm({ apiKey, onCancel, onSaved }: { apiKey: ApiKey; onCancel: () => void; onSaved: (key: ApiKey) => void }) {
+export function EditAllowlistForm({ apiKey, onCancel, onSaved }: { apiKey: ApiKey; onCancel: () => void; onSaved: (key: ApiKey) => void }) {
   const apiForm = useApiForm<KeyFormValues, ApiKey>({
     resolver: updateAllowlistResolver,
     defaultValues: { name: "", expiresOn: "", cidrAllowlist: apiKey.cidrAllowlist.map((value) => ({ value })), permissions: apiKey.permissions, code: "" },
-    submit: (values) => api<ApiKey>(`/v1/api_keys/${encodeURIComponent(apiKey.id)}`, { method: "POST", body: allowlistBody(values), totpCode: values.code.trim() }),
+    submit: (values) => api(updateApiKeyEndpoint, { params: { key: apiKey.id }, body: allowlistBody(values), totpCode: values.code.trim() }),
     invalidates: [apiKeysQueryKey],
     onDone: onSaved,
     fields: keyFormFields,

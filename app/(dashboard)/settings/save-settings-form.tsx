@@ -3,28 +3,20 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
 import { StepUpForm } from "@/components/step-up-form";
-import { Dialog } from "@/components/ui/dialog";
 import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { totpConfirmInput } from "@/lib/employees/schemas";
+import { updateSettingsEndpoint } from "@/lib/settings/endpoints";
 import { SETTINGS, type PlatformSettings } from "./platform-settings";
 
 type Changes = Partial<PlatformSettings>;
 
 /** Names the changes about to be saved and takes the authenticator code POST /v1/settings needs. */
-export function SaveSettingsDialog({ changes, onClose, onSaved }: { changes: Changes | null; onClose: () => void; onSaved: (settings: PlatformSettings) => void }) {
-  return (
-    <Dialog open={changes !== null} onClose={onClose} title="Save settings">
-      {changes && <SaveSettingsForm changes={changes} onCancel={onClose} onSaved={onSaved} />}
-    </Dialog>
-  );
-}
-
-function SaveSettingsForm({ changes, onCancel, onSaved }: { changes: Changes; onCancel: () => void; onSaved: (settings: PlatformSettings) => void }) {
+export function SaveSettingsForm({ changes, onCancel, onSaved }: { changes: Changes; onCancel: () => void; onSaved: (settings: PlatformSettings) => void }) {
   const apiForm = useApiForm<z.input<typeof totpConfirmInput>, PlatformSettings, z.output<typeof totpConfirmInput>>({
     resolver: zodResolver(totpConfirmInput),
     defaultValues: { code: "" },
-    submit: ({ code }) => api<PlatformSettings>("/v1/settings", { method: "POST", body: changes, totpCode: code }),
+    submit: ({ code }) => api(updateSettingsEndpoint, { body: changes, totpCode: code }),
     onDone: onSaved,
     fields: ["code"],
   });

@@ -7,24 +7,17 @@ import { grantableRoles } from "@/components/employees/roles";
 import { employeesQueryKey, type Employee } from "@/components/employees/use-employees";
 import { useCan, useMe } from "@/components/me";
 import { StepUpForm } from "@/components/step-up-form";
-import { Dialog } from "@/components/ui/dialog";
 import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
+import { queryKey } from "@/lib/client/query-keys";
+import { changeRoleEndpoint, currentSessionEndpoint } from "@/lib/employees/endpoints";
 import { changeRoleInput, totpCodeSchema } from "@/lib/employees/schemas";
 
 const changeRoleForm = changeRoleInput.extend({ code: totpCodeSchema });
 type Values = z.input<typeof changeRoleForm>;
 
 /** Gives an employee another role (POST /v1/employees/{id}), with an authenticator code. */
-export function ChangeRoleDialog({ employee, onClose, onDone }: { employee: Employee | null; onClose: () => void; onDone: (employee: Employee) => void }) {
-  return (
-    <Dialog open={employee !== null} onClose={onClose} title="Change role">
-      {employee && <ChangeRoleForm employee={employee} onCancel={onClose} onDone={onDone} />}
-    </Dialog>
-  );
-}
-
-function ChangeRoleForm({ employee, onCancel, onDone }: { employee: Employee; onCancel: () => void; onDone: (employee: Employee) => void }) {
+export function ChangeRoleForm({ employee, onCancel, onDone }: { employee: Employee; onCancel: () => void; onDone: (employee: Employee) => void }) {
   const me = useMe();
   const can = useCan();
   const isMe = employee.id === me.id;
@@ -37,9 +30,9 @@ function ChangeRoleForm({ employee, onCancel, onDone }: { employee: Employee; on
       form.setError("role", { type: "validate", message: "is already their role: choose another" });
       return false;
     },
-    submit: ({ role, code }) => api<Employee>(`/v1/employees/${encodeURIComponent(employee.id)}`, { method: "POST", body: { role }, totpCode: code }),
+    submit: ({ role, code }) => api(changeRoleEndpoint, { params: { id: employee.id }, body: { role }, totpCode: code }),
     // One's own new role changes what the dashboard offers, at once.
-    invalidates: isMe ? [employeesQueryKey, ["me"]] : [employeesQueryKey],
+    invalidates: isMe ? [employeesQueryKey, queryKey(currentSessionEndpoint)] : [employeesQueryKey],
     onDone,
     fields: ["role", "code"],
     conflict: "form",

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
+import { issueApiKeyEndpoint, listApiKeysEndpoint, revokeApiKeyEndpoint } from "@/lib/api-keys/endpoints";
+import { api, ApiRequestError } from "@/lib/client/api";
+import { queryKey } from "@/lib/client/query-keys";
+import { listWebhookDeliveriesEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
+import type { ResponseOf } from "@/lib/http/endpoint";
+
+type Sent = { url: string; init: RequestInit };
+
+function answer(status: number, body: unknown): Sent[] {
+  const sent: Sent[] = [];
+  vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
+    sent.push({ url, init });
+    return new Response(body === null ? null : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  });
+  return sent;
+}
+
+/** The one request that was sent. */
+function only(sent: Sent[]): Sent {
+  expect(sent).toHaveLength(1);
+  const [request] = sent;
+  if (!request) throw new Error("nothing was sent");
+  return request;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("api(endpoint, options)", () => {
+  it("fills the path from the definition, sends the method, the code and the account, and types the answer", async () => {
+    const sent = answer(200, { id: "key_1" });
+    const result = await api(revokeApiKeyEndpoint, { params: { key: "key/1" }, totpCode: "123456", accountId: "acct_2" });
+    expectTypeOf(result).toEqualTypeOf<ResponseOf<typeof revokeApiKeyEndpoint>>();
+    expect(result).toEqual({ id: "key_1" });
+    const { url, init } = only(sent);
+    expect(url).toBe("/v1/api_keys/key%2F1");
+    expect(init.method).toBe("DELETE");
+    expect(init.headers).toMatchObject({ "Service-Totp-Code": "123456", "Service-Account-Id": "acct_2" });
+    expect(init.body).toBeUndefined();
+  });
+
+  it("sends the body as JSON and leaves empty query values out", async () => {
+    const sent = answer(201, {});
+    const body = { name: "ci", expiresAt: "2027-01-01T00:00:00.000Z" };
+    await api(issueApiKeyEndpoint, { body });
+    expect(only(sent).init.body).toBe(JSON.stringify(body));
+    expect(only(sent).init.headers).toMatchObject({ "content-type": "application/json" });
+    const deliveries = answer(200, { items: [], next: null });
+    await api(listWebhookDeliveriesEndpoint, { params: { id: "we_1" }, query: { onlyFailed: true, next: undefined, limit: 5 } });
+    expect(only(deliveries).url).toBe("/v1/webhook_endpoints/we_1/events?onlyFailed=true&limit=5");
+  });
+
+  it("throws the contract's error as an ApiRequestError", async () => {
+    answer(422, { error_code: "err_validation", message: "Invalid request", http_code: 422, details: { name: "Too long" } });
+    const error = await api(listApiKeysEndpoint).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({ status: 422, code: "err_validation", message: "Invalid request", details: { name: "Too long" } });
+    answer(502, null);
+    await expect(api(listApiKeysEndpoint)).rejects.toMatchObject({ status: 502, code: "err_unknown", message: "The server answered 502" });
+  });
+
+  it("is checked by the compiler against the definition", () => {
+    // @ts-expect-error the path has a parameter, so params are required
+    void (() => api(revokeApiKeyEndpoint));
+    // @ts-expect-error a parameter the path does not have
+    void (() => api(revokeApiKeyEndpoint, { params: { id: "x" } }));
+    // @ts-expect-error the body's own fields, typed by its schema
+    void (() => api(issueApiKeyEndpoint, { body: { name: 42, expiresAt: "2027-01-01T00:00:00.000Z" } }));
+    // @ts-expect-error a query parameter the list does not take
+    void (() => api(listWebhookDeliveriesEndpoint, { params: { id: "we_1" }, query: { status: "failed" } }));
+  });
+});
+
+describe("queryKey", () => {
+  it("is the filled-in path's segments, then the defined query values, so a collection's key is a prefix of its items' keys", () => {
+    expect(queryKey(listWebhookEndpointsEndpoint)).toEqual(["v1", "webhook_endpoints"]);
+    expect(queryKey(listWebhookDeliveriesEndpoint, { params: { id: "we_1" }, query: { onlyFailed: true, next: undefined } })).toEqual([
+      "v1",
+      "webhook_endpoints",
+      "we_1",
+      "events",
+      { onlyFailed: true },
+    ]);
+    expect(queryKey(listWebhookDeliveriesEndpoint, { params: { id: "we_1" }, query: {} })).toEqual(["v1", "webhook_endpoints", "we_1", "events"]);
+  });
+});

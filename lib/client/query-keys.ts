@@ -1,0 +1,18 @@
+import { pathOf, type Endpoint } from "@/lib/http/endpoint";
+import type { QueryInput, SendOptions } from "@/lib/client/api";
+
+/**
+ * The one query-key scheme of the dashboard, keyed by the API path: the filled-in path's segments,
+ * then the query where there is one. `/v1/webhook_endpoints/we_1/deliveries?status=failed` is
+ * `["v1", "webhook_endpoints", "we_1", "deliveries", { status: "failed" }]`, so invalidating a
+ * collection (`queryKey(listWebhookEndpointsEndpoint)`) refreshes every list page, filter and item
+ * under it, and invalidating one item refreshes that item and what hangs below it.
+ */
+export function queryKey<E extends Endpoint>(
+  definition: E,
+  { params, query }: { params?: Record<string, string>; query?: QueryInput<E> | SendOptions["query"] } = {},
+): readonly unknown[] {
+  const segments = pathOf(definition, params).split("/").filter(Boolean);
+  const defined = Object.fromEntries(Object.entries(query ?? {}).filter(([, value]) => value !== undefined && value !== null && value !== ""));
+  return Object.keys(defined).length > 0 ? [...segments, defined] : segments;
+}
