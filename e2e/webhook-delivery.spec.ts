@@ -80,10 +80,22 @@ test.describe("webhook delivery by the server", () => {
     await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
   });
 
+  /** A server as startServer starts it, killed after the test (its log kept when the test fails). */
+  async function serve(...args: Parameters<typeof startServer>) {
+    const server = await startServer(...args);
+    servers.push(server);
+    return server;
+  }
+  /** A receiver as startReceiver starts it, closed after the test. */
+  async function receive(...args: Parameters<typeof startReceiver>) {
+    const receiver = await startReceiver(...args);
+    receivers.push(receiver);
+    return receiver;
+  }
+
   test("an event committed before a SIGKILL, with the receiver down, arrives after the restart", async () => {
     // The first server polls once an hour: the change surely commits before it would send anything.
-    const first = await startServer({ WEBHOOK_POLL_MS: "3600000" });
-    servers.push(first);
+    const first = await serve({ WEBHOOK_POLL_MS: "3600000" });
     const key = await platformKey(first);
     const probe = await startReceiver();
     const port = probe.port;
@@ -93,10 +105,8 @@ test.describe("webhook delivery by the server", () => {
     expect(deliveryRow(first, sent.id)).toMatchObject({ status: "pending", attempts: 0 });
 
     await first.kill();
-    const receiver = await startReceiver({ port });
-    receivers.push(receiver);
-    const second = await startServer({ WEBHOOK_POLL_MS: "200" }, first.dataDir);
-    servers.push(second);
+    const receiver = await receive({ port });
+    const second = await serve({ WEBHOOK_POLL_MS: "200" }, first.dataDir);
 
     await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
     const request = receiver.received[0]!;
@@ -108,13 +118,10 @@ test.describe("webhook delivery by the server", () => {
   });
 
   test("two server processes on one database deliver each attempt once", async () => {
-    const receiver = await startReceiver({ holdMs: 50 });
-    receivers.push(receiver);
-    const one = await startServer({ WEBHOOK_POLL_MS: "50" });
-    servers.push(one);
+    const receiver = await receive({ holdMs: 50 });
+    const one = await serve({ WEBHOOK_POLL_MS: "50" });
     const key = await platformKey(one);
-    const two = await startServer({ WEBHOOK_POLL_MS: "50" }, one.dataDir);
-    servers.push(two);
+    const two = await serve({ WEBHOOK_POLL_MS: "50" }, one.dataDir);
     const endpoint = await createEndpoint(one, key, receiver.url);
 
     const ids: string[] = [];
@@ -133,10 +140,8 @@ test.describe("webhook delivery by the server", () => {
   });
 
   test("SIGTERM waits for the delivery in flight, records it, and the server exits", async () => {
-    const receiver = await startReceiver({ holdMs: 3_000 });
-    receivers.push(receiver);
-    const server = await startServer({ WEBHOOK_POLL_MS: "100" });
-    servers.push(server);
+    const receiver = await receive({ holdMs: 3_000 });
+    const server = await serve({ WEBHOOK_POLL_MS: "100" });
     const key = await platformKey(server);
     const endpoint = await createEndpoint(server, key, receiver.url);
     const sent = await sendTestEvent(server, key, endpoint);
