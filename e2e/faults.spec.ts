@@ -38,6 +38,16 @@ const withKey = (caller: Caller, key: string, pathname: string, init: { method?:
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
 
+/** Runs `body` as the signed-in owner of a freshly set-up server, and stops the server after it. */
+async function withFreshServer(body: (caller: Caller) => Promise<void>) {
+  const server = await startServer();
+  try {
+    await body(await setUp(server));
+  } finally {
+    await server.stop();
+  }
+}
+
 test.describe("faults and races", () => {
   test.setTimeout(180_000);
 
@@ -88,9 +98,7 @@ test.describe("faults and races", () => {
   });
 
   test("twenty concurrent requests with the same Service-Totp-Code: exactly one succeeds", async () => {
-    const server = await startServer();
-    try {
-      const caller = await setUp(server);
+    await withFreshServer(async (caller) => {
       const { secret } = (await (await asOwner(caller, "/v1/employees/totp", { method: "POST" })).json()) as { secret: string };
       const authenticator = authenticatorFor(secret);
       expect((await asOwner(caller, "/v1/employees/totp/confirm", { method: "POST", body: { code: await authenticator.next() } })).status).toBe(200);
@@ -103,15 +111,11 @@ test.describe("faults and races", () => {
       );
       expect(statuses.filter((status) => status === 201)).toHaveLength(1);
       expect(statuses.filter((status) => status === 400)).toHaveLength(19);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   test("once a revoke has answered 200, no later request with that key succeeds", async () => {
-    const server = await startServer();
-    try {
-      const caller = await setUp(server);
+    await withFreshServer(async (caller) => {
       const admin = await platformKey(caller);
       const issued = (await (await withKey(caller, admin, "/v1/api_keys", { method: "POST", body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() } })).json()) as {
         id: string;
@@ -142,15 +146,11 @@ test.describe("faults and races", () => {
       expect(before.some((outcome) => outcome.status === 200)).toBe(true);
       expect(after.length).toBeGreaterThanOrEqual(WANTED_AFTER);
       expect(after.filter((outcome) => outcome.status !== 401)).toEqual([]);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 
   test("two concurrent creates with one externalId: one 201, one 409, never a 500; a write burst never hits 'database is locked'", async () => {
-    const server = await startServer();
-    try {
-      const caller = await setUp(server);
+    await withFreshServer(async (caller) => {
       const key = await platformKey(caller);
       for (let round = 0; round < 20; round++) {
         const body = { externalId: `twin-${round}` };
@@ -164,8 +164,6 @@ test.describe("faults and races", () => {
       );
       expect(burst.filter((response) => response.status !== 201)).toEqual([]);
       expect(burst.some((response) => /locked/i.test(response.text))).toBe(false);
-    } finally {
-      await server.stop();
-    }
+    });
   });
 });
