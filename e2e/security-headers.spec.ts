@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Browser, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { expect, OWNER, startServer, test } from "./fixtures";
 
 // CONTRACT.md, "Operations decisions": every response carries these; pages get a strict CSP with a
@@ -27,6 +27,14 @@ function expectSecurityHeaders(headers: Record<string, string>, what: string, ki
   expect(csp, what).toContain("object-src 'none'");
   expect(csp, what).not.toContain("unsafe-eval");
   expect(csp.replace("style-src-attr 'unsafe-inline'", ""), what).not.toContain("unsafe-inline");
+}
+
+/** GETs `url` with `request`, expects `status` and the security headers of `kind` (see expectSecurityHeaders); returns the response. */
+async function getWithSecurityHeaders(request: APIRequestContext, url: string, status: number, what: string, kind: "page" | "other") {
+  const response = await request.get(url);
+  expect(response.status()).toBe(status);
+  expectSecurityHeaders(response.headers(), what, kind);
+  return response;
 }
 
 declare global {
@@ -71,24 +79,14 @@ test.describe("security headers", () => {
     const again = await request.get("/security");
     expect(again.headers()["content-security-policy"]).not.toContain(nonce);
 
-    const api = await request.get("/v1/sessions/current");
-    expect(api.status()).toBe(200);
-    expectSecurityHeaders(api.headers(), "API response", "other");
-    const refused = await anonymous.get("/v1/api_keys");
-    expect(refused.status()).toBe(401);
-    expectSecurityHeaders(refused.headers(), "API error", "other");
+    const api = await getWithSecurityHeaders(request, "/v1/sessions/current", 200, "API response", "other");
+    await getWithSecurityHeaders(anonymous, "/v1/api_keys", 401, "API error", "other");
     expectSecurityHeaders((await request.get("/healthz")).headers(), "health check", "other");
     expectSecurityHeaders((await request.get("/v1/openapi.json")).headers(), "OpenAPI document", "other");
 
-    const pageNotFound = await request.get("/no-such-page");
-    expect(pageNotFound.status()).toBe(404);
-    expectSecurityHeaders(pageNotFound.headers(), "Next.js's 404 page", "page");
-    const apiNotFound = await request.get("/v1/no_such_route");
-    expect(apiNotFound.status()).toBe(404);
-    expectSecurityHeaders(apiNotFound.headers(), "API 404", "other");
-    const assetNotFound = await request.get("/_next/static/chunks/no-such-chunk.js");
-    expect(assetNotFound.status()).toBe(404);
-    expectSecurityHeaders(assetNotFound.headers(), "static 404", "other");
+    await getWithSecurityHeaders(request, "/no-such-page", 404, "Next.js's 404 page", "page");
+    await getWithSecurityHeaders(request, "/v1/no_such_route", 404, "API 404", "other");
+    await getWithSecurityHeaders(request, "/_next/static/chunks/no-such-chunk.js", 404, "static 404", "other");
 
     const assets = [...html.matchAll(/(?:src|href)="(\/_next\/static\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
     expect(assets.some((asset) => asset.endsWith(".js"))).toBe(true);
@@ -100,9 +98,7 @@ test.describe("security headers", () => {
     }
     const icon = /<link rel="icon" href="([^"]+)"/.exec(html)?.[1];
     expect(icon).toBeTruthy();
-    const iconResponse = await request.get(icon!);
-    expect(iconResponse.status()).toBe(200);
-    expectSecurityHeaders(iconResponse.headers(), "icon", "other");
+    const iconResponse = await getWithSecurityHeaders(request, icon!, 200, "icon", "other");
 
     // No HSTS over plain HTTP without COOKIE_SECURE.
     for (const response of [pageResponse, api, iconResponse]) expect(response.headers()["strict-transport-security"]).toBeUndefined();
