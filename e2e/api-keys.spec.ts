@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { generateSync } from "otplib";
-import { enrolTotp, expect, OWNER, snap, startServer, test } from "./fixtures";
+import { copyFromDialog, enrolTotp, expect, OWNER, snap, startServer, test } from "./fixtures";
 
 type Authenticator = Awaited<ReturnType<typeof enrolTotp>>["authenticator"];
 
@@ -27,6 +27,13 @@ async function issueKeyViaApi(request: APIRequestContext, baseURL: string, authe
 const rowOf = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
 /** A key's row by its prefix: after a roll, the old and the new key share their name. */
 const rowOfPrefix = (page: Page, prefix: string) => page.getByRole("row").filter({ hasText: `${prefix}…` });
+
+/** Opens the Issue key dialog; `box` is one of its permission checkboxes, by its exact label. */
+async function openIssueDialog(page: Page) {
+  await page.getByRole("button", { name: "Issue key" }).click();
+  const dialog = page.getByRole("dialog");
+  return { dialog, box: (label: string) => dialog.getByRole("checkbox", { name: label, exact: true }) };
+}
 
 /** GET /v1/api_keys with a key's secret, from outside the browser (no session cookie). */
 async function statusWith(baseURL: string, secret: string) {
@@ -65,8 +72,7 @@ test.describe("API keys page", () => {
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     const name = `Payouts ${unique()}`;
     await page.goto("/api-keys");
-    await page.getByRole("button", { name: "Issue key" }).click();
-    const dialog = page.getByRole("dialog");
+    const { dialog } = await openIssueDialog(page);
     await expect(dialog.getByRole("heading", { name: "Issue API key" })).toBeVisible();
 
     // The picker offers tomorrow up to one year ahead; the furthest day is accepted by the API.
@@ -95,9 +101,7 @@ test.describe("API keys page", () => {
     expect(secret).toMatch(/^svc_[A-Za-z0-9_-]{20,}$/);
     const copy = dialog.getByRole("button", { name: "Copy key" });
     await expect(copy).toBeVisible();
-    await copy.click();
-    await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    await copyFromDialog(page, dialog, copy, secret);
     await snap(page, testInfo, "issue-secret-shown-once");
 
     await dialog.getByRole("button", { name: "Done" }).click();
@@ -131,8 +135,7 @@ test.describe("API keys page", () => {
       if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/v1/api_keys")) sent.push(request.url());
     });
     await page.goto("/api-keys");
-    await page.getByRole("button", { name: "Issue key" }).click();
-    const dialog = page.getByRole("dialog");
+    const { dialog } = await openIssueDialog(page);
 
     await dialog.getByRole("button", { name: "Add range" }).click();
     const range = dialog.getByLabel("Range 1", { exact: true });
@@ -171,8 +174,7 @@ test.describe("API keys page", () => {
     const { authenticator } = await enrolTotp(page.request, baseURL!);
     const name = `Wrong code ${unique()}`;
     await page.goto("/api-keys");
-    await page.getByRole("button", { name: "Issue key" }).click();
-    const dialog = page.getByRole("dialog");
+    const { dialog } = await openIssueDialog(page);
     await dialog.getByLabel("Name").fill(name);
     const code = dialog.getByLabel("Authenticator code");
     await code.fill(wrongCode(authenticator.secret));
@@ -216,14 +218,10 @@ test.describe("API keys page", () => {
     const { authenticator } = await enrolTotp(page.request, baseURL!);
     const name = `Reconciliation ${unique()}`;
     await page.goto("/api-keys");
-    await page.getByRole("button", { name: "Issue key" }).click();
-    const dialog = page.getByRole("dialog");
-    const box = (label: string) => dialog.getByRole("checkbox", { name: label, exact: true });
+    const { dialog, box } = await openIssueDialog(page);
 
     // Checked at first: the API's defaults. Employees: write never is, and warns once checked.
-    await expect(box("Transactions: read")).toBeChecked();
-    await expect(box("Webhooks: write")).toBeChecked();
-    await expect(box("Employees: read")).toBeChecked();
+    for (const label of ["Transactions: read", "Webhooks: write", "Employees: read"]) await expect(box(label)).toBeChecked();
     await expect(box("Employees: write")).not.toBeChecked();
     await expect(box("Employees: write")).toBeEnabled();
     // Never offered: no key may hold them.
@@ -405,8 +403,7 @@ test.describe("API keys page", () => {
 
   test("an employee without 2FA is sent to set it up instead of issuing", async ({ page, employee: _ }, testInfo) => {
     await page.goto("/api-keys");
-    await page.getByRole("button", { name: "Issue key" }).click();
-    const dialog = page.getByRole("dialog");
+    const { dialog } = await openIssueDialog(page);
     const setUp = dialog.getByRole("link", { name: "Set up two-factor authentication" });
     await expect(setUp).toHaveAttribute("href", "/security");
     await expect(dialog.getByLabel("Authenticator code")).toHaveCount(0);
@@ -453,9 +450,7 @@ test.describe("API keys page for a developer", () => {
     await expect(page.getByText(/hold permissions your role lacks: you can revoke them/)).toBeVisible();
     await snap(page, testInfo, "developer-list");
 
-    await page.getByRole("button", { name: "Issue key" }).click();
-    const dialog = page.getByRole("dialog");
-    const box = (label: string) => dialog.getByRole("checkbox", { name: label, exact: true });
+    const { dialog, box } = await openIssueDialog(page);
     await expect(box("Webhooks: write")).toBeChecked();
     await expect(box("Sandbox: write")).toBeChecked();
     await expect(box("Employees: read")).toBeDisabled();

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { generateSync } from "otplib";
 import type { Role } from "../lib/auth/permissions";
-import { EMPLOYEE_PASSWORD, enrolTotp, expect, OWNER, setRole, snap, test, type Server } from "./fixtures";
+import { copyFromDialog, EMPLOYEE_PASSWORD, enrolTotp, expect, OWNER, setRole, snap, snapAlsoOnPhone, test, type Server } from "./fixtures";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const rowOf = (page: Page, text: string) => page.getByRole("row").filter({ hasText: text });
@@ -16,6 +16,12 @@ function wrongCode(secret: string) {
 /** Nothing wider than a phone's screen: the page never scrolls sideways. */
 async function expectNoSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+}
+
+/** Opens the Change role dialog of the employee called `name` from the employees page. */
+async function openChangeRole(page: Page, name: string) {
+  await page.getByRole("button", { name: `Change role of ${name}` }).click();
+  return page.getByRole("dialog");
 }
 
 type Colleague = { id: string; name: string; email: string; session?: APIRequestContext };
@@ -107,9 +113,7 @@ test.describe("employees", () => {
     await expect(dialog.getByRole("status")).toHaveText(`${name} is invited as Compliance.`);
     const link = (await dialog.getByTestId("invitation-url").textContent())!;
     expect(link).toMatch(/\/invitations\/accept\?token=[\w-]+$/);
-    await dialog.getByRole("button", { name: "Copy link" }).click();
-    await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await copyFromDialog(page, dialog, dialog.getByRole("button", { name: "Copy link" }), link);
     await snap(page, testInfo, "invite-link");
     await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();
@@ -126,10 +130,7 @@ test.describe("employees", () => {
     await dialog.getByRole("button", { name: "Invite" }).click();
     await expect(dialog.getByLabel("E-mail")).toHaveAttribute("aria-invalid", "true");
     await expect(dialog.getByLabel("E-mail")).toHaveAccessibleDescription(/already exists/);
-    await snap(page, testInfo, "invite-duplicate");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await snap(page, testInfo, "invite-form-phone");
-    await page.setViewportSize({ width: 1280, height: 720 });
+    await snapAlsoOnPhone(page, testInfo, "invite-duplicate", "invite-form-phone");
     await dialog.getByRole("button", { name: "Cancel" }).click();
 
     // The invitee, in a browser of their own, follows the link and sets a password.
@@ -166,8 +167,7 @@ test.describe("employees", () => {
     const { authenticator } = await enrolTotp(page.request, baseURL!);
     const target = await colleague(server, () => playwright.request.newContext({ baseURL }));
     await page.goto("/employees");
-    await page.getByRole("button", { name: `Change role of ${target.name}` }).click();
-    const dialog = page.getByRole("dialog");
+    const dialog = await openChangeRole(page, target.name);
     await expect(dialog.getByRole("heading", { name: "Change role" })).toBeVisible();
     await expect(dialog).toContainText(target.email);
     const roles = dialog.getByRole("group", { name: "Role" });
@@ -180,10 +180,7 @@ test.describe("employees", () => {
 
     await roles.getByRole("radio", { name: "Developer" }).check();
     await dialog.getByLabel("Authenticator code").fill(await authenticator.next());
-    await snap(page, testInfo, "change-role-dialog");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await snap(page, testInfo, "change-role-dialog-phone");
-    await page.setViewportSize({ width: 1280, height: 720 });
+    await snapAlsoOnPhone(page, testInfo, "change-role-dialog", "change-role-dialog-phone");
     await dialog.getByRole("button", { name: "Change role" }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole("status")).toHaveText(`${target.name} is now Developer.`);
@@ -213,10 +210,7 @@ test.describe("employees", () => {
       await dialog.getByRole("button", { name: "Deactivate" }).click();
       await expect(code).toHaveAttribute("aria-invalid", "true");
       await expect(code).toHaveAccessibleDescription(/The authenticator code is wrong, expired or already used/);
-      await snap(page, testInfo, "deactivate-wrong-code");
-      await page.setViewportSize({ width: 390, height: 844 });
-      await snap(page, testInfo, "deactivate-wrong-code-phone");
-      await page.setViewportSize({ width: 1280, height: 720 });
+      await snapAlsoOnPhone(page, testInfo, "deactivate-wrong-code", "deactivate-wrong-code-phone");
 
       await code.fill(await authenticator.next());
       await dialog.getByRole("button", { name: "Deactivate" }).click();
@@ -272,8 +266,7 @@ test.describe("employees", () => {
     const { authenticator } = await enrolTotp(page.request, baseURL!);
     const target = await colleague(server, () => playwright.request.newContext({ baseURL }));
     await page.goto("/employees");
-    await page.getByRole("button", { name: `Change role of ${target.name}` }).click();
-    const dialog = page.getByRole("dialog");
+    const dialog = await openChangeRole(page, target.name);
     // Another admin deactivates them while this dialog is open.
     expect((await server.inviter.delete(`/v1/employees/${target.id}`)).status()).toBe(200);
     await dialog.getByRole("radio", { name: "Compliance" }).check();
@@ -293,8 +286,7 @@ test.describe("employees", () => {
     await expect(owner.getByRole("cell").nth(1)).toHaveText("Owner");
     await expect(owner.getByRole("button")).toHaveCount(0);
     await expect(owner.getByRole("cell").nth(5)).toHaveText("Only owners change owners");
-    await page.getByRole("button", { name: `Change role of ${target.name}` }).click();
-    const dialog = page.getByRole("dialog");
+    const dialog = await openChangeRole(page, target.name);
     await expect(dialog.getByRole("radio")).toHaveCount(4);
     await expect(dialog.getByRole("radio", { name: "Owner" })).toHaveCount(0);
     await dialog.getByRole("button", { name: "Cancel" }).click();
@@ -349,8 +341,7 @@ test.describe("employees, as an owner", () => {
     await page.goto("/employees");
     await expect(page.getByRole("button", { name: `Change role of ${OWNER.name}` })).toBeVisible();
     await expect(page.getByRole("button", { name: `Deactivate ${OWNER.name}` })).toBeVisible();
-    await page.getByRole("button", { name: `Change role of ${target.name}` }).click();
-    const dialog = page.getByRole("dialog");
+    const dialog = await openChangeRole(page, target.name);
     await expect(dialog.getByRole("radio")).toHaveCount(5);
     await expect(dialog.getByRole("radio", { name: "Owner" })).toHaveAccessibleDescription("Everything, including owners and platform settings");
     await snap(page, testInfo, "owner-change-role");

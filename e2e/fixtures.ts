@@ -216,6 +216,21 @@ export async function snap(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 }
 
+/** Clicks a dialog's copy button, sees it turn into "Copied", and expects the clipboard to hold `text`. */
+export async function copyFromDialog(page: Page, dialog: Locator, copy: Locator, text: string) {
+  await copy.click();
+  await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
+}
+
+/** Saves `name` at the page's size, then `phoneName` at a phone's (390×844), and goes back to 1280×720. */
+export async function snapAlsoOnPhone(page: Page, testInfo: TestInfo, name: string, phoneName: string) {
+  await snap(page, testInfo, name);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, testInfo, phoneName);
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
 type WorkerFixtures = { server: Server & { admin: APIRequestContext; inviter: APIRequestContext } };
 type TestFixtures = { role: Role; employee: { name: string; email: string; password: string; id: string } };
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { generateSync } from "otplib";
-import { EMPLOYEE_PASSWORD, enrolTotp, expect, snap, test } from "./fixtures";
+import { EMPLOYEE_PASSWORD, enrolTotp, expect, snap, snapAlsoOnPhone, test } from "./fixtures";
 
 /** Signs the same employee in from another browser (cookies of its own): a second session. */
 async function signInElsewhere(browser: Browser, baseURL: string, email: string) {
@@ -121,10 +121,7 @@ test("sessions: another browser appears in the list, End signs it out, and so do
   await page.reload();
   await expect(rows).toHaveCount(3);
   await expect(rows.filter({ hasText: "This device" })).toHaveCount(1);
-  await snap(page, testInfo, "2-three-sessions");
-  await page.setViewportSize({ width: 390, height: 844 });
-  await snap(page, testInfo, "3-three-sessions-phone");
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await snapAlsoOnPhone(page, testInfo, "2-three-sessions", "3-three-sessions-phone");
 
   await signOutOthers.click();
   await expect(section.getByRole("status")).toHaveText("2 other sessions were signed out.");
@@ -169,10 +166,7 @@ test("new recovery codes need an authenticator code, are shown once, and replace
   await expect(dialog.getByText("Your old recovery codes no longer work.")).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Copy codes" })).toBeVisible();
   await expect(dialog.getByRole("link", { name: "Download codes" })).toHaveAttribute("download", "recovery-codes.txt");
-  await snap(page, testInfo, "2-new-codes");
-  await page.setViewportSize({ width: 390, height: 844 });
-  await snap(page, testInfo, "3-new-codes-phone");
-  await page.setViewportSize({ width: 1280, height: 720 });
+  await snapAlsoOnPhone(page, testInfo, "2-new-codes", "3-new-codes-phone");
 
   await dialog.getByRole("button", { name: "Done" }).click();
   await expect(dialog).toBeHidden();
