@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { databaseFile, databaseProvider, decodeKey, env, EnvError, parseEnv, resetEnv, sandboxDefault, testRunner } from "@/lib/env";
+import { databaseFile, databaseProvider, decodeKey, env, EnvError, type Env, parseEnv, resetEnv, sandboxDefault, testRunner } from "@/lib/env";
 import { POST as createSandboxRecipient } from "@/app/v1/sandbox/recipients/route";
 import { thrownBy } from "@/lib/testing/errors";
 import { platformWithKey } from "@/lib/testing/factories";
@@ -10,6 +10,13 @@ const HEX_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeef
 
 /** The EnvError parseEnv throws for `source`. */
 const envError = (source: Record<string, string | undefined>) => thrownBy(EnvError, () => parseEnv(source));
+
+/** One test per [value, expected]: parseEnv reads `name`=value as expected. */
+function readsEach<N extends keyof Env>(name: N, title: string, cases: [string, Env[N]][]) {
+  it.each(cases)(title, (value, expected) => {
+    expect(parseEnv({ [name]: value })[name]).toBe(expected);
+  });
+}
 
 describe("parseEnv", () => {
   it("fills in every default", () => {
@@ -64,15 +71,7 @@ describe("parseEnv", () => {
     expect(error.message).not.toMatch(/^\s+(?!PORT)\w+: /m);
   });
 
-  it.each([
-    ["false", 0],
-    ["true", 1],
-    ["0", 0],
-    ["2", 2],
-    ["10", 10],
-  ])("reads TRUST_PROXY=%s as %i", (value, expected) => {
-    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toBe(expected);
-  });
+  readsEach("TRUST_PROXY", "reads TRUST_PROXY=%s as %i", [["false", 0], ["true", 1], ["0", 0], ["2", 2], ["10", 10]]);
 
   it.each(["bogus", "yes", "TRUE", "-1", "100", "1.5"])("refuses TRUST_PROXY=%s and names it", (value) => {
     expect(envError({ TRUST_PROXY: value }).message).toMatch(/^\s+TRUST_PROXY: /m);
@@ -93,14 +92,7 @@ describe("parseEnv", () => {
     expect(envError({ TOTP_ENCRYPTION_KEY: key }).message).toMatch(/^\s+TOTP_ENCRYPTION_KEY: /m);
   });
 
-  it.each([
-    ["1", 1],
-    ["2", 2],
-    ["32", 32],
-    ["", 1],
-  ])("reads WEB_CONCURRENCY=%j as %i worker processes", (value, expected) => {
-    expect(parseEnv({ WEB_CONCURRENCY: value }).WEB_CONCURRENCY).toBe(expected);
-  });
+  readsEach("WEB_CONCURRENCY", "reads WEB_CONCURRENCY=%j as %i worker processes", [["1", 1], ["2", 2], ["32", 32], ["", 1]]);
 
   it.each(["0", "33", "1000", "-2", "1.5", "2x", " 2", "auto", "0x2", "1e1"])("refuses WEB_CONCURRENCY=%j and names it with the range", (value) => {
     const message = envError({ WEB_CONCURRENCY: value }).message;
@@ -108,15 +100,7 @@ describe("parseEnv", () => {
     expect(message).not.toMatch(/^\s+(?!WEB_CONCURRENCY)\w+: /m);
   });
 
-  it.each([
-    ["yes", true],
-    ["on", true],
-    ["1", true],
-    ["off", false],
-    ["no", false],
-  ])("reads COOKIE_SECURE=%s as %s", (value, expected) => {
-    expect(parseEnv({ COOKIE_SECURE: value }).COOKIE_SECURE).toBe(expected);
-  });
+  readsEach("COOKIE_SECURE", "reads COOKIE_SECURE=%s as %s", [["yes", true], ["on", true], ["1", true], ["off", false], ["no", false]]);
 
   it("refuses an unknown boolean, NODE_ENV and APP_ORIGIN, naming each", () => {
     const message = envError({ COOKIE_SECURE: "maybe", NODE_ENV: "staging", APP_ORIGIN: "not a url" }).message;
@@ -194,19 +178,8 @@ describe("parseEnv", () => {
   });
 
   it("treats empty strings as unset", () => {
-    const parsed = parseEnv({
-      PORT: "",
-      DATABASE_URL: "",
-      TRUST_PROXY: "",
-      TOTP_ENCRYPTION_KEY: "",
-      APP_ORIGIN: "",
-      COOKIE_SECURE: "",
-      NODE_ENV: "",
-      TOTP_ISSUER: "",
-      PASSWORD_HASH_COST: "",
-      SANDBOX: "",
-      SETUP_TOKEN: "",
-    });
+    const names = ["PORT", "DATABASE_URL", "TRUST_PROXY", "TOTP_ENCRYPTION_KEY", "APP_ORIGIN", "COOKIE_SECURE", "NODE_ENV", "TOTP_ISSUER", "PASSWORD_HASH_COST", "SANDBOX", "SETUP_TOKEN"];
+    const parsed = parseEnv(Object.fromEntries(names.map((name) => [name, ""])));
     expect(parsed).toEqual(parseEnv({}));
   });
 });

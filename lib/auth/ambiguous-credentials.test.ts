@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, ORIGIN } from "@/lib/testing/http";
+import { unsetEnvAfterEach } from "@/lib/testing/env";
 import { GET as listApiKeys } from "@/app/v1/api_keys/route";
 import { DELETE as signOut, GET as whoAmI } from "@/app/v1/sessions/current/route";
 
@@ -48,10 +49,7 @@ describe("ambiguous credentials answer 400 err_bad_request (CONTRACT.md, Operati
 });
 
 describe("with APP_ORIGIN set it is the only origin a cookie-authenticated change may come from", () => {
-  afterEach(() => {
-    delete process.env.APP_ORIGIN;
-    resetEnv();
-  });
+  unsetEnvAfterEach("APP_ORIGIN");
 
   it("an Origin that merely matches the Host header is refused; APP_ORIGIN's is accepted", async () => {
     process.env.APP_ORIGIN = "https://compliance.example.com";

@@ -28,11 +28,9 @@ describe("newRecoveryCodes", () => {
 });
 
 describe("normalizeRecoveryCode", () => {
+  const plain = "abcdefghijklmnop";
   it.each([
-    ["abcd-efgh-ijkl-mnop", "abcdefghijklmnop"],
-    ["ABCD-EFGH-IJKL-MNOP", "abcdefghijklmnop"],
-    ["  abcd efgh\tijkl-mnop ", "abcdefghijklmnop"],
-    ["abcdefghijklmnop", "abcdefghijklmnop"],
+    ...["abcd-efgh-ijkl-mnop", "ABCD-EFGH-IJKL-MNOP", "  abcd efgh\tijkl-mnop ", plain].map((input) => [input, plain]),
     ["ab-cd_ef.gh/23", "abcdefgh23"],
     ["", ""],
   ])("normalises %j to %j", (input, expected) => {

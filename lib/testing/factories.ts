@@ -4,6 +4,7 @@ import { createPlatform } from "@/lib/accounts/platforms";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 import { issueApiKey } from "@/lib/api-keys/api-keys";
+import { createKycSubmission } from "@/lib/kyc/submissions";
 import { confirmTotpEnrolment, startTotpEnrolment } from "@/lib/auth/two-factor";
 import { Authenticator } from "@/lib/testing/http";
 import type { Role } from "@/lib/auth/permissions";
@@ -69,6 +70,16 @@ export async function platformWithKey(options: Pick<Parameters<typeof apiKeyFor>
   const account = await createPlatform({ name: `Platform ${counter}` });
   const key = await apiKeyFor(account.id, options);
   return { account, key, apiKey: key.secret, scope: { platformId: account.id, accountId: account.id } };
+}
+
+/** A platform with a key, a sub-account ("Sub"), and a KYC submission with one owner in the sub-account. */
+export async function subAccountSubmission() {
+  const { apiKey, account } = await platformWithKey();
+  const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+  const submission = await withScope({ platformId: account.id, accountId: sub.id }, () =>
+    createKycSubmission({ type: "business", beneficiaries: [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100 }] }),
+  );
+  return { apiKey, sub, submission };
 }
 
 /**

@@ -76,6 +76,12 @@ export function expectError(answer: { status: number; body: { error_code?: unkno
   expect(answer.body?.error_code).toBe(errorCode);
 }
 
+/** The answer is 201 with exactly these fields, a new id matching `idPattern` and a createdAt. */
+export function expectCreated(answer: { status: number; body: unknown }, idPattern: RegExp, fields: Record<string, unknown>) {
+  expect(answer.status).toBe(201);
+  expect(answer.body).toEqual({ id: expect.stringMatching(idPattern), ...fields, createdAt: expect.any(String) });
+}
+
 /** A page of a cursor-paged list, as far as the paging helpers read it. */
 export type IdPage = { items: { id: string }[]; next: string | null };
 

@@ -326,6 +326,32 @@ async function snapshotOf(platformId: string) {
 
 // --- The table: one entry per endpoint -----------------------------------------------------------
 
+/** B's list, which must show B's object `own`, then the same list filtered by each of A's values, which must come back empty. */
+function listFilteredByA(own: (f: F) => string, filters: Record<string, (f: F) => Record<string, string>>): PlainEntry {
+  return {
+    kind: "plain",
+    calls: [
+      { label: "list", query: () => ({ limit: "100" }), own: (f) => [own(f)] },
+      ...Object.entries(filters).map(([label, query]) => ({ label, query, empty: true })),
+    ],
+  };
+}
+
+/** An entry for a route naming one of A's platform objects in its path parameter `param`; B's own is the same kind of object. */
+function onePlatformObject(
+  label: string,
+  param: string,
+  pick: (side: A | B) => { id: string },
+  { body, ...more }: Pick<Target, "fresh" | "shows"> & Pick<ParamEntry, "body"> = {},
+): ParamEntry {
+  return {
+    kind: "params",
+    targets: [{ label, account: "platform", params: (f) => ({ [param]: pick(f.a).id }), ...more }],
+    ...(body ? { body } : {}),
+    own: (f) => ({ [param]: pick(f.b).id }),
+  };
+}
+
 /** An object of A named in the path. */
 type Target = {
   label: string;
@@ -543,14 +569,10 @@ const fixtures: Record<string, Entry> = {
       },
     ],
   },
-  "GET /v1/delegated_users": {
-    kind: "plain",
-    calls: [
-      { label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.delegatedUser.id] },
-      { label: "filtered by A's externalId", query: (f) => ({ externalId: f.a.delegatedUser.externalId }), empty: true },
-      { label: "filtered by A's sub-account's externalId", query: (f) => ({ externalId: f.a.subObjects.delegatedUser.externalId }), empty: true },
-    ],
-  },
+  "GET /v1/delegated_users": listFilteredByA((f) => f.b.delegatedUser.id, {
+    "filtered by A's externalId": (f) => ({ externalId: f.a.delegatedUser.externalId }),
+    "filtered by A's sub-account's externalId": (f) => ({ externalId: f.a.subObjects.delegatedUser.externalId }),
+  }),
   "GET /v1/delegated_users/{id}": {
     kind: "params",
     targets: [
@@ -687,37 +709,16 @@ const fixtures: Record<string, Entry> = {
       { label: "of A's kind", query: () => ({ kind: "due_diligence", limit: "100" }) },
     ],
   },
-  "GET /v1/information_requests/{id}": {
-    kind: "params",
-    targets: [{ label: "A's information request", account: "platform", params: (f) => ({ id: f.a.informationRequest.id }) }],
-    own: (f) => ({ id: f.b.informationRequest.id }),
-  },
-  "GET /v1/transfers/{id}": {
-    kind: "params",
-    targets: [{ label: "A's transfer", account: "platform", params: (f) => ({ id: f.a.transfer.id }) }],
-    own: (f) => ({ id: f.b.transfer.id }),
-  },
-  "GET /v1/transfers/{id}/information_requests": {
-    kind: "params",
-    targets: [{ label: "A's transfer", account: "platform", params: (f) => ({ id: f.a.transfer.id }) }],
-    own: (f) => ({ id: f.b.transfer.id }),
-  },
-  "POST /v1/information_requests/{id}/status": {
-    kind: "params",
-    targets: [
-      {
-        label: "A's information request",
-        account: "platform",
-        params: (f) => ({ id: f.a.informationRequest.id }),
-        fresh: async (f) => {
-          const request = await f.a.inScope("platform", () => raiseInformationRequest({ kind: "due_diligence", transferId: f.a.transfer.id }));
-          return { id: request.id };
-        },
-      },
-    ],
+  "GET /v1/information_requests/{id}": onePlatformObject("A's information request", "id", (side) => side.informationRequest),
+  "GET /v1/transfers/{id}": onePlatformObject("A's transfer", "id", (side) => side.transfer),
+  "GET /v1/transfers/{id}/information_requests": onePlatformObject("A's transfer", "id", (side) => side.transfer),
+  "POST /v1/information_requests/{id}/status": onePlatformObject("A's information request", "id", (side) => side.informationRequest, {
+    fresh: async (f) => {
+      const request = await f.a.inScope("platform", () => raiseInformationRequest({ kind: "due_diligence", transferId: f.a.transfer.id }));
+      return { id: request.id };
+    },
     body: () => ({ status: "on_review" }),
-    own: (f) => ({ id: f.b.informationRequest.id }),
-  },
+  }),
   "POST /v1/sandbox/information_requests": {
     kind: "plain",
     calls: [
@@ -731,43 +732,21 @@ const fixtures: Record<string, Entry> = {
     ],
   },
 
-  "POST /v1/kyc/submissions/{submissionId}/agreements": {
-    kind: "params",
-    targets: [
-      {
-        label: "A's KYC submission",
-        account: "platform",
-        params: (f) => ({ submissionId: f.a.submission.id }),
-        fresh: async (f) => {
-          const submission = await f.a.inScope("platform", () => createKycSubmission({ type: "individual", beneficiaries: [] }));
-          return { submissionId: submission.id };
-        },
-      },
-    ],
+  "POST /v1/kyc/submissions/{submissionId}/agreements": onePlatformObject("A's KYC submission", "submissionId", (side) => side.submission, {
+    fresh: async (f) => {
+      const submission = await f.a.inScope("platform", () => createKycSubmission({ type: "individual", beneficiaries: [] }));
+      return { submissionId: submission.id };
+    },
     body: () => ({ documentSetId: "walk-terms-v1", ipAddress: "198.51.100.4" }),
-    own: (f) => ({ submissionId: f.b.submission.id }),
-  },
-  "GET /v1/kyc/submissions/{submissionId}/beneficiaries": {
-    kind: "params",
-    targets: [
-      {
-        label: "A's KYC submission",
-        account: "platform",
-        params: (f) => ({ submissionId: f.a.submission.id }),
-        shows: (f) => f.a.submission.beneficiaries[0]!.id,
-      },
-    ],
-    own: (f) => ({ submissionId: f.b.submission.id }),
-  },
+  }),
+  "GET /v1/kyc/submissions/{submissionId}/beneficiaries": onePlatformObject("A's KYC submission", "submissionId", (side) => side.submission, {
+    shows: (f) => f.a.submission.beneficiaries[0]!.id,
+  }),
   "GET /v1/kyc/submissions": {
     kind: "plain",
     calls: [{ label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.submission.id] }],
   },
-  "GET /v1/kyc/submissions/{submissionId}": {
-    kind: "params",
-    targets: [{ label: "A's KYC submission", account: "platform", params: (f) => ({ submissionId: f.a.submission.id }) }],
-    own: (f) => ({ submissionId: f.b.submission.id }),
-  },
+  "GET /v1/kyc/submissions/{submissionId}": onePlatformObject("A's KYC submission", "submissionId", (side) => side.submission),
   "GET /v1/kyc/profile": {
     kind: "plain",
     // B never sets these fields (POST /v1/kyc/update_profile above sets firstName only): A's values must not show.
@@ -812,15 +791,11 @@ const fixtures: Record<string, Entry> = {
   },
   "POST /v1/sandbox/recipients": { kind: "plain", calls: [{ label: "create", body: () => ({ name: `B recipient ${seq()}` }) }] },
 
-  "GET /v1/transactions": {
-    kind: "plain",
-    calls: [
-      { label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.payIn.id] },
-      { label: "filtered by A's virtual account", query: (f) => ({ virtualAccountId: f.a.virtualAccount.id }), empty: true },
-      { label: "filtered by A's sub-account's virtual account", query: (f) => ({ virtualAccountId: f.a.subObjects.virtualAccount.id }), empty: true },
-      { label: "filtered by A's wallet address", query: (f) => ({ walletAddress: f.a.payIn.walletAddress! }), empty: true },
-    ],
-  },
+  "GET /v1/transactions": listFilteredByA((f) => f.b.payIn.id, {
+    "filtered by A's virtual account": (f) => ({ virtualAccountId: f.a.virtualAccount.id }),
+    "filtered by A's sub-account's virtual account": (f) => ({ virtualAccountId: f.a.subObjects.virtualAccount.id }),
+    "filtered by A's wallet address": (f) => ({ walletAddress: f.a.payIn.walletAddress! }),
+  }),
   "POST /v1/sandbox/transfers": {
     kind: "plain",
     calls: [{ label: "to B's recipient", body: (f) => ({ recipientId: f.b.recipient.id, amount: "4.00", currency: "EUR" }) }],
@@ -927,6 +902,22 @@ function entryOf<K extends Entry["kind"]>(key: string, kind: K): Extract<Entry, 
 
 const credsFor = (endpoint: Endpoint): Cred[] => (["key", "session"] as const).filter((cred) => mayUse(endpoint, cred));
 
+/** One test per key: `walk` pushes what it finds wrong with that endpoint into `problems`, which must stay empty. */
+function walkEach<K extends Entry["kind"]>(
+  keys: string[],
+  name: string,
+  kind: K,
+  walk: (entry: Extract<Entry, { kind: K }>, route: Route, problems: string[]) => Promise<void>,
+) {
+  it.each(keys)(name, async (key) => {
+    const entry = entryOf(key, kind);
+    const route = routeOf(key);
+    const problems: string[] = [];
+    await walk(entry, route, problems);
+    expect(problems).toEqual([]);
+  });
+}
+
 beforeAll(async () => {
   const a = await buildPlatformA();
   const b = await buildPlatformB();
@@ -976,10 +967,7 @@ describe("tenancy walk: platform B against platform A's data", () => {
   });
 
   describe("A's object in the path: 404 for B's key and B's session, exactly as for an id that exists nowhere", () => {
-    it.each(paramKeys)("%s", async (key) => {
-      const entry = entryOf(key, "params");
-      const route = routeOf(key);
-      const problems: string[] = [];
+    walkEach(paramKeys, "%s", "params", async (entry, route, problems) => {
       for (const target of entry.targets) {
         const params = target.params(f);
         for (const cred of ["key", "session"] as const) {
@@ -997,15 +985,11 @@ describe("tenancy walk: platform B against platform A's data", () => {
           if (leaked.length) problems.push(`${where}: the answer shows A's ${leaked.join(", ")}`);
         }
       }
-      expect(problems).toEqual([]);
     });
   });
 
   describe("no path parameter: B's answers show none of A's data", () => {
-    it.each(plainKeys)("%s", async (key) => {
-      const entry = entryOf(key, "plain");
-      const route = routeOf(key);
-      const problems: string[] = [];
+    walkEach(plainKeys, "%s", "plain", async (entry, route, problems) => {
       for (const plain of entry.calls) {
         for (const cred of plain.creds ?? (["key", "session"] as const)) {
           const response = await send(route, asB(), cred, {
@@ -1028,13 +1012,9 @@ describe("tenancy walk: platform B against platform A's data", () => {
           await plain.check?.(response.body, f);
         }
       }
-      expect(problems).toEqual([]);
     });
 
-    it.each(refKeys)("%s naming A's objects in the body: 404 for B", async (key) => {
-      const entry = entryOf(key, "plain");
-      const route = routeOf(key);
-      const problems: string[] = [];
+    walkEach(refKeys, "%s naming A's objects in the body: 404 for B", "plain", async (entry, route, problems) => {
       for (const ref of entry.refs ?? []) {
         for (const cred of ["key", "session"] as const) {
           const response = await send(route, asB(), cred, { body: ref.body(f) });
@@ -1043,7 +1023,6 @@ describe("tenancy walk: platform B against platform A's data", () => {
           }
         }
       }
-      expect(problems).toEqual([]);
     });
   });
 
@@ -1111,10 +1090,7 @@ describe("tenancy walk: platform B against platform A's data", () => {
   });
 
   describe("the same calls with A's own credential succeed (so B's 404 came from tenancy, not validation)", () => {
-    it.each(paramKeys)("%s", async (key) => {
-      const entry = entryOf(key, "params");
-      const route = routeOf(key);
-      const problems: string[] = [];
+    walkEach(paramKeys, "%s", "params", async (entry, route, problems) => {
       for (const target of entry.targets) {
         for (const cred of credsFor(route.endpoint)) {
           const params = target.fresh ? await target.fresh(f) : target.params(f);
@@ -1132,13 +1108,9 @@ describe("tenancy walk: platform B against platform A's data", () => {
           if (!JSON.stringify(response.body).includes(shown)) problems.push(`${where}: ${shown} is missing from ${describeResponse(response)}`);
         }
       }
-      expect(problems).toEqual([]);
     });
 
-    it.each(refKeys)("%s naming A's objects in the body", async (key) => {
-      const entry = entryOf(key, "plain");
-      const route = routeOf(key);
-      const problems: string[] = [];
+    walkEach(refKeys, "%s naming A's objects in the body", "plain", async (entry, route, problems) => {
       for (const ref of entry.refs ?? []) {
         for (const cred of ["key", "session"] as const) {
           // A's sub-account's objects are reached by acting for the sub-account.
@@ -1150,7 +1122,6 @@ describe("tenancy walk: platform B against platform A's data", () => {
           }
         }
       }
-      expect(problems).toEqual([]);
     });
   });
 });

@@ -4,7 +4,7 @@
 // Service-Account-Id naming an account the caller may not act for, a body that is not a JSON object
 // (or over 1 MiB), and sandbox routes when SANDBOX=off. The route tests keep what is
 // particular to their route.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
 import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { resetEnv } from "@/lib/env";
@@ -16,6 +16,7 @@ import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, type Call, expectError } from "@/lib/testing/http";
 import { everyRoute, ghostParams, pathFor, routeModuleFor } from "@/lib/testing/routes";
+import { unsetEnvAfterEach } from "@/lib/testing/env";
 
 const routes = await everyRoute();
 const name = (endpoint: Endpoint) => `${endpoint.method} ${endpoint.path}`;
@@ -187,10 +188,7 @@ describe("a body that is not a JSON object, not JSON, not sent as JSON or over 1
 });
 
 describe("a sandbox route when SANDBOX=off: 404 err_not_found, like an unknown route", () => {
-  afterEach(() => {
-    delete process.env.SANDBOX;
-    resetEnv();
-  });
+  unsetEnvAfterEach("SANDBOX");
   const sandbox = routes.filter(({ endpoint }) => endpoint.sandbox);
   it("finds the sandbox routes", () => expect(sandbox.length).toBeGreaterThan(5));
   for (const route of sandbox) {

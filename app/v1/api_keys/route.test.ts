@@ -1,9 +1,10 @@
 import { DEFAULT_KEY_PERMISSIONS, KEY_PERMISSIONS } from "@/lib/auth/permissions";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
+import { unsetEnvAfterEach } from "@/lib/testing/env";
 import { GET, POST } from "./route";
 
 const issue = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
@@ -60,10 +61,7 @@ describe("GET /v1/api_keys", () => {
   });
 
   describe("IP allowlist", () => {
-    afterEach(() => {
-      delete process.env.TRUST_PROXY;
-      resetEnv();
-    });
+    unsetEnvAfterEach("TRUST_PROXY");
 
     it("403 err_ip_not_allowed outside every range; IPv6 and IPv4-mapped peers match", async () => {
       const { account } = await signedInEmployee();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as signIn } from "@/app/v1/sessions/route";
 import { POST as createSandboxAccount } from "@/app/v1/sandbox/accounts/route";
 import { hashPassword } from "@/lib/auth/passwords";
@@ -8,6 +8,7 @@ import { resetEnv } from "@/lib/env";
 import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { apiKeyFor, PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError, ORIGIN } from "@/lib/testing/http";
+import { unsetEnvAfterEach } from "@/lib/testing/env";
 import { GET, POST } from "./route";
 
 const invite = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", path: "/v1/employees", ...options });
@@ -62,10 +63,7 @@ describe("GET /v1/employees", () => {
 });
 
 describe("POST /v1/employees", () => {
-  afterEach(() => {
-    delete process.env.APP_ORIGIN;
-    resetEnv();
-  });
+  unsetEnvAfterEach("APP_ORIGIN");
 
   it("201: the invited employee with a 7-day link; only the token's hash is stored", async () => {
     const { session, account, authenticator } = await signedInEmployee({ totp: true });

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { setupTokenFile } from "@/lib/employees/setup";
 import { startUp } from "@/lib/startup";
 import { call, expectError, sessionFrom } from "@/lib/testing/http";
+import { unsetEnvAfterEach } from "@/lib/testing/env";
 import { POST } from "./route";
 
 const valid = { accountName: "Acme Payments", name: "Ada Lovelace", email: "Ada@Example.com", password: "a long enough password" };
@@ -23,10 +24,7 @@ async function startUpLog() {
   return { text, link: link?.[0], token: link ? decodeURIComponent(link[1]!) : undefined };
 }
 
-afterEach(() => {
-  delete process.env.SETUP_TOKEN;
-  resetEnv();
-});
+unsetEnvAfterEach("SETUP_TOKEN");
 
 // Setup works once per database, so the cases run in order: refusals first, then the one success.
 // SETUP_TOKEN is unset (lib/testing/setup.ts): the token is the one generated at start and printed.

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
 import { createKycSubmission } from "@/lib/kyc/submissions";
-import { platformWithKey } from "@/lib/testing/factories";
+import { platformWithKey, raisedRequest } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
 import { GET } from "./route";
@@ -19,18 +19,8 @@ describe("GET /v1/information_requests/{id}", () => {
     const response = await get(apiKey, request.id);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      id: request.id,
-      kind: "due_diligence",
-      status: "requested",
-      transferId: null,
-      submissionId: submission.id,
-      createdAt: request.createdAt.toISOString(),
+      ...raisedRequest({ id: request.id, kind: "due_diligence", transferId: null, submissionId: submission.id, createdAt: request.createdAt.toISOString() }),
       updatedAt: request.updatedAt.toISOString(),
-      reviewerId: null,
-      reviewStartedAt: null,
-      decidedById: null,
-      decidedAt: null,
-      decisionReason: null,
       reviewer: null,
       decidedBy: null,
       submission: {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as listAccounts } from "@/app/v1/accounts/route";
 import { db } from "@/lib/db";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectCreated } from "@/lib/testing/http";
 import { POST } from "./route";
 
 const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
@@ -11,14 +11,7 @@ describe("POST /v1/sandbox/accounts", () => {
   it("201: an account under the caller's account, in the caller's platform", async () => {
     const { account, apiKey } = await platformWithKey();
     const response = await create({ apiKey, body: { name: " Merchant " } });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      id: expect.stringMatching(/^acct_[a-z0-9]{20}$/),
-      name: "Merchant",
-      parentId: account.id,
-      featureFlags: {},
-      createdAt: expect.any(String),
-    });
+    expectCreated(response, /^acct_[a-z0-9]{20}$/, { name: "Merchant", parentId: account.id, featureFlags: {} });
     expect((await db().account.findUniqueOrThrow({ where: { id: response.body.id } })).platformId).toBe(account.id);
     const listed = await call(listAccounts, { apiKey });
     expect(listed.body.map((item) => item.id)).toEqual([account.id, response.body.id]);

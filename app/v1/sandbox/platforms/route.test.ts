@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as listAccounts } from "@/app/v1/accounts/route";
 import { POST as updateAccount } from "@/app/v1/accounts/[accountId]/route";
 import { GET as listKeys } from "@/app/v1/api_keys/route";
@@ -6,16 +6,14 @@ import { db } from "@/lib/db";
 import { resetEnv } from "@/lib/env";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
+import { unsetEnvAfterEach } from "@/lib/testing/env";
 import { POST } from "./route";
 
 const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
 const DAY = 86_400_000;
 
 describe("POST /v1/sandbox/platforms", () => {
-  afterEach(() => {
-    delete process.env.SANDBOX;
-    resetEnv();
-  });
+  unsetEnvAfterEach("SANDBOX");
 
   it("201: a new platform's account and a working key of it, secret shown once, expiring in 90 days", async () => {
     const { apiKey } = await platformWithKey();

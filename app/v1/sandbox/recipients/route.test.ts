@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectCreated } from "@/lib/testing/http";
 import { tenantDb, withScope } from "@/lib/tenancy";
 import { POST } from "./route";
 
@@ -12,14 +12,7 @@ describe("POST /v1/sandbox/recipients", () => {
   it("201: an active recipient of the caller's account, name trimmed", async () => {
     const { apiKey, scope } = await platformWithKey();
     const response = await create({ apiKey, body: { name: "  Grace Hopper " } });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      id: expect.stringMatching(/^rcp_[a-z0-9]+$/),
-      name: "Grace Hopper",
-      isActive: true,
-      deletedAt: null,
-      createdAt: expect.any(String),
-    });
+    expectCreated(response, /^rcp_[a-z0-9]+$/, { name: "Grace Hopper", isActive: true, deletedAt: null });
     expect((await db().recipient.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(scope.accountId);
   });
 

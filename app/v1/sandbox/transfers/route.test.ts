@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { createRecipient, deleteRecipient } from "@/lib/recipients/recipients";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { call } from "@/lib/testing/http";
+import { call, expectCreated } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 import { getTransfer } from "@/lib/transfers/transfers";
 import { POST } from "./route";
@@ -16,15 +16,7 @@ describe("POST /v1/sandbox/transfers", () => {
     const { apiKey, scope } = await platformWithKey();
     const recipient = await saveRecipient(scope);
     const response = await create({ apiKey, body: { recipientId: recipient.id, amount: "250.00", currency: "EUR" } });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      id: expect.stringMatching(/^tr_[a-z0-9]+$/),
-      recipientId: recipient.id,
-      amount: "250.00",
-      currency: "EUR",
-      status: "pending",
-      createdAt: expect.any(String),
-    });
+    expectCreated(response, /^tr_[a-z0-9]+$/, { recipientId: recipient.id, amount: "250.00", currency: "EUR", status: "pending" });
     const read = await withScope(scope, () => getTransfer({ id: response.body.id }));
     expect(JSON.parse(JSON.stringify(read))).toEqual(response.body);
     const other = await platformWithKey();

@@ -12,14 +12,20 @@ async function endpointOf(apiKey: string, extra: Record<string, unknown> = {}) {
   return response.body;
 }
 
+/** My platform (account and key) with an endpoint, and another platform with one. */
+async function mineAndTheirs() {
+  const { account, apiKey } = await platformWithKey();
+  const other = await platformWithKey();
+  const mine = await endpointOf(apiKey);
+  const theirs = await endpointOf(other.apiKey);
+  return { account, apiKey, mine, theirs };
+}
+
 const at = (id: string) => ({ params: { id }, path: `/v1/webhook_endpoints/${id}` });
 
 describe("GET /v1/webhook_endpoints/{id}", () => {
   it("200: the endpoint; 404 for another platform's, a deleted one or an id that exists nowhere; 403 without webhooks:read", async () => {
-    const { account, apiKey } = await platformWithKey();
-    const other = await platformWithKey();
-    const mine = await endpointOf(apiKey);
-    const theirs = await endpointOf(other.apiKey);
+    const { account, apiKey, mine, theirs } = await mineAndTheirs();
     const response = await call(GET, { apiKey, ...at(mine.id) });
     expect(response.status).toBe(200);
     expect(response.body).toEqual(mine);
@@ -50,10 +56,7 @@ describe("POST /v1/webhook_endpoints/{id}", () => {
   });
 
   it("422 for a refused URL or an unknown event, nothing changed; 404 for another platform's endpoint, unchanged", async () => {
-    const { apiKey } = await platformWithKey();
-    const other = await platformWithKey();
-    const mine = await endpointOf(apiKey);
-    const theirs = await endpointOf(other.apiKey);
+    const { apiKey, mine, theirs } = await mineAndTheirs();
     const badUrl = await call(POST, { method: "POST", apiKey, ...at(mine.id), body: { url: "https://169.254.169.254/" } });
     expect(badUrl.status).toBe(422);
     expect(Object.keys(badUrl.body.details ?? {})).toEqual(["url"]);
@@ -83,10 +86,7 @@ describe("POST /v1/webhook_endpoints/{id}", () => {
 
 describe("DELETE /v1/webhook_endpoints/{id}", () => {
   it("200: the endpoint; its pending deliveries fail; then 404; another platform's answers 404 and stays", async () => {
-    const { account, apiKey } = await platformWithKey();
-    const other = await platformWithKey();
-    const mine = await endpointOf(apiKey);
-    const theirs = await endpointOf(other.apiKey);
+    const { account, apiKey, mine, theirs } = await mineAndTheirs();
     const pending = await db().webhookDelivery.create({
       data: { id: newId("evt"), accountId: account.id, webhookEndpointId: mine.id, eventType: "transfer.created", eventData: "{}", nextAttemptAt: new Date() },
     });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
 import { acceptAgreement, createKycSubmission } from "@/lib/kyc/submissions";
-import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import { platformWithKey, signedInEmployee, subAccountSubmission } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
 import { GET } from "./route";
@@ -55,11 +54,7 @@ describe("GET /v1/kyc/submissions/{submissionId}", () => {
   });
 
   it("200 for a sub-account's submission with Service-Account-Id, 404 without it", async () => {
-    const { apiKey, account } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
-    const submission = await withScope({ platformId: account.id, accountId: sub.id }, () =>
-      createKycSubmission({ type: "business", beneficiaries: [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100 }] }),
-    );
+    const { apiKey, sub, submission } = await subAccountSubmission();
     expect((await get(submission.id, apiKey)).status).toBe(404);
     const acting = await get(submission.id, apiKey, { "service-account-id": sub.id });
     expect(acting.status).toBe(200);

@@ -43,14 +43,15 @@ describe("POST /v1/sandbox/kyc/submissions", () => {
 
   it("201 with no beneficiaries, and with 50 whose shares add up to exactly 100", async () => {
     const { apiKey } = await platformWithKey();
-    const none = await create({ apiKey, body: { type: "individual" } });
-    expect(none.status).toBe(201);
-    expect(none.body.beneficiaries).toEqual([]);
-    const fifty = await create({ apiKey, body: { type: "business", beneficiaries: Array.from({ length: 50 }, () => owner({ shareSize: 2 })) } });
-    expect(fifty.status).toBe(201);
-    expect(fifty.body.beneficiaries).toHaveLength(50);
-    const thirds = await create({ apiKey, body: { type: "business", beneficiaries: [33.33, 33.33, 33.34].map((shareSize) => owner({ shareSize })) } });
-    expect(thirds.status).toBe(201);
+    /** The beneficiaries of a submission created from `body`, which must answer 201. */
+    const beneficiariesOf = async (body: object) => {
+      const response = await create({ apiKey, body });
+      expect(response.status).toBe(201);
+      return response.body.beneficiaries;
+    };
+    expect(await beneficiariesOf({ type: "individual" })).toEqual([]);
+    expect(await beneficiariesOf({ type: "business", beneficiaries: Array.from({ length: 50 }, () => owner({ shareSize: 2 })) })).toHaveLength(50);
+    await beneficiariesOf({ type: "business", beneficiaries: [33.33, 33.33, 33.34].map((shareSize) => owner({ shareSize })) });
   });
 
   it("201 by an employee session, and for a sub-account with Service-Account-Id", async () => {

@@ -4,7 +4,7 @@ import { DELETE as deactivate } from "@/app/v1/virtual_accounts/[idOrKey]/route"
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { platformWithKey } from "@/lib/testing/factories";
-import { call, expectError } from "@/lib/testing/http";
+import { call, expectCreated, expectError } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 import { createVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
 import { POST } from "./route";
@@ -17,16 +17,13 @@ describe("POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in", () => {
     const { apiKey, scope } = await platformWithKey();
     const account = await openAccount(scope);
     const response = await payIn(account.id, { apiKey, body: { amount: "125.50", currency: "EUR", walletAddress: "0xAbC123" } });
-    expect(response.status).toBe(201);
-    expect(response.body).toEqual({
-      id: expect.stringMatching(/^txn_[a-z0-9]+$/),
+    expectCreated(response, /^txn_[a-z0-9]+$/, {
       virtualAccountId: account.id,
       walletAddress: "0xAbC123",
       amount: "125.50",
       currency: "EUR",
       type: "pay_in",
       status: "completed",
-      createdAt: expect.any(String),
     });
     const listed = await call(listTransactions, { apiKey, path: `/v1/transactions?virtualAccountId=${account.id}` });
     expect(listed.body.items).toEqual([response.body]);
