@@ -53,6 +53,16 @@ export async function signedInEmployee({
 
 export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
+/**
+ * Waits until the clock has left the current millisecond. Lists order by a millisecond timestamp, then
+ * by the random id: two rows stamped in one millisecond come back in either order, so a test of that
+ * order calls this between writing the earlier row and the later one.
+ */
+export async function nextMillisecond() {
+  const now = Date.now();
+  while (Date.now() <= now) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 /** A key of the account, issued through the domain function the API uses. */
 export async function apiKeyFor(
   accountId: string,

@@ -29,7 +29,7 @@ import { ApiError } from "@/lib/http/api-error";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { route, type Handler } from "@/lib/http/route";
 import { withScope } from "@/lib/tenancy";
-import { apiKeyFor, inDays, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import { apiKeyFor, inDays, nextMillisecond, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, type Call } from "@/lib/testing/http";
 import { EVENT_TYPE_NAMES, type EventType } from "@/lib/webhooks/event-types";
 import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
@@ -103,6 +103,7 @@ describe("each event type is written by its code path, with the API's own answer
     await expectOneEvent("kyc.profile.updated", 0, profile.body);
     expect((await post(updateProfile, { body: { firstName: "Ada" } })).status).toBe(200);
     expect(await eventsOf("kyc.profile.updated")).toHaveLength(1);
+    await nextMillisecond();
     const changed = await post(updateProfile, { body: { firstName: "Augusta" } });
     await expectOneEvent("kyc.profile.updated", 1, changed.body);
   });
@@ -142,6 +143,7 @@ describe("each event type is written by its code path, with the API's own answer
     expect(all).not.toContain(secret);
     expect(all).not.toContain('"secret"');
 
+    await nextMillisecond();
     const rolled = await post(rollKey, { params: { key: issued.body.id }, body: { expiresAt: inDays(30), overlapSeconds: 60 } });
     expect(rolled.status).toBe(201);
     const { secret: rolledSecret, ...rolledShown } = rolled.body;
@@ -207,6 +209,7 @@ describe("who hears what", () => {
     const before = (await eventsOf("delegated_user.created")).length;
     const inSub = await post(createDelegatedUserRoute, { body: { externalId: "sub-user" }, headers: { "service-account-id": sub.id } });
     expect(inSub.status).toBe(201);
+    await nextMillisecond();
     const inPlatform = await post(createDelegatedUserRoute, { body: { externalId: "platform-user" } });
     expect(inPlatform.status).toBe(201);
 

@@ -4,7 +4,7 @@ import { DELETE as revokeKey } from "@/app/v1/api_keys/[key]/route";
 import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { POST as signIn } from "@/app/v1/sessions/route";
 import { db } from "@/lib/db";
-import { apiKeyFor, inDays, PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import { apiKeyFor, inDays, nextMillisecond, PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { GET } from "./route";
 
@@ -39,6 +39,7 @@ describe("GET /v1/audit_events", () => {
     const other = await call(issueKey, { method: "POST", apiKey, body: { expiresAt: inDays(10), cidrAllowlist: ["192.0.2.0/24"] } });
     expect((await call(listKeys, { apiKey: other.body.secret, ip: "198.51.100.1" })).status).toBe(403);
     await call(revokeKey, { method: "DELETE", apiKey, params: { key: other.body.id } });
+    await nextMillisecond();
     expect((await call(listKeys, { apiKey: other.body.secret, ip: "192.0.2.1" })).status).toBe(401);
     const { body } = await events(apiKey, `?actorId=${other.body.id}`);
     expect(body.items.map((e: { outcome: string; status: number }) => [e.outcome, e.status])).toEqual([
@@ -54,6 +55,7 @@ describe("GET /v1/audit_events", () => {
     const apiKey = (await apiKeyFor(account.id)).secret;
     const wrongPassword = "this is not the password";
     expect((await call(signIn, { method: "POST", body: { email, password: wrongPassword } })).status).toBe(401);
+    await nextMillisecond();
     expect((await call(signIn, { method: "POST", body: { email, password: PASSWORD } })).status).toBe(200);
     const { body } = await events(apiKey, "?action=session.create");
     expect(body.items.map((e: { outcome: string }) => e.outcome)).toEqual(["success", "denied"]);
@@ -67,6 +69,7 @@ describe("GET /v1/audit_events", () => {
   it("filters by action, actor and date range, and pages with a cursor", async () => {
     const { apiKey, key } = await platformWithKey();
     for (let i = 0; i < 5; i++) await call(issueKey, { method: "POST", apiKey, body: { expiresAt: inDays(10) } });
+    await nextMillisecond();
     await call(issueKey, { method: "POST", apiKey, body: { expiresAt: "yesterday" } });
     const failures = await events(apiKey, `?action=api_key.issue&actorId=${key.id}`);
     expect(failures.body.items).toHaveLength(6);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GET as listEventTypes } from "@/app/v1/webhook_endpoints/events/route";
 import { decryptSecret } from "@/lib/auth/encryption";
 import { db } from "@/lib/db";
-import { apiKeyFor, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import { apiKeyFor, nextMillisecond, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
 import { GET, POST } from "./route";
@@ -140,6 +140,7 @@ describe("GET /v1/webhook_endpoints", () => {
     const { apiKey } = await platformWithKey();
     const other = await platformWithKey();
     const first = await create({ apiKey, body: body() });
+    await nextMillisecond();
     const second = await create({ apiKey, body: body({ url: "https://two.example.com/" }) });
     const deleted = await create({ apiKey, body: body() });
     await db().webhookEndpoint.update({ where: { id: deleted.body.id }, data: { deletedAt: new Date() } });

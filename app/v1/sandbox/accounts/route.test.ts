@@ -13,6 +13,8 @@ describe("POST /v1/sandbox/accounts", () => {
     const response = await create({ apiKey, body: { name: " Merchant " } });
     expectCreated(response, /^acct_[a-z0-9]{20}$/, { name: "Merchant", parentId: account.id, featureFlags: {} });
     expect((await db().account.findUniqueOrThrow({ where: { id: response.body.id } })).platformId).toBe(account.id);
+    // The platform and its new sub-account can share a millisecond (the list then falls back to the random ids): the platform is made older.
+    await db().account.update({ where: { id: account.id }, data: { createdAt: new Date(Date.now() - 60_000) } });
     const listed = await call(listAccounts, { apiKey });
     expect(listed.body.map((item) => item.id)).toEqual([account.id, response.body.id]);
   });
