@@ -6,7 +6,7 @@ import { ApiError, notFound } from "@/lib/http/api-error";
 import { apiKeySchema, presentApiKey, type ApiKeyFields, type KeyCreator } from "@/lib/api-keys/schemas";
 import { isoTimestamp } from "@/lib/db/raw-read";
 import { scopeAccountId, tenantDb, tenantRead } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/events";
+import { changeOnce, emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's key is simply not found (404, never 403).
@@ -105,13 +105,11 @@ export async function updateApiKeyAllowlist({ issuer, keyId, cidrAllowlist }: { 
 /** Revokes a key at once; revoking a revoked key changes nothing and succeeds. */
 export async function revokeApiKey({ keyId }: { keyId: string }) {
   const row = await findKey(keyId);
-  const { count } = row.revokedAt
-    ? { count: 0 }
-    : await tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } });
-  const key = presentApiKey(await findKey(keyId));
-  // Only the call that revoked it tells: revoking a revoked key is no change.
-  if (count === 1) await emitResourceEvent("api_key.revoked", apiKeySchema, key);
-  return key;
+  if (row.revokedAt) return presentApiKey(row);
+  return changeOnce("api_key.revoked", apiKeySchema, {
+    change: () => tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } }),
+    reread: async () => presentApiKey(await findKey(keyId)),
+  });
 }
 
 /**

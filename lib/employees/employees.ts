@@ -5,7 +5,7 @@ import type { Role } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
 import { tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/events";
+import { changeOnce } from "@/lib/webhooks/events";
 
 // tenantDb() confines Employee queries to the scope's platform account, so another platform's
 // employee is simply not found (404, never 403).
@@ -69,18 +69,20 @@ export async function deactivateEmployee({ actor, id }: { actor: Actor; id: stri
   if (row.role === "owner") assertPermission(actor, "owners");
   if (row.status === "deactivated") return presentEmployee(row);
   const now = new Date();
-  const { count, employee } = await keepingAnOwner(async (tx) => {
-    // Conditional, so of two concurrent deactivations only one makes the change (and tells).
-    const { count } = await tx.employee.updateMany({
-      where: { id: row.id, status: { not: "deactivated" } },
-      data: { status: "deactivated", deactivatedAt: now, invitationTokenHash: null, invitationExpiresAt: null },
-    });
-    await tx.session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
-    return { count, employee: await tx.employee.findUniqueOrThrow({ where: { id: row.id } }) };
-  }, row.accountId);
-  const deactivated = presentEmployee(employee);
-  if (count === 1) await emitResourceEvent("employee.deactivated", employeeSchema, deactivated, { accountId: row.accountId });
-  return deactivated;
+  return changeOnce("employee.deactivated", employeeSchema, {
+    change: () =>
+      keepingAnOwner(async (tx) => {
+        // Conditional, so of two concurrent deactivations only one makes the change (and tells).
+        const changed = await tx.employee.updateMany({
+          where: { id: row.id, status: { not: "deactivated" } },
+          data: { status: "deactivated", deactivatedAt: now, invitationTokenHash: null, invitationExpiresAt: null },
+        });
+        await tx.session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
+        return changed;
+      }, row.accountId),
+    reread: async () => presentEmployee(await findRow(row.id)),
+    accountId: row.accountId,
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { recordTransaction } from "@/lib/transactions/transactions";
 import { looksLikeVirtualAccountId, presentVirtualAccount, virtualAccountSchema } from "@/lib/virtual-accounts/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
-import { emitResourceEvent } from "@/lib/webhooks/events";
+import { changeOnce } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
 // account, so another account's virtual account is simply not found (404, never 403).
@@ -47,13 +47,10 @@ export async function deactivateVirtualAccount({ idOrKey }: { idOrKey: string })
   const row = await findVirtualAccount(idOrKey);
   if (!row.isActive) return presentVirtualAccount(row);
   // Guarded on isActive so a concurrent second deactivation keeps the first deactivatedAt.
-  const { count } = await tenantDb().virtualAccount.updateMany({
-    where: { id: row.id, isActive: true },
-    data: { isActive: false, deactivatedAt: new Date() },
+  return changeOnce("virtual_account.deactivated", virtualAccountSchema, {
+    change: () => tenantDb().virtualAccount.updateMany({ where: { id: row.id, isActive: true }, data: { isActive: false, deactivatedAt: new Date() } }),
+    reread: async () => presentVirtualAccount(await findVirtualAccount(row.id)),
   });
-  const deactivated = presentVirtualAccount(await findVirtualAccount(row.id));
-  if (count === 1) await emitResourceEvent("virtual_account.deactivated", virtualAccountSchema, deactivated);
-  return deactivated;
 }
 
 /** A completed pay-in to an active virtual account, in its own currency. */

@@ -64,3 +64,21 @@ export async function emitResourceEvent<S extends z.ZodType>(
   const scope = currentScope();
   return emitEvent(type, data, { accountId: scope.accountId, platformId: scope.platformId, now });
 }
+
+/**
+ * A change only one caller makes, announced once (revoking a key, deactivating an account or an
+ * employee). `change` makes it only where it is still to be made (a condition in its `where`) and
+ * answers how many rows it changed; `reread` then reads the resource as the API returns it. Of two
+ * concurrent callers, or a second call, only the one that changed the row emits `type`: doing it
+ * again is no change and no event.
+ */
+export async function changeOnce<S extends z.ZodType, T>(
+  type: EventType,
+  schema: S,
+  { change, reread, accountId }: { change: () => Promise<{ count: number }>; reread: () => Promise<T>; accountId?: string },
+): Promise<T> {
+  const { count } = await change();
+  const resource = await reread();
+  if (count === 1) await emitResourceEvent(type, schema, resource, { accountId });
+  return resource;
+}
