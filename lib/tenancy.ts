@@ -263,7 +263,7 @@ async function namedScope(actor: { platformId: string; accountId: string; confin
  * must confine itself with `:accountId`, which is bound here from the current scope, never by the
  * caller, so this stays the one place tenancy is set.
  */
-export function tenantRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+export function tenantRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<readonly Readonly<Row>[]> {
   if (!/:accountId\b/.test(sql)) throw new Error("tenantRead SQL must filter by :accountId");
   return rawRead<Row>(sql, { ...params, accountId: currentScope().accountId });
 }

@@ -1,4 +1,4 @@
-import type { Statement } from "better-sqlite3";
+import type { Database, Statement } from "better-sqlite3";
 import pg from "pg";
 import { postgresqlPool } from "@/lib/db";
 import { readConnection } from "@/lib/db/read-connection";
@@ -11,15 +11,57 @@ import { databaseProvider } from "@/lib/env";
  * identifiers double-quoted, parameters as `:name`, DateTime columns coming back as ISO-8601 strings and
  * Json columns as JSON text
  * (select no Boolean column: SQLite answers 0/1, PostgreSQL true/false). On SQLite it runs on the read-only connection (lib/db/read-connection.ts),
- * on PostgreSQL on the process's pool. Everything else goes through Prisma.
+ * on PostgreSQL on the process's pool. Everything else goes through Prisma. SQLite rows are kept
+ * while the database is unchanged (see sqliteCache), so they come back frozen.
  */
-export function rawRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+export function rawRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<readonly Readonly<Row>[]> {
   if (databaseProvider() === "postgresql") return postgresqlRead<Row>(sql, params);
   try {
-    return Promise.resolve(sqliteStatement(sql).all(params) as Row[]);
+    return Promise.resolve(sqliteRead(sql, params) as readonly Row[]);
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/**
+ * The rows of recent SQLite reads, kept while the database is unchanged: `PRAGMA data_version`
+ * changes whenever any other connection commits (this one only reads), the service's own writer
+ * and other processes alike. Checking it is a third of the cost of the key lookup in a busy server
+ * (a statement's cost there is mostly cold CPU caches), so a key polling its list costs less while
+ * nothing changes; any commit empties the cache, and the next read runs the statement again. The
+ * version is read before the rows: rows newer than their version are merely re-read next time.
+ * Rows are frozen: callers map them, never change them.
+ */
+const sqliteCache = { connection: null as Database | null, version: -1, rows: new Map<string, readonly unknown[]>() };
+const MAX_CACHED_READS = 1000;
+
+function sqliteRead(sql: string, params: Record<string, unknown>): readonly unknown[] {
+  const statement = sqliteStatement(sql);
+  const connection = statement.database;
+  const version = dataVersion(connection);
+  if (sqliteCache.connection !== connection || sqliteCache.version !== version) {
+    sqliteCache.connection = connection;
+    sqliteCache.version = version;
+    sqliteCache.rows.clear();
+  }
+  const key = `${sql}\u0000${JSON.stringify(params)}`;
+  let rows = sqliteCache.rows.get(key);
+  if (!rows) {
+    rows = Object.freeze((statement.all(params) as object[]).map((row) => Object.freeze(row)));
+    if (sqliteCache.rows.size >= MAX_CACHED_READS) sqliteCache.rows.clear();
+    sqliteCache.rows.set(key, rows);
+  }
+  return rows;
+}
+
+const versionStatements = new WeakMap<Database, Statement<[], number>>();
+function dataVersion(connection: Database): number {
+  let statement = versionStatements.get(connection);
+  if (!statement) {
+    statement = connection.prepare<[], number>("PRAGMA data_version").pluck();
+    versionStatements.set(connection, statement);
+  }
+  return statement.get()!;
 }
 
 /**
