@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import type BetterSqlite3 from "better-sqlite3";
@@ -7,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { databaseFile, databaseProvider, env } from "@/lib/env";
 import { processGlobal } from "@/lib/process-global";
+import { requestContext, withinContext } from "@/lib/request-context";
 import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 
@@ -21,7 +21,6 @@ const globalForDb = processGlobal<{
   transactionPrisma?: PrismaClient;
   sqlite?: Promise<SqliteConnection>;
   pool?: pg.Pool;
-  requestTransaction?: AsyncLocalStorage<OpenTransaction>;
 }>("db", () => ({}));
 
 /** One holder at a time; `acquire` resolves to the function that lets the next one in. */
@@ -139,7 +138,7 @@ function lockedSqlite(connection: SqliteConnection): SqlDriverAdapter {
 function insideSqliteTransaction(connection: SqliteConnection): SqlDriverAdapter {
   const { adapter } = connection;
   const current = () => {
-    if (!connection.open || requestTransaction.getStore()?.token !== connection.open) throw new Error("This transaction has already ended");
+    if (!connection.open || openTransaction()?.token !== connection.open) throw new Error("This transaction has already ended");
   };
   let savepoints = 0;
   return {
@@ -290,17 +289,16 @@ function createClient(): PrismaClient {
 }
 
 /** The transaction inTransaction() runs: the client its queries use, and (SQLite) its identity. */
-type OpenTransaction = { client: PrismaClient; token?: object };
+export type OpenTransaction = { client: PrismaClient; token?: object };
 
-// On globalThis, like the clients: a production build can hold more than one copy of this module
-// (start-up's and the routes'), and a transaction opened through one must be seen by the other's
-// client (seen as "This transaction has already ended" on every sign-in when it was not).
-globalForDb.requestTransaction ??= new AsyncLocalStorage<OpenTransaction>();
-const requestTransaction = globalForDb.requestTransaction;
+// In the process's one request context (lib/request-context.ts): a production build can hold more
+// than one copy of this module (start-up's and the routes'), and a transaction opened through one
+// must be seen by the other's client (seen as "This transaction has already ended" on every sign-in when it was not).
+const openTransaction = () => requestContext()?.transaction;
 
 /** The one Prisma client of the process, or inside inTransaction() that transaction's client. */
 export function db(): PrismaClient {
-  const open = requestTransaction.getStore();
+  const open = openTransaction();
   if (open) return open.client;
   globalForDb.prisma ??= createClient();
   return globalForDb.prisma;
@@ -337,10 +335,10 @@ function flattened(tx: Tx | PrismaClient): PrismaClient {
  * tick into one query, and one from outside the transaction must not be batched into it.
  */
 export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
-  if (requestTransaction.getStore()) return work();
+  if (openTransaction()) return work();
   globalForDb.prisma ??= createClient();
   if (databaseProvider() === "postgresql") {
-    return globalForDb.prisma.$transaction((tx) => requestTransaction.run({ client: flattened(tx) }, work));
+    return globalForDb.prisma.$transaction((tx) => withinContext({ transaction: { client: flattened(tx) } }, work));
   }
   const connection = await sqliteConnection();
   globalForDb.transactionPrisma ??= new PrismaClient({ adapter: connected(async () => insideSqliteTransaction(connection)) });
@@ -351,7 +349,7 @@ export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
     connection.open = open.token!;
     let result: T;
     try {
-      result = await requestTransaction.run(open, work);
+      result = await withinContext({ transaction: open }, work);
     } catch (error) {
       connection.open = null;
       rollback(connection);
@@ -377,7 +375,7 @@ export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
  */
 export async function onSqliteConnection<T>(work: (statement: (sql: string) => BetterSqlite3.Statement) => T): Promise<T> {
   const connection = await sqliteConnection();
-  const open = requestTransaction.getStore();
+  const open = openTransaction();
   if (open?.token) {
     if (open.token !== connection.open) throw new Error("This transaction has already ended");
     return work(connection.statement);
@@ -406,7 +404,7 @@ const transactionClient = (base: PrismaClient) => {
 };
 
 /** Whether the caller runs inside inTransaction(). */
-export const inATransaction = () => requestTransaction.getStore() !== undefined;
+export const inATransaction = () => openTransaction() !== undefined;
 
 /** Closes the clients and the connection; tests use it between throwaway databases. */
 export async function disconnectDb() {

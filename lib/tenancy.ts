@@ -1,11 +1,10 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { db } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { rawRead } from "@/lib/db/raw-read";
 import { rawExecute } from "@/lib/db/raw-sql";
 import { notFound } from "@/lib/http/api-error";
 import { idPattern } from "@/lib/id-schema";
-import { processGlobal } from "@/lib/process-global";
+import { requestContext, withinContext } from "@/lib/request-context";
 
 /**
  * The tenant a request acts in: its platform, and the account within it (its own, or
@@ -13,12 +12,9 @@ import { processGlobal } from "@/lib/process-global";
  */
 export type Scope = { platformId: string; accountId: string; confined?: boolean };
 
-// Once per process: a production build can hold more than one copy of this module (see lib/process-global.ts).
-const storage = processGlobal("tenant-scope", () => new AsyncLocalStorage<Scope>());
-
 /** Runs `work` with every tenantDb() query confined to `scope`. The route wrapper is the usual caller. */
 export function withScope<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
-  return storage.run(scope, () => {
+  return withinContext({ scope }, () => {
     const result = work();
     // A Prisma query is lazy (it runs when awaited): settle it here, inside the scope, not after it ended.
     return result instanceof Promise ? result : Promise.resolve(result);
@@ -26,7 +22,7 @@ export function withScope<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
 }
 
 export function currentScope(): Scope {
-  const scope = storage.getStore();
+  const scope = requestContext()?.scope;
   // Fail closed: a tenant query with no tenant is a bug, never "all tenants".
   if (!scope) throw new Error("Tenant data was queried outside a tenant scope (withScope)");
   return scope;
