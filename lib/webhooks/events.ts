@@ -66,7 +66,7 @@ export async function emitResourceEvent<S extends z.ZodType>(
 }
 
 /**
- * A change only one caller makes, announced once (revoking a key, deactivating an account or an
+ * A change only one caller makes, announced once (revoking a key, deactivating a virtual account or an
  * employee). `change` makes it only where it is still to be made (a condition in its `where`) and
  * answers how many rows it changed; `reread` then reads the resource as the API returns it. Of two
  * concurrent callers, or a second call, only the one that changed the row emits `type`: doing it
