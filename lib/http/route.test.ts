@@ -29,6 +29,29 @@ describe("route()", () => {
     expect(logged).toHaveBeenCalledWith(expect.stringContaining("GET /v1/test/count answered outside its response schema"));
   });
 
+  it("400, not a logged 500, when the client closes the connection before its body is complete", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const handler = route({ ...countEndpoint, method: "POST", body: z.object({ count: z.number() }) }, async ({ body }) => body);
+    const cutOff = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"count":'));
+      },
+      pull(controller) {
+        controller.error(new Error("aborted"));
+      },
+    });
+    const request = new Request("http://localhost:3000/v1/test/count", {
+      method: "POST",
+      headers: { "content-type": "application/json", host: "localhost:3000", origin: "http://localhost:3000" },
+      body: cutOff,
+      duplex: "half",
+    } as RequestInit);
+    const response = await handler(request, { params: Promise.resolve({}) });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error_code: "err_bad_request", message: "The body ended before it was complete" });
+    expect(logged).not.toHaveBeenCalled();
+  });
+
   it("200 with the answer as the schema gives it", async () => {
     const handler = route(countEndpoint, async () => ({ count: 1 }));
     const response = await call(handler, { path: "/v1/test/count" });

@@ -104,7 +104,14 @@ async function readBodyText(request: Request): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client closed the connection mid-body ("aborted"): nobody is left to read a reply, and it is no fault of ours to log.
+      throw new ApiError("err_bad_request", "The body ended before it was complete");
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
@@ -155,7 +162,7 @@ function parseWith<S extends Schema>(schema: S | undefined, input: unknown, wher
  */
 export function route<E extends Endpoint>(definition: E, handler: (context: Context<E>) => Promise<ResultOf<E>>): Handler<E> {
   const successStatus = definition.status ?? 200;
-  const wrapped: Handler<E> = async (request, nextContext) => {
+  const handle = async (request: Request, nextContext: NextContext): Promise<Response> => {
     const requestId = requestIdOf(request);
     const ip = clientIp(request);
     const mutating = !SAFE_METHODS.has(request.method);
@@ -318,6 +325,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
     }
     return response;
   };
+  const wrapped: Handler<E> = handle;
   wrapped.endpoint = definition;
   return wrapped;
 }
