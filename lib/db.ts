@@ -20,6 +20,8 @@ const globalForDb = processGlobal<{
   /** SQLite: the client inTransaction() uses, on the same connection (see inTransaction). */
   transactionPrisma?: PrismaClient;
   sqlite?: Promise<SqliteConnection>;
+  /** SQLite: the connection once open (sqliteWriterMark reads it synchronously). */
+  sqliteOpen?: SqliteConnection;
   pool?: pg.Pool;
 }>("db", () => ({}));
 
@@ -56,9 +58,24 @@ const noArgs = { args: [], argTypes: [] };
 function sqliteConnection(): Promise<SqliteConnection> {
   globalForDb.sqlite ??= new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 }).connect().then((adapter) => {
     const client = sqliteClientOf(adapter);
-    return { adapter, client, statement: reusePreparedStatements(client), lock: mutex(), open: null };
+    globalForDb.sqliteOpen = { adapter, client, statement: reusePreparedStatements(client), lock: mutex(), open: null };
+    return globalForDb.sqliteOpen;
   });
   return globalForDb.sqlite;
+}
+
+/**
+ * SQLite: where this process's connection stands, for the read snapshots of lib/db/raw-read.ts to
+ * tell whether it may have committed a change since: the connection (null before it has opened) and
+ * its total_changes(), which counts every row its statements change. Null while a transaction is
+ * open on it: what it changes there commits later, without the count moving again. Cheap:
+ * total_changes() reads no table, so it starts no read transaction.
+ */
+export function sqliteWriterMark(): { connection: object | null; changes: number | bigint } | null {
+  const connection = globalForDb.sqliteOpen;
+  if (!connection?.client.open) return { connection: null, changes: 0 };
+  if (connection.client.inTransaction) return null;
+  return { connection: connection.client, changes: connection.statement("SELECT total_changes()").pluck(true).get() as number | bigint };
 }
 
 /** The better-sqlite3 connection inside Prisma's adapter: its `client`, which the adapter's types do not show. */
@@ -415,6 +432,7 @@ export async function disconnectDb() {
   // The main client closes the connection when it was connected; otherwise nothing opened it but us.
   const sqlite = await globalForDb.sqlite;
   globalForDb.sqlite = undefined;
+  globalForDb.sqliteOpen = undefined;
   if (sqlite?.client.open) await sqlite.adapter.dispose();
   await globalForDb.pool?.end().catch(() => {});
   globalForDb.pool = undefined;

@@ -1,33 +1,16 @@
-import Database from "better-sqlite3";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createPlatform } from "@/lib/accounts/platforms";
-import { db } from "@/lib/db";
+import { db, inTransaction } from "@/lib/db";
 import { rawRead } from "@/lib/db/raw-read";
-import { databaseFile, databaseProvider, env } from "@/lib/env";
+import { databaseProvider } from "@/lib/env";
+import { commitElsewhere } from "@/lib/testing/elsewhere";
+import { withinContext } from "@/lib/request-context";
 
 const NAME_OF = `SELECT "name" FROM "Account" WHERE "id" = :id`;
 const nameOf = async (id: string) => (await rawRead<{ name: string }>(NAME_OF, { id }))[0]?.name;
 
 /** A commit by a connection of its own, as another instance of the service would make it. */
-async function renameElsewhere(id: string, name: string) {
-  if (databaseProvider() === "sqlite") {
-    const other = new Database(databaseFile());
-    try {
-      other.prepare(`UPDATE "Account" SET "name" = ? WHERE "id" = ?`).run(name, id);
-    } finally {
-      other.close();
-    }
-    return;
-  }
-  const other = new pg.Client({ connectionString: env().DATABASE_URL });
-  await other.connect();
-  try {
-    await other.query(`UPDATE "Account" SET "name" = $1 WHERE "id" = $2`, [name, id]);
-  } finally {
-    await other.end();
-  }
-}
+const renameElsewhere = (id: string, name: string) => commitElsewhere(`UPDATE "Account" SET "name" = ? WHERE "id" = ?`, [name, id]);
 
 describe("rawRead", () => {
   it("on SQLite keeps a read's rows while nothing is committed (PRAGMA data_version); PostgreSQL reads each time", async () => {
@@ -65,5 +48,44 @@ describe("rawRead", () => {
       expect(() => ((rows[0] as { name: string }).name = "Changed")).toThrow(TypeError);
     }
     expect(await nameOf(platform.id)).toBe("Frozen");
+  });
+});
+
+describe("rawRead in a request (one snapshot for its reads)", () => {
+  const inRequest = <T>(work: () => Promise<T>) => withinContext({ reads: {} }, work);
+
+  it("sees what its own process commits after the request's first read", async () => {
+    const platform = await createPlatform({ name: "Before" });
+    await inRequest(async () => {
+      expect(await nameOf(platform.id)).toBe("Before");
+      await db().account.update({ where: { id: platform.id }, data: { name: "After" } });
+      expect(await nameOf(platform.id)).toBe("After");
+      await inTransaction(async () => {
+        await db().account.update({ where: { id: platform.id }, data: { name: "After a transaction" } });
+      });
+      expect(await nameOf(platform.id)).toBe("After a transaction");
+    });
+  });
+
+  it("checks again after a read made while its own process had a transaction open (a change made before it commits after)", async () => {
+    const platform = await createPlatform({ name: "Before" });
+    await inRequest(async () => {
+      await inTransaction(async () => {
+        await db().account.update({ where: { id: platform.id }, data: { name: "Committed later" } });
+        // The read connection cannot see the open transaction's change yet.
+        expect(await nameOf(platform.id)).toBe("Before");
+      });
+      expect(await nameOf(platform.id)).toBe("Committed later");
+    });
+  });
+
+  it("on SQLite reads one state of the database however the other instances commit meanwhile; the next request sees their commits", async () => {
+    const platform = await createPlatform({ name: "Before" });
+    await inRequest(async () => {
+      expect(await nameOf(platform.id)).toBe("Before");
+      await renameElsewhere(platform.id, "Renamed elsewhere");
+      expect(await nameOf(platform.id)).toBe(databaseProvider() === "sqlite" ? "Before" : "Renamed elsewhere");
+    });
+    await inRequest(async () => expect(await nameOf(platform.id)).toBe("Renamed elsewhere"));
   });
 });

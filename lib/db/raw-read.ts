@@ -1,9 +1,10 @@
 import type { Database, Statement } from "better-sqlite3";
 import pg from "pg";
-import { postgresqlPool } from "@/lib/db";
+import { postgresqlPool, sqliteWriterMark } from "@/lib/db";
 import { readConnection } from "@/lib/db/read-connection";
 import { positional, valuesFor } from "@/lib/db/raw-sql";
 import { databaseProvider } from "@/lib/env";
+import { requestContext } from "@/lib/request-context";
 
 /**
  * Raw reads for the few per-request hot paths where Prisma's per-query overhead would cost more
@@ -27,22 +28,41 @@ export function rawRead<Row>(sql: string, params: Record<string, unknown> = {}):
  * The rows of recent SQLite reads, kept while the database is unchanged: `PRAGMA data_version`
  * changes whenever any other connection commits (this one only reads), the service's own writer
  * and other processes alike. Checking it is a third of the cost of the key lookup in a busy server
- * (a statement's cost there is mostly cold CPU caches), so a key polling its list costs less while
- * nothing changes; any commit empties the cache, and the next read runs the statement again. The
- * version is read before the rows: rows newer than their version are merely re-read next time.
+ * (it starts a read transaction: two file locks and a stat), so a key polling its list costs less
+ * while nothing changes; any commit empties the cache, and the next read runs the statement again.
+ * The version is read before the rows: rows newer than their version are merely re-read next time.
  * Rows are frozen: callers map them, never change them.
  */
 const sqliteCache = { connection: null as Database | null, version: -1, rows: new Map<string, readonly unknown[]>() };
 const MAX_CACHED_READS = 1000;
 
+/**
+ * The raw reads of one request share one check of the version (the route wrapper gives each request
+ * a snapshot, lib/http/route.ts): they see the database as it was at the request's first raw read,
+ * which came after the request did, plus anything this process has committed since. A later read
+ * checks again when this process's connection may have committed (sqliteWriterMark moved, or a
+ * transaction was open at the check) or when the cache has moved on to another version.
+ */
+export type ReadSnapshot = { reader?: Database; version?: number; writer?: object | null; changes?: number | bigint };
+
 function sqliteRead(sql: string, params: Record<string, unknown>): readonly unknown[] {
   const statement = sqliteStatement(sql);
   const connection = statement.database;
-  const version = dataVersion(connection);
-  if (sqliteCache.connection !== connection || sqliteCache.version !== version) {
-    sqliteCache.connection = connection;
-    sqliteCache.version = version;
-    sqliteCache.rows.clear();
+  const snapshot = requestContext()?.reads;
+  if (!snapshot || !snapshotHolds(snapshot, connection)) {
+    const writer = snapshot && sqliteWriterMark();
+    const version = dataVersion(connection);
+    if (sqliteCache.connection !== connection || sqliteCache.version !== version) {
+      sqliteCache.connection = connection;
+      sqliteCache.version = version;
+      sqliteCache.rows.clear();
+    }
+    if (snapshot) {
+      snapshot.reader = writer ? connection : undefined;
+      snapshot.version = version;
+      snapshot.writer = writer?.connection;
+      snapshot.changes = writer?.changes;
+    }
   }
   const key = `${sql}\u0000${JSON.stringify(params)}`;
   let rows = sqliteCache.rows.get(key);
@@ -52,6 +72,12 @@ function sqliteRead(sql: string, params: Record<string, unknown>): readonly unkn
     sqliteCache.rows.set(key, rows);
   }
   return rows;
+}
+
+function snapshotHolds(snapshot: ReadSnapshot, connection: Database): boolean {
+  if (snapshot.reader !== connection || snapshot.version !== sqliteCache.version || sqliteCache.connection !== connection) return false;
+  const writer = sqliteWriterMark();
+  return writer !== null && writer.connection === snapshot.writer && writer.changes === snapshot.changes;
 }
 
 const versionStatements = new WeakMap<Database, Statement<[], number>>();

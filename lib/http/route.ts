@@ -20,6 +20,7 @@ import {
   type IdempotencyClaim,
 } from "@/lib/http/idempotency";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { withinContext } from "@/lib/request-context";
 import { scopeFor, withScope, type Scope } from "@/lib/tenancy";
 
 type Schema = z.ZodType;
@@ -325,7 +326,8 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
     }
     return response;
   };
-  const wrapped: Handler<E> = handle;
+  // The request's raw reads share one snapshot (lib/db/raw-read.ts).
+  const wrapped: Handler<E> = (request, nextContext) => withinContext({ reads: {} }, () => handle(request, nextContext));
   wrapped.endpoint = definition;
   return wrapped;
 }

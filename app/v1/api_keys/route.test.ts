@@ -1,7 +1,8 @@
 import { DEFAULT_KEY_PERMISSIONS, KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { resetEnv } from "@/lib/env";
+import { databaseProvider, resetEnv } from "@/lib/env";
+import { commitElsewhere } from "@/lib/testing/elsewhere";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 import { unsetEnvAfterEach } from "@/lib/testing/env";
@@ -58,6 +59,16 @@ describe("GET /v1/api_keys", () => {
       expect(response.status).toBe(401);
       expect(response.body).toMatchObject({ error_code: "err_unauthenticated", http_code: 401 });
     }
+  });
+
+  it("a key revoked by another instance (another connection) is refused on the next request, after reads were kept", async () => {
+    const { account } = await signedInEmployee();
+    const key = await apiKeyFor(account.id);
+    expect((await call(GET, { apiKey: key.secret })).status).toBe(200);
+    expect((await call(GET, { apiKey: key.secret })).status).toBe(200);
+    const revokedAt = databaseProvider() === "sqlite" ? new Date().toISOString().replace("Z", "+00:00") : new Date();
+    await commitElsewhere(`UPDATE "ApiKey" SET "revokedAt" = ? WHERE "id" = ?`, [revokedAt, key.id]);
+    expectError(await call(GET, { apiKey: key.secret }), 401, "err_unauthenticated");
   });
 
   describe("IP allowlist", () => {
