@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
@@ -181,13 +181,18 @@ const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(
 
 // --- Server CPU time per request ------------------------------------------------------------
 // Requests per second swing several-fold with whatever else a shared machine runs; the CPU time the
-// server process itself spends per request (user + system, from /proc/<pid>/stat) moves far less.
-// Each route is compared with a trivial route of a bare Next.js app (bench/bare-app) measured the
-// same way in the same run, so the ratios hold across machines and sessions.
+// server process itself spends per request (user + system, from /proc/<pid>/stat) moves far less,
+// but not little enough here: these virtual machines report no steal time, so a neighbour's burst
+// is charged to whichever process was running. So each route is loaded side by side with a trivial
+// route of a bare Next.js app (bench/bare-app), both at the same moment for the same seconds and,
+// where taskset is there, both servers on one core (the load generator on another): a slow spell of
+// the machine falls on both sides of each ratio alike, and the ratios hold across machines and sessions.
 
-const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 2000);
+const CPU_SECONDS = Number(process.env.BENCH_CPU_SECONDS ?? 3);
 const CPU_WARM_UP = 3000;
-const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 7);
+const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 10);
+/** This machine's CPUs, counted before this process pins itself (availableParallelism() then says 1). */
+const CPUS = availableParallelism();
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux everywhere but exotic builds (`getconf CLK_TCK`)
 
 /** CPU milliseconds (user + system) the process has used so far. */
@@ -197,57 +202,86 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * Pins a process and all its threads to one CPU (-1: every CPU again) with taskset (util-linux). Returns false where
+ * there is no taskset or fewer than two CPUs; the measurement then runs unpinned, which is noisier.
+ */
+function pin(pid: number, cpu: number): boolean {
+  if (CPUS < 2) return false;
+  const cpus = cpu < 0 ? `0-${CPUS - 1}` : String(cpu);
+  const result = spawnSync("taskset", ["--all-tasks", "--pid", "--cpu-list", cpus, String(pid)], { stdio: "ignore" });
+  return result.status === 0;
+}
+
 type CpuResult = { name: string; requests: number; cpuMsPerRequest: number; rounds: number[]; non2xx: number; ratio?: number };
 type CpuTarget = { name: string; pid: number; options: autocannon.Options };
+type CpuSample = { ms: number; requests: number; non2xx: number };
 
-/** Server CPU milliseconds per request of `amount` requests at 4 connections, and how many were not 2xx. */
-async function cpuPerRequest(target: CpuTarget, amount: number): Promise<{ ms: number; non2xx: number }> {
-  const before = cpuMs(target.pid);
-  const result = await autocannon({ ...target.options, connections: 4, amount });
-  return { ms: (cpuMs(target.pid) - before) / result.requests.total, non2xx: result.non2xx };
+/**
+ * The reference and a target loaded at the same moment for CPU_SECONDS, 4 connections each: each
+ * side's server CPU milliseconds per request it answered, read before and after its own run.
+ */
+async function sideBySide(reference: CpuTarget, target: CpuTarget): Promise<[CpuSample, CpuSample]> {
+  const before = [cpuMs(reference.pid), cpuMs(target.pid)];
+  const run = async (side: CpuTarget, index: number): Promise<CpuSample> => {
+    const result = await autocannon({ ...side.options, connections: 4, duration: CPU_SECONDS });
+    return { ms: (cpuMs(side.pid) - before[index]!) / result.requests.total, requests: result.requests.total, non2xx: result.non2xx };
+  };
+  const [base, measured] = await Promise.all([run(reference, 0), run(target, 1)]);
+  return [base!, measured!];
 }
 
 /**
  * Server CPU time per request for each target against a reference route: a long warm-up each, then
- * rounds in which every target is measured right beside a measurement of the reference (a fixed
- * number of requests each, the pair's order alternating from round to round), so that a slow or
- * fast spell of a shared machine falls on both sides of each ratio. A target's ratio is the median
- * of its per-pair ratios; the figures in ms are medians too.
+ * rounds in which every target is loaded side by side with the reference. A target's figure is its
+ * CPU over all its rounds divided by the requests it answered in them, and its ratio that figure
+ * over the reference's in the same rounds: a total, not a median, so that a garbage collection
+ * falling in some rounds only still counts in full. Each round's own ratio is printed for the spread.
  */
 async function measureCpu(reference: CpuTarget, targets: CpuTarget[], rounds = CPU_ROUNDS): Promise<{ reference: CpuResult; targets: CpuResult[] }> {
   // A long warm-up: V8 optimises Next.js's request path over the first few thousand requests.
   for (const target of [reference, ...targets]) await autocannon({ ...target.options, connections: 4, amount: CPU_WARM_UP });
-  const referenceSamples: number[] = [];
-  let referenceNon2xx = 0;
-  const samples = targets.map(() => ({ values: [] as number[], ratios: [] as number[], non2xx: 0 }));
+  const referenceSamples: CpuSample[] = [];
+  const samples = targets.map(() => ({ values: [] as CpuSample[], ratios: [] as number[] }));
   for (let round = 0; round < rounds; round++) {
     for (const [index, target] of targets.entries()) {
-      const pair = round % 2 === 0 ? [reference, target] : [target, reference];
-      const [first, second] = [await cpuPerRequest(pair[0]!, CPU_REQUESTS), await cpuPerRequest(pair[1]!, CPU_REQUESTS)];
-      const [base, measured] = round % 2 === 0 ? [first, second] : [second, first];
-      referenceSamples.push(base.ms);
-      referenceNon2xx += base.non2xx;
-      samples[index]!.values.push(measured.ms);
+      const [base, measured] = await sideBySide(reference, target);
+      referenceSamples.push(base);
+      samples[index]!.values.push(measured);
       samples[index]!.ratios.push(measured.ms / base.ms);
-      samples[index]!.non2xx += measured.non2xx;
     }
   }
   const round3 = (value: number) => Math.round(value * 1000) / 1000;
-  const row = (name: string, values: number[], non2xx: number, ratios?: number[]): CpuResult => {
-    const result: CpuResult = { name, requests: CPU_REQUESTS * values.length, cpuMsPerRequest: round3(median(values)), rounds: values.map(round3), non2xx };
-    if (ratios) result.ratio = Math.round(median(ratios) * 100) / 100;
-    const ratioText = ratios ? `   ratio ${result.ratio} (pairs ${ratios.map((value) => value.toFixed(2)).join(", ")})` : "";
-    console.log(`${name.padEnd(44)} ${result.cpuMsPerRequest.toFixed(3).padStart(7)} ms CPU/request${ratioText}   non-2xx ${non2xx}`);
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const perRequest = (values: CpuSample[]) => sum(values.map((value) => value.ms * value.requests)) / sum(values.map((value) => value.requests));
+  const row = (name: string, values: CpuSample[], ratios?: number[], reference?: CpuSample[]): CpuResult => {
+    const result: CpuResult = {
+      name,
+      requests: sum(values.map((value) => value.requests)),
+      cpuMsPerRequest: round3(perRequest(values)),
+      rounds: values.map((value) => round3(value.ms)),
+      non2xx: sum(values.map((value) => value.non2xx)),
+    };
+    if (ratios && reference) result.ratio = Math.round((perRequest(values) / perRequest(reference)) * 100) / 100;
+    const ratioText = ratios ? `   ratio ${result.ratio} (rounds ${ratios.map((value) => value.toFixed(2)).join(", ")})` : "";
+    console.log(`${name.padEnd(44)} ${result.cpuMsPerRequest.toFixed(3).padStart(7)} ms CPU/request${ratioText}   non-2xx ${result.non2xx}`);
     return result;
   };
   return {
-    reference: row(reference.name, referenceSamples, referenceNon2xx),
-    targets: targets.map((target, index) => row(target.name, samples[index]!.values, samples[index]!.non2xx, samples[index]!.ratios)),
+    reference: row(reference.name, referenceSamples),
+    targets: targets.map((target, index) =>
+      row(target.name, samples[index]!.values, samples[index]!.ratios, referenceSamples.filter((_, sample) => sample % targets.length === index)),
+    ),
   };
 }
 
+/** The bare app, and whether it and the servers beside it are pinned to SERVER_CPU (the bench itself to CPU 0). */
+type BareApp = { child: ChildProcess; baseURL: string; pinned: boolean };
+/** The servers measured side by side share the last CPU; the load generator (this process) keeps CPU 0. */
+const SERVER_CPU = CPUS - 1;
+
 /** Builds (when needed) and starts the bare Next.js app: the framework's own cost of a request. */
-async function startBareApp(): Promise<{ child: ChildProcess; baseURL: string }> {
+async function startBareApp(): Promise<BareApp> {
   const dir = path.join(root, "bench", "bare-app");
   const build = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build", "--webpack"], {
     cwd: dir,
@@ -256,7 +290,10 @@ async function startBareApp(): Promise<{ child: ChildProcess; baseURL: string }>
   });
   if (build.status !== 0) throw new Error("bare app build failed");
   const child = spawn(process.execPath, [...startFlags, "server.mjs"], { cwd: dir, env: { ...process.env, PORT: "0", NODE_ENV: "production" }, stdio: ["ignore", "pipe", "inherit"] });
-  return { child, baseURL: await listeningURL(child, "bare app") };
+  const baseURL = await listeningURL(child, "bare app");
+  const pinned = pin(child.pid!, SERVER_CPU) && pin(process.pid, 0);
+  console.log(pinned ? `\nServers pinned to CPU ${SERVER_CPU}, the load generator to CPU 0 (taskset)` : "\nNo taskset or one CPU: the servers run unpinned (noisier ratios)");
+  return { child, baseURL, pinned };
 }
 
 async function stop(child: ChildProcess) {
@@ -275,11 +312,12 @@ let cpuCounter = 0;
  * Server CPU time per request on one database: the service on a fresh process, each of its routes
  * measured beside the bare app's trivial route, and the ratios to that route.
  */
-async function measureServerCpu(database: BenchDatabase, secret: string, bare: { child: ChildProcess; baseURL: string }): Promise<CpuRun> {
+async function measureServerCpu(database: BenchDatabase, secret: string, bare: BareApp): Promise<CpuRun> {
   console.log(
-    `\nServer CPU time per request on ${database.label} (${CPU_ROUNDS} rounds; in each, every route beside the bare route, ${CPU_REQUESTS} requests each at 4 connections, after ${CPU_WARM_UP} to warm up)\n`,
+    `\nServer CPU time per request on ${database.label} (${CPU_ROUNDS} rounds; in each, every route loaded beside the bare route for ${CPU_SECONDS} s, 4 connections each, after ${CPU_WARM_UP} requests to warm up)\n`,
   );
   const server = await startServer(database);
+  if (bare.pinned && !pin(server.child.pid!, SERVER_CPU)) console.log(`Could not pin the server to CPU ${SERVER_CPU}: its ratios are noisier`);
   const auth = { authorization: `Bearer ${secret}` };
   let measured: { reference: CpuResult; targets: CpuResult[] };
   try {
@@ -308,7 +346,7 @@ async function measureServerCpu(database: BenchDatabase, secret: string, bare: {
 }
 
 /** The same on a throwaway PostgreSQL database, created and dropped here; skipped, saying why, when there is no server. */
-async function measureServerCpuOnPostgresql(bare: { child: ChildProcess; baseURL: string }): Promise<CpuRun | { skipped: string }> {
+async function measureServerCpuOnPostgresql(bare: BareApp): Promise<CpuRun | { skipped: string }> {
   const database = await createPostgresqlDatabase();
   if ("skipped" in database) {
     console.log(`\nServer CPU time per request on PostgreSQL: skipped, ${database.skipped}`);
@@ -416,6 +454,7 @@ async function main() {
     postgresqlCpu = await measureServerCpuOnPostgresql(bare);
   } finally {
     await stop(bare.child);
+    if (bare.pinned) pin(process.pid, -1);
   }
   const cpu = { sqlite: sqliteCpu.cpu, postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.cpu };
   const cpuRatios = { sqlite: sqliteCpu.ratios, postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.ratios };
