@@ -240,7 +240,8 @@ async function sideBySide(reference: CpuTarget, target: CpuTarget): Promise<[Cpu
  */
 async function measureCpu(reference: CpuTarget, targets: CpuTarget[], rounds = CPU_ROUNDS): Promise<{ reference: CpuResult; targets: CpuResult[] }> {
   // A long warm-up: V8 optimises Next.js's request path over the first few thousand requests.
-  for (const target of [reference, ...targets]) await autocannon({ ...target.options, connections: 4, amount: CPU_WARM_UP });
+  // The reference last, so that it is as warm as the targets when the first round starts.
+  for (const target of [...targets, reference]) await autocannon({ ...target.options, connections: 4, amount: CPU_WARM_UP });
   const referenceSamples: CpuSample[] = [];
   const samples = targets.map(() => ({ values: [] as CpuSample[], ratios: [] as number[] }));
   for (let round = 0; round < rounds; round++) {
