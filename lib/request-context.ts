@@ -5,10 +5,11 @@ import { processGlobal } from "@/lib/process-global";
 import type { Scope } from "@/lib/tenancy";
 
 /**
- * What a request carries through its awaits: its tenant scope (lib/tenancy.ts), the transaction
- * it runs in (lib/db.ts) and the snapshot its raw reads share (lib/db/raw-read.ts). One AsyncLocalStorage for both, once per process (lib/process-global.ts:
- * a production build can hold more than one copy of a module): every storage that exists costs
- * each promise the process makes a little, about 1 % of a key-authenticated GET per storage.
+ * What a request carries through its awaits: its tenant scope (lib/tenancy.ts), the transaction it
+ * runs in (lib/db.ts) and the snapshot its raw reads share (lib/db/raw-read.ts). One
+ * AsyncLocalStorage for all three, once per process (lib/process-global.ts: a production build can
+ * hold more than one copy of a module): every storage that exists costs each promise the process
+ * makes a little, about 1 % of a key-authenticated GET per storage.
  */
 type RequestContext = { readonly scope?: Scope; readonly transaction?: OpenTransaction; readonly reads?: ReadSnapshot };
 
