@@ -1,6 +1,7 @@
 import { db } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
-import { rawRead } from "@/lib/db/raw-read";
+import { rawRead, type Rows } from "@/lib/db/raw-read";
+import { isThenable, type MaybePromise } from "@/lib/maybe-promise";
 import { rawExecute } from "@/lib/db/raw-sql";
 import { notFound } from "@/lib/http/api-error";
 import { idPattern } from "@/lib/id-schema";
@@ -12,12 +13,21 @@ import { requestContext, withinContext } from "@/lib/request-context";
  */
 export type Scope = { platformId: string; accountId: string; confined?: boolean };
 
-/** Runs `work` with every tenantDb() query confined to `scope`. The route wrapper is the usual caller. */
-export function withScope<T>(scope: Scope, work: () => Promise<T>): Promise<T> {
+/** Runs `work` with every tenantDb() query confined to `scope`. */
+export function withScope<T>(scope: Scope, work: () => MaybePromise<T>): Promise<T> {
+  const result = inScope(scope, work);
+  return result instanceof Promise ? result : Promise.resolve(result);
+}
+
+/**
+ * withScope for the route wrapper, whose hot handlers answer at once on SQLite: an answer given at
+ * once stays one (no promise made, lib/maybe-promise.ts). A Prisma query is lazy (it runs when
+ * awaited, and is no Promise): it is settled here, inside the scope, not after the scope ended.
+ */
+export function inScope<T>(scope: Scope, work: () => MaybePromise<T>): MaybePromise<T> {
   return withinContext({ scope }, () => {
     const result = work();
-    // A Prisma query is lazy (it runs when awaited): settle it here, inside the scope, not after it ended.
-    return result instanceof Promise ? result : Promise.resolve(result);
+    return result instanceof Promise || !isThenable(result) ? result : Promise.resolve(result);
   });
 }
 
@@ -259,7 +269,7 @@ async function namedScope(actor: { platformId: string; accountId: string; confin
  * must confine itself with `:accountId`, which is bound here from the current scope, never by the
  * caller, so this stays the one place tenancy is set.
  */
-export function tenantRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<readonly Readonly<Row>[]> {
+export function tenantRead<Row>(sql: string, params: Record<string, unknown> = {}): MaybePromise<Rows<Row>> {
   if (!/:accountId\b/.test(sql)) throw new Error("tenantRead SQL must filter by :accountId");
   return rawRead<Row>(sql, { ...params, accountId: currentScope().accountId });
 }

@@ -4,7 +4,9 @@ import { newApiKeySecret } from "@/lib/auth/api-key-secret";
 import { DEFAULT_KEY_PERMISSIONS, permissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { apiKeySchema, presentApiKey, type ApiKeyFields, type KeyCreator } from "@/lib/api-keys/schemas";
-import { isoTimestamp } from "@/lib/db/raw-read";
+import { isoTimestamp, type Rows } from "@/lib/db/raw-read";
+import { immutable, isImmutable } from "@/lib/immutable";
+import { andThen, type MaybePromise } from "@/lib/maybe-promise";
 import { scopeAccountId, tenantDb, tenantRead } from "@/lib/tenancy";
 import { changeOnce, emitResourceEvent } from "@/lib/webhooks/events";
 
@@ -74,18 +76,32 @@ type RawKeyRow = Omit<ApiKeyFields, "expiresAt" | "createdAt" | "lastUsedAt" | "
 
 /**
  * The scope's keys, newest first. Read raw (tenantRead) because key-authenticated callers poll this
- * list and Prisma's per-query overhead would be most of the request (see README, Benchmarks).
+ * list and Prisma's per-query overhead would be most of the request (see README, Benchmarks). On
+ * SQLite the same rows come back while nothing changed, and so does the same immutable list (its
+ * JSON is then kept by the route wrapper): a poll answers without a promise or a re-presentation.
  */
-export async function listApiKeys() {
-  const rows = await tenantRead<RawKeyRow>(
+export function listApiKeys(): MaybePromise<readonly ReturnType<typeof presentRawKey>[]> {
+  const rows = tenantRead<RawKeyRow>(
     `SELECT "id", "name", "prefix", "expiresAt", "cidrAllowlist", "createdAt", "lastUsedAt", "revokedAt", "permissions", "createdByType", "createdById"
      FROM "ApiKey" WHERE "accountId" = :accountId ORDER BY "createdAt" DESC, "id" DESC`,
   );
-  const time = (value: string | null) => (value === null ? null : isoTimestamp(value));
-  return rows.map((row) =>
-    presentApiKey({ ...row, expiresAt: isoTimestamp(row.expiresAt), createdAt: isoTimestamp(row.createdAt), lastUsedAt: time(row.lastUsedAt), revokedAt: time(row.revokedAt) }),
-  );
+  return andThen(rows, (read) => {
+    // Kept rows are immutable (lib/db/raw-read.ts); rows read afresh (PostgreSQL) come once.
+    if (!isImmutable(read)) return read.map(presentRawKey);
+    let keys = presentedLists.get(read);
+    if (!keys) {
+      keys = immutable(read.map(presentRawKey));
+      presentedLists.set(read, keys);
+    }
+    return keys;
+  });
 }
+
+const presentedLists = new WeakMap<Rows<RawKeyRow>, readonly ReturnType<typeof presentRawKey>[]>();
+
+const time = (value: string | null) => (value === null ? null : isoTimestamp(value));
+const presentRawKey = (row: Readonly<RawKeyRow>) =>
+  presentApiKey({ ...row, expiresAt: isoTimestamp(row.expiresAt), createdAt: isoTimestamp(row.createdAt), lastUsedAt: time(row.lastUsedAt), revokedAt: time(row.revokedAt) });
 
 async function findKey(keyId: string) {
   const row = await tenantDb().apiKey.findUnique({ where: { id: keyId } });

@@ -1,6 +1,7 @@
 import { ApiError } from "@/lib/http/api-error";
 import { readSessionCookie, resolveSession } from "@/lib/auth/sessions";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
+import { andThen, type MaybePromise } from "@/lib/maybe-promise";
 import { ROLE_PERMISSIONS, type Permission, type Role } from "@/lib/auth/permissions";
 
 /**
@@ -40,24 +41,26 @@ export type EmployeeActor = Extract<Actor, { type: "employee" }>;
  * Bearer key first (it needs no CSRF check), then the session cookie. Ambiguous credentials answer
  * 400: two Authorization headers (a Headers object joins them with ", "; a key never holds a comma)
  * or two session cookies (readSessionCookie). server.mjs refuses both before any route runs too.
+ * A key is answered at once when its check was (lib/maybe-promise.ts); refusals are thrown ApiErrors.
  */
-export async function authenticate(request: Request, ip: string | null): Promise<Actor> {
+export function authenticate(request: Request, ip: string | null): MaybePromise<Actor> {
   const authorization = request.headers.get("authorization");
   const token = readSessionCookie(request);
-  if (authorization?.includes(",")) throw new ApiError("err_bad_request", "Send one Authorization header, not several");
-  if (authorization !== null) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw new ApiError("err_unauthenticated", "Authorization must be `Bearer <API key>`");
-    const key = await verifyApiKey({ secret: match[1]!, ip });
-    return {
-      type: "api_key",
-      id: key.id,
-      accountId: key.accountId,
-      platformId: key.platformId,
-      permissions: key.permissions,
-      confined: key.accountId !== key.platformId,
-    };
-  }
+  if (authorization === null) return authenticateSession(token);
+  if (authorization.includes(",")) throw new ApiError("err_bad_request", "Send one Authorization header, not several");
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw new ApiError("err_unauthenticated", "Authorization must be `Bearer <API key>`");
+  return andThen(verifyApiKey({ secret: match[1]!, ip }), (key): Actor => ({
+    type: "api_key",
+    id: key.id,
+    accountId: key.accountId,
+    platformId: key.platformId,
+    permissions: key.permissions,
+    confined: key.accountId !== key.platformId,
+  }));
+}
+
+async function authenticateSession(token: string | null): Promise<Actor> {
   if (token) {
     const session = await resolveSession(token);
     if (!session) throw new ApiError("err_unauthenticated", "Your session has expired; sign in again");

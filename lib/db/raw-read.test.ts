@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createPlatform } from "@/lib/accounts/platforms";
 import { db, inTransaction } from "@/lib/db";
 import { rawRead } from "@/lib/db/raw-read";
+import { isImmutable } from "@/lib/immutable";
 import { databaseProvider } from "@/lib/env";
 import { commitElsewhere } from "@/lib/testing/elsewhere";
 import { withinContext } from "@/lib/request-context";
@@ -19,6 +20,8 @@ describe("rawRead", () => {
     const again = await rawRead(NAME_OF, { id: platform.id });
     expect(again).toEqual(first);
     expect(again === first).toBe(databaseProvider() === "sqlite");
+    // Kept rows are immutable, so what a caller makes of them can be kept with them (the key list does).
+    expect(isImmutable(first)).toBe(databaseProvider() === "sqlite");
     // Other parameters are another read.
     const other = await createPlatform({ name: "Other" });
     expect(await nameOf(other.id)).toBe("Other");

@@ -4,6 +4,8 @@ import { postgresqlPool, sqliteWriterMark } from "@/lib/db";
 import { readConnection } from "@/lib/db/read-connection";
 import { positional, valuesFor } from "@/lib/db/raw-sql";
 import { databaseProvider } from "@/lib/env";
+import { immutable } from "@/lib/immutable";
+import type { MaybePromise } from "@/lib/maybe-promise";
 import { requestContext } from "@/lib/request-context";
 
 /**
@@ -13,16 +15,16 @@ import { requestContext } from "@/lib/request-context";
  * Json columns as JSON text
  * (select no Boolean column: SQLite answers 0/1, PostgreSQL true/false). On SQLite it runs on the read-only connection (lib/db/read-connection.ts),
  * on PostgreSQL on the process's pool. Everything else goes through Prisma. SQLite rows are kept
- * while the database is unchanged (see sqliteCache), so they come back frozen.
+ * while the database is unchanged (see sqliteCache), so they come back immutable (lib/immutable.ts).
+ *
+ * SQLite answers at once (a failed read throws), PostgreSQL with a promise (lib/maybe-promise.ts).
  */
-export function rawRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<readonly Readonly<Row>[]> {
+export function rawRead<Row>(sql: string, params: Record<string, unknown> = {}): MaybePromise<Rows<Row>> {
   if (databaseProvider() === "postgresql") return postgresqlRead<Row>(sql, params);
-  try {
-    return Promise.resolve(sqliteRead(sql, params) as readonly Row[]);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return sqliteRead(sql, params) as Rows<Row>;
 }
+
+export type Rows<Row> = readonly Readonly<Row>[];
 
 /**
  * The rows of recent SQLite reads, kept while the database is unchanged: `PRAGMA data_version`
@@ -31,7 +33,7 @@ export function rawRead<Row>(sql: string, params: Record<string, unknown> = {}):
  * (it starts a read transaction: two file locks and a stat), so a key polling its list costs less
  * while nothing changes; any commit empties the cache, and the next read runs the statement again.
  * The version is read before the rows: rows newer than their version are merely re-read next time.
- * Rows are frozen: callers map them, never change them.
+ * Kept rows are immutable: callers map them, never change them, and may keep what they make of them per rows array.
  */
 const sqliteCache = { connection: null as Database | null, version: -1, rows: new Map<string, readonly unknown[]>() };
 const MAX_CACHED_READS = 1000;
@@ -67,7 +69,7 @@ function sqliteRead(sql: string, params: Record<string, unknown>): readonly unkn
   const key = `${sql}\u0000${JSON.stringify(params)}`;
   let rows = sqliteCache.rows.get(key);
   if (!rows) {
-    rows = Object.freeze((statement.all(params) as object[]).map((row) => Object.freeze(row)));
+    rows = immutable(statement.all(params) as object[]);
     if (sqliteCache.rows.size >= MAX_CACHED_READS) sqliteCache.rows.clear();
     sqliteCache.rows.set(key, rows);
   }

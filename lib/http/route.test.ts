@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import { endpoint } from "@/lib/http/endpoint";
+import { ApiError } from "@/lib/http/api-error";
 import { route } from "@/lib/http/route";
+import { immutable } from "@/lib/immutable";
 import { call } from "@/lib/testing/http";
 
 // The wrapper's own rules that no endpoint definition exercises (the walk in
@@ -58,4 +60,48 @@ describe("route()", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ count: 1 });
   });
+
+  it("takes an answer given at once (no promise) as it takes a promised one, and a thrown refusal as a rejected one", async () => {
+    const answered = route(countEndpoint, () => ({ count: 1 }));
+    expect((await call(answered, { path: "/v1/test/count" })).body).toEqual({ count: 1 });
+    const refused = route(countEndpoint, () => {
+      throw new ApiError("err_conflict", "Not now");
+    });
+    const response = await call(refused, { path: "/v1/test/count" });
+    expect(response.status).toBe(409);
+    expect(response.body).toMatchObject({ error_code: "err_conflict", message: "Not now" });
+  });
+
+  it("keeps an immutable result's checked JSON while the same result comes back, and only then", async () => {
+    const listed = z.object({ items: z.array(z.object({ id: z.string() })) });
+    const listEndpoint = { ...countEndpoint, path: "/v1/test/list", response: listed };
+    const parse = vi.spyOn(listed, "safeParse");
+    let current = immutable({ items: [{ id: "a", secret: "not in the schema" }] });
+    const handler = route(listEndpoint, () => current);
+    const first = await call(handler, { path: "/v1/test/list" });
+    const again = await call(handler, { path: "/v1/test/list" });
+    expect(first.body).toEqual({ items: [{ id: "a" }] });
+    expect(again.body).toEqual(first.body);
+    expect(parse).toHaveBeenCalledTimes(1);
+    // Another result is answered afresh (and checked): what is kept never outlives the object it came from.
+    current = immutable({ items: [{ id: "b", secret: "not in the schema" }] });
+    expect((await call(handler, { path: "/v1/test/list" })).body).toEqual({ items: [{ id: "b" }] });
+    expect(parse).toHaveBeenCalledTimes(2);
+    // A result that is not immutable is checked on every answer, even when it is the same object.
+    const plain = { items: [{ id: "c" }] };
+    const plainHandler = route(listEndpoint, () => plain);
+    await call(plainHandler, { path: "/v1/test/list" });
+    plain.items[0]!.id = "d";
+    expect((await call(plainHandler, { path: "/v1/test/list" })).body).toEqual({ items: [{ id: "d" }] });
+    expect(parse).toHaveBeenCalledTimes(4);
+  });
+
+  it("keeps an immutable result's answer per route: another route's schema still applies to the same object", async () => {
+    const shared = immutable({ count: 1, extra: "dropped by the first schema only" });
+    const strict = route(countEndpoint, () => shared);
+    const loose = route({ ...countEndpoint, response: z.object({ count: z.number(), extra: z.string() }) }, () => shared);
+    expect((await call(strict, { path: "/v1/test/count" })).body).toEqual({ count: 1 });
+    expect((await call(loose, { path: "/v1/test/count" })).body).toEqual({ count: 1, extra: "dropped by the first schema only" });
+  });
 });
+

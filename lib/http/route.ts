@@ -21,7 +21,9 @@ import {
 } from "@/lib/http/idempotency";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { withinContext } from "@/lib/request-context";
-import { scopeFor, withScope, type Scope } from "@/lib/tenancy";
+import { inScope, scopeFor, type Scope } from "@/lib/tenancy";
+import { isImmutable } from "@/lib/immutable";
+import { andThen, type MaybePromise } from "@/lib/maybe-promise";
 
 type Schema = z.ZodType;
 
@@ -62,8 +64,8 @@ export function requestIdOf(request: Request): string {
   return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : `req_${randomHex(12)}`;
 }
 
-function json(body: unknown, status: number, requestId: string, extra?: HeadersInit): Response {
-  const response = new Response(status === 204 ? null : JSON.stringify(body), {
+function json(body: unknown, status: number, requestId: string, extra?: HeadersInit, text = status === 204 ? null : JSON.stringify(body)): Response {
+  const response = new Response(text, {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId },
   });
@@ -161,8 +163,10 @@ function parseWith<S extends Schema>(schema: S | undefined, input: unknown, wher
  * for its date-time strings), which the answer passes through. A mutating handler runs in one database transaction with
  * its audit record (and its kept idempotent response): all of it commits, or none of it.
  */
-export function route<E extends Endpoint>(definition: E, handler: (context: Context<E>) => Promise<ResultOf<E>>): Handler<E> {
+export function route<E extends Endpoint>(definition: E, handler: (context: Context<E>) => MaybePromise<ResultOf<E>>): Handler<E> {
   const successStatus = definition.status ?? 200;
+  /** The answers of immutable results (lib/immutable.ts), kept for as long as the result object lives: the same rows give the same JSON. */
+  const answers = new WeakMap<object, Answer>();
   const handle = async (request: Request, nextContext: NextContext): Promise<Response> => {
     const requestId = requestIdOf(request);
     const ip = clientIp(request);
@@ -206,7 +210,8 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
           throw new ApiError("err_forbidden", "Cross-site request refused");
         }
       } else {
-        actor = await authenticate(request, ip);
+        const authenticated = authenticate(request, ip);
+        actor = authenticated instanceof Promise ? await authenticated : authenticated;
         if (actor.type === "employee" && mutating && !isSameOrigin(request, { requireProof: true })) {
           throw new ApiError("err_forbidden", "Cross-site request refused: send it from the dashboard's own origin");
         }
@@ -274,29 +279,40 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         commit,
       } as Context<E>;
       /** The handler's result as it goes out: through the response schema, which drops anything not in it. */
-      const run = async () => {
-        handlerRan = true;
-        result = await handler(context);
-        const plain = result === undefined ? null : toWire(result);
-        if (!definition.response) return plain;
-        const checked = definition.response.safeParse(plain);
-        // An answer that does not fit its own schema is the service's bug (500), never the caller's (422).
-        if (!checked.success) throw new Error(`${definition.method} ${definition.path} answered outside its response schema: ${checked.error.message}`);
-        return checked.data;
+      const answer = (value: ResultOf<E>): Answer => {
+        result = value;
+        const immutableResult = isImmutable(value) ? (value as object) : null;
+        const kept = immutableResult && answers.get(immutableResult);
+        if (kept) return kept;
+        const plain = value === undefined ? null : toWire(value);
+        let output = plain;
+        if (definition.response) {
+          const checked = definition.response.safeParse(plain);
+          // An answer that does not fit its own schema is the service's bug (500), never the caller's (422).
+          if (!checked.success) throw new Error(`${definition.method} ${definition.path} answered outside its response schema: ${checked.error.message}`);
+          output = checked.data;
+        }
+        const made = { output, text: successStatus === 204 ? null : JSON.stringify(output) };
+        if (immutableResult) answers.set(immutableResult, made);
+        return made;
       };
-      const finish = async (output: unknown) => {
-        if (claim) await completeIdempotencyKey(claim, { status: successStatus, body: output });
+      const run = () => {
+        handlerRan = true;
+        return andThen(handler(context), answer);
+      };
+      const finish = async (made: Answer) => {
+        if (claim) await completeIdempotencyKey(claim, { status: successStatus, body: made.output });
         claim = null;
         await writeAuditEvent(auditEvent(successStatus));
         audited = true;
-        return output;
+        return made;
       };
-      const inScope = <T>(work: () => Promise<T>) => (scope ? withScope(scope, work) : work());
-      const output =
-        mutating && !definition.ownTransactions
-          ? await inScope(() => inTransaction(async () => finish(await run())))
-          : await inScope(run);
-      response = json(output, successStatus, requestId, headers);
+      // A read on SQLite answers at once: no promise is made on its way (lib/maybe-promise.ts).
+      const scoped = <T>(work: () => MaybePromise<T>) => (scope ? inScope(scope, work) : work());
+      const pending =
+        mutating && !definition.ownTransactions ? scoped(() => inTransaction(async () => finish(await run()))) : scoped(run);
+      const { output, text } = pending instanceof Promise ? await pending : pending;
+      response = json(output, successStatus, requestId, headers, text);
       if (claim) {
         // A handler with its own transactions: its response is kept after it, in a commit of its own.
         const kept = claim;
@@ -331,6 +347,9 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
   wrapped.endpoint = definition;
   return wrapped;
 }
+
+/** A result's checked output and its JSON text (null for 204). */
+type Answer = { output: unknown; text: string | null };
 
 /**
  * A handler's result as JSON will carry it: Dates as the ISO strings the response schemas describe,

@@ -71,6 +71,18 @@ describe("GET /v1/api_keys", () => {
     expectError(await call(GET, { apiKey: key.secret }), 401, "err_unauthenticated");
   });
 
+  it("the list a key polls follows every change on the next request: its own instance's and another's", async () => {
+    const { account } = await signedInEmployee();
+    const key = await apiKeyFor(account.id);
+    const names = async () => ((await call(GET, { apiKey: key.secret })).body as { name: string | null }[]).map((item) => item.name);
+    const before = await names();
+    expect(await names()).toEqual(before);
+    await commitElsewhere(`UPDATE "ApiKey" SET "name" = ? WHERE "id" = ?`, ["renamed elsewhere", key.id]);
+    expect(await names()).toEqual(["renamed elsewhere"]);
+    await db().apiKey.update({ where: { id: key.id }, data: { name: "renamed here" } });
+    expect(await names()).toEqual(["renamed here"]);
+  });
+
   describe("IP allowlist", () => {
     unsetEnvAfterEach("TRUST_PROXY");
 

@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 // GET: the account's keys. POST: issue one (secret shown once), with no permission the issuer lacks.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: route(listApiKeysEndpoint, async () => listApiKeys()),
+  GET: route(listApiKeysEndpoint, () => listApiKeys()),
   POST: route(issueApiKeyEndpoint, async ({ actor, body }) =>
     issueApiKey({ ...body, createdBy: { type: actor.type, id: actor.id }, permissions: keyPermissionsFor(actor, body.permissions) }),
   ),
