@@ -15,8 +15,7 @@ export type Scope = { platformId: string; accountId: string; confined?: boolean 
 
 /** Runs `work` with every tenantDb() query confined to `scope`. */
 export function withScope<T>(scope: Scope, work: () => MaybePromise<T>): Promise<T> {
-  const result = inScope(scope, work);
-  return result instanceof Promise ? result : Promise.resolve(result);
+  return Promise.resolve(inScope(scope, work));
 }
 
 /**
