@@ -24,7 +24,9 @@ const statusText: Record<number, string> = {
     "(`err_forbidden`, `details.permission` names it), or 2FA required by the platform (`err_two_factor_required`)",
   404: "Unknown route or object, or one of another account",
   405: "Known route, wrong method",
-  409: "Conflict with the current state, or a request with the same Idempotency-Key still running",
+  409:
+    "Conflict with the current state, a request with the same Idempotency-Key still running, or a repeat of one whose " +
+    "response held a secret shown once (`err_idempotency_secret`)",
   422: "Validation failed; `details` names each field (or `err_idempotency_mismatch`: the Idempotency-Key was used for a different request)",
   429: "Too many attempts",
   500: "Internal error (no internals in the body)",
@@ -154,7 +156,11 @@ export function buildOpenApi(): JsonSchema {
           "Makes a retry safe: the first response (status and body) is kept 24 hours for this credential and key. A repeat " +
           "with the same request gets it again with `Idempotent-Replayed: true`; a different request under the key answers " +
           "422 `err_idempotency_mismatch`; a repeat while the first still runs, 409 `err_conflict`. Refusals before the " +
-          "operation starts (validation, authentication) and 5xx are not kept.",
+          "operation starts (validation, authentication) and 5xx are not kept." +
+          (endpoint.secretResponse
+            ? " This response holds a secret shown once, so it is never kept: a repeat answers 409 `err_idempotency_secret` " +
+              "(that response held a secret shown once; look the object up instead), and nothing is created twice."
+            : ""),
         schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
       });
     }

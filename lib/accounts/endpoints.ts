@@ -66,6 +66,7 @@ export const updateFeatureFlagsEndpoint = defineFeatureFlags("POST /v1/feature_f
 });
 
 export const createSandboxPlatformEndpoint = defineSandbox("POST /v1/sandbox/platforms", {
+  secretResponse: true,
   summary: "Create a separate platform (tenant) with a working API key",
   description:
     "For testing isolation: the new platform sees none of the caller's data and the caller none of its. " +

@@ -11,6 +11,7 @@ export const listApiKeysEndpoint = define("GET /v1/api_keys", {
 });
 
 export const issueApiKeyEndpoint = define("POST /v1/api_keys", {
+  secretResponse: true,
   action: "api_key.issue",
   summary: "Issue an API key",
   description:
@@ -47,6 +48,7 @@ export const revokeApiKeyEndpoint = define("DELETE /v1/api_keys/{key}", {
 });
 
 export const rollApiKeyEndpoint = define("POST /v1/api_keys/{key}/roll", {
+  secretResponse: true,
   action: "api_key.roll",
   summary: "Roll a key: a new secret, the old one working for an overlap",
   description:

@@ -72,6 +72,7 @@ export const signOutEndpoint = defineOwn("DELETE /v1/sessions/current", {
 });
 
 export const startTotpEndpoint = defineOwn("POST /v1/employees/totp", {
+  secretResponse: true,
   action: "employee.totp_start",
   summary: "Start TOTP enrolment for the signed-in employee",
   description: "Returns a new secret and its otpauth:// URI. Two-factor authentication stays off until confirmed. 409 when already on.",
@@ -81,6 +82,7 @@ export const startTotpEndpoint = defineOwn("POST /v1/employees/totp", {
 });
 
 export const confirmTotpEndpoint = defineOwn("POST /v1/employees/totp/confirm", {
+  secretResponse: true,
   action: "employee.totp_confirm",
   ownTransactions: true, // wrong codes count toward throttling
   summary: "Confirm TOTP enrolment with a first code",
@@ -99,6 +101,7 @@ export const listEmployeesEndpoint = defineStaff("GET /v1/employees", {
 });
 
 export const inviteEmployeeEndpoint = defineStaff("POST /v1/employees", {
+  secretResponse: true,
   summary: "Invite an employee",
   description:
     "Creates the employee with status `invited` and returns the invitation link (valid 7 days), shown only in this " +
@@ -204,6 +207,7 @@ export const endOwnSessionEndpoint = defineOwn("DELETE /v1/sessions/{id}", {
 });
 
 export const regenerateRecoveryCodesEndpoint = defineOwn("POST /v1/employees/totp/recovery_codes", {
+  secretResponse: true,
   action: "employee.recovery_codes_regenerate",
   summary: "New recovery codes for the signed-in employee (extension)",
   description: "Ten new single-use codes, shown once; the old ones stop working. Needs `Service-Totp-Code`.",

@@ -11,6 +11,7 @@ export const errorStatus = {
   err_not_found: 404,
   err_method_not_allowed: 405,
   err_conflict: 409,
+  err_idempotency_secret: 409,
   err_payload_too_large: 413,
   err_unsupported_media_type: 415,
   err_validation: 422,

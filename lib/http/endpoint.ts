@@ -46,6 +46,13 @@ export type Endpoint = {
    * counters). It keeps its own writes consistent; its audit record follows in a commit of its own.
    */
   ownTransactions?: true;
+  /**
+   * The success response carries a secret shown once (a key's `secret`, a TOTP secret, recovery codes, an
+   * invitation link). It is never kept for Idempotency-Key replay (a repeat answers 409
+   * `err_idempotency_secret`) and never logged; lib/testing/secret-responses.test.ts finds a response
+   * schema with a secret-looking field that lacks this mark.
+   */
+  secretResponse?: true;
   /** Audit action name, e.g. "api_key.issue"; defaults to "METHOD /path". */
   action?: string;
   /**

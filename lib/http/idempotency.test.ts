@@ -116,21 +116,19 @@ describe("Idempotency-Key", () => {
     expect((await create(apiKey, "customer-1", "x".repeat(255))).status).toBe(201);
   });
 
-  it("a kept response holding a secret (a new key's) is stored encrypted, and the repeat gets it back", async () => {
-    const { apiKey } = await platformWithKey({ permissions: ["api_keys:read", "api_keys:write"] });
+  it("a response holding a secret (a new key's) is not kept: the repeat answers 409 err_idempotency_secret and issues nothing", async () => {
+    const { apiKey, account } = await platformWithKey({ permissions: ["api_keys:read", "api_keys:write"] });
     const body = { name: "CI", expiresAt: inDays(30) };
     const issue = () => call(issueApiKey, { method: "POST", apiKey, body, headers: { "idempotency-key": "issue-1" } });
     const first = await issue();
     expect(first.status).toBe(201);
-    const secret = first.body.secret as string;
-    const rows = await db().$queryRawUnsafe<{ body: string }[]>(`SELECT body FROM "IdempotencyKey" WHERE key = 'issue-1'`);
+    const rows = await db().idempotencyKey.findMany({ where: { key: "issue-1" } });
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.body).not.toContain(secret);
-    expect(rows[0]!.body).not.toContain(secret.slice(4, 20));
+    expect(rows[0]).toMatchObject({ status: 201, body: null, heldSecret: true });
     const again = await issue();
-    expect(again.status, JSON.stringify(again.body)).toBe(201);
-    expect(again.body.secret).toBe(secret);
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expectError(again, 409, "err_idempotency_secret");
+    expect(JSON.stringify(again.body)).not.toContain(first.body.secret);
+    expect(await db().apiKey.count({ where: { accountId: account.id } })).toBe(2);
   });
 
   it("a key older than 24 hours is forgotten: the same key starts a new request", async () => {

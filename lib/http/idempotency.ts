@@ -14,6 +14,8 @@ const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
 export type IdempotencyClaim = { credential: string; key: string };
 export type StoredResponse = { status: number; body: unknown };
+/** What is kept of a response: all of it, or, when it held a secret shown once, only that it did. */
+export type KeptResponse = StoredResponse | { status: number; heldSecret: true };
 
 /** The header's value, or null when there is none; 400 when it is not 1 to 255 printable characters. */
 export function idempotencyKeyOf(request: Request): string | null {
@@ -38,7 +40,8 @@ const context = (claim: IdempotencyClaim) => `idempotency:${claim.credential}:${
 /**
  * Claims `key` for this request. Returns the kept response when the key was used before with the
  * same request (the caller replays it), or null when this request should run. A different request
- * under the same key is 422 err_idempotency_mismatch; one still running is 409.
+ * under the same key is 422 err_idempotency_mismatch; one still running is 409; one whose response held a
+ * secret shown once is 409 err_idempotency_secret (that secret is never shown twice).
  */
 export async function claimIdempotencyKey(
   claim: IdempotencyClaim & { fingerprint: string },
@@ -68,6 +71,9 @@ export async function claimIdempotencyKey(
         "This Idempotency-Key was already used for a different request; use a new key for a new request",
       );
     }
+    if (existing.heldSecret) {
+      throw new ApiError("err_idempotency_secret", "That response held a secret shown once; look the object up instead");
+    }
     if (existing.status !== null && existing.body !== null) {
       return { status: existing.status, body: JSON.parse(decryptSecret(existing.body, context(claim))) };
     }
@@ -87,12 +93,16 @@ export async function claimIdempotencyKey(
 
 /**
  * Keeps the response for repeats. Called in the request's own transaction when there is one, so the
- * change and its kept response commit together. Encrypted: it can hold a secret shown once.
+ * change and its kept response commit together. Encrypted all the same; a response that held a secret
+ * shown once keeps no body at all, only the mark that refuses its repeats.
  */
-export async function completeIdempotencyKey(claim: IdempotencyClaim, response: StoredResponse) {
+export async function completeIdempotencyKey(claim: IdempotencyClaim, response: KeptResponse) {
   await db().idempotencyKey.update({
     where: { credential_key: claim },
-    data: { status: response.status, body: encryptSecret(JSON.stringify(response.body), context(claim)) },
+    data:
+      "heldSecret" in response
+        ? { status: response.status, body: null, heldSecret: true }
+        : { status: response.status, body: encryptSecret(JSON.stringify(response.body), context(claim)) },
   });
 }
 

@@ -31,6 +31,17 @@ describe("route()", () => {
     expect(logged).toHaveBeenCalledWith(expect.stringContaining("GET /v1/test/count answered outside its response schema"));
   });
 
+  it("a secret-bearing answer that fails its schema is logged without the secret", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const secretEndpoint = { ...countEndpoint, secretResponse: true as const, response: z.object({ secret: z.string().max(8), count: z.literal(1) }) };
+    const handler = route(secretEndpoint, async () => ({ secret: "svc_shownOnceNeverLogged", count: 2 as 1 }));
+    const response = await call(handler, { path: "/v1/test/count" });
+    expect(response.status).toBe(500);
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining("answered outside its response schema"));
+    for (const [line] of logged.mock.calls) expect(String(line)).not.toContain("shownOnceNeverLogged");
+    expect(JSON.stringify(response.body)).not.toContain("shownOnceNeverLogged");
+  });
+
   it("400, not a logged 500, when the client closes the connection before its body is complete", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const handler = route({ ...countEndpoint, method: "POST", body: z.object({ count: z.number() }) }, async ({ body }) => body);

@@ -300,8 +300,11 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         handlerRan = true;
         return andThen(handler(context), answer);
       };
+      /** What Idempotency-Key repeats get: the response, or a refusal when it held a secret shown once. */
+      const toKeep = (output: unknown) =>
+        definition.secretResponse ? { status: successStatus, heldSecret: true as const } : { status: successStatus, body: output };
       const finish = async (made: Answer) => {
-        if (claim) await completeIdempotencyKey(claim, { status: successStatus, body: made.output });
+        if (claim) await completeIdempotencyKey(claim, toKeep(made.output));
         claim = null;
         await writeAuditEvent(auditEvent(successStatus));
         audited = true;
@@ -315,9 +318,9 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
       response = json(output, successStatus, requestId, headers, text);
       if (claim) {
         // A handler with its own transactions: its response is kept after it, in a commit of its own.
-        const kept = claim;
+        const ours = claim;
         claim = null;
-        await completeIdempotencyKey(kept, { status: successStatus, body: output });
+        await completeIdempotencyKey(ours, toKeep(output));
       }
     } catch (error) {
       // A refusal that knows who was refused (a revoked key, a wrong password) is recorded against them.
