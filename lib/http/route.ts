@@ -42,8 +42,11 @@ export type Context<E extends Endpoint> = {
   requestId: string;
   /** Headers added to the success response (Set-Cookie, say). */
   headers: Headers;
-  /** What the audit record should say beyond what the wrapper knows. */
-  audit: { actor?: AuditActor; targetId?: string };
+  /**
+   * What the audit record should say beyond what the wrapper knows. `details`: what the change changed
+   * (before and after), merged into the record of a success only, and never a secret.
+   */
+  audit: { actor?: AuditActor; targetId?: string; details?: Record<string, unknown> };
   /**
    * For `ownTransactions` handlers: runs their writes in one transaction with the success audit
    * record (optionally naming the actor, once the flow knows who it is). Elsewhere the handler already
@@ -192,7 +195,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         ip,
         status,
         requestId,
-        details: body && definition.auditDetails ? { ...definition.auditDetails(body), ...details } : details,
+        details: mergedDetails(body && definition.auditDetails ? definition.auditDetails(body) : undefined, status < 400 ? audit.details : undefined, details),
       };
     };
     try {
@@ -368,6 +371,12 @@ function toWire(value: unknown): unknown {
     if (item !== undefined && typeof item !== "function") plain[key] = toWire(item);
   }
   return plain;
+}
+
+/** The audit record's details from each source, later ones winning; undefined when there are none. */
+function mergedDetails(...parts: (Record<string, unknown> | undefined)[]): Record<string, unknown> | undefined {
+  const present = parts.filter((part) => part !== undefined);
+  return present.length ? Object.assign({}, ...present) : undefined;
 }
 
 const firstString = (values: unknown[]) => values.find((value): value is string => typeof value === "string");
