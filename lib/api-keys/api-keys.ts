@@ -115,23 +115,34 @@ export async function updateApiKeyAllowlist({ issuer, keyId, cidrAllowlist }: { 
   assertHolds(issuer, permissionList(row.permissions), "change");
   if (row.revokedAt) throw new ApiError("err_conflict", "This API key is revoked; issue a new one");
   const updated = await tenantDb().apiKey.update({ where: { id: row.id }, data: { cidrAllowlist } });
-  return presentApiKey(updated);
+  // The allowlist it replaced, for the audit trail.
+  return { key: presentApiKey(updated), before: { cidrAllowlist: jsonNames(row.cidrAllowlist, isString) } };
 }
 
-/** Revokes a key at once; revoking a revoked key changes nothing and succeeds. */
-export async function revokeApiKey({ keyId }: { keyId: string }) {
+/**
+ * Revokes a key at once; revoking a revoked key changes nothing and succeeds. A key revoking a key
+ * needs every permission that key holds (a weaker key cannot switch off a stronger one); an employee
+ * needs only api_keys:write, since revoking is how staff stop a leak, and `issuer` left out is the
+ * service itself (the seed, a leak report).
+ */
+export async function revokeApiKey({ keyId, issuer }: { keyId: string; issuer?: KeyIssuer }) {
   const row = await findKey(keyId);
-  if (row.revokedAt) return presentApiKey(row);
-  return changeOnce("api_key.revoked", apiKeySchema, {
+  if (issuer?.type === "api_key") assertHolds(issuer, permissionList(row.permissions), "revoke");
+  const before = { revokedAt: row.revokedAt };
+  if (row.revokedAt) return { key: presentApiKey(row), before };
+  const key = await changeOnce("api_key.revoked", apiKeySchema, {
     change: () => tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } }),
     reread: async () => presentApiKey(await findKey(keyId)),
   });
+  return { key, before };
 }
 
 /**
  * Rolls a key: a new secret with the old key's name, permissions and allowlist, as a new key record
  * (its secret in the result once), while the old secret keeps working for `overlapSeconds` (never
  * past its own expiry) and then stops. Needs every permission the key holds, like issuing it would.
+ * A key is rolled once: its `rolledToId` names its one successor, so a second roll (or a concurrent
+ * one) answers 409 and makes no second live secret.
  */
 export async function rollApiKey({
   issuer,
@@ -151,7 +162,9 @@ export async function rollApiKey({
   assertHolds(issuer, permissions, "roll");
   if (old.revokedAt) throw new ApiError("err_conflict", "This API key is revoked; issue a new one");
   if (old.expiresAt <= now) throw new ApiError("err_conflict", "This API key has expired; issue a new one");
+  if (old.rolledToId) throw alreadyRolled(old.rolledToId);
   const overlapEnds = new Date(now.getTime() + overlapSeconds * 1000);
+  const oldEnds = overlapEnds < old.expiresAt ? overlapEnds : old.expiresAt;
   const { data, secret } = newKeyRow({
     createdBy: { type: issuer.type, id: issuer.id },
     expiresAt,
@@ -160,16 +173,28 @@ export async function rollApiKey({
     permissions,
   });
   // One transaction: the old secret is never cut short without its replacement. The shortening is
-  // conditional on the key still being live, so a revoke racing the roll is never undone.
+  // conditional on the key still being live and not yet rolled, so a revoke racing the roll is never
+  // undone, and of concurrent rolls exactly one names its successor (the others change nothing).
   const row = await tenantDb().$transaction(async (tx) => {
     const { count } = await tx.apiKey.updateMany({
-      where: { id: old.id, revokedAt: null, expiresAt: { gt: now } },
-      data: { expiresAt: overlapEnds < old.expiresAt ? overlapEnds : old.expiresAt },
+      where: { id: old.id, revokedAt: null, expiresAt: { gt: now }, rolledToId: null },
+      data: { expiresAt: oldEnds, rolledToId: data.id },
     });
-    if (count !== 1) throw new ApiError("err_conflict", "This API key was revoked or expired meanwhile; issue a new one");
+    if (count !== 1) {
+      const current = await tx.apiKey.findUnique({ where: { id: old.id }, select: { rolledToId: true } });
+      if (current?.rolledToId) throw alreadyRolled(current.rolledToId);
+      throw new ApiError("err_conflict", "This API key was revoked or expired meanwhile; issue a new one");
+    }
     return tx.apiKey.create({ data });
   });
   // A roll issues a new key (api_key.created); the old one is not revoked, it expires at the end of the overlap.
   await emitResourceEvent("api_key.created", apiKeySchema, presentApiKey(row));
-  return { ...presentApiKey(row), secret };
+  return {
+    key: { ...presentApiKey(row), secret },
+    /** The rolled key's expiry before and after, for the audit trail. */
+    rolled: { id: old.id, expiresAtBefore: old.expiresAt, expiresAtAfter: oldEnds },
+  };
 }
+
+const alreadyRolled = (successorId: string) =>
+  new ApiError("err_conflict", `This API key was already rolled into ${successorId}; roll that key instead`, { key: "already rolled" });

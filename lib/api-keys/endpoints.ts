@@ -40,7 +40,10 @@ export const updateApiKeyEndpoint = define("POST /v1/api_keys/{key}", {
 export const revokeApiKeyEndpoint = define("DELETE /v1/api_keys/{key}", {
   action: "api_key.revoke",
   summary: "Revoke an API key",
-  description: "The key stops authenticating at once. Idempotent. From an employee session, needs `Service-Totp-Code`.",
+  description:
+    "The key stops authenticating at once. Idempotent. A key revoking a key must hold every permission that key holds (403 " +
+    "`err_forbidden` naming the first it lacks): a weaker key cannot switch off a stronger one. An employee needs only " +
+    "`api_keys:write` (revoking is how staff stop a leak). From an employee session, needs `Service-Totp-Code`.",
   permission: "api_keys:write",
   totp: true,
   params: apiKeyParams,
@@ -54,7 +57,9 @@ export const rollApiKeyEndpoint = define("POST /v1/api_keys/{key}/roll", {
   description:
     "Issues a new key (201, `secret` shown once) with the old key's name, permissions and allowlist, and makes the old " +
     "secret expire `overlapSeconds` from now (default 0: at once; never later than it would have). The caller must hold " +
-    "every permission the key holds. A revoked or expired key answers 409. From an employee session, needs `Service-Totp-Code`.",
+    "every permission the key holds. A revoked or expired key answers 409. A key is rolled once: while its overlap runs, a " +
+    "second roll (or a concurrent one) answers 409 `err_conflict` naming the successor, so one roll never makes two live " +
+    "secrets. From an employee session, needs `Service-Totp-Code`.",
   permission: "api_keys:write",
   totp: true,
   params: apiKeyParams,

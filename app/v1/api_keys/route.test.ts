@@ -6,6 +6,7 @@ import { commitElsewhere } from "@/lib/testing/elsewhere";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 import { unsetEnvAfterEach } from "@/lib/testing/env";
+import { lastAuditEvent } from "@/lib/testing/audit";
 import { GET, POST } from "./route";
 
 const issue = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
@@ -260,5 +261,18 @@ describe("POST /v1/api_keys: permissions", () => {
     const response = await issue({ apiKey: reader.secret, body: { expiresAt: inDays(30) } });
     expect(response.status).toBe(403);
     expect(response.body.details).toEqual({ permission: "api_keys:write" });
+  });
+});
+
+describe("POST /v1/api_keys: audit", () => {
+  it("the audit record holds the new key's name, permissions, allowlist and expiry, never its secret", async () => {
+    const { account } = await signedInEmployee();
+    const admin = await apiKeyFor(account.id);
+    const expiresAt = inDays(30);
+    const response = await issue({ apiKey: admin.secret, body: { name: "CI", expiresAt, cidrAllowlist: ["10.0.0.0/8"], permissions: ["api_keys:read"] } });
+    expect(response.status).toBe(201);
+    const event = await lastAuditEvent({ action: "api_key.issue", targetId: response.body.id });
+    expect(event.details).toEqual({ after: { name: "CI", permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"], expiresAt } });
+    expect(JSON.stringify(event.details)).not.toContain(response.body.secret);
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { GET as list } from "@/app/v1/api_keys/route";
+import { KEY_PERMISSIONS } from "@/lib/auth/permissions";
+import { db } from "@/lib/db";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
+import { lastAuditEvent } from "@/lib/testing/audit";
 import { call, expectError } from "@/lib/testing/http";
 import { DELETE, POST } from "./route";
 
@@ -96,5 +99,46 @@ describe("DELETE /v1/api_keys/{key}", () => {
     const theirs = await apiKeyFor(other.account.id);
     expect((await revoke(theirs.id, { apiKey: admin.secret })).status).toBe(404);
     expect((await call(list, { apiKey: theirs.secret })).status).toBe(200);
+  });
+
+  it("403 naming the permission when a key holding only api_keys:write revokes a full-permission key, which stays usable", async () => {
+    const { account } = await signedInEmployee();
+    const weak = await apiKeyFor(account.id, { permissions: ["api_keys:write"] });
+    const strong = await apiKeyFor(account.id, { permissions: KEY_PERMISSIONS });
+    const response = await revoke(strong.id, { apiKey: weak.secret });
+    expectError(response, 403, "err_forbidden");
+    expect(KEY_PERMISSIONS).toContain(response.body.details?.permission);
+    expect(response.body.details?.permission).not.toBe("api_keys:write");
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: strong.id } })).revokedAt).toBeNull();
+    expect((await call(list, { apiKey: strong.secret })).status).toBe(200);
+  });
+
+  it("a key revokes a key within its own permissions; an employee with api_keys:write revokes any key", async () => {
+    const { account, session, authenticator } = await signedInEmployee({ totp: true, role: "developer" });
+    const weak = await apiKeyFor(account.id, { permissions: ["api_keys:read", "api_keys:write"] });
+    const weaker = await apiKeyFor(account.id, { permissions: ["api_keys:read"] });
+    expect((await revoke(weaker.id, { apiKey: weak.secret })).status).toBe(200);
+    const strong = await apiKeyFor(account.id, { permissions: KEY_PERMISSIONS });
+    expect((await revoke(strong.id, { session, totp: authenticator!.nextCode() })).status).toBe(200);
+  });
+
+  it("the audit record says what changed: revokedAt before and after, and the key's permissions", async () => {
+    const { account } = await signedInEmployee();
+    const admin = await apiKeyFor(account.id);
+    const target = await apiKeyFor(account.id, { permissions: ["api_keys:read"] });
+    const response = await revoke(target.id, { apiKey: admin.secret });
+    const event = await lastAuditEvent({ action: "api_key.revoke", targetId: target.id });
+    expect(event.details).toEqual({ before: { revokedAt: null }, after: { revokedAt: response.body.revokedAt }, permissions: ["api_keys:read"] });
+  });
+});
+
+describe("POST /v1/api_keys/{key}: audit", () => {
+  it("the audit record holds the allowlist before and after", async () => {
+    const { account } = await signedInEmployee();
+    const admin = await apiKeyFor(account.id);
+    const target = await apiKeyFor(account.id, { permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"] });
+    expect((await update(target.id, { apiKey: admin.secret, body: { cidrAllowlist: ["192.0.2.0/24"] } })).status).toBe(200);
+    const event = await lastAuditEvent({ action: "api_key.update_allowlist", targetId: target.id });
+    expect(event.details).toEqual({ before: { cidrAllowlist: ["10.0.0.0/8"] }, after: { cidrAllowlist: ["192.0.2.0/24"] }, permissions: ["api_keys:read"] });
   });
 });

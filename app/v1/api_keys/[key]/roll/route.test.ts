@@ -4,6 +4,7 @@ import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
+import { lastAuditEvent } from "@/lib/testing/audit";
 import { POST } from "./route";
 
 const roll = (key: string, options: Parameters<typeof call>[1]) => call(POST, { method: "POST", params: { key }, ...options });
@@ -81,5 +82,53 @@ describe("POST /v1/api_keys/{key}/roll", () => {
     const noCode = await roll(caller.id, { session, body: { expiresAt: inDays(30) } });
     expectError(noCode, 400, "err_otp_required");
     expect(await works(caller.secret)).toBe(true);
+  });
+
+  it("five parallel rolls of one key: exactly one 201, the rest 409, and exactly one live successor", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    const old = await apiKeyFor(account.id, { permissions: ["api_keys:read"] });
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 600 } })),
+    );
+    const statuses = responses.map((response) => response.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409]);
+    for (const refused of responses.filter((response) => response.status === 409)) expect(refused.body.error_code).toBe("err_conflict");
+    const made = responses.find((response) => response.status === 201)!;
+    const successors = await db().apiKey.findMany({ where: { accountId: account.id, id: { notIn: [caller.id, old.id] } } });
+    expect(successors.map((row) => row.id)).toEqual([made.body.id]);
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).rolledToId).toBe(made.body.id);
+    expect(await works(made.body.secret)).toBe(true);
+  });
+
+  it("409 for a second roll during the overlap, naming the successor; the successor itself may be rolled", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    const old = await apiKeyFor(account.id, { permissions: ["api_keys:read"] });
+    const first = await roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 600 } });
+    expect(first.status).toBe(201);
+    const second = await roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 600 } });
+    expectError(second, 409, "err_conflict");
+    expect(second.body.message).toContain(first.body.id);
+    expect(await db().apiKey.count({ where: { accountId: account.id } })).toBe(3);
+    expect((await roll(first.body.id, { apiKey: caller.secret, body: { expiresAt: inDays(30) } })).status).toBe(201);
+  });
+
+  it("the audit record names the successor and the old key's expiry before and after, never a secret", async () => {
+    const { account } = await signedInEmployee();
+    const caller = await apiKeyFor(account.id);
+    const old = await apiKeyFor(account.id, { permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"] });
+    const before = (await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).expiresAt;
+    const response = await roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 600 } });
+    expect(response.status).toBe(201);
+    const after = (await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).expiresAt;
+    const event = await lastAuditEvent({ action: "api_key.roll", targetId: old.id });
+    expect(event.details).toEqual({
+      rolledTo: response.body.id,
+      before: { expiresAt: before.toISOString() },
+      after: { expiresAt: after.toISOString() },
+      successor: { id: response.body.id, expiresAt: response.body.expiresAt, permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"] },
+    });
+    expect(JSON.stringify(event.details)).not.toContain(response.body.secret);
   });
 });
