@@ -54,9 +54,11 @@ export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id
   const from = row.role;
   assertMayGrant(actor, role);
   if (from === "owner") assertPermission(actor, "owners");
-  if (from === role) return presentEmployee(row);
+  // The role it replaced, for the audit trail.
+  const before = { role: from };
+  if (from === role) return { employee: presentEmployee(row), before };
   const updated = await keepingAnOwner((tx) => tx.employee.update({ where: { id: row.id }, data: { role } }), row.accountId);
-  return presentEmployee(updated);
+  return { employee: presentEmployee(updated), before };
 }
 
 /**
@@ -67,9 +69,11 @@ export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id
 export async function deactivateEmployee({ actor, id }: { actor: Actor; id: string }) {
   const row = await findRow(id);
   if (row.role === "owner") assertPermission(actor, "owners");
-  if (row.status === "deactivated") return presentEmployee(row);
+  // The status it replaced, for the audit trail.
+  const before = { status: row.status };
+  if (row.status === "deactivated") return { employee: presentEmployee(row), before };
   const now = new Date();
-  return changeOnce("employee.deactivated", employeeSchema, {
+  const employee = await changeOnce("employee.deactivated", employeeSchema, {
     change: () =>
       keepingAnOwner(async (tx) => {
         // Conditional, so of two concurrent deactivations only one makes the change (and tells).
@@ -83,6 +87,7 @@ export async function deactivateEmployee({ actor, id }: { actor: Actor; id: stri
     reread: async () => presentEmployee(await findRow(row.id)),
     accountId: row.accountId,
   });
+  return { employee, before };
 }
 
 /**
@@ -106,5 +111,5 @@ export async function resetEmployeeTwoFactor({ actor, id }: { actor: Actor; id: 
     await tx.session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
     return employee;
   });
-  return presentEmployee(updated);
+  return { employee: presentEmployee(updated), before: { twoFactorEnabled: row.totpEnabledAt !== null } };
 }

@@ -7,6 +7,13 @@ export async function getPlatformSettings() {
   return presentSettings(await tenantDb().account.findUniqueOrThrow({ where: { id: currentScope().platformId } }));
 }
 
+/** Changes the settings; `before` is what they were, for the audit trail. */
 export async function updatePlatformSettings(changes: { requireTwoFactor?: boolean; fourEyesApproval?: boolean }) {
-  return presentSettings(await tenantDb().account.update({ where: { id: currentScope().platformId }, data: changes }));
+  return tenantDb().$transaction(async (tx) => {
+    // Read in the change's own transaction. It decides nothing: two concurrent changes may both name the
+    // same `before`, and the audit trail's order still says which came last.
+    const before = presentSettings(await tx.account.findUniqueOrThrow({ where: { id: currentScope().platformId } }));
+    const settings = presentSettings(await tx.account.update({ where: { id: currentScope().platformId }, data: changes }));
+    return { settings, before };
+  });
 }

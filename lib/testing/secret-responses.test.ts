@@ -117,6 +117,21 @@ export function stringsIn(value: unknown): string[] {
   return [];
 }
 
+/** The values under secret-looking names anywhere in an answer (a key's secret, each recovery code, a link's token). */
+function secretValuesIn(value: unknown, underSecret = false): string[] {
+  if (typeof value === "string") {
+    if (!underSecret) return [];
+    // A link's secret is its token; the rest of it (the origin, the path) is no secret.
+    const token = URL.canParse(value) ? new URL(value).searchParams.get("token") : null;
+    return [token ?? value];
+  }
+  if (Array.isArray(value)) return value.flatMap((item) => secretValuesIn(item, underSecret));
+  if (value && typeof value === "object") {
+    return Object.entries(value).flatMap(([key, item]) => secretValuesIn(item, underSecret || SECRET_NAME.test(key)));
+  }
+  return [];
+}
+
 function startTotp(): Endpoint {
   return allEndpoints.find((endpoint) => routeOf(endpoint) === "POST /v1/employees/totp")!;
 }
@@ -142,5 +157,19 @@ describe("Idempotency-Key: a response that held a secret is never replayed", () 
     const kept = await db().idempotencyKey.findMany({ where: { key: `once-${name}` } });
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatchObject({ heldSecret: true, body: null, status: endpoint.status ?? 200 });
+  });
+
+  it.each(marked.map((endpoint) => [routeOf(endpoint), endpoint] as const))("%s: no audit record anywhere holds the secret it showed", async (name, endpoint) => {
+    const { first } = await replayCases[name]!();
+    const answered = await call(await handlerFor(endpoint), { method: "POST", path: name.slice(5), ...first });
+    expect(answered.status, JSON.stringify(answered.body)).toBe(endpoint.status ?? 200);
+    const secrets = secretValuesIn(answered.body);
+    expect(secrets.length, `${name} showed no secret`).toBeGreaterThan(0);
+    const records = await db().auditEvent.findMany({ select: { action: true, details: true } });
+    expect(records.some((record) => record.action === (endpoint.action ?? name))).toBe(true);
+    for (const record of records) {
+      const text = JSON.stringify(record.details);
+      for (const secret of secrets) expect(text, `${record.action}'s details`).not.toContain(secret);
+    }
   });
 });

@@ -90,7 +90,13 @@ export async function updateWebhookEndpoint({ id, ...input }: UpdateWebhookEndpo
   // Guarded on deletedAt so a concurrent delete is not undone.
   const { count } = await tenantDb().webhookEndpoint.updateMany({ where: { id: row.id, deletedAt: null }, data });
   if (count === 0) throw notFound("Webhook endpoint");
-  return presentWebhookEndpoint(await findEndpoint(row.id));
+  // The endpoint as it was, for the audit trail.
+  return { endpoint: presentWebhookEndpoint(await findEndpoint(row.id)), before: presentWebhookEndpoint(row) };
+}
+
+/** What the audit trail keeps of an endpoint: where it sends, what, and whether (never a key). */
+export function webhookEndpointFacts(endpoint: ReturnType<typeof presentWebhookEndpoint>) {
+  return { url: endpoint.url, subscribedEvents: endpoint.subscribedEvents, enabled: endpoint.enabled, description: endpoint.description };
 }
 
 /**

@@ -286,6 +286,11 @@ describe("retries", () => {
     const audit = await db().auditEvent.findMany({ where: { action: "webhook_endpoint.auto_disable", targetId: endpoint.id } });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ platformId: account.id, actedForAccountId: account.id, actorId: null, outcome: "success" });
+    expect(audit[0]!.details).toMatchObject({
+      before: { enabled: true },
+      after: { enabled: false, disabledAt: new Date(time.ms).toISOString() },
+      url: endpoint.url,
+    });
   });
 
   it("an endpoint that took a delivery within the 3 days is not disabled when another delivery gives up", async () => {

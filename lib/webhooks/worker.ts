@@ -278,7 +278,13 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
         ip: null,
         status: 200,
         requestId: `webhook_worker_${randomBytes(8).toString("hex")}`,
-        details: { reason: "no delivery succeeded for 3 days", lastFailedDeliveryId: deliveryId },
+        details: {
+          reason: "no delivery succeeded for 3 days",
+          lastFailedDeliveryId: deliveryId,
+          before: { enabled: true },
+          after: { enabled: false, disabledAt: at },
+          url: endpoint.url,
+        },
       });
     });
     log(`endpoint ${endpointId} disabled: no delivery succeeded for 3 days`);

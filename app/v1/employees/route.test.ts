@@ -94,7 +94,11 @@ describe("POST /v1/employees", () => {
     expect(JSON.stringify(row)).not.toContain(token);
     const event = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.invite", targetId: row.id } });
     expect(event.status).toBe(201);
-    expect(event.details).toEqual({ email: email.toLowerCase(), role: "compliance" });
+    expect(event.details).toEqual({
+      email: email.toLowerCase(),
+      role: "compliance",
+      after: { email: email.toLowerCase(), role: "compliance", status: "invited", invitationExpiresAt: response.body.invitationExpiresAt },
+    });
     expect(JSON.stringify(event)).not.toContain(token);
   });
 

@@ -9,8 +9,11 @@ export const dynamic = "force-dynamic";
 // GET: the platform's employees. POST: invite one (the link is shown once).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listEmployeesEndpoint, async () => listEmployees()),
-  POST: route(inviteEmployeeEndpoint, async ({ actor, body, request }) => {
+  POST: route(inviteEmployeeEndpoint, async ({ actor, body, request, audit }) => {
     assertMayGrant(actor, body.role);
-    return inviteEmployee({ ...body, origin: publicOrigin(request) });
+    const invited = await inviteEmployee({ ...body, origin: publicOrigin(request) });
+    // Never the invitation link: it is a credential until it is used.
+    audit.details = { after: { email: invited.email, role: invited.role, status: invited.status, invitationExpiresAt: invited.invitationExpiresAt } };
+    return invited;
   }),
 });

@@ -15,7 +15,11 @@ describe("GET and POST /v1/settings", () => {
     expect(changed.body).toEqual({ requireTwoFactor: false, fourEyesApproval: true });
     expect((await call(GET, { session: owner.session })).body).toEqual({ requireTwoFactor: false, fourEyesApproval: true });
     const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "settings.update", actorId: owner.employee.id } });
-    expect(audit.details).toEqual({ fourEyesApproval: true });
+    expect(audit.details).toEqual({
+      fourEyesApproval: true,
+      before: { requireTwoFactor: false, fourEyesApproval: false },
+      after: { requireTwoFactor: false, fourEyesApproval: true },
+    });
   });
 
   it("requireTwoFactor holds back an employee without 2FA at once, with err_two_factor_required", async () => {

@@ -69,7 +69,7 @@ describe("POST /v1/employees/{id} (role)", () => {
     expect((await call(whoAmI, { session: viewer.session })).body.permissions).toContain("information_requests:write");
     const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.change_role", targetId: viewer.employee.id } });
     expect(audit).toMatchObject({ actorId: admin.employee.id, status: 200 });
-    expect(audit.details).toEqual({ role: "compliance" });
+    expect(audit.details).toEqual({ role: "compliance", before: { role: "viewer" }, after: { role: "compliance" } });
   });
 
   it("400 without a current code (step-up), nothing changed", async () => {

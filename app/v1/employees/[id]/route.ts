@@ -7,6 +7,14 @@ export const dynamic = "force-dynamic";
 // GET: one employee of the platform. POST: change their role. DELETE: deactivate them.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(getEmployeeEndpoint, async ({ params }) => findEmployee({ id: params.id })),
-  POST: route(changeRoleEndpoint, async ({ actor, params, body }) => changeEmployeeRole({ actor, id: params.id, role: body.role })),
-  DELETE: route(deactivateEmployeeEndpoint, async ({ actor, params }) => deactivateEmployee({ actor, id: params.id })),
+  POST: route(changeRoleEndpoint, async ({ actor, params, body, audit }) => {
+    const { employee, before } = await changeEmployeeRole({ actor, id: params.id, role: body.role });
+    audit.details = { before, after: { role: employee.role } };
+    return employee;
+  }),
+  DELETE: route(deactivateEmployeeEndpoint, async ({ actor, params, audit }) => {
+    const { employee, before } = await deactivateEmployee({ actor, id: params.id });
+    audit.details = { before, after: { status: employee.status, deactivatedAt: employee.deactivatedAt } };
+    return employee;
+  }),
 });

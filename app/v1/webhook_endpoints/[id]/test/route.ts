@@ -6,5 +6,9 @@ export const dynamic = "force-dynamic";
 
 // POST: a webhook.test delivery for this endpoint, due now.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(sendTestWebhookEndpoint, async ({ params }) => sendTestEvent({ id: params.id })),
+  POST: route(sendTestWebhookEndpoint, async ({ params, audit }) => {
+    const delivery = await sendTestEvent({ id: params.id });
+    audit.details = { eventId: delivery.id, eventType: delivery.eventType, webhookEndpointId: delivery.webhookEndpointId };
+    return delivery;
+  }),
 });
