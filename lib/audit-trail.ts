@@ -23,7 +23,10 @@ export type AuditEventInput = {
   targetId: string | null;
   ip: string | null;
   status: number;
+  /** The server's own id of the request (`req_...`). */
   requestId: string;
+  /** The client's X-Request-Id, when it sent a sane one: kept apart, since the client chooses it. */
+  clientRequestId?: string | null;
   /** Non-secret context only (never passwords, codes, tokens or key secrets). */
   details?: Record<string, unknown>;
 };
@@ -37,8 +40,8 @@ export async function writeAuditEvent(event: AuditEventInput) {
   // A raw INSERT (lib/db/raw-sql.ts): every write and refusal makes one, and a model create (which
   // builds and reads back the whole row) cost several times the statement itself.
   await rawExecute(
-    `INSERT INTO "AuditEvent" ("id", "platformId", "accountId", "actedForAccountId", "at", "actorType", "actorId", "action", "targetId", "ip", "outcome", "status", "requestId", "details")
-     VALUES (:id, :platformId, :accountId, :actedForAccountId, :at, :actorType, :actorId, :action, :targetId, :ip, :outcome, :status, :requestId, :details)`,
+    `INSERT INTO "AuditEvent" ("id", "platformId", "accountId", "actedForAccountId", "at", "actorType", "actorId", "action", "targetId", "ip", "outcome", "status", "requestId", "clientRequestId", "details")
+     VALUES (:id, :platformId, :accountId, :actedForAccountId, :at, :actorType, :actorId, :action, :targetId, :ip, :outcome, :status, :requestId, :clientRequestId, :details)`,
     {
       id: newId("aud"),
       platformId: event.actor?.platformId ?? event.platformId ?? null,
@@ -53,6 +56,7 @@ export async function writeAuditEvent(event: AuditEventInput) {
       outcome,
       status: event.status,
       requestId: event.requestId,
+      clientRequestId: event.clientRequestId ?? null,
       details: event.details ? JSON.stringify(event.details) : null,
     },
   );

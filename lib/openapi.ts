@@ -210,7 +210,9 @@ export function buildOpenApi(): JsonSchema {
       version: "1.3.0",
       description:
         "The /v1 API (releases 1.2 and 1.3.0) with the extensions the dashboard needs. Every error has the body " +
-        "`{ error_code, message, http_code, details? }`; every response carries `X-Request-Id`. Lists the spec " +
+        "`{ error_code, message, http_code, details? }`; every response carries `X-Request-Id` (the client's own when it " +
+        "sent a sane one, else the server's `req_...`; the audit trail's `requestId` and a 500's message are always the " +
+        "server's own, the client's is kept as `clientRequestId`). Lists the spec " +
         "paginates take `next`, `order` (asc|desc, by creation time, default desc) and `limit` (1..100, default 20) " +
         "and answer `{ items, next }`. Unknown routes answer 404, known routes with a wrong method 405 (`err_method_not_allowed`).\n\n" +
         "Extensions (not in the spec; marked `x-extension`): " + extensions.join(", ") + ". " +

@@ -29,7 +29,11 @@ export const auditEventSchema = z
     ip: z.string().nullable(),
     outcome: z.enum(["success", "failure", "denied"]),
     status: z.number().int(),
-    requestId: z.string(),
+    requestId: z.string().meta({ description: "The server's own id of the request (`req_...`), as a 500's message quotes it." }),
+    clientRequestId: z
+      .string()
+      .nullable()
+      .meta({ description: "The client's `X-Request-Id`, when it sent a sane one (the response echoed it); kept apart, since a client chooses it." }),
     details: z.record(z.string(), z.unknown()).nullable(),
   })
   .meta({ id: "AuditEvent" });

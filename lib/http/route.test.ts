@@ -4,6 +4,7 @@ import { endpoint } from "@/lib/http/endpoint";
 import { ApiError } from "@/lib/http/api-error";
 import { route } from "@/lib/http/route";
 import { immutable } from "@/lib/immutable";
+import { db } from "@/lib/db";
 import { call } from "@/lib/testing/http";
 
 // The wrapper's own rules that no endpoint definition exercises (the walk in
@@ -40,6 +41,21 @@ describe("route()", () => {
     expect(logged).toHaveBeenCalledWith(expect.stringContaining("answered outside its response schema"));
     for (const [line] of logged.mock.calls) expect(String(line)).not.toContain("shownOnceNeverLogged");
     expect(JSON.stringify(response.body)).not.toContain("shownOnceNeverLogged");
+  });
+
+  it("a 500 quotes the server's own request id, which the log and the audit record name; the header echoes the client's", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const failing = route({ ...countEndpoint, method: "POST", action: "test.fail" }, async () => {
+      throw new Error("boom");
+    });
+    const response = await call(failing, { method: "POST", path: "/v1/test/count", headers: { "x-request-id": "client-chosen-1" } });
+    expect(response.status).toBe(500);
+    expect(response.headers.get("x-request-id")).toBe("client-chosen-1");
+    const quoted = /quote request id (req_[0-9a-f]{24})/.exec(String(response.body.message))?.[1];
+    expect(quoted, String(response.body.message)).toBeDefined();
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining(`[${quoted}] (client X-Request-Id client-chosen-1) unhandled Error`));
+    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "test.fail", requestId: quoted } });
+    expect(event).toMatchObject({ status: 500, clientRequestId: "client-chosen-1" });
   });
 
   it("400, not a logged 500, when the client closes the connection before its body is complete", async () => {

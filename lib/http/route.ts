@@ -62,10 +62,23 @@ export type Handler<E extends Endpoint = Endpoint> = ((request: Request, context
 const MAX_BODY_BYTES = 1024 * 1024;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function requestIdOf(request: Request): string {
+/**
+ * A request's ids. `requestId` is the server's own (`req_...`): the audit trail, the log and a 500's
+ * message name it, since a client chooses its own id and could pass off one of another request.
+ * `clientRequestId` is the client's X-Request-Id when it sent a sane one, kept apart in the audit trail.
+ */
+export type RequestIds = { requestId: string; clientRequestId: string | null };
+
+export function requestIdsOf(request: Request): RequestIds {
   const given = request.headers.get("x-request-id");
-  return given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : `req_${randomHex(12)}`;
+  return { requestId: `req_${randomHex(12)}`, clientRequestId: given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : null };
 }
+
+/** The response's X-Request-Id: the client's sane one echoed (CONTRACT.md, "Conventions"), else the server's own. */
+const headerIdOf = (ids: RequestIds) => ids.clientRequestId ?? ids.requestId;
+
+/** The X-Request-Id a response to `request` carries, for answers that neither log nor audit (404 of no route, 405). */
+export const requestIdOf = (request: Request): string => headerIdOf(requestIdsOf(request));
 
 function json(body: unknown, status: number, requestId: string, extra?: HeadersInit, text = status === 204 ? null : JSON.stringify(body)): Response {
   const response = new Response(text, {
@@ -83,8 +96,12 @@ function json(body: unknown, status: number, requestId: string, extra?: HeadersI
 /** Set by json() itself; a handler's headers cannot replace them. */
 const OWN_HEADERS = new Set(["content-type", "cache-control", "x-request-id"]);
 
-/** Turns anything thrown into the contract's error body; only unexpected errors are logged, without internals in the reply. */
-export function errorResponse(error: unknown, requestId: string): Response {
+/**
+ * Turns anything thrown into the contract's error body; only unexpected errors are logged, without
+ * internals in the reply, under the server's own request id, which the reply quotes.
+ */
+export function errorResponse(error: unknown, ids: RequestIds): Response {
+  const { requestId } = ids;
   let apiError: ApiError;
   if (error instanceof ApiError) apiError = error;
   else if (error instanceof ZodError) apiError = validationError(error);
@@ -95,10 +112,11 @@ export function errorResponse(error: unknown, requestId: string): Response {
   } else {
     const name = error instanceof Error ? error.name : typeof error;
     const stack = error instanceof Error ? error.stack : String(error);
-    console.error(`[${requestId}] unhandled ${name}: ${stack}`);
+    const client = ids.clientRequestId ? ` (client X-Request-Id ${ids.clientRequestId})` : "";
+    console.error(`[${requestId}]${client} unhandled ${name}: ${stack}`);
     apiError = new ApiError("err_internal", `Internal error; quote request id ${requestId} when reporting it`);
   }
-  return json(apiError.body(), apiError.status, requestId, apiError.headers);
+  return json(apiError.body(), apiError.status, headerIdOf(ids), apiError.headers);
 }
 
 /** The body as text, refused past MAX_BODY_BYTES bytes without reading further (Content-Length can lie or be absent). */
@@ -171,7 +189,9 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
   /** The answers of immutable results (lib/immutable.ts), kept for as long as the result object lives: the same rows give the same JSON. */
   const answers = new WeakMap<object, Answer>();
   const handle = async (request: Request, nextContext: NextContext): Promise<Response> => {
-    const requestId = requestIdOf(request);
+    const ids = requestIdsOf(request);
+    const { requestId, clientRequestId } = ids;
+    const headerId = headerIdOf(ids);
     const ip = clientIp(request);
     const mutating = !SAFE_METHODS.has(request.method);
     const audit: Context<E>["audit"] = {};
@@ -195,6 +215,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         ip,
         status,
         requestId,
+        clientRequestId,
         details: mergedDetails(body && definition.auditDetails ? definition.auditDetails(body) : undefined, status < 400 ? audit.details : undefined, details),
       };
     };
@@ -243,7 +264,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         else {
           audited = true;
           await recordAuditEvent(auditEvent(kept.status, { idempotentReplay: true }));
-          return json(kept.body, kept.status, requestId, { "Idempotent-Replayed": "true" });
+          return json(kept.body, kept.status, headerId, { "Idempotent-Replayed": "true" });
         }
       }
       body = definition.body ? parseWith(definition.body, parseJsonBody(request, bodyText)) : undefined;
@@ -318,7 +339,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
       const pending =
         mutating && !definition.ownTransactions ? scoped(() => inTransaction(async () => finish(await run()))) : scoped(run);
       const { output, text } = pending instanceof Promise ? await pending : pending;
-      response = json(output, successStatus, requestId, headers, text);
+      response = json(output, successStatus, headerId, headers, text);
       if (claim) {
         // A handler with its own transactions: its response is kept after it, in a commit of its own.
         const ours = claim;
@@ -328,7 +349,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
     } catch (error) {
       // A refusal that knows who was refused (a revoked key, a wrong password) is recorded against them.
       if (error instanceof ApiError && error.actor) audit.actor ??= error.actor;
-      response = errorResponse(error, requestId);
+      response = errorResponse(error, ids);
       if (claim) {
         // What the handler decided (a 409, say) is kept for repeats; a refusal before it, or a failure, is not.
         const keep = handlerRan && response.status < 500 && response.status !== 429;

@@ -27,11 +27,28 @@ describe("GET /v1/audit_events", () => {
       ip: "192.0.2.44",
       outcome: "success",
       status: 201,
-      requestId: "audit-test-1",
+      requestId: expect.stringMatching(/^req_[0-9a-f]{24}$/),
+      clientRequestId: "audit-test-1",
     });
+    expect(issued.headers.get("x-request-id")).toBe("audit-test-1");
     expect(Date.now() - new Date(event?.at ?? "").getTime()).toBeLessThan(60_000);
     expect(event?.at).toMatch(/Z$/);
     expect(JSON.stringify(response.body)).not.toContain(issued.body.secret);
+  });
+
+  it("the requestId is always the server's own: a client cannot pass off another request's id as this one's", async () => {
+    const { apiKey } = await platformWithKey();
+    const first = await call(issueKey, { method: "POST", apiKey, body: { expiresAt: inDays(10) } });
+    const firstEvent = (await events(apiKey, "?action=api_key.issue")).body.items[0]!;
+    expect(firstEvent).toMatchObject({ requestId: first.headers.get("x-request-id"), clientRequestId: null });
+    await nextMillisecond();
+    // The second request claims the first one's id.
+    const second = await call(issueKey, { method: "POST", apiKey, body: { expiresAt: inDays(10) }, headers: { "x-request-id": firstEvent.requestId } });
+    expect(second.headers.get("x-request-id")).toBe(firstEvent.requestId);
+    const [secondEvent] = (await events(apiKey, "?action=api_key.issue")).body.items;
+    expect(secondEvent).toMatchObject({ targetId: second.body.id, clientRequestId: firstEvent.requestId });
+    expect(secondEvent!.requestId).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(secondEvent!.requestId).not.toBe(firstEvent.requestId);
   });
 
   it("records refused keys (401 revoked, 403 outside the allowlist) against the key", async () => {
