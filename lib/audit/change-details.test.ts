@@ -128,7 +128,7 @@ describe("audit details of a settings change", () => {
       body: { fourEyesApproval: true },
     });
     expect(response.status).toBe(200);
-    const event = await lastAuditEvent({ action: "settings.update", targetId: undefined });
+    const event = await lastAuditEvent({ action: "settings.update", actorId: owner.employee.id });
     expect(event.details).toMatchObject({
       fourEyesApproval: true,
       before: { requireTwoFactor: false, fourEyesApproval: false },

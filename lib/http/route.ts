@@ -342,9 +342,9 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
       response = json(output, successStatus, headerId, headers, text);
       if (claim) {
         // A handler with its own transactions: its response is kept after it, in a commit of its own.
-        const ours = claim;
+        const kept = claim;
         claim = null;
-        await completeIdempotencyKey(ours, toKeep(output));
+        await completeIdempotencyKey(kept, toKeep(output));
       }
     } catch (error) {
       // A refusal that knows who was refused (a revoked key, a wrong password) is recorded against them.
