@@ -585,7 +585,7 @@ const RAW_BODIES = [
 ];
 
 /** A request body: nothing, random JSON, the schema's shape with hostile leaves, raw garbage text, deep nesting. */
-function requestBody(endpoint: Endpoint): fc.Arbitrary<Pick<Call, "body" | "rawBody">> {
+function requestBody(endpoint: Endpoint): fc.Arbitrary<Pick<Call, "body" | "rawBody" | "rawBytes">> {
   const shaped = endpoint.body ? shapedObject(endpoint.body, 0) : fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant({}) },
@@ -594,6 +594,8 @@ function requestBody(endpoint: Endpoint): fc.Arbitrary<Pick<Call, "body" | "rawB
     { weight: 3, arbitrary: fc.constantFrom(...RAW_BODIES).map((rawBody) => ({ rawBody })) },
     { weight: 1, arbitrary: shaped.map((body) => ({ rawBody: `\uFEFF${JSON.stringify(body)}` })) },
     { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 60 }).map((rawBody) => ({ rawBody })) },
+    // Bytes that are not UTF-8 (a lone continuation byte, a cut-off sequence, an overlong form, a UTF-16 body).
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }).map((bytes) => ({ rawBytes: Uint8Array.from([...Buffer.from('{"name":"'), ...bytes, 0xff, ...Buffer.from('"}')]) })) },
     {
       weight: 1,
       arbitrary: fc
@@ -611,7 +613,7 @@ type TotpChoice = "none" | "junk" | "wrong" | "valid";
 type RequestSpec = {
   params: Record<string, string>;
   query: string;
-  payload: Pick<Call, "body" | "rawBody">;
+  payload: Pick<Call, "body" | "rawBody" | "rawBytes">;
   caller: Caller;
   totp: TotpChoice;
   junkTotp: string;

@@ -21,6 +21,7 @@ import type { Handler } from "@/lib/http/route";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
+import { everyRoute, ghostParams, pathFor } from "@/lib/testing/routes";
 import { stringFields } from "@/lib/testing/string-fields";
 import { withScope } from "@/lib/tenancy";
 
@@ -186,6 +187,54 @@ describe("control characters and lone surrogates over HTTP: 422 naming the field
   it("a name with a line break is refused: only free text may hold one", async () => {
     const { apiKey } = await platformWithKey();
     expectValidationError(await call(createDelegatedUser, { method: "POST", apiKey, body: { externalId: "user\n2" } }), "externalId", /U\+000A/);
+  });
+});
+
+describe("a body that is not UTF-8: 400 err_bad_request, never stored as U+FFFD", () => {
+  const UTF8_MESSAGE = "The body is not valid UTF-8";
+  const bytes = (...parts: (string | number[])[]) => Uint8Array.from(parts.flatMap((part) => (typeof part === "string" ? [...Buffer.from(part)] : part)));
+
+  it("in a name: each kind of broken sequence is refused and nothing is written; UTF-8 split anywhere is fine", async () => {
+    const { apiKey, account } = await platformWithKey();
+    for (const [what, bad] of [
+      ["a lone continuation byte", [0x80]],
+      ["Latin-1 é", [0xe9]],
+      ["a cut-off sequence", [0xe2, 0x82]],
+      ["an overlong slash", [0xc0, 0xaf]],
+      ["an encoded surrogate", [0xed, 0xa0, 0x80]],
+      ["beyond U+10FFFF", [0xf4, 0x90, 0x80, 0x80]],
+      ["0xFF", [0xff]],
+    ] as const) {
+      const response = await call(createRecipient, { method: "POST", apiKey, rawBytes: bytes('{"name":"Acme', [...bad], '"}') });
+      expect(response.status, what).toBe(400);
+      expect(response.body, what).toEqual({ error_code: "err_bad_request", message: UTF8_MESSAGE, http_code: 400 });
+    }
+    // A UTF-16 body (with its byte order mark) is not UTF-8 either.
+    const utf16 = Uint8Array.from([0xff, 0xfe, ...Buffer.from('{"name":"Acme"}', "utf16le")]);
+    expect((await call(createRecipient, { method: "POST", apiKey, rawBytes: utf16 })).body).toMatchObject({ error_code: "err_bad_request", message: UTF8_MESSAGE });
+    expect(await db().recipient.count({ where: { accountId: account.id } })).toBe(0);
+    const created = await call(createRecipient, { method: "POST", apiKey, rawBytes: bytes('{"name":"Zo', [0xc3, 0xab], " \u00e9 ", [0xf0, 0x9f, 0x98, 0x80], '"}') });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe("Zoë é 😀");
+  });
+
+  it("every endpoint that reads a body refuses one that is not UTF-8", async () => {
+    const { session } = await signedInEmployee();
+    const refused: string[] = [];
+    for (const { endpoint, handler } of await everyRoute()) {
+      if (!endpoint.body) continue;
+      const response = await call(handler, {
+        method: endpoint.method,
+        path: pathFor(endpoint, ghostParams(endpoint)),
+        params: ghostParams(endpoint),
+        session: endpoint.auth === "public" ? undefined : session,
+        rawBytes: bytes('{"name":"', [0xc3, 0x28], '"}'),
+      });
+      if (response.status !== 400 || response.body?.message !== UTF8_MESSAGE) refused.push(`${endpoint.method} ${endpoint.path}: ${response.status} ${JSON.stringify(response.body)}`);
+      else refused.push("ok");
+    }
+    expect(refused.filter((line) => line !== "ok")).toEqual([]);
+    expect(refused.length).toBeGreaterThan(20);
   });
 });
 
