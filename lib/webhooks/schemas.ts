@@ -22,9 +22,10 @@ export const webhookUrlSchema = text()
   })
   .meta({
     description:
-      "Where events are POSTed. `https` only, to a public address: private, loopback, link-local, CGNAT and cloud metadata " +
-      "addresses are refused, here and again after DNS resolution at each delivery (unless the service runs with WEBHOOK_ALLOW_PRIVATE=true, " +
-      "which also allows `http` to loopback). No user name or password in the URL.",
+      "Where events are POSTed. `https` only, to a public address: private, loopback, link-local, CGNAT, cloud metadata and " +
+      "special-purpose IPv6 addresses (NAT64, 6to4, Teredo, anything outside 2000::/3) are refused, here and again after DNS " +
+      "resolution at each delivery (unless the service runs with WEBHOOK_ALLOW_PRIVATE=true, which also allows `http` to loopback). " +
+      "Cloud metadata and IPv4-compatible IPv6 (`::/96`, e.g. `[::127.0.0.1]`) are refused whatever the setting. No user name or password in the URL.",
     examples: ["https://example.com/webhooks"],
   });
 

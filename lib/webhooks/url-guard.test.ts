@@ -35,6 +35,28 @@ describe("webhookUrlProblem (at creation and update)", () => {
     ["https://[fc00::1]/", /unique local/],
     ["https://[::ffff:10.0.0.1]/", /private/],
     ["https://0.0.0.0/", /unspecified/],
+    // IPv4-compatible IPv6 (::/96): the WHATWG parser writes [::127.0.0.1] as [::7f00:1], which
+    // ipaddr.js calls plain unicast.
+    ["https://[::127.0.0.1]/", /IPv4-compatible IPv6 \(::\/96\)/],
+    ["https://[::7f00:1]/", /IPv4-compatible/],
+    ["https://[::a9fe:a9fe]/latest/meta-data/", /IPv4-compatible/],
+    ["https://[0:0:0:0:0:0:a00:1]/", /IPv4-compatible/],
+    ["https://[::8.8.8.8]/", /IPv4-compatible/],
+    ["https://[::0.0.1.0]/", /IPv4-compatible/],
+    // The other IPv6 forms that embed IPv4 stay refused.
+    ["https://[::ffff:127.0.0.1]/", /loopback/],
+    ["https://[::ffff:a9fe:a9fe]/", /metadata/],
+    ["https://[::ffff:0:7f00:1]/", /IPv4-translated/],
+    ["https://[64:ff9b::7f00:1]/", /NAT64/],
+    ["https://[64:ff9b::808:808]/", /NAT64/],
+    ["https://[64:ff9b:1::a00:1]/", /NAT64/],
+    ["https://[2002:7f00:1::]/", /6to4/],
+    ["https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", /Teredo/],
+    // Outside global unicast (2000::/3): reserved or unassigned, never a public receiver.
+    ["https://[::1:0:0:1]/", /outside 2000::\/3/],
+    ["https://[5f00::1]/", /non-public/],
+    ["https://[100::1]/", /non-public/],
+    ["https://[fec0::1]/", /non-public/],
     // Other spellings of 127.0.0.1 that the URL parser rewrites as a dotted quad.
     ["https://2130706433/", /loopback/],
     ["https://0x7f.0.0.1/", /loopback/],
@@ -54,6 +76,15 @@ describe("webhookUrlProblem (at creation and update)", () => {
     expect(webhookUrlProblem("https://169.254.169.254/", true)).toMatch(/metadata/);
   });
 
+  it("with WEBHOOK_ALLOW_PRIVATE: IPv4-compatible IPv6 is still refused, and so is the metadata address spelt as NAT64 or 6to4", () => {
+    for (const url of ["https://[::127.0.0.1]/", "https://[::a00:5]/", "https://[::a9fe:a9fe]/"]) expect(webhookUrlProblem(url, true), url).toMatch(/IPv4-compatible/);
+    // Not loopback, so not for http either.
+    expect(webhookUrlProblem("http://[::7f00:1]:4000/", true)).toMatch(/http only to a loopback/);
+    expect(webhookUrlProblem("https://[64:ff9b::a9fe:a9fe]/", true)).toMatch(/metadata/);
+    expect(webhookUrlProblem("https://[2002:a9fe:a9fe::1]/", true)).toMatch(/metadata/);
+    expect(webhookUrlProblem("https://[64:ff9b::a00:5]/", true)).toBeNull();
+  });
+
   it("checkWebhookUrl throws 422 err_validation naming url", () => {
     let thrown: unknown;
     try {
@@ -71,7 +102,24 @@ describe("addressProblem", () => {
   it("passes public unicast only (without the setting)", () => {
     expect(addressProblem("93.184.216.34", false)).toBeNull();
     expect(addressProblem("2606:4700:4700::1111", false)).toBeNull();
-    for (const ip of ["127.0.0.1", "10.0.0.1", "100.100.100.100", "169.254.0.1", "::1", "fe80::1", "fd12::1", "192.0.2.1", "224.0.0.1", "64:ff9b::a00:1"]) {
+    for (const ip of [
+      "127.0.0.1",
+      "10.0.0.1",
+      "100.100.100.100",
+      "169.254.0.1",
+      "::1",
+      "fe80::1",
+      "fd12::1",
+      "192.0.2.1",
+      "224.0.0.1",
+      "64:ff9b::a00:1",
+      "::7f00:1",
+      "::a9fe:a9fe",
+      "::808:808",
+      "2002:a00:1::1",
+      "2001::1",
+      "3fff::1",
+    ]) {
       expect(addressProblem(ip, false), ip).not.toBeNull();
     }
   });
