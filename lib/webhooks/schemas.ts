@@ -116,7 +116,15 @@ export const webhookDeliverySchema = z
     attempts: z.number().int(),
     responseStatusCode: z.number().int().nullable(),
     responseBody: z.string().nullable().meta({ description: "The first 1 KiB of the last response's body." }),
-    lastError: z.string().nullable(),
+    lastError: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "Why the last attempt failed: `address not allowed: ...`, `could not resolve <host> (<code>)`, `could not connect (<code>)`, " +
+          "`TLS error (<code>)`, `timed out after <n> s`, `HTTP <status>`, `redirect (HTTP <status>) not followed`. " +
+          "It never names the address a host name resolved to.",
+      }),
     lastAttemptAt: z.iso.datetime().nullable(),
     nextAttemptAt: z.iso.datetime().nullable(),
   })
