@@ -136,3 +136,34 @@ test("with APP_ORIGIN set, other Hosts answer 400 on pages, the API and static f
     await server.stop();
   }
 });
+
+test.describe("prototype keys in a query string, against the real server", () => {
+  // Next.js's router copies the query into a plain object, where __proto__ sets the object's
+  // prototype instead of a key, and builds the route handler's URL from it: the route never saw it.
+  test("__proto__ answers 422 like constructor and prototype, with a key or without credentials, and logs nothing", async ({ server }) => {
+    const message = "is not accepted as a key (__proto__, constructor, prototype never are)";
+    const log = await logDuring(server, async () => {
+      expect((await server.inviter.get("/v1/employees?limit=5")).status()).toBe(200);
+      for (const [query, key] of [
+        ["__proto__=1", "__proto__"],
+        ["limit=5&__proto__=x", "__proto__"],
+        ["__proto__", "__proto__"],
+        ["constructor=1", "constructor"],
+        ["prototype=", "prototype"],
+      ] as const) {
+        const answer = await server.inviter.get(`/v1/employees?${query}`);
+        expect(answer.status(), query).toBe(422);
+        expect(await answer.json(), query).toEqual({ error_code: "err_validation", message: `${key}: ${message}`, http_code: 422, details: { [key]: message } });
+      }
+      // As sent on the wire, percent-encoded, to a public route and with no credentials at all.
+      for (const path of ["/v1/openapi.json?%5F%5Fproto%5F%5F=1", "/v1/api_keys?__proto__=1"]) {
+        const reply = await send(server.baseURL, "GET", path);
+        expect(reply.status, path).toBe(422);
+        expect(JSON.parse(reply.body).details, path).toEqual({ ["__proto__"]: message });
+        expect(reply.headers["x-content-type-options"]).toBe("nosniff");
+      }
+      expect((await send(server.baseURL, "GET", "/v1/openapi.json?proto=1&x=__proto__")).status).toBe(200);
+    });
+    expect(log).not.toMatch(/⨯|Error|\n\s+at /);
+  });
+});
