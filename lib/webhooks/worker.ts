@@ -129,7 +129,7 @@ const withCode = (error: unknown) => {
  * connect", with the system's code. Never the error's own message: Node's carry the address it
  * connected to ("connect ECONNREFUSED 10.0.0.5:443"), which for a name is what it resolved to.
  */
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
   const code = errorCode(error);
   if (code && TLS_ERROR.test(code)) return `TLS error (${code})`;
   return code ? `could not connect (${code})` : "could not connect";
