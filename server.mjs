@@ -96,10 +96,13 @@ async function serve() {
     for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
     if (workerHeader) res.setHeader("X-Worker-Pid", String(process.pid));
     if (settings.cookieSecure) res.setHeader("Strict-Transport-Security", HSTS);
+    const target = req.url ?? "/";
+    const queryAt = target.indexOf("?");
     const refusal = edgeRefusal(
       {
         method: req.method ?? "",
-        path: (req.url ?? "/").split("?", 1)[0],
+        path: queryAt === -1 ? target : target.slice(0, queryAt),
+        query: queryAt === -1 ? "" : target.slice(queryAt + 1),
         host: req.headers.host,
         forwardedHost: req.headers["x-forwarded-host"],
         authorizationCount: countHeader(req.rawHeaders, "authorization"),

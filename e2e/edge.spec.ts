@@ -1,6 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import type { Socket } from "node:net";
-import { expect, startServer, test, type Server } from "./fixtures";
+import { expect, httpRequest as jsonRequest, startServer, test, type Server } from "./fixtures";
 
 type Reply = { status: number; headers: IncomingHttpHeaders; body: string };
 
@@ -135,4 +135,72 @@ test("with APP_ORIGIN set, other Hosts answer 400 on pages, the API and static f
   } finally {
     await server.stop();
   }
+});
+
+test.describe("prototype keys in a query string, against the real server", () => {
+  // Next.js's router copies the query into a plain object, where __proto__ sets the object's
+  // prototype instead of a key, and builds the route handler's URL from it: the route never saw it.
+  test("__proto__ answers 422 like constructor and prototype, with a key or without credentials, and logs nothing", async ({ server }) => {
+    const message = "is not accepted as a key (__proto__, constructor, prototype never are)";
+    const log = await logDuring(server, async () => {
+      expect((await server.inviter.get("/v1/employees?limit=5")).status()).toBe(200);
+      for (const [query, key] of [
+        ["__proto__=1", "__proto__"],
+        ["limit=5&__proto__=x", "__proto__"],
+        ["__proto__", "__proto__"],
+        ["constructor=1", "constructor"],
+        ["prototype=", "prototype"],
+      ] as const) {
+        const answer = await server.inviter.get(`/v1/employees?${query}`);
+        expect(answer.status(), query).toBe(422);
+        expect(await answer.json(), query).toEqual({ error_code: "err_validation", message: `${key}: ${message}`, http_code: 422, details: { [key]: message } });
+      }
+      // As sent on the wire, percent-encoded, to a public route and with no credentials at all.
+      for (const path of ["/v1/openapi.json?%5F%5Fproto%5F%5F=1", "/v1/api_keys?__proto__=1"]) {
+        const reply = await send(server.baseURL, "GET", path);
+        expect(reply.status, path).toBe(422);
+        expect(JSON.parse(reply.body).details, path).toEqual({ ["__proto__"]: message });
+        expect(reply.headers["x-content-type-options"]).toBe("nosniff");
+      }
+      expect((await send(server.baseURL, "GET", "/v1/openapi.json?proto=1&x=__proto__")).status).toBe(200);
+    });
+    expect(log).not.toMatch(/⨯|Error|\n\s+at /);
+  });
+});
+
+test.describe("the CSRF check compares the whole origin (scheme, host and port) against the real server", () => {
+  test("without APP_ORIGIN, a cookie-authenticated change from https://<its host> is refused 403 by the http server", async ({ server, page }) => {
+    const session = await sessionCookie(page.context());
+    const host = new URL(server.baseURL).host;
+    const signOut = (origin: string, extra: string[] = []) => send(server.baseURL, "DELETE", "/v1/sessions/current", ["Cookie", `pmc_session=${session}`, "Origin", origin, ...extra]);
+    for (const [origin, extra] of [
+      [`https://${host}`, []],
+      [`http://${new URL(server.baseURL).hostname}:1`, []],
+      // Next.js builds request.url's scheme from X-Forwarded-Proto, which any client may send (TRUST_PROXY is off).
+      [`https://${host}`, ["X-Forwarded-Proto", "https"]],
+      [`https://${host}`, ["Sec-Fetch-Site", "same-origin"]],
+    ] as const) {
+      const refused = await signOut(origin, [...extra]);
+      expect(refused.status, `${origin} ${extra.join(" ")}`).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({ error_code: "err_forbidden", http_code: 403 });
+    }
+    expect((await send(server.baseURL, "GET", "/v1/sessions/current", ["Cookie", `pmc_session=${session}`])).status).toBe(200);
+    expect((await signOut(server.baseURL)).status).toBe(200);
+    expect((await send(server.baseURL, "GET", "/v1/sessions/current", ["Cookie", `pmc_session=${session}`])).status).toBe(401);
+  });
+
+  test("the reverse: a server reached over https (COOKIE_SECURE=true) refuses an http Origin of its own host", async () => {
+    const secure = await startServer({ COOKIE_SECURE: "true" });
+    try {
+      const host = new URL(secure.baseURL).host;
+      const signIn = (origin: string) => jsonRequest(`${secure.baseURL}/v1/sessions`, { method: "POST", headers: { origin }, body: { email: "nobody@acme.example", password: "not a password at all" } });
+      const refused = await signIn(`http://${host}`);
+      expect(refused.status).toBe(403);
+      expect(refused.json()).toEqual({ error_code: "err_forbidden", message: "Cross-site request refused", http_code: 403 });
+      // Its own https origin gets as far as the credentials.
+      expect((await signIn(`https://${host}`)).status).toBe(401);
+    } finally {
+      await secure.stop();
+    }
+  });
 });

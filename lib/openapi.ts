@@ -215,6 +215,10 @@ export function buildOpenApi(): JsonSchema {
         "server's own, the client's is kept as `clientRequestId`). Lists the spec " +
         "paginates take `next`, `order` (asc|desc, by creation time, default desc) and `limit` (1..100, default 20) " +
         "and answer `{ items, next }`. Unknown routes answer 404, known routes with a wrong method 405 (`err_method_not_allowed`).\n\n" +
+        "Input: a body is UTF-8 JSON (bytes that are not UTF-8 answer 400 `err_bad_request`). Strings refuse control characters and " +
+        "lone surrogates, and single-line ones (all but text areas such as a decision's reason) also bidirectional controls " +
+        "(U+202A..U+202E, U+2066..U+2069) and U+2028/U+2029: 422 naming the character. `__proto__`, `constructor` and `prototype` " +
+        "are refused as keys anywhere in a body or query (422).\n\n" +
         "Extensions (not in the spec; marked `x-extension`): " + extensions.join(", ") + ". " +
         "The `/v1/sandbox` routes exist only when the operator turns them on (`SANDBOX=on`; off by default, on for local development, the demo and the tests).\n\n" +
         "Who may do what: every operation names its permission (`x-permission`). Employees hold their role's permissions: " +
@@ -229,7 +233,8 @@ export function buildOpenApi(): JsonSchema {
           type: "apiKey",
           in: "cookie",
           name: "pmc_session",
-          description: "Employee session from POST /v1/sessions. Mutating requests must be same-origin (Origin or Sec-Fetch-Site).",
+          description: "Employee session from POST /v1/sessions. Mutating requests must come from the service's own origin, scheme, host and port " +
+            "(`Origin` and `Sec-Fetch-Site`; the origin is `APP_ORIGIN`, or the request's own): otherwise 403 `err_forbidden`.",
         },
       },
       schemas: components,

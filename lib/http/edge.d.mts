@@ -8,21 +8,25 @@ export type EdgeSettings = { appHosts: string[] | null; cookieSecure: boolean; t
 export type EdgeRequest = {
   method: string;
   path: string;
+  /** The raw query string, without "?" (server.mjs); proxy.ts passes none (Next.js has already dropped `__proto__`). */
+  query?: string;
   host: string | null | undefined;
   forwardedHost: string | null | undefined;
   authorizationCount: number;
   cookie: string | null | undefined;
 };
 export type Refusal = {
-  status: 400 | 405;
-  code: "err_bad_request" | "err_method_not_allowed";
+  status: 400 | 405 | 422;
+  code: "err_bad_request" | "err_method_not_allowed" | "err_validation";
   message: string;
   headers?: Record<string, string>;
+  details?: Record<string, string>;
 };
 
 export declare function pageCsp(nonce: string, options?: { development?: boolean }): string;
 export declare function edgeSettings(source: Record<string, string | undefined>): EdgeSettings;
 export declare function hostAllowed(request: Pick<EdgeRequest, "host" | "forwardedHost">, settings: EdgeSettings): boolean;
 export declare function countSessionCookies(cookieHeader: string | null | undefined): number;
+export declare function prototypeKeyInQuery(query: string | undefined): string | null;
 export declare function edgeRefusal(request: EdgeRequest, settings: EdgeSettings): Refusal | null;
 export declare function refusalBody(refusal: Refusal): string;

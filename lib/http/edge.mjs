@@ -87,12 +87,29 @@ export function countSessionCookies(cookieHeader) {
   return count;
 }
 
+/** Keys that name parts of JavaScript's object model (lib/http/text.ts has the same list and message for bodies). */
+const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype"];
+const PROTOTYPE_KEY_MESSAGE = `is not accepted as a key (${PROTOTYPE_KEYS.join(", ")} never are)`;
+
+/**
+ * The first prototype key among the names of a query string (`a=1&__proto__=2`, as sent,
+ * without "?"), decoded as URLSearchParams decodes them, or null. Checked here because Next.js never
+ * hands `__proto__` to a route handler: its router copies the query into a plain object, where
+ * `query["__proto__"] = value` sets the object's prototype instead of a key, and builds the handler's
+ * request.url from that object. The route wrapper checks the query it gets as well (tests, `next dev`).
+ */
+export function prototypeKeyInQuery(query) {
+  if (!query) return null;
+  for (const key of new URLSearchParams(query).keys()) if (PROTOTYPE_KEYS.includes(key)) return key;
+  return null;
+}
+
 /**
  * Why the edge refuses a request, in the contract's terms, or null to let it through.
- * `authorizationCount`: how many Authorization header lines the request carried.
- * /healthz answers any Host, so load balancers can probe an instance by its address.
+ * `authorizationCount`: how many Authorization header lines the request carried; `query`: the raw
+ * query string. /healthz answers any Host, so load balancers can probe an instance by its address.
  */
-export function edgeRefusal({ method, path, host, forwardedHost, authorizationCount, cookie }, settings) {
+export function edgeRefusal({ method, path, query, host, forwardedHost, authorizationCount, cookie }, settings) {
   if (!ALLOWED_METHODS.includes(method)) {
     return {
       status: 405,
@@ -110,10 +127,23 @@ export function edgeRefusal({ method, path, host, forwardedHost, authorizationCo
   if (countSessionCookies(cookie) > 1) {
     return { status: 400, code: "err_bad_request", message: `Send one ${SESSION_COOKIE} cookie, not several` };
   }
+  // On every path, not only /v1: which path reaches which route is Next.js's business (encodings, slashes).
+  const prototypeKey = prototypeKeyInQuery(query);
+  if (prototypeKey) {
+    // The 422 the route wrapper gives a body's or query's prototype key (lib/http/api-error.ts validationError).
+    const details = Object.create(null);
+    details[prototypeKey] = PROTOTYPE_KEY_MESSAGE;
+    return { status: 422, code: "err_validation", message: `${prototypeKey}: ${PROTOTYPE_KEY_MESSAGE}`, details };
+  }
   return null;
 }
 
 /** The contract's error body for a refusal. */
 export function refusalBody(refusal) {
-  return JSON.stringify({ error_code: refusal.code, message: refusal.message, http_code: refusal.status });
+  return JSON.stringify({
+    error_code: refusal.code,
+    message: refusal.message,
+    http_code: refusal.status,
+    ...(refusal.details ? { details: refusal.details } : {}),
+  });
 }

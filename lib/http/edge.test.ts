@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { SESSION_COOKIE as SESSIONS_COOKIE } from "@/lib/auth/sessions";
-import { ALLOWED_METHODS, SESSION_COOKIE, countSessionCookies, edgeRefusal, edgeSettings, hostAllowed, pageCsp, type EdgeRequest } from "@/lib/http/edge.mjs";
+import { validationError } from "@/lib/http/api-error";
+import { ALLOWED_METHODS, SESSION_COOKIE, countSessionCookies, edgeRefusal, edgeSettings, hostAllowed, pageCsp, prototypeKeyInQuery, refusalBody, type EdgeRequest } from "@/lib/http/edge.mjs";
+import { prototypeKeyIssues } from "@/lib/http/text";
 
 const request = (overrides: Partial<EdgeRequest> = {}): EdgeRequest => ({
   method: "GET",
@@ -118,6 +120,34 @@ describe("edgeRefusal", () => {
       code: "err_bad_request",
       message: expect.stringMatching(SESSION_COOKIE),
     });
+  });
+});
+
+describe("prototype keys in the query string (Next.js drops __proto__ before a route handler sees it)", () => {
+  it.each([
+    ["__proto__=1", "__proto__"],
+    ["__proto__", "__proto__"],
+    ["limit=5&__proto__=x", "__proto__"],
+    ["%5F%5Fproto%5F%5F=1", "__proto__"],
+    ["__proto%5f_=1", "__proto__"],
+    ["constructor=x", "constructor"],
+    ["a=1&prototype", "prototype"],
+  ])("422 for %j, the route wrapper's own answer, on the API and elsewhere", (query, key) => {
+    const expected = validationError(prototypeKeyIssues(JSON.parse(`{${JSON.stringify(key)}:"1"}`)), "query");
+    for (const path of ["/v1/recipients", "/v1", "/v1/nothing/here", "/login"]) {
+      const refusal = edgeRefusal(request({ path, query }), open);
+      expect(refusal, path).toMatchObject({ status: expected.status, code: expected.code, message: expected.message });
+      expect(JSON.parse(refusalBody(refusal!)), path).toEqual(JSON.parse(JSON.stringify(expected.body())));
+    }
+  });
+
+  it.each(["", "proto=1", "__proto=1", "x=__proto__", "__proto__x=1", "Constructor=1", "__PROTO__=1", "a[__proto__]=1"])("lets %j through", (query) => {
+    expect(edgeRefusal(request({ query }), open)).toBeNull();
+    expect(prototypeKeyInQuery(query)).toBeNull();
+  });
+
+  it("a refusal without details has none in its body", () => {
+    expect(JSON.parse(refusalBody(edgeRefusal(request({ authorizationCount: 2 }), open)!))).not.toHaveProperty("details");
   });
 });
 

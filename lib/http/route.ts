@@ -119,7 +119,7 @@ export function errorResponse(error: unknown, ids: RequestIds): Response {
   return json(apiError.body(), apiError.status, headerIdOf(ids), apiError.headers);
 }
 
-/** The body as text, refused past MAX_BODY_BYTES bytes without reading further (Content-Length can lie or be absent). */
+/** The body as text, refused past MAX_BODY_BYTES bytes without reading further (Content-Length can lie or be absent), and unless it is UTF-8. */
 async function readBodyText(request: Request): Promise<string> {
   const tooLarge = () => new ApiError("err_bad_request", "The body is larger than 1 MiB");
   if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge();
@@ -144,8 +144,18 @@ async function readBodyText(request: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError("err_bad_request", "The body is not valid UTF-8");
+  }
 }
+
+/**
+ * Refuses bytes that are not UTF-8 (Buffer.toString would store them as U+FFFD without a word). A
+ * byte order mark stays a character, so JSON.parse refuses it as before (RFC 8259: never send one).
+ */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function parseJsonBody(request: Request, text: string): unknown {
   if (text.trim() === "") return {};

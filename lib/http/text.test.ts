@@ -14,10 +14,21 @@ const messageOf = (schema: z.ZodType, value: unknown) => {
 };
 
 describe("text()", () => {
-  it("accepts ordinary text, including emoji, joiners, combining marks and bidi marks", () => {
-    for (const value of ["", "Acme GmbH", "Zoë Ørsted", "😀", "👩‍👩‍👧‍👦", "e\u0301", "\u202Eevil\u202C", "ﷺ", "𝕏", "\u00A0", "\u00FF"]) {
+  it("accepts ordinary text, including emoji, joiners, combining marks, right-to-left scripts and the implicit bidi marks", () => {
+    for (const value of ["", "Acme GmbH", "Zoë Ørsted", "😀", "👩‍👩‍👧‍👦", "e\u0301", "ﷺ", "𝕏", "\u00A0", "\u00FF", "שלום עולם", "مرحبا", "a\u200Eb\u200Fc\u061C"]) {
       expect(text().safeParse(value).success, JSON.stringify(value)).toBe(true);
     }
+  });
+
+  it("refuses the bidirectional embeddings, overrides and isolates, and the line and paragraph separators, naming the character", () => {
+    for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+      const name = `U+${code.toString(16).toUpperCase()}`;
+      expect(messageOf(text(), `invoice${String.fromCharCode(code)}fdp.exe`), name).toBe(`must not contain bidirectional control characters (found ${name})`);
+    }
+    expect(messageOf(text(), "one\u2028two")).toBe("must not contain line or paragraph separators (found U+2028)");
+    expect(messageOf(text(), "one\u2029two")).toBe("must not contain line or paragraph separators (found U+2029)");
+    // Their neighbours are ordinary text.
+    for (const value of ["a\u2027b", "a\u202Fb", "a\u2065b", "a\u206Ab"]) expect(text().safeParse(value).success, JSON.stringify(value)).toBe(true);
   });
 
   it("refuses every C0 control (tab and line feed too), DEL and every C1 control, naming the character", () => {
@@ -63,6 +74,10 @@ describe("freeText()", () => {
     }
   });
 
+  it("keeps its rules: bidirectional controls and line separators belong to running text", () => {
+    for (const value of ["\u202Bשלום\u202C world", "a\u2067b\u2069", "one\u2028two\u2029"]) expect(freeText().parse(value)).toBe(value);
+  });
+
   it("refuses carriage return (a Windows line break) and lone surrogates", () => {
     expect(messageOf(freeText(), "one\r\ntwo")).toMatch(/U\+000D/);
     expect(messageOf(freeText(), "\uD800")).toBe("must be well-formed Unicode (it holds a lone surrogate)");
@@ -72,6 +87,8 @@ describe("freeText()", () => {
     expect(textProblem("fine")).toBeNull();
     expect(textProblem("a\nb", { freeText: true })).toBeNull();
     expect(textProblem("a\nb")).toMatch(/U\+000A/);
+    expect(textProblem("a\u202Eb")).toMatch(/bidirectional control characters \(found U\+202E\)/);
+    expect(textProblem("a\u202Eb", { freeText: true })).toBeNull();
   });
 });
 

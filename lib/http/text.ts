@@ -7,6 +7,13 @@ import { z } from "zod";
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 /** The same less tab and line feed, which free text (a reason, a description) may hold. */
 const CONTROL_IN_FREE_TEXT = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A..U+202E, U+2066..U+2069), which make a
+ * name show in another order than it is stored ("Trojan Source"), and the line and paragraph
+ * separators (U+2028, U+2029), which break a single line. Refused in single-line text only.
+ */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+const LINE_SEPARATOR = /[\u2028\u2029]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const codePoint = (char: string) => `U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
@@ -16,15 +23,23 @@ const isWellFormed = (value: string) => (typeof value.isWellFormed === "function
 
 /**
  * Why `value` is not acceptable text, or null. Ill-formed Unicode (a lone surrogate) cannot be
- * stored or shown faithfully; control characters hide in logs, terminals and CSV exports.
+ * stored or shown faithfully; control characters hide in logs, terminals and CSV exports; single-line
+ * text (not `freeText`) also refuses bidirectional controls and line separators.
  */
 export function textProblem(value: string, { freeText = false }: { freeText?: boolean } = {}): string | null {
   if (!isWellFormed(value)) return "must be well-formed Unicode (it holds a lone surrogate)";
   const control = (freeText ? CONTROL_IN_FREE_TEXT : CONTROL).exec(value);
-  if (!control) return null;
-  return freeText
-    ? `must not contain control characters other than tab and line feed (found ${codePoint(control[0])})`
-    : `must not contain control characters (found ${codePoint(control[0])})`;
+  if (control) {
+    return freeText
+      ? `must not contain control characters other than tab and line feed (found ${codePoint(control[0])})`
+      : `must not contain control characters (found ${codePoint(control[0])})`;
+  }
+  if (freeText) return null;
+  const bidi = BIDI_CONTROL.exec(value);
+  if (bidi) return `must not contain bidirectional control characters (found ${codePoint(bidi[0])})`;
+  const separator = LINE_SEPARATOR.exec(value);
+  if (separator) return `must not contain line or paragraph separators (found ${codePoint(separator[0])})`;
+  return null;
 }
 
 type StringParams = Parameters<typeof z.string>[0];
@@ -35,10 +50,10 @@ const checked = (freeText: boolean, params?: StringParams) =>
     if (problem) context.addIssue({ code: "custom", message: problem });
   });
 
-/** An incoming string: well-formed Unicode without control characters. Chain `.trim()`, `.max()`, `.regex()` as on `z.string()`. */
+/** An incoming single-line string: well-formed Unicode without control characters, bidirectional controls or line separators. Chain `.trim()`, `.max()`, `.regex()` as on `z.string()`. */
 export const text = (params?: StringParams) => checked(false, params);
 
-/** Free text a person writes in a text area (a decision's reason): like `text()`, but tab and line feed are allowed. */
+/** Free text a person writes in a text area (a decision's reason): control characters refused as in `text()`, but tab and line feed allowed, and bidirectional controls and line separators too (they belong to running text in right-to-left scripts). */
 export const freeText = (params?: StringParams) => checked(true, params);
 
 // --- Map keys ------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 // Property-based fuzzing of every /v1 endpoint with random and hostile input. Whatever arrives, the
 // answer is a success or a contract-shaped 4xx (never a 5xx, a stack trace or SQL), and a refused
 // request leaves the database as it was, except for the audit trail and the throttling counters.
-// Control characters and lone surrogates in a string field, and __proto__/constructor/prototype as a
-// key anywhere in a body or query, are always refused with 422.
+// Control characters and lone surrogates in a string field (and in single-line fields bidirectional
+// controls and line separators), and __proto__/constructor/prototype as a key anywhere in a body or
+// query, are always refused with 422.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -147,6 +148,8 @@ const UNICODE = [
   "\u0085",
   "x\u009By",
   "one\r\ntwo",
+  "invoice\u2066\u202Eexe.pdf\u2069",
+  "a\u2028b",
 ];
 const ODD = ["", " ", "\t", "\n", "null", "undefined", "true", "0", "-1", "NaN", "[]", "{}", "[object Object]", "__proto__", "constructor", "prototype"];
 const FIXED = [...SQL, ...TRAVERSAL, ...UNICODE, ...ODD];
@@ -155,12 +158,14 @@ const loneSurrogates = fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }
 /** C0 controls, DEL and C1 controls: tab and line feed included (only free text may hold them). */
 const controlCharacter = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((code) => String.fromCharCode(code));
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
+/** Bidirectional controls and the line and paragraph separators: refused in single-line text, kept in free text. */
+const bidiCharacter = fc.constantFrom(..."\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u2028\u2029");
 /** A plausible value with one control character or lone surrogate put in somewhere. */
 const tainted = (bad: fc.Arbitrary<string>) =>
   fc
     .tuple(fc.constantFrom("Acme", "user-1", "10.0.0.0/8", "12.50", "EUR", "va_abc", "2026-11-01", "a@example.com", "123456", ""), bad, fc.nat())
     .map(([text, char, at]) => text.slice(0, at % (text.length + 1)) + char + text.slice(at % (text.length + 1)));
-const taintedString = tainted(fc.oneof(controlCharacter, loneSurrogate));
+const taintedString = tainted(fc.oneof(controlCharacter, loneSurrogate, bidiCharacter));
 const hugeString = fc
   .tuple(fc.integer({ min: 10_000, max: 100_000 }), fc.constantFrom("a", "'", "😀", "0", "%", "\u0000", "é"))
   .map(([length, unit]) => unit.repeat(Math.ceil(length / unit.length)));
@@ -580,7 +585,7 @@ const RAW_BODIES = [
 ];
 
 /** A request body: nothing, random JSON, the schema's shape with hostile leaves, raw garbage text, deep nesting. */
-function requestBody(endpoint: Endpoint): fc.Arbitrary<Pick<Call, "body" | "rawBody">> {
+function requestBody(endpoint: Endpoint): fc.Arbitrary<Pick<Call, "body" | "rawBody" | "rawBytes">> {
   const shaped = endpoint.body ? shapedObject(endpoint.body, 0) : fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant({}) },
@@ -589,6 +594,8 @@ function requestBody(endpoint: Endpoint): fc.Arbitrary<Pick<Call, "body" | "rawB
     { weight: 3, arbitrary: fc.constantFrom(...RAW_BODIES).map((rawBody) => ({ rawBody })) },
     { weight: 1, arbitrary: shaped.map((body) => ({ rawBody: `\uFEFF${JSON.stringify(body)}` })) },
     { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 60 }).map((rawBody) => ({ rawBody })) },
+    // Bytes that are not UTF-8 (a lone continuation byte, a cut-off sequence, an overlong form, a UTF-16 body).
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }).map((bytes) => ({ rawBytes: Uint8Array.from([...Buffer.from('{"name":"'), ...bytes, 0xff, ...Buffer.from('"}')]) })) },
     {
       weight: 1,
       arbitrary: fc
@@ -606,7 +613,7 @@ type TotpChoice = "none" | "junk" | "wrong" | "valid";
 type RequestSpec = {
   params: Record<string, string>;
   query: string;
-  payload: Pick<Call, "body" | "rawBody">;
+  payload: Pick<Call, "body" | "rawBody" | "rawBytes">;
   caller: Caller;
   totp: TotpChoice;
   junkTotp: string;
@@ -776,7 +783,7 @@ async function checkOne(endpoint: Endpoint, handler: Handler, spec: RequestSpec)
 // --- Control characters, lone surrogates and prototype keys: always 422 ---------------------------
 
 const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype"];
-const TEXT_MESSAGE = /^(must not contain control characters|must be well-formed Unicode)/;
+const TEXT_MESSAGE = /^(must not contain control characters|must be well-formed Unicode|must not contain bidirectional control characters|must not contain line or paragraph separators)/;
 
 type Refusal = {
   kind: "string field" | "key in body" | "key in query";
@@ -819,16 +826,17 @@ function withKeyAt(body: unknown, at: (string | number)[], key: string, value: u
 function refusalFor(endpoint: Endpoint): fc.Arbitrary<Refusal> {
   const options: fc.Arbitrary<Refusal>[] = [];
   const escape = (value: string) => encodeURIComponent(value);
-  // A string field carrying a control character (a URL cannot carry a lone surrogate: it arrives as U+FFFD).
+  // A string field carrying a control character, a bidirectional control or a line separator (a URL
+  // cannot carry a lone surrogate: it arrives as U+FFFD).
   for (const where of ["query", "body"] as const) {
     for (const field of stringFields(endpoint[where])) {
       const name = field.path.join(".");
       const message = field.format ? /./ : TEXT_MESSAGE;
       if (where === "query") {
-        const value = tainted(controlCharacter);
+        const value = tainted(fc.oneof(controlCharacter, bidiCharacter));
         options.push(value.map((text) => ({ kind: "string field", query: `?${escape(name)}=${escape(text)}`, field: name, message })));
       } else {
-        // Free text (a decision's reason) takes tab and line feed: any other control character still taints it.
+        // Free text (a decision's reason) takes tab, line feed and bidirectional controls: any other control character still taints it.
         const accepts = (value: string) => (field.schema as { safeParse(value: unknown): { success: boolean } }).safeParse(value).success;
         const freeText = accepts("Acme Acme") && accepts("Acme\tAcme\nAcme");
         const bad = freeText ? tainted(fc.oneof(controlCharacter.filter((char) => char !== "\t" && char !== "\n"), loneSurrogate)) : taintedString;

@@ -15,6 +15,8 @@ export type Call = {
   body?: unknown;
   /** Raw body text, sent as is (for malformed-input cases). */
   rawBody?: string;
+  /** Raw body bytes, sent as is (bytes that are not UTF-8, say). */
+  rawBytes?: Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
   /** The TCP peer's address as server.mjs would report it. */
   ip?: string;
@@ -51,7 +53,7 @@ export function call<Body>(handler: Handler, options?: Call): Promise<Answer<Bod
 export async function call(handler: Handler, options: Call = {}): Promise<Answer<unknown>> {
   const method = options.method ?? "GET";
   const headers = new Headers({ host: "localhost:3000", "x-forwarded-for": options.ip ?? "127.0.0.1" });
-  if (options.body !== undefined || options.rawBody !== undefined) headers.set("content-type", "application/json");
+  if (options.body !== undefined || options.rawBody !== undefined || options.rawBytes !== undefined) headers.set("content-type", "application/json");
   if (options.session) {
     headers.set("cookie", `${SESSION_COOKIE}=${options.session}`);
     if (method !== "GET") headers.set("origin", ORIGIN);
@@ -62,7 +64,7 @@ export async function call(handler: Handler, options: Call = {}): Promise<Answer
   const request = new Request(`${ORIGIN}${options.path ?? "/v1/test"}`, {
     method,
     headers,
-    body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    body: options.rawBytes ?? options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();

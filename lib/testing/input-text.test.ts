@@ -21,12 +21,15 @@ import type { Handler } from "@/lib/http/route";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
+import { everyRoute, ghostParams, pathFor } from "@/lib/testing/routes";
 import { stringFields } from "@/lib/testing/string-fields";
 import { withScope } from "@/lib/tenancy";
 
 const CONTROL_MESSAGE = /^must not contain control characters( other than tab and line feed)? \(found U\+[0-9A-F]{4}\)$/;
 const SURROGATE_MESSAGE = "must be well-formed Unicode (it holds a lone surrogate)";
 const KEY_MESSAGE = "is not accepted as a key (__proto__, constructor, prototype never are)";
+const BIDI_MESSAGE = /^must not contain bidirectional control characters \(found U\+(202[A-E]|206[6-9])\)$/;
+const SEPARATOR_MESSAGE = /^must not contain line or paragraph separators \(found U\+202[89]\)$/;
 
 /** Fields a person writes in a text area: tab and line feed allowed. */
 const FREE_TEXT = new Set(["POST /v1/information_requests/{id}/status body.reason"]);
@@ -71,7 +74,7 @@ describe("every string a client sends goes through the shared text schema", () =
     expect(fields.length).toBeGreaterThan(50);
   });
 
-  it("each refuses C0 and C1 controls, DEL and lone surrogates; only free text takes tab and line feed", () => {
+  it("each refuses C0 and C1 controls, DEL and lone surrogates; only free text takes tab and line feed, bidirectional controls and line separators", () => {
     const problems: string[] = [];
     for (const field of fields) {
       // A format (e-mail, date-time) has a pattern of its own that admits none of these.
@@ -82,6 +85,22 @@ describe("every string a client sends goes through the shared text schema", () =
       };
       for (const value of ["a\u0000b", "\u001B[31m", "a\u007F", "a\u0085", "a\u009B", "a\rb"]) refuses(value, CONTROL_MESSAGE);
       for (const value of ["\uD800", "a\uDFFF", "\uDE00\uD83D"]) refuses(value, SURROGATE_MESSAGE);
+      // Single-line text refuses bidirectional controls and line separators; free text keeps them.
+      for (const [value, message] of [
+        ["invoice\u202Efdp.exe", BIDI_MESSAGE],
+        ["\u202Aa", BIDI_MESSAGE],
+        ["a\u202B", BIDI_MESSAGE],
+        ["a\u202Cb", BIDI_MESSAGE],
+        ["a\u202Db", BIDI_MESSAGE],
+        ["a\u2066b\u2069", BIDI_MESSAGE],
+        ["a\u2067b", BIDI_MESSAGE],
+        ["a\u2068b", BIDI_MESSAGE],
+        ["a\u2028b", SEPARATOR_MESSAGE],
+        ["a\u2029b", SEPARATOR_MESSAGE],
+      ] as const) {
+        if (!FREE_TEXT.has(field.name)) refuses(value, message);
+        else if (messagesFor(field, value).length) problems.push(`free text ${field.name} refused ${JSON.stringify(value)}: ${messagesFor(field, value)}`);
+      }
       for (const value of ["a\nb", "a\tb"]) {
         const messages = messagesFor(field, value);
         const refusedAsControl = messages.some((text) => CONTROL_MESSAGE.test(text));
@@ -136,9 +155,86 @@ describe("control characters and lone surrogates over HTTP: 422 naming the field
     expect(moved.body.decisionReason).toBe(reason);
   });
 
+  it("bidirectional controls and line separators in a name: 422 naming the character, nothing written; free text keeps them", async () => {
+    const { apiKey, account } = await platformWithKey();
+    for (const [name, message] of [
+      ["Acme\u202Eexe.pdf", /found U\+202E\)$/],
+      ["\u2067Acme\u2069", /found U\+2067\)$/],
+      ["Acme\u2028Corp", /^must not contain line or paragraph separators \(found U\+2028\)$/],
+      ["Acme\u2029", /found U\+2029\)$/],
+    ] as const) {
+      expectValidationError(await call(createRecipient, { method: "POST", apiKey, body: { name } }), "name", message);
+    }
+    // JSON's own escape arrives as the same character.
+    expectValidationError(await call(createRecipient, { method: "POST", apiKey, rawBody: '{"name":"a\\u202ab"}' }), "name", BIDI_MESSAGE);
+    expect(await db().recipient.count({ where: { accountId: account.id } })).toBe(0);
+    expect((await call(createRecipient, { method: "POST", apiKey, body: { name: "שלום Acme مرحبا" } })).status).toBe(201);
+
+    const staff = await signedInEmployee();
+    const scope = { platformId: staff.account.id, accountId: staff.account.id };
+    const request = await withScope(scope, () => raiseInformationRequest({ kind: "due_diligence" }));
+    const reason = "\u2067שלום\u2069 did not reply.\u2028Closed.";
+    const moved = await call(moveRequest, { method: "POST", session: staff.session, params: { id: request.id }, body: { status: "expired", reason } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.decisionReason).toBe(reason);
+  });
+
+  itRefusesQueries("bidirectional controls in a query parameter", BIDI_MESSAGE, [listDelegatedUsers, "/v1/delegated_users?externalId=user-1"], [
+    [listDelegatedUsers, "/v1/delegated_users?externalId=user%E2%80%AE1", "externalId"],
+    [listAuditEvents, "/v1/audit_events?action=%E2%81%A6x", "action"],
+  ]);
+
   it("a name with a line break is refused: only free text may hold one", async () => {
     const { apiKey } = await platformWithKey();
     expectValidationError(await call(createDelegatedUser, { method: "POST", apiKey, body: { externalId: "user\n2" } }), "externalId", /U\+000A/);
+  });
+});
+
+describe("a body that is not UTF-8: 400 err_bad_request, never stored as U+FFFD", () => {
+  const UTF8_MESSAGE = "The body is not valid UTF-8";
+  const bytes = (...parts: (string | number[])[]) => Uint8Array.from(parts.flatMap((part) => (typeof part === "string" ? [...Buffer.from(part)] : part)));
+
+  it("in a name: each kind of broken sequence is refused and nothing is written; UTF-8 split anywhere is fine", async () => {
+    const { apiKey, account } = await platformWithKey();
+    for (const [what, bad] of [
+      ["a lone continuation byte", [0x80]],
+      ["Latin-1 é", [0xe9]],
+      ["a cut-off sequence", [0xe2, 0x82]],
+      ["an overlong slash", [0xc0, 0xaf]],
+      ["an encoded surrogate", [0xed, 0xa0, 0x80]],
+      ["beyond U+10FFFF", [0xf4, 0x90, 0x80, 0x80]],
+      ["0xFF", [0xff]],
+    ] as const) {
+      const response = await call(createRecipient, { method: "POST", apiKey, rawBytes: bytes('{"name":"Acme', [...bad], '"}') });
+      expect(response.status, what).toBe(400);
+      expect(response.body, what).toEqual({ error_code: "err_bad_request", message: UTF8_MESSAGE, http_code: 400 });
+    }
+    // A UTF-16 body (with its byte order mark) is not UTF-8 either.
+    const utf16 = Uint8Array.from([0xff, 0xfe, ...Buffer.from('{"name":"Acme"}', "utf16le")]);
+    expect((await call(createRecipient, { method: "POST", apiKey, rawBytes: utf16 })).body).toMatchObject({ error_code: "err_bad_request", message: UTF8_MESSAGE });
+    expect(await db().recipient.count({ where: { accountId: account.id } })).toBe(0);
+    const created = await call(createRecipient, { method: "POST", apiKey, rawBytes: bytes('{"name":"Zo', [0xc3, 0xab], " \u00e9 ", [0xf0, 0x9f, 0x98, 0x80], '"}') });
+    expect(created.status).toBe(201);
+    expect(created.body.name).toBe("Zoë é 😀");
+  });
+
+  it("every endpoint that reads a body refuses one that is not UTF-8", async () => {
+    const { session } = await signedInEmployee();
+    const refused: string[] = [];
+    for (const { endpoint, handler } of await everyRoute()) {
+      if (!endpoint.body) continue;
+      const response = await call(handler, {
+        method: endpoint.method,
+        path: pathFor(endpoint, ghostParams(endpoint)),
+        params: ghostParams(endpoint),
+        session: endpoint.auth === "public" ? undefined : session,
+        rawBytes: bytes('{"name":"', [0xc3, 0x28], '"}'),
+      });
+      if (response.status !== 400 || response.body?.message !== UTF8_MESSAGE) refused.push(`${endpoint.method} ${endpoint.path}: ${response.status} ${JSON.stringify(response.body)}`);
+      else refused.push("ok");
+    }
+    expect(refused.filter((line) => line !== "ok")).toEqual([]);
+    expect(refused.length).toBeGreaterThan(20);
   });
 });
 

@@ -22,9 +22,10 @@ export const webhookUrlSchema = text()
   })
   .meta({
     description:
-      "Where events are POSTed. `https` only, to a public address: private, loopback, link-local, CGNAT and cloud metadata " +
-      "addresses are refused, here and again after DNS resolution at each delivery (unless the service runs with WEBHOOK_ALLOW_PRIVATE=true, " +
-      "which also allows `http` to loopback). No user name or password in the URL.",
+      "Where events are POSTed. `https` only, to a public address: private, loopback, link-local, CGNAT, cloud metadata and " +
+      "special-purpose IPv6 addresses (NAT64, 6to4, Teredo, anything outside 2000::/3) are refused, here and again after DNS " +
+      "resolution at each delivery (unless the service runs with WEBHOOK_ALLOW_PRIVATE=true, which also allows `http` to loopback). " +
+      "Cloud metadata and IPv4-compatible IPv6 (`::/96`, e.g. `[::127.0.0.1]`) are refused whatever the setting. No user name or password in the URL.",
     examples: ["https://example.com/webhooks"],
   });
 
@@ -115,7 +116,15 @@ export const webhookDeliverySchema = z
     attempts: z.number().int(),
     responseStatusCode: z.number().int().nullable(),
     responseBody: z.string().nullable().meta({ description: "The first 1 KiB of the last response's body." }),
-    lastError: z.string().nullable(),
+    lastError: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "Why the last attempt failed: `address not allowed: ...`, `could not resolve <host> (<code>)`, `could not connect (<code>)`, " +
+          "`TLS error (<code>)`, `timed out after <n> s`, `HTTP <status>`, `redirect (HTTP <status>) not followed`. " +
+          "It never names the address a host name resolved to.",
+      }),
     lastAttemptAt: z.iso.datetime().nullable(),
     nextAttemptAt: z.iso.datetime().nullable(),
   })

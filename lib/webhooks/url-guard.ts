@@ -27,10 +27,26 @@ export function checkWebhookUrl(url: string, allowPrivate = env().WEBHOOK_ALLOW_
   if (problem) throw new ApiError("err_validation", `url: ${problem}`, { url: problem });
 }
 
-/** A delivery refused by the guard: the worker records the message as the attempt's error. */
+/**
+ * A delivery refused by the guard. The worker records `message` as the attempt's error, which the
+ * endpoint's tenant reads: it says what failed, never which address a name resolved to (that would
+ * map the service's internal network for them). `detail`, with the address, is for the service's log.
+ */
 export class WebhookAddressError extends Error {
   override name = "WebhookAddressError";
+  constructor(
+    message: string,
+    readonly detail: string = message,
+  ) {
+    super(message);
+  }
 }
+
+/** A system error code (ENOTFOUND, EAI_AGAIN): a fixed name that carries no address, unlike the error's message. */
+export const errorCode = (error: unknown): string | null => {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === "string" && /^[A-Z][A-Z0-9_]{1,63}$/.test(code) ? code : null;
+};
 
 export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
@@ -41,30 +57,37 @@ const lookupAll: LookupAll = (hostname) => dnsLookup(hostname, { all: true, verb
  * with every address it resolves to checked (one bad address refuses the delivery, so DNS cannot
  * slip a private address in beside a public one). Connect to exactly this address (sending the
  * original host name in Host and as TLS server name), so no second lookup can answer differently.
- * Throws WebhookAddressError when refused.
+ * Throws WebhookAddressError when refused ("address not allowed: ...", "could not resolve ...").
  */
 export async function resolveDeliveryAddress(
   url: string,
   { lookup = lookupAll, allowPrivate = env().WEBHOOK_ALLOW_PRIVATE }: { lookup?: LookupAll; allowPrivate?: boolean } = {},
 ): Promise<{ address: string; family: 4 | 6; hostname: string }> {
   const parsed = inspect(url, allowPrivate);
-  if ("problem" in parsed) throw new WebhookAddressError(`url ${parsed.problem}`);
+  // The URL as the tenant wrote it (refused at creation too, unless the server's settings changed since).
+  if ("problem" in parsed) throw new WebhookAddressError(`address not allowed: url ${parsed.problem}`);
   const { host, literal } = parsed;
   if (literal) return { address: literal.toString(), family: literal.kind() === "ipv4" ? 4 : 6, hostname: host };
   let answers: { address: string; family: number }[];
   try {
     answers = await lookup(host);
   } catch (error) {
-    throw new WebhookAddressError(`could not resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = errorCode(error);
+    throw new WebhookAddressError(`could not resolve ${host}${code ? ` (${code})` : ""}`, `could not resolve ${host}: ${(error as Error).message}`);
   }
-  if (answers.length === 0) throw new WebhookAddressError(`could not resolve ${host}: no addresses`);
+  if (answers.length === 0) throw new WebhookAddressError(`could not resolve ${host} (no addresses)`);
   const addresses = answers.map((answer) => {
     const address = parseIp(answer.address);
-    if (!address) throw new WebhookAddressError(`${host} resolved to ${answer.address}, which is not an IP address`);
+    if (!address) throw new WebhookAddressError(`could not resolve ${host} (an answer is not an IP address)`, `${host} resolved to ${answer.address}, which is not an IP address`);
     const problem = addressProblem(address.toString(), allowPrivate);
-    if (problem) throw new WebhookAddressError(`${host} resolves to ${address.toString()}, which ${problem}`);
+    if (problem) {
+      throw new WebhookAddressError(`address not allowed: ${host} resolves to an address webhooks may not reach`, `${host} resolves to ${address.toString()}, which ${problem}`);
+    }
     if (parsed.url.protocol === "http:" && address.range() !== "loopback") {
-      throw new WebhookAddressError(`${host} resolves to ${address.toString()}, which is not loopback; http is only for loopback`);
+      throw new WebhookAddressError(
+        `address not allowed: ${host} resolves to an address that is not loopback; http is only for loopback`,
+        `${host} resolves to ${address.toString()}, which is not loopback; http is only for loopback`,
+      );
     }
     return address;
   });

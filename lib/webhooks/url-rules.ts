@@ -10,8 +10,12 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** Cloud instance metadata services (AWS, GCP, Azure, ...): refused even with WEBHOOK_ALLOW_PRIVATE. */
 const METADATA_ADDRESSES = new Set(["169.254.169.254", "fd00:ec2::254"]);
 
-/** Never a destination for one request to one receiver, whatever the settings. */
-const NEVER = new Set(["unspecified", "multicast", "broadcast"]);
+/**
+ * Never a destination for one request to one receiver, whatever the settings. IPv4-compatible IPv6
+ * (::/96, deprecated by RFC 4291) has no use but to smuggle an IPv4 address past a check that
+ * reads it as IPv6: a host or tunnel that still maps it reaches 127.0.0.1 through [::127.0.0.1].
+ */
+const NEVER = new Set(["unspecified", "multicast", "broadcast", "ipv4Compatible"]);
 
 const RANGE_NAMES: Record<string, string> = {
   private: "private",
@@ -23,7 +27,42 @@ const RANGE_NAMES: Record<string, string> = {
   unspecified: "unspecified",
   multicast: "multicast",
   broadcast: "broadcast",
+  ipv4Compatible: "IPv4-compatible IPv6 (::/96)",
+  rfc6052: "NAT64 (64:ff9b::/96)",
+  rfc6145: "IPv4-translated IPv6 (::ffff:0:0:0/96)",
+  "6to4": "6to4 (2002::/16)",
+  teredo: "Teredo (2001::/32)",
+  notGlobalUnicast: "non-global IPv6 (outside 2000::/3)",
 };
+
+/** Global unicast IPv6 (RFC 4291, IANA): everything outside it is reserved, special or unassigned. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR("::/96");
+
+/**
+ * The IPv4 address a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address leads to: a gateway on the
+ * way turns it into that IPv4 address, so the metadata service stays refused in these spellings
+ * too, even where WEBHOOK_ALLOW_PRIVATE lets the ranges themselves through.
+ */
+function embeddedIpv4(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (address.kind() !== "ipv6") return null;
+  const parts = (address as ipaddr.IPv6).parts;
+  const range = address.range();
+  const fromParts = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  if (range === "rfc6052") return fromParts(parts[6]!, parts[7]!);
+  if (range === "6to4") return fromParts(parts[1]!, parts[2]!);
+  return null;
+}
+
+/** ipaddr.js's range name, with what it calls plain "unicast" IPv6 split into ::/96, outside 2000::/3, and the rest. */
+function rangeOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
+  const range = address.range();
+  if (range !== "unicast" || address.kind() !== "ipv6") return range;
+  const v6 = address as ipaddr.IPv6;
+  if (v6.match(IPV4_COMPATIBLE)) return "ipv4Compatible";
+  if (!v6.match(GLOBAL_UNICAST_V6)) return "notGlobalUnicast";
+  return range;
+}
 
 /** The address parsed, IPv4-mapped IPv6 reduced to IPv4; null when `text` is not an IP address. */
 export function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
@@ -37,8 +76,9 @@ export function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 export function addressProblem(ip: string, allowPrivate: boolean): string | null {
   const address = parseIp(ip);
   if (!address) return "is not an IP address";
-  if (METADATA_ADDRESSES.has(address.toString())) return "is a cloud metadata address";
-  const range = address.range();
+  const embedded = embeddedIpv4(address);
+  if (METADATA_ADDRESSES.has(address.toString()) || (embedded && METADATA_ADDRESSES.has(embedded.toString()))) return "is a cloud metadata address";
+  const range = rangeOf(address);
   if (range === "unicast") return null;
   if (NEVER.has(range)) return `is a ${RANGE_NAMES[range]} address`;
   if (allowPrivate) return null;
@@ -60,7 +100,7 @@ export function inspect(text: string, allowPrivate: boolean): { problem: string 
   // The WHATWG parser has already rewritten IPv4 in any spelling (0x7f.1, 2130706433) as a dotted quad.
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase().replace(/\.$/, "");
   const literal = parseIp(host);
-  const loopback = literal ? literal.range() === "loopback" : isLocalhostName(host);
+  const loopback = literal ? rangeOf(literal) === "loopback" : isLocalhostName(host);
   if (url.protocol === "http:") {
     if (!allowPrivate) return { problem: "must use https" };
     if (!loopback) return { problem: "may use http only to a loopback address (127.0.0.1, ::1, localhost); use https" };

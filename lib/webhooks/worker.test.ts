@@ -174,7 +174,8 @@ describe("a delivery", () => {
     expect(await work.runOnce()).toBe(1);
     const refused = await deliveryRow(sent.id);
     expect(refused).toMatchObject({ status: "pending", attempts: 1, responseStatusCode: null });
-    expect(refused.lastError).toMatch(/ECONNREFUSED/);
+    // Not Node's own words ("connect ECONNREFUSED 127.0.0.1:<port>"): they carry the address connected to.
+    expect(refused.lastError).toBe("could not connect (ECONNREFUSED)");
 
     const receiver = await startReceiver(port);
     time.advance(1 * MINUTE);
@@ -219,13 +220,21 @@ describe("a delivery", () => {
     const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
     // localhost resolving to a public address is refused for http, which is only for loopback.
     const lookup = async () => [{ address: "93.184.216.34", family: 4 }];
+    const logged: string[] = [];
 
-    expect(await worker(time, { lookup }).runOnce()).toBe(1);
+    expect(await worker(time, { lookup, log: (line) => logged.push(line) }).runOnce()).toBe(1);
     expect(receiver.received).toHaveLength(0);
     const row = await deliveryRow(sent.id);
-    expect(row).toMatchObject({ status: "pending", attempts: 1, responseStatusCode: null });
-    expect(row.lastError).toMatch(/resolves to 93\.184\.216\.34/);
+    expect(row).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      responseStatusCode: null,
+      lastError: "address not allowed: localhost resolves to an address that is not loopback; http is only for loopback",
+    });
+    // The address is for the service's log, not the tenant's delivery log.
+    expect(logged.join("\n")).toContain(`delivery ${sent.id}: localhost resolves to 93.184.216.34`);
   });
+
 
   it("of a deleted or disabled endpoint is not sent", async () => {
     const receiver = await startReceiver();
@@ -389,5 +398,88 @@ describe("the running worker", () => {
       release();
       await running.stop(1_000);
     }
+  });
+});
+
+// What a delivery's lastError tells the endpoint's tenant (CONTRACT.md, "Security decisions"): what
+// failed, never which internal address a name resolved to, nor a system message that carries one.
+describe("a failed delivery's error says what failed, and names no internal address", () => {
+  const ADDRESS = /\d+\.\d+\.\d+\.\d+|\[?[0-9a-f]*:[0-9a-f:]+\]?:\d|::/i;
+
+  async function failedAttempt(url: string, options: WorkerOptions = {}) {
+    const time = clock();
+    const { scope, endpoint } = await endpointFor(url);
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const logged: string[] = [];
+    expect(await worker(time, { log: (line) => logged.push(line), ...options }).runOnce()).toBe(1);
+    const row = await deliveryRow(sent.id);
+    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    return { row, endpoint, log: logged.join("\n") };
+  }
+
+  it("address not allowed: a name that resolves to the metadata service or into ::/96, refused even with WEBHOOK_ALLOW_PRIVATE", async () => {
+    for (const address of ["169.254.169.254", "::a9fe:a9fe", "::7f00:1"]) {
+      const lookup = async () => [{ address, family: address.includes(":") ? 6 : 4 }];
+      const { row, log } = await failedAttempt("https://hooks.example.com/x", { lookup });
+      expect(row.lastError, address).toBe("address not allowed: hooks.example.com resolves to an address webhooks may not reach");
+      expect(row.lastError, address).not.toMatch(ADDRESS);
+      expect(log, address).toContain(`hooks.example.com resolves to ${address}`);
+    }
+  });
+
+  it("could not resolve: the system's code, not the resolver's message", async () => {
+    const lookup = async () => {
+      throw Object.assign(new Error("queryA ESERVFAIL hooks.example.com via 10.0.0.53"), { code: "ESERVFAIL" });
+    };
+    const { row, log } = await failedAttempt("https://hooks.example.com/x", { lookup });
+    expect(row.lastError).toBe("could not resolve hooks.example.com (ESERVFAIL)");
+    expect(log).toContain("10.0.0.53");
+  });
+
+  it("TLS error: https to a receiver that speaks plain HTTP", async () => {
+    const receiver = await startReceiver();
+    const { row } = await failedAttempt(`https://127.0.0.1:${receiver.port}/hooks`);
+    expect(row.lastError).toMatch(/^TLS error \([A-Z_]+\)$/);
+    expect(row.responseStatusCode).toBeNull();
+  });
+
+  it("could not connect: nothing listens on the port", async () => {
+    const probe = await startReceiver();
+    await probe.close();
+    const { row } = await failedAttempt(`http://127.0.0.1:${probe.port}/hooks`);
+    expect(row.lastError).toBe("could not connect (ECONNREFUSED)");
+  });
+
+  it("an HTTP status, and a connection lost half-way through the answer", async () => {
+    const receiver = await startReceiver();
+    receiver.answer((_request, response) => response.writeHead(502).end("bad gateway at 10.1.2.3"));
+    expect((await failedAttempt(receiver.url())).row).toMatchObject({ lastError: "HTTP 502", responseStatusCode: 502 });
+    receiver.answer((_request, response) => {
+      response.writeHead(200, { "Content-Length": "1000" });
+      response.write("partial");
+      setTimeout(() => response.socket?.destroy(), 50);
+    });
+    const { row } = await failedAttempt(receiver.url());
+    expect(row.lastError).toMatch(/^connection lost while reading the answer \(HTTP 200(, [A-Z_]+)?\)$/);
+    expect(row.responseStatusCode).toBe(200);
+  });
+
+  it("timed out", async () => {
+    const receiver = await startReceiver();
+    receiver.answer(() => {});
+    expect((await failedAttempt(receiver.url(), { timeoutMs: 300 })).row.lastError).toBe("timed out after 0.3 s");
+  });
+
+  it("a failure of the service's own (an endpoint key it cannot decrypt) is logged, and the tenant reads only that it could not send", async () => {
+    const receiver = await startReceiver();
+    const time = clock();
+    const { scope, endpoint } = await endpointFor(receiver.url());
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    await db().webhookEndpoint.update({ where: { id: endpoint.id }, data: { privateKey: "v1:not-a-sealed-key" } });
+    const logged: string[] = [];
+    expect(await worker(time, { log: (line) => logged.push(line) }).runOnce()).toBe(1);
+    expect(receiver.received).toHaveLength(0);
+    expect(await deliveryRow(sent.id)).toMatchObject({ status: "pending", attempts: 1, lastError: "could not send (internal error)" });
+    expect(logged.join("\n")).toMatch(new RegExp(`delivery ${sent.id}: could not send: .+`));
   });
 });

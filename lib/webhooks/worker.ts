@@ -10,7 +10,7 @@ import { processSlot } from "@/lib/process-global";
 import type { Prisma, WebhookDeliveryStatus } from "@/lib/generated/prisma/client";
 import { sendExpiryNotices } from "@/lib/webhooks/expiry-notices";
 import { signDelivery } from "@/lib/webhooks/signing";
-import { resolveDeliveryAddress, WebhookAddressError, type LookupAll } from "@/lib/webhooks/url-guard";
+import { errorCode, resolveDeliveryAddress, WebhookAddressError, type LookupAll } from "@/lib/webhooks/url-guard";
 
 // The delivery worker: runs inside the service process (no extra service to operate). Every bit of
 // state is in the database (WebhookDelivery), so it resumes after a restart or a crash, and any
@@ -105,7 +105,9 @@ export async function postWebhook({
           if (size >= RESPONSE_BODY_LIMIT) done();
         });
         response.on("end", done);
-        response.on("error", (error) => finish({ delivered: false, statusCode: code, body: null, error: describeError(error) }));
+        response.on("error", (error) =>
+          finish({ delivered: false, statusCode: code, body: null, error: `connection lost while reading the answer (HTTP ${code}${withCode(error)})` }),
+        );
       },
     );
     request.on("error", (error) => finish({ delivered: false, statusCode, body: null, error: describeError(error) }));
@@ -114,9 +116,23 @@ export async function postWebhook({
   });
 }
 
-function describeError(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+/** TLS failures: certificate checks (Node's and OpenSSL's codes) and handshakes that went wrong. */
+const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|INVALID_PURPOSE$|EPROTO$)/;
+
+const withCode = (error: unknown) => {
+  const code = errorCode(error);
+  return code ? `, ${code}` : "";
+};
+
+/**
+ * What failed, in words the endpoint's tenant reads in the delivery log: "TLS error" or "could not
+ * connect", with the system's code. Never the error's own message: Node's carry the address it
+ * connected to ("connect ECONNREFUSED 10.0.0.5:443"), which for a name is what it resolved to.
+ */
+function describeError(error: unknown): string {
+  const code = errorCode(error);
+  if (code && TLS_ERROR.test(code)) return `TLS error (${code})`;
+  return code ? `could not connect (${code})` : "could not connect";
 }
 
 export type WorkerOptions = {
@@ -218,8 +234,14 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
       });
       outcome = await postWebhook({ url: endpoint.url, body, headers, timeoutMs, lookup: options.lookup });
     } catch (error) {
-      const message = error instanceof WebhookAddressError ? error.message : `could not send: ${(error as Error).message}`;
-      outcome = { delivered: false, statusCode: null, body: null, error: message };
+      // The tenant reads `message`; the service's log gets the detail (the address a name resolved to, say).
+      if (error instanceof WebhookAddressError) {
+        log(`delivery ${id}: ${error.detail}`);
+        outcome = { delivered: false, statusCode: null, body: null, error: error.message };
+      } else {
+        log(`delivery ${id}: could not send: ${(error as Error).message}`);
+        outcome = { delivered: false, statusCode: null, body: null, error: "could not send (internal error)" };
+      }
     }
 
     const finishedAt = now();

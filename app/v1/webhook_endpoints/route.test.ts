@@ -74,6 +74,8 @@ describe("POST /v1/webhook_endpoints", () => {
     ["http to a private address", { url: "http://10.0.0.1/in" }, "url"],
     ["a user name in the URL", { url: "https://me:pw@hooks.example.com/" }, "url"],
     ["the metadata address", { url: "https://169.254.169.254/latest" }, "url"],
+    ["loopback as IPv4-compatible IPv6 (even with WEBHOOK_ALLOW_PRIVATE)", { url: "https://[::127.0.0.1]/in" }, "url"],
+    ["the metadata address as IPv4-compatible IPv6", { url: "https://[::a9fe:a9fe]/latest" }, "url"],
     ["not a URL", { url: "hooks" }, "url"],
     ["an unknown event", { events: ["transfer.created", "transfer.exploded"] }, "events.1"],
     ["no events", { events: [] }, "events"],
