@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 // GET: one endpoint. POST: change it. DELETE: delete it (nothing more is delivered to it).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(getWebhookEndpointEndpoint, async ({ params }) => getWebhookEndpoint({ id: params.id })),
-  POST: route(updateWebhookEndpointEndpoint, async ({ params, body }) => updateWebhookEndpoint({ id: params.id, ...body })),
+  POST: route(updateWebhookEndpointEndpoint, async ({ actor, params, body }) => updateWebhookEndpoint({ id: params.id, actor, ...body })),
   DELETE: route(deleteWebhookEndpointEndpoint, async ({ params }) => deleteWebhookEndpoint({ id: params.id })),
 });

@@ -6,5 +6,5 @@ export const dynamic = "force-dynamic";
 
 // POST: a webhook.test delivery for this endpoint, due now.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(sendTestWebhookEndpoint, async ({ params }) => sendTestEvent({ id: params.id })),
+  POST: route(sendTestWebhookEndpoint, async ({ actor, params }) => sendTestEvent({ id: params.id, viewer: actor })),
 });

@@ -6,5 +6,5 @@ export const dynamic = "force-dynamic";
 
 // POST: queue the delivery for an attempt now.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(retryWebhookDeliveryEndpoint, async ({ params }) => retryWebhookDelivery({ id: params.id, eventId: params.eventId })),
+  POST: route(retryWebhookDeliveryEndpoint, async ({ actor, params }) => retryWebhookDelivery({ id: params.id, eventId: params.eventId, actor })),
 });
