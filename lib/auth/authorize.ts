@@ -24,7 +24,7 @@ export function assertMaySeeDerived(actor: PermissionHolder, shown: Iterable<str
   for (const item of shown) {
     const permission = missingReadPermission(actor, item);
     if (permission) {
-      throw new ApiError("err_forbidden", `${whoIs(actor)} may not ${doing(item)}: that shows what only the ${permission} permission may read`, { permission });
+      throw new ApiError("err_forbidden", `${whoIs(actor)} may not ${doing(item)}: it needs the ${permission} permission to see that data`, { permission });
     }
   }
 }
