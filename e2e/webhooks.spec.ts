@@ -301,7 +301,7 @@ test.describe("Webhooks page", () => {
         expect(offered).toContain("transfer.created");
         for (const type of EVENT_TYPE_NAMES) await expect(dialog.getByRole("checkbox", { name: type, exact: true })).toHaveCount(offered.includes(type) ? 1 : 0);
         await expect(dialog.getByText(`0 of ${offered.length} chosen`)).toBeVisible();
-        await dialog.getByRole("button", { name: "All" }).click();
+        await dialog.getByRole("button", { name: "All", exact: true }).click();
         await expect(dialog.getByText(`${offered.length} of ${offered.length} chosen`)).toBeVisible();
         await snapWidths(page, testInfo, "5-developer-create-dialog");
         await dialog.getByRole("button", { name: "Cancel" }).click();

@@ -59,9 +59,10 @@ function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoi
         inputMode="url"
         placeholder="https://example.com/webhooks"
         autoComplete="off"
-        hint="Where the events are POSTed. HTTPS only; redirects are not followed."
+        hint={locked.length > 0 ? "Stays as it is: this endpoint hears events your role may not read." : "Where the events are POSTed. HTTPS only; redirects are not followed."}
         error={errors.url}
         readOnly={locked.length > 0}
+        className={locked.length > 0 ? styles.readOnly : undefined}
         {...form.register("url")}
       />
       <Field label="Description" placeholder="Payouts service" autoComplete="off" hint="Optional. Helps you recognise the endpoint later." error={errors.description} {...form.register("description")} />
