@@ -2,6 +2,8 @@ import { verify } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
+import { EVENT_TYPE_READ_PERMISSIONS, ROLE_PERMISSIONS } from "../lib/auth/permissions";
+import { EVENT_TYPE_NAMES } from "../lib/webhooks/event-types";
 import { EMPLOYEE_PASSWORD, enrolTotp, expect, setRole, snap, test, type Server } from "./fixtures";
 
 type Received = { headers: http.IncomingHttpHeaders; body: string };
@@ -264,6 +266,76 @@ test.describe("Webhooks page", () => {
         await expect(deliveries(page).first()).toHaveAttribute("data-status", "delivered");
         await expect(page.getByRole("button", { name: /^(Send test event|Edit|Enable|Disable|Delete|Retry.*)$/ })).toHaveCount(0);
         await expect(page.getByRole("button", { name: "Copy public key" })).toBeVisible();
+      } finally {
+        await admin.dispose();
+        await receiver.close();
+      }
+    });
+  });
+  test.describe("as a developer", () => {
+    test.use({ role: "developer" });
+
+    test("is offered only the event types they may read, and sees a delivery of any other as hidden, without retry", async ({ page, server, playwright, baseURL }, testInfo) => {
+      const receiver = await startReceiver();
+      const admin = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
+      try {
+        // An admin (who may read employees) subscribes an endpoint to employee.invited; an invitation follows.
+        const { authenticator: adminCode } = await adminWithCode(server, admin);
+        const description = `Developer bound ${Date.now().toString(36)}`;
+        const created = await admin.post("/v1/webhook_endpoints", {
+          headers: { "service-totp-code": await adminCode.next() },
+          data: { url: receiver.url, description, events: ["transfer.created", "employee.invited"] },
+        });
+        expect(created.status()).toBe(201);
+        const { id } = (await created.json()) as { id: string };
+        const inviteeEmail = `hidden.invitee.${Date.now().toString(36)}@acme.example`;
+        expect((await server.inviter.post("/v1/employees", { data: { name: "Hidden Invitee", email: inviteeEmail } })).status()).toBe(201);
+        expect((await admin.post(`/v1/webhook_endpoints/${id}/test`)).status()).toBe(201);
+
+        // The add dialog offers what a developer may read, and nothing else (computed from the role table).
+        await enrolTotp(page.request, baseURL!);
+        await page.goto("/webhooks");
+        await page.getByRole("button", { name: "Add endpoint" }).click();
+        const dialog = page.getByRole("dialog");
+        const offered = EVENT_TYPE_NAMES.filter((type) => ROLE_PERMISSIONS.developer.includes(EVENT_TYPE_READ_PERMISSIONS[type]));
+        expect(offered).toContain("transfer.created");
+        for (const type of EVENT_TYPE_NAMES) await expect(dialog.getByRole("checkbox", { name: type, exact: true })).toHaveCount(offered.includes(type) ? 1 : 0);
+        await expect(dialog.getByText(`0 of ${offered.length} chosen`)).toBeVisible();
+        await dialog.getByRole("button", { name: "All", exact: true }).click();
+        await expect(dialog.getByText(`${offered.length} of ${offered.length} chosen`)).toBeVisible();
+        await snapWidths(page, testInfo, "5-developer-create-dialog");
+        await dialog.getByRole("button", { name: "Cancel" }).click();
+
+        // The endpoint's edit dialog keeps its URL and events: it hears what a developer may not read.
+        const row = page.getByRole("row").filter({ hasText: description });
+        await row.getByRole("button", { name: `Edit ${description}` }).click();
+        await expect(dialog.getByTestId("endpoint-locked")).toContainText("employee.invited (needs employees:read)");
+        await expect(dialog.getByLabel("URL")).toHaveAttribute("readonly", "");
+        await expect(dialog.getByRole("checkbox")).toHaveCount(0);
+        await snapWidths(page, testInfo, "6-developer-edit-dialog");
+        await dialog.getByRole("button", { name: "Cancel" }).click();
+
+        // The delivery log: the invitation's delivery is listed, its data hidden, and not offered for retry.
+        await row.getByRole("link", { name: `Deliveries of ${description}` }).click();
+        const invitation = deliveries(page).filter({ hasText: "employee.invited" });
+        const probe = deliveries(page).filter({ hasText: "webhook.test" });
+        await expect(invitation).toHaveCount(1);
+        await expect(invitation).toHaveAttribute("data-status", "delivered");
+        await expect(probe).toHaveAttribute("data-status", "delivered");
+        await expect(invitation.getByTestId("delivery-hidden")).toHaveText("hidden: needs employees:read");
+        await expect(invitation.getByRole("button", { name: /^Retry/ })).toHaveCount(0);
+        await invitation.getByText("Payload and last response").click();
+        await expect(invitation.getByTestId("delivery-payload-hidden")).toHaveText("hidden: needs employees:read");
+        await expect(invitation.getByTestId("delivery-payload")).toHaveCount(0);
+        await expect(page.getByText(inviteeEmail)).toHaveCount(0);
+        // What a developer may read stays as it was: the test event's data, and its Retry.
+        await expect(probe.getByTestId("delivery-hidden")).toHaveCount(0);
+        await expect(probe.getByRole("button", { name: /^Retry/ })).toHaveCount(1);
+        await probe.getByText("Payload and last response").click();
+        await expect(probe.getByTestId("delivery-payload")).toContainText('"webhookEndpointId"');
+        await snapWidths(page, testInfo, "7-developer-delivery-log");
+        // The receiver did get the invitation: it is only the log that does not show it to a developer.
+        expect(receiver.received.some((delivery) => delivery.body.includes(inviteeEmail))).toBe(true);
       } finally {
         await admin.dispose();
         await receiver.close();

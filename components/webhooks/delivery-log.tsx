@@ -2,9 +2,11 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { useMe } from "@/components/me";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
 import type { WebhookDelivery } from "@/components/webhooks/use-webhooks";
+import { missingReadPermission } from "@/lib/auth/permissions";
 import { api } from "@/lib/client/api";
 import { useInvalidate } from "@/lib/client/queries";
 import { listWebhookDeliveriesEndpoint, retryWebhookDeliveryEndpoint } from "@/lib/webhooks/endpoints";
@@ -54,8 +56,14 @@ function Outcome({ delivery }: { delivery: WebhookDelivery }) {
   );
 }
 
-/** One delivery: status, attempts and times up front; the payload and the last response on demand; Retry for writers. */
+/**
+ * One delivery: status, attempts and times up front; the payload and the last response on demand; Retry
+ * for writers. A payload the employee's role may not read is not shown (the API sends it as null) and
+ * not offered for retry (the API refuses): "hidden: needs <permission>" says why.
+ */
 export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery: WebhookDelivery; mayWrite: boolean; endpointEnabled: boolean }) {
+  const me = useMe();
+  const hiddenBy = missingReadPermission(me, delivery.eventType);
   const invalidate = useInvalidate();
   const retry = useMutation({
     mutationFn: () => api(retryWebhookDeliveryEndpoint, { params: { id: delivery.webhookEndpointId, eventId: delivery.id } }),
@@ -74,7 +82,12 @@ export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery
           <strong className="mono">{delivery.eventType}</strong>
           <code className="muted">{delivery.id}</code>
         </div>
-        {mayWrite && retryable && (
+        {hiddenBy && (
+          <span className="muted" data-testid="delivery-hidden">
+            hidden: needs {hiddenBy}
+          </span>
+        )}
+        {mayWrite && retryable && !hiddenBy && (
           <button
             type="button"
             onClick={() => retry.mutate()}
@@ -124,9 +137,15 @@ export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery
         <div className={styles.detailGrid}>
           <section>
             <h3>Payload (data)</h3>
-            <pre className={styles.code} data-testid="delivery-payload">
-              {JSON.stringify(delivery.eventData, null, 2)}
-            </pre>
+            {hiddenBy || delivery.eventData === null ? (
+              <p className="muted" style={{ margin: 0 }} data-testid="delivery-payload-hidden">
+                hidden: needs {hiddenBy ?? "a read permission your role lacks"}
+              </p>
+            ) : (
+              <pre className={styles.code} data-testid="delivery-payload">
+                {JSON.stringify(delivery.eventData, null, 2)}
+              </pre>
+            )}
           </section>
           <section>
             <h3>Last response</h3>

@@ -1,23 +1,40 @@
 "use client";
 
 import { Controller } from "react-hook-form";
+import { useMe } from "@/components/me";
 import { CodeConfirmDialog, DialogFor, StepUpForm } from "@/components/step-up-form";
 import { Dialog, DoneActions, useDialogResult } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
 import { EventPicker } from "@/components/webhooks/event-picker";
-import { createBody, createEndpointResolver, endpointFormFields, formPath, updateBody, updateEndpointResolver, type EndpointFormValues } from "@/components/webhooks/endpoint-form";
+import {
+  createBody,
+  createEndpointResolver,
+  endpointFormFields,
+  formPath,
+  lockedEventTypes,
+  offeredEventTypes,
+  updateBody,
+  updateEndpointResolver,
+  type EndpointFormValues,
+} from "@/components/webhooks/endpoint-form";
 import { PublicKey } from "@/components/webhooks/public-key";
 import { labelOf, webhookEndpointsQueryKey, type WebhookEndpoint } from "@/components/webhooks/use-webhooks";
 import { Notice } from "@/components/ui/use-page-dialogs";
 import { api } from "@/lib/client/api";
 import { createWebhookEndpointEndpoint, deleteWebhookEndpointEndpoint, updateWebhookEndpointEndpoint } from "@/lib/webhooks/endpoints";
+import styles from "./webhooks.module.css";
 
 /**
  * The create form, or with an endpoint its edit form: URL, description and events, checked by the
  * API's own input schema, then an authenticator code; refusals go under the fields the API names.
+ * It offers only the event types the employee's role may read; an endpoint that hears others keeps
+ * its URL and events (the API would refuse a change), and only its description is editable.
  */
 function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoint; onCancel: () => void; onDone: (endpoint: WebhookEndpoint) => void }) {
+  const me = useMe();
+  const offered = offeredEventTypes(me);
+  const locked = endpoint ? lockedEventTypes(me, endpoint.subscribedEvents) : [];
   const apiForm = useApiForm<EndpointFormValues, WebhookEndpoint>({
     resolver: endpoint ? updateEndpointResolver : createEndpointResolver,
     defaultValues: endpoint
@@ -25,7 +42,7 @@ function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoi
       : { url: "", description: "", events: [], code: "" },
     submit: (values) =>
       endpoint
-        ? api(updateWebhookEndpointEndpoint, { params: { id: endpoint.id }, body: updateBody(values), totpCode: values.code.trim() })
+        ? api(updateWebhookEndpointEndpoint, { params: { id: endpoint.id }, body: updateBody(values, { locked: locked.length > 0 }), totpCode: values.code.trim() })
         : api(createWebhookEndpointEndpoint, { body: createBody(values), totpCode: values.code.trim() }),
     invalidates: [webhookEndpointsQueryKey],
     onDone,
@@ -42,16 +59,33 @@ function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoi
         inputMode="url"
         placeholder="https://example.com/webhooks"
         autoComplete="off"
-        hint="Where the events are POSTed. HTTPS only; redirects are not followed."
+        hint={locked.length > 0 ? "Stays as it is: this endpoint hears events your role may not read." : "Where the events are POSTed. HTTPS only; redirects are not followed."}
         error={errors.url}
+        readOnly={locked.length > 0}
+        className={locked.length > 0 ? styles.readOnly : undefined}
         {...form.register("url")}
       />
       <Field label="Description" placeholder="Payouts service" autoComplete="off" hint="Optional. Helps you recognise the endpoint later." error={errors.description} {...form.register("description")} />
-      <Controller
-        control={form.control}
-        name="events"
-        render={({ field, fieldState }) => <EventPicker value={field.value} onChange={field.onChange} error={fieldState.error} />}
-      />
+      {locked.length > 0 ? (
+        <div className="stack" data-testid="endpoint-locked">
+          <p style={{ margin: 0 }}>
+            This endpoint also hears events your role may not read, so its URL and events stay as they are. You can change its description.
+          </p>
+          <ul className={styles.endpointEvents} aria-label="Events you may not read">
+            {locked.map(({ type, permission }) => (
+              <li key={type} className="mono">
+                {type} (needs {permission})
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <Controller
+          control={form.control}
+          name="events"
+          render={({ field, fieldState }) => <EventPicker value={field.value} offered={offered} onChange={field.onChange} error={fieldState.error} />}
+        />
+      )}
     </StepUpForm>
   );
 }

@@ -1,30 +1,43 @@
 "use client";
 
 import { Fragment, useId } from "react";
-import { EVENT_TYPES, EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
+import { EVENT_TYPES, type EventType } from "@/lib/webhooks/event-types";
 import styles from "./webhooks.module.css";
 
-/** The events an endpoint subscribes to, as a checklist: each type with what it means. */
-export function EventPicker({ value, onChange, error }: { value: readonly string[]; onChange: (next: string[]) => void; error?: { message?: string } }) {
+/**
+ * The events an endpoint subscribes to, as a checklist: each type `offered` (those the employee may
+ * read; see offeredEventTypes) with what it means.
+ */
+export function EventPicker({
+  value,
+  onChange,
+  offered,
+  error,
+}: {
+  value: readonly string[];
+  onChange: (next: string[]) => void;
+  offered: readonly EventType[];
+  error?: { message?: string };
+}) {
   const id = useId();
   const chosen = new Set(value);
   // Kept in the list's order, so the body sent (and the endpoint shown later) reads the same way.
-  const set = (next: Set<string>) => onChange(EVENT_TYPE_NAMES.filter((name) => next.has(name)));
+  const set = (next: Set<string>) => onChange(offered.filter((name) => next.has(name)));
   const toggle = (name: string, on: boolean) => {
     const next = new Set(chosen);
     if (on) next.add(name);
     else next.delete(name);
     set(next);
   };
-  const count = EVENT_TYPE_NAMES.filter((name) => chosen.has(name)).length;
+  const count = offered.filter((name) => chosen.has(name)).length;
   return (
     <fieldset className={styles.eventPicker} aria-describedby={[`${id}-count`, error?.message ? `${id}-error` : undefined].filter(Boolean).join(" ")}>
       <legend>Events</legend>
       <div className={styles.eventPickerBar}>
         <span id={`${id}-count`} className="muted">
-          {count} of {EVENT_TYPE_NAMES.length} chosen
+          {count} of {offered.length} chosen
         </span>
-        <button type="button" className="link" onClick={() => set(new Set(EVENT_TYPE_NAMES))}>
+        <button type="button" className="link" onClick={() => set(new Set(offered))}>
           All
         </button>
         <button type="button" className="link" onClick={() => set(new Set())}>
@@ -32,7 +45,7 @@ export function EventPicker({ value, onChange, error }: { value: readonly string
         </button>
       </div>
       <ul className={styles.eventList}>
-        {EVENT_TYPE_NAMES.map((name) => (
+        {offered.map((name) => (
           <li key={name}>
             <input
               type="checkbox"

@@ -1,12 +1,32 @@
 import type { Actor } from "@/lib/auth/actor";
-import type { Permission } from "@/lib/auth/permissions";
+import { missingReadPermission, type Permission, type Role } from "@/lib/auth/permissions";
 import { ApiError } from "@/lib/http/api-error";
+
+/** What a permission check needs of the caller (an Actor is one). */
+export type PermissionHolder =
+  | { type: "api_key"; permissions: readonly Permission[] }
+  | { type: "employee"; role: Role; permissions: readonly Permission[] };
+
+const whoIs = (actor: PermissionHolder) => (actor.type === "employee" ? `Your role (${actor.role})` : "This API key");
 
 /** 403 `err_forbidden` naming the permission the caller lacks, in words that say why. */
 export function assertPermission(actor: Actor, permission: Permission) {
   if (actor.permissions.includes(permission)) return;
-  const who = actor.type === "employee" ? `Your role (${actor.role}) does not allow this` : "This API key does not allow this";
-  throw new ApiError("err_forbidden", `${who}: it needs the ${permission} permission`, { permission });
+  throw new ApiError("err_forbidden", `${whoIs(actor)} does not allow this: it needs the ${permission} permission`, { permission });
+}
+
+/**
+ * 403 `err_forbidden` unless the caller may read what a derived view shows (lib/auth/permissions.ts,
+ * missingReadPermission), naming the first read permission it lacks. `doing` says what was refused
+ * ("subscribe to kyc.profile.updated").
+ */
+export function assertMaySeeDerived(actor: PermissionHolder, shown: Iterable<string>, doing: (shown: string) => string) {
+  for (const item of shown) {
+    const permission = missingReadPermission(actor, item);
+    if (permission) {
+      throw new ApiError("err_forbidden", `${whoIs(actor)} may not ${doing(item)}: it needs the ${permission} permission to see that data`, { permission });
+    }
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
 
 import { jsonNames } from "@/lib/db/json";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { EventType } from "@/lib/webhooks/event-types";
 
 /** Every permission, as `<resource>:<read|write>` plus a few special ones. */
 export const PERMISSIONS = [
@@ -86,6 +87,53 @@ export const KEY_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((permis
 
 /** What a key gets when `permissions` is left out: every key permission except `employees:write`, which must be named. */
 export const DEFAULT_KEY_PERMISSIONS: readonly Permission[] = KEY_PERMISSIONS.filter((permission) => permission !== "employees:write");
+
+/** A permission to read one resource. */
+export type ReadPermission = Extract<Permission, `${string}:read`>;
+
+const READ_PERMISSIONS = PERMISSIONS.filter((permission): permission is ReadPermission => permission.endsWith(":read"));
+
+/**
+ * The read permission of the resource each webhook event type shows. Total by type: an event type
+ * added to lib/webhooks/event-types.ts without a line here does not compile.
+ */
+export const EVENT_TYPE_READ_PERMISSIONS = {
+  "information_request.created": "information_requests:read",
+  "information_request.status_changed": "information_requests:read",
+  "kyc.submission.created": "kyc:read",
+  "kyc.agreement.accepted": "kyc:read",
+  "kyc.profile.updated": "kyc:read",
+  "transaction.created": "transactions:read",
+  "transfer.created": "transfers:read",
+  "virtual_account.deactivated": "virtual_accounts:read",
+  "recipient.deleted": "recipients:read",
+  "delegated_user.created": "delegated_users:read",
+  "api_key.created": "api_keys:read",
+  "api_key.revoked": "api_keys:read",
+  "api_key.expiring": "api_keys:read",
+  "employee.invited": "employees:read",
+  "employee.deactivated": "employees:read",
+  "webhook.test": "webhooks:read",
+} as const satisfies Record<EventType, ReadPermission>;
+
+/**
+ * The one rule for derived views (a webhook subscription, the delivery log, a retry, an export): a
+ * derived view is bound by the read permission of what it shows, so no credential learns through one
+ * what it may not read directly. `shown` is a webhook event type, or a resource's read permission
+ * (an export of that resource). Answers the read permission `caller` lacks, or null when it may see
+ * the view. What is neither (an event type no longer known) needs every read permission.
+ */
+export function missingReadPermission(caller: { permissions: readonly Permission[] }, shown: string): ReadPermission | null {
+  const needed: readonly ReadPermission[] = Object.hasOwn(EVENT_TYPE_READ_PERMISSIONS, shown)
+    ? [EVENT_TYPE_READ_PERMISSIONS[shown as EventType]]
+    : READ_PERMISSIONS.includes(shown as ReadPermission)
+      ? [shown as ReadPermission]
+      : READ_PERMISSIONS;
+  return needed.find((permission) => !caller.permissions.includes(permission)) ?? null;
+}
+
+/** Whether `caller` (a role's or a key's permissions) may see a derived view of `shown` (see missingReadPermission). */
+export const maySeeDerived = (caller: { permissions: readonly Permission[] }, shown: string) => missingReadPermission(caller, shown) === null;
 
 export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
 

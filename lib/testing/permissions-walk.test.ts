@@ -4,7 +4,7 @@
 // 400 err_otp_required, as the request carries none); keys are let through on their own list alone.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
-import { KEY_PERMISSIONS, PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Role } from "@/lib/auth/permissions";
+import { EVENT_TYPE_READ_PERMISSIONS, KEY_PERMISSIONS, PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Permission, type Role } from "@/lib/auth/permissions";
 import { createSession } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
 import type { Endpoint } from "@/lib/http/endpoint";
@@ -28,6 +28,11 @@ const stepUpBodies: Record<string, unknown> = {
   "POST /v1/settings": {},
   "POST /v1/webhook_endpoints": { url: "https://example.com/walk-hook", events: ["transfer.created"] },
   "POST /v1/webhook_endpoints/{id}": {},
+};
+
+/** What a body above needs besides the route's permission: a webhook endpoint hears only what its creator may read. */
+const bodyNeeds: Record<string, Permission[]> = {
+  "POST /v1/webhook_endpoints": [EVENT_TYPE_READ_PERMISSIONS["transfer.created"]],
 };
 
 type Credential = { session: string } | { apiKey: string };
@@ -207,7 +212,7 @@ describe("permission walk: restricted keys", () => {
     expect(refused.status, show(refused)).toBe(403);
     expect(refused.body).toMatchObject({ error_code: "err_forbidden", details: { permission: needed } });
     if (!KEY_PERMISSIONS.includes(needed)) return; // roles, owners, settings:write: no key can be given them
-    const only = await apiKeyFor(platformId, { permissions: [needed], name: "just one" });
+    const only = await apiKeyFor(platformId, { permissions: [needed, ...(bodyNeeds[keyOf(endpoint)] ?? [])], name: "just one" });
     const allowed = await send(route, { apiKey: only.secret });
     expect(allowed.status, show(allowed)).not.toBe(403);
   });

@@ -27,7 +27,9 @@ export const createWebhookEndpointEndpoint = define("POST /v1/webhook_endpoints"
   description:
     "Generates the endpoint's own Ed25519 key pair: `publicKey` verifies every delivery's signatures (the private key never " +
     "leaves the service). An endpoint of the platform's own account receives the events of every account of the platform; a " +
-    "sub-account's only its own. At most 20 endpoints per account (409). From an employee session, needs `Service-Totp-Code`.",
+    "sub-account's only its own. At most 20 endpoints per account (409). From an employee session, needs `Service-Totp-Code`. " +
+    "The caller may subscribe only to event types whose resource it may read (`kyc:read` for `kyc.*`, `employees:read` for " +
+    "`employee.*`, and so on): otherwise 403 `err_forbidden` with `details.permission` naming the read permission it lacks.",
   permission: "webhooks:write",
   totp: true,
   body: createWebhookEndpointInput,
@@ -55,7 +57,9 @@ export const updateWebhookEndpointEndpoint = define("POST /v1/webhook_endpoints/
   summary: "Change a webhook endpoint",
   description:
     "Only the fields sent change. `enabled: true` turns on an endpoint that was turned off (by hand, or after 3 days of " +
-    "failed deliveries). The key pair stays. From an employee session, needs `Service-Totp-Code`.",
+    "failed deliveries). The key pair stays. From an employee session, needs `Service-Totp-Code`. When `events` or `url` " +
+    "changes, the caller must be able to read the resource of every event type the endpoint hears afterwards (so nobody points " +
+    "subscriptions they could not make themselves at a new URL): otherwise 403 `err_forbidden` with `details.permission`.",
   permission: "webhooks:write",
   totp: true,
   params: webhookEndpointParams,
@@ -79,7 +83,8 @@ export const listWebhookDeliveriesEndpoint = define("GET /v1/webhook_endpoints/{
   summary: "An endpoint's deliveries (its delivery log)",
   description:
     "Cursor-paginated by `occurredAt`, newest first by default. `onlyFailed=true`: deliveries given up on and those whose last " +
-    "attempt failed. `startDate`/`endDate` bound `occurredAt` (inclusive).",
+    "attempt failed. `startDate`/`endDate` bound `occurredAt` (inclusive). A delivery's `eventData` is shown only to a caller " +
+    "who may read that event's resource (`kyc:read` for `kyc.*` events, say); others see the delivery with `eventData: null`.",
   permission: "webhooks:read",
   params: webhookEndpointParams,
   query: listDeliveriesQuery,
@@ -91,7 +96,8 @@ export const retryWebhookDeliveryEndpoint = define("POST /v1/webhook_endpoints/{
   summary: "Send a delivery again now",
   description:
     "Queues the delivery for an attempt now (status `pending`; `attempts` keeps counting), whatever its status. A disabled " +
-    "endpoint answers 409: enable it first.",
+    "endpoint answers 409: enable it first. A caller who may not read the event's resource (`kyc:read` for a `kyc.*` event, " +
+    "say) is refused with 403 `err_forbidden`, `details.permission` naming it: a retry resends the data to the URL as it is now.",
   permission: "webhooks:write",
   params: webhookDeliveryParams,
   response: webhookDeliverySchema,

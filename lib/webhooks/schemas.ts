@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maySeeDerived, type Permission } from "@/lib/auth/permissions";
 import { jsonNames, jsonObject } from "@/lib/db/json";
 import type { WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
@@ -111,7 +112,15 @@ export const webhookDeliverySchema = z
     occurredAt: z.iso.datetime(),
     webhookEndpointId: z.string(),
     eventType: z.string(),
-    eventData: z.record(z.string(), z.unknown()).meta({ description: "The resource as the API shows it, with `accountId`." }),
+    eventData: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({
+        description:
+          "The resource as the API shows it, with `accountId`. Null when the caller may not read that resource (a derived view is " +
+          "bound by the read permission of what it shows: `kyc:read` for `kyc.*` events, `employees:read` for `employee.*`, and so " +
+          "on); the delivery itself is still listed.",
+      }),
     status: z.enum(deliveryStatuses),
     attempts: z.number().int(),
     responseStatusCode: z.number().int().nullable(),
@@ -146,14 +155,18 @@ export function presentWebhookEndpoint(row: WebhookEndpoint) {
   };
 }
 
-export function presentWebhookDelivery(row: WebhookDelivery) {
+/** Who looks at a delivery: a key's own permissions or an employee's role's. */
+export type DeliveryViewer = { permissions: readonly Permission[] };
+
+/** A delivery as `viewer` may see it: its event's data only when the viewer may read that event's resource. */
+export function presentWebhookDelivery(row: WebhookDelivery, viewer: DeliveryViewer) {
   return {
     id: row.id,
     ownerId: row.accountId,
     occurredAt: row.occurredAt,
     webhookEndpointId: row.webhookEndpointId,
     eventType: row.eventType,
-    eventData: jsonObject(row.eventData),
+    eventData: maySeeDerived(viewer, row.eventType) ? jsonObject(row.eventData) : null,
     status: row.status,
     attempts: row.attempts,
     responseStatusCode: row.responseStatusCode,

@@ -1,13 +1,16 @@
 import { generateKeyPairSync } from "node:crypto";
+import { assertMaySeeDerived, type PermissionHolder } from "@/lib/auth/authorize";
 import { encryptSecret } from "@/lib/auth/encryption";
+import { jsonNames } from "@/lib/db/json";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { withinRange } from "@/lib/http/date-range";
 import { paginate } from "@/lib/http/pagination";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
-import { EVENT_TYPES, EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
+import { EVENT_TYPES, EVENT_TYPE_NAMES, isEventType } from "@/lib/webhooks/event-types";
 import {
   presentWebhookDelivery,
+  type DeliveryViewer,
   presentWebhookEndpoint,
   type CreateWebhookEndpointInput,
   type ListDeliveriesQuery,
@@ -32,6 +35,15 @@ function newKeyPair() {
     publicKey: publicKey.export({ type: "spki", format: "pem" }).toString(),
     privateKeyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
   };
+}
+
+/**
+ * 403 unless the caller may read the resource of every event type given (CONTRACT.md, "Security
+ * decisions"): an endpoint is a derived view of what it hears, so nobody subscribes to what they may
+ * not read themselves.
+ */
+export function assertMaySubscribe(actor: PermissionHolder, events: readonly string[]) {
+  assertMaySeeDerived(actor, events, (type) => `subscribe an endpoint to ${type} events`);
 }
 
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
@@ -77,14 +89,22 @@ export async function getWebhookEndpoint({ id }: { id: string }) {
   return presentWebhookEndpoint(await findEndpoint(id));
 }
 
-/** Changes the fields given. Enabling clears the automatic disable; the key pair stays. */
-export async function updateWebhookEndpoint({ id, ...input }: UpdateWebhookEndpointInput & { id: string }) {
+/**
+ * Changes the fields given. Enabling clears the automatic disable; the key pair stays. A change of
+ * the events or the URL needs a caller who may read every event type the endpoint hears afterwards
+ * (assertMaySubscribe), so nobody points subscriptions they could not make at a new URL. A URL change
+ * writes the event list it checked with it: a concurrent change of the events cannot slip unchecked
+ * events under the new URL (the last write sets both).
+ */
+export async function updateWebhookEndpoint({ id, actor, ...input }: UpdateWebhookEndpointInput & { id: string; actor: PermissionHolder }) {
   const row = await findEndpoint(id);
   if (input.url !== undefined) checkWebhookUrl(input.url);
+  const events = input.events ?? jsonNames(row.subscribedEvents, isEventType);
+  if (input.events !== undefined || input.url !== undefined) assertMaySubscribe(actor, events);
   const data = {
-    ...(input.url !== undefined && { url: input.url }),
+    ...(input.url !== undefined && { url: input.url, subscribedEvents: events }),
     ...(input.description !== undefined && { description: emptyToNull(input.description) }),
-    ...(input.events !== undefined && { subscribedEvents: input.events }),
+    ...(input.events !== undefined && { subscribedEvents: events }),
     ...(input.enabled !== undefined && { enabled: input.enabled, ...(input.enabled && { disabledAt: null }) }),
   };
   // Guarded on deletedAt so a concurrent delete is not undone.
@@ -114,8 +134,18 @@ export async function deleteWebhookEndpoint({ id, now = new Date() }: { id: stri
   return presentWebhookEndpoint({ ...row, enabled: false });
 }
 
-/** A page of an endpoint's deliveries by occurredAt; onlyFailed keeps the given-up ones and those whose last attempt failed. */
-export async function listWebhookDeliveries({ id, onlyFailed, startDate, endDate, ...page }: ListDeliveriesQuery & { id: string }) {
+/**
+ * A page of an endpoint's deliveries by occurredAt; onlyFailed keeps the given-up ones and those whose
+ * last attempt failed. Each delivery's `eventData` only for a viewer who may read its event's resource.
+ */
+export async function listWebhookDeliveries({
+  id,
+  viewer,
+  onlyFailed,
+  startDate,
+  endDate,
+  ...page
+}: ListDeliveriesQuery & { id: string; viewer: DeliveryViewer }) {
   const endpoint = await findEndpoint(id);
   const filters = [
     { webhookEndpointId: endpoint.id },
@@ -127,7 +157,7 @@ export async function listWebhookDeliveries({ id, onlyFailed, startDate, endDate
     (args) => tenantDb().webhookDelivery.findMany({ ...args, where: { AND: [args.where, ...filters] } }),
     "occurredAt",
   );
-  return { ...result, items: result.items.map(presentWebhookDelivery) };
+  return { ...result, items: result.items.map((row) => presentWebhookDelivery(row, viewer)) };
 }
 
 async function enabledEndpoint(id: string) {
@@ -136,20 +166,25 @@ async function enabledEndpoint(id: string) {
   return endpoint;
 }
 
-/** Queues a delivery for an attempt now, whatever its status; its attempts keep counting. */
-export async function retryWebhookDelivery({ id, eventId, now = new Date() }: { id: string; eventId: string; now?: Date }) {
+/**
+ * Queues a delivery for an attempt now, whatever its status; its attempts keep counting. Refused (403)
+ * to a caller who may not read the event's resource: a retry resends data to wherever the URL points now.
+ */
+export async function retryWebhookDelivery({ id, eventId, actor, now = new Date() }: { id: string; eventId: string; actor: PermissionHolder; now?: Date }) {
   const endpoint = await enabledEndpoint(id);
   const delivery = await tenantDb().webhookDelivery.findFirst({ where: { id: eventId, webhookEndpointId: endpoint.id } });
   if (!delivery) throw notFound("Webhook event");
+  // The event type of a delivery never changes, so this check cannot go stale before the write.
+  assertMaySeeDerived(actor, [delivery.eventType], (type) => `retry a ${type} delivery`);
   const updated = await tenantDb().webhookDelivery.update({
     where: { id: delivery.id },
     data: { status: "pending", nextAttemptAt: now },
   });
-  return presentWebhookDelivery(updated);
+  return presentWebhookDelivery(updated, actor);
 }
 
-/** A webhook.test delivery for this endpoint only, due now (sent whether or not it subscribed to webhook.test). */
-export async function sendTestEvent({ id, now = new Date() }: { id: string; now?: Date }) {
+/** A webhook.test delivery for this endpoint only, due now (sent whether or not it subscribed to webhook.test); shown as `viewer` may see it. */
+export async function sendTestEvent({ id, viewer, now = new Date() }: { id: string; viewer: DeliveryViewer; now?: Date }) {
   const endpoint = await enabledEndpoint(id);
   const data = {
     webhookEndpointId: endpoint.id,
@@ -167,5 +202,5 @@ export async function sendTestEvent({ id, now = new Date() }: { id: string; now?
       nextAttemptAt: now,
     },
   });
-  return presentWebhookDelivery(row);
+  return presentWebhookDelivery(row, viewer);
 }

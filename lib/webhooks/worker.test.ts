@@ -2,6 +2,7 @@ import { createPublicKey, verify } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { platformWithKey } from "@/lib/testing/factories";
 import { withScope } from "@/lib/tenancy";
@@ -10,6 +11,7 @@ import type { EventType } from "@/lib/webhooks/event-types";
 import { createWebhookEndpoint, deleteWebhookEndpoint, sendTestEvent, updateWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 import { createWebhookWorker, GIVE_UP_AFTER_MS, retryDelay, type WorkerOptions } from "@/lib/webhooks/worker";
 
+const owner = { type: "employee", role: "owner", permissions: ROLE_PERMISSIONS.owner } as const;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -138,7 +140,7 @@ describe("a delivery", () => {
     const receiver = await startReceiver();
     const time = clock();
     const { scope, endpoint } = await endpointFor(receiver.url());
-    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
     receiver.answer((_request, response) => {
       response.statusCode = 500;
       response.end("x".repeat(5000));
@@ -168,7 +170,7 @@ describe("a delivery", () => {
     await probe.close();
     const time = clock();
     const { scope, endpoint } = await endpointFor(`http://127.0.0.1:${port}/hooks`);
-    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
     const work = worker(time);
 
     expect(await work.runOnce()).toBe(1);
@@ -192,7 +194,7 @@ describe("a delivery", () => {
     });
     const time = clock();
     const { scope, endpoint } = await endpointFor(receiver.url());
-    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
 
     expect(await worker(time).runOnce()).toBe(1);
     expect(receiver.received.map((request) => request.path)).toEqual(["/hooks"]);
@@ -204,7 +206,7 @@ describe("a delivery", () => {
     receiver.answer(() => {}); // never answers
     const time = clock();
     const { scope, endpoint } = await endpointFor(receiver.url());
-    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
 
     const started = Date.now();
     expect(await worker(time, { timeoutMs: 300 }).runOnce()).toBe(1);
@@ -217,7 +219,7 @@ describe("a delivery", () => {
     const receiver = await startReceiver();
     const time = clock();
     const { scope, endpoint } = await endpointFor("http://localhost:1/hooks");
-    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
     // localhost resolving to a public address is refused for http, which is only for loopback.
     const lookup = async () => [{ address: "93.184.216.34", family: 4 }];
     const logged: string[] = [];
@@ -241,10 +243,10 @@ describe("a delivery", () => {
     const time = clock();
     const first = await endpointFor(receiver.url());
     const second = await endpointFor(receiver.url());
-    const a = await withScope(first.scope, () => sendTestEvent({ id: first.endpoint.id, now: time.now() }));
-    const b = await withScope(second.scope, () => sendTestEvent({ id: second.endpoint.id, now: time.now() }));
+    const a = await withScope(first.scope, () => sendTestEvent({ id: first.endpoint.id, now: time.now(), viewer: owner }));
+    const b = await withScope(second.scope, () => sendTestEvent({ id: second.endpoint.id, now: time.now(), viewer: owner }));
     await withScope(first.scope, () => deleteWebhookEndpoint({ id: first.endpoint.id }));
-    await withScope(second.scope, () => updateWebhookEndpoint({ id: second.endpoint.id, enabled: false }));
+    await withScope(second.scope, () => updateWebhookEndpoint({ id: second.endpoint.id, enabled: false, actor: owner }));
 
     expect(await worker(time).runOnce()).toBe(0);
     expect(receiver.received).toHaveLength(0);
@@ -267,7 +269,7 @@ describe("retries", () => {
     receiver.answer((_request, response) => response.writeHead(503).end("down"));
     const time = clock();
     const { account, scope, endpoint } = await endpointFor(receiver.url());
-    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
     const work = worker(time);
     const start = time.ms;
 
@@ -306,14 +308,14 @@ describe("retries", () => {
     const receiver = await startReceiver();
     const time = clock();
     const { scope, endpoint } = await endpointFor(receiver.url());
-    const old = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const old = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
     const work = worker(time);
     receiver.answer((_request, response) => response.writeHead(500).end());
     await work.runOnce();
     // Two days later another event gets through.
     time.advance(48 * HOUR);
     receiver.answer((request, response) => response.writeHead(request.body.includes(old.id) ? 500 : 200).end());
-    const fresh = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const fresh = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
     while ((await deliveryRow(old.id)).status === "pending") {
       time.advance((await deliveryRow(old.id)).nextAttemptAt!.getTime() - time.ms);
       await work.runOnce();
@@ -354,7 +356,7 @@ describe("leases", () => {
     const receiver = await startReceiver();
     const time = clock();
     const { scope, endpoint } = await endpointFor(receiver.url());
-    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
     await db().webhookDelivery.update({ where: { id: sent.id }, data: { leaseOwner: "crashed", leaseUntil: new Date(time.ms + 30_000) } });
     const work = worker(time);
 
@@ -380,14 +382,14 @@ describe("the running worker", () => {
     const running = createWebhookWorker({ pollMs: 20, log: () => {} });
     running.start();
     try {
-      const first = await withScope(scope, () => sendTestEvent({ id: endpoint.id }));
+      const first = await withScope(scope, () => sendTestEvent({ id: endpoint.id, viewer: owner }));
       await expect.poll(() => receiver.received.length, { timeout: 5_000 }).toBe(1);
 
       let stopped = false;
       const stopping = running.stop(5_000).then(() => (stopped = true));
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(stopped).toBe(false); // waiting for the attempt in flight
-      const second = await withScope(scope, () => sendTestEvent({ id: endpoint.id }));
+      const second = await withScope(scope, () => sendTestEvent({ id: endpoint.id, viewer: owner }));
       release();
       await stopping;
       expect(await deliveryRow(first.id)).toMatchObject({ status: "delivered", responseBody: "late but fine" });
@@ -409,7 +411,7 @@ describe("a failed delivery's error says what failed, and names no internal addr
   async function failedAttempt(url: string, options: WorkerOptions = {}) {
     const time = clock();
     const { scope, endpoint } = await endpointFor(url);
-    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
     const logged: string[] = [];
     expect(await worker(time, { log: (line) => logged.push(line), ...options }).runOnce()).toBe(1);
     const row = await deliveryRow(sent.id);
@@ -474,7 +476,7 @@ describe("a failed delivery's error says what failed, and names no internal addr
     const receiver = await startReceiver();
     const time = clock();
     const { scope, endpoint } = await endpointFor(receiver.url());
-    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now() }));
+    const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
     await db().webhookEndpoint.update({ where: { id: endpoint.id }, data: { privateKey: "v1:not-a-sealed-key" } });
     const logged: string[] = [];
     expect(await worker(time, { log: (line) => logged.push(line) }).runOnce()).toBe(1);

@@ -1,7 +1,17 @@
 import type { ResolverOptions } from "react-hook-form";
 import { describe, expect, it } from "vitest";
 import { deliveryFiltersOf } from "@/components/webhooks/delivery-filters";
-import { createBody, createEndpointResolver, formPath, updateBody, type EndpointFormValues } from "@/components/webhooks/endpoint-form";
+import {
+  createBody,
+  createEndpointResolver,
+  formPath,
+  lockedEventTypes,
+  offeredEventTypes,
+  updateBody,
+  type EndpointFormValues,
+} from "@/components/webhooks/endpoint-form";
+import { EVENT_TYPE_READ_PERMISSIONS, ROLE_PERMISSIONS, ROLES } from "@/lib/auth/permissions";
+import { EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
 import { createWebhookEndpointInput, updateWebhookEndpointInput } from "@/lib/webhooks/schemas";
 
 const options = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<EndpointFormValues>;
@@ -37,6 +47,24 @@ describe("the endpoint form", () => {
     expect(formPath("events.3")).toBe("events");
     expect(formPath(["events", 0])).toBe("events");
     expect(formPath("url")).toBe("url");
+  });
+});
+
+describe("the event types offered to a role", () => {
+  it.each(ROLES)("%s is offered exactly the event types whose resource the role may read", (role) => {
+    const permissions = ROLE_PERMISSIONS[role];
+    expect(offeredEventTypes({ permissions })).toEqual(EVENT_TYPE_NAMES.filter((type) => permissions.includes(EVENT_TYPE_READ_PERMISSIONS[type])));
+  });
+
+  it("a developer is offered no kyc.*, information_request.* or employee.* events, and an endpoint hearing them is locked to its description", () => {
+    const developer = { permissions: ROLE_PERMISSIONS.developer };
+    expect(offeredEventTypes(developer).filter((type) => /^(kyc|information_request|employee)\./.test(type))).toEqual([]);
+    expect(lockedEventTypes(developer, ["transfer.created", "kyc.profile.updated", "employee.invited"])).toEqual([
+      { type: "kyc.profile.updated", permission: "kyc:read" },
+      { type: "employee.invited", permission: "employees:read" },
+    ]);
+    expect(lockedEventTypes(developer, ["transfer.created"])).toEqual([]);
+    expect(updateBody(values({ description: " Payouts " }), { locked: true })).toEqual({ description: "Payouts" });
   });
 });
 

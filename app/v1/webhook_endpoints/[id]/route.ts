@@ -7,8 +7,8 @@ export const dynamic = "force-dynamic";
 // GET: one endpoint. POST: change it. DELETE: delete it (nothing more is delivered to it).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(getWebhookEndpointEndpoint, async ({ params }) => getWebhookEndpoint({ id: params.id })),
-  POST: route(updateWebhookEndpointEndpoint, async ({ params, body, audit }) => {
-    const { endpoint, before } = await updateWebhookEndpoint({ id: params.id, ...body });
+  POST: route(updateWebhookEndpointEndpoint, async ({ actor, params, body, audit }) => {
+    const { endpoint, before } = await updateWebhookEndpoint({ id: params.id, actor, ...body });
     audit.details = { before: webhookEndpointFacts(before), after: webhookEndpointFacts(endpoint) };
     return endpoint;
   }),
