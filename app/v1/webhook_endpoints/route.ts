@@ -4,8 +4,8 @@ import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/webh
 
 export const dynamic = "force-dynamic";
 
-// GET: the account's webhook endpoints. POST: create one, with its own Ed25519 key pair.
+// GET: the account's webhook endpoints. POST: create one, with its own Ed25519 key pair, recording who created it.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listWebhookEndpointsEndpoint, async () => listWebhookEndpoints()),
-  POST: route(createWebhookEndpointEndpoint, async ({ body }) => createWebhookEndpoint(body)),
+  POST: route(createWebhookEndpointEndpoint, async ({ actor, body }) => createWebhookEndpoint({ ...body, createdBy: { type: actor.type, id: actor.id } })),
 });
