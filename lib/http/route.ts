@@ -42,8 +42,11 @@ export type Context<E extends Endpoint> = {
   requestId: string;
   /** Headers added to the success response (Set-Cookie, say). */
   headers: Headers;
-  /** What the audit record should say beyond what the wrapper knows. */
-  audit: { actor?: AuditActor; targetId?: string };
+  /**
+   * What the audit record should say beyond what the wrapper knows. `details` (what the change did,
+   * never a secret) is recorded only when the request succeeds.
+   */
+  audit: { actor?: AuditActor; targetId?: string; details?: Record<string, unknown> };
   /**
    * For `ownTransactions` handlers: runs their writes in one transaction with the success audit
    * record (optionally naming the actor, once the flow knows who it is). Elsewhere the handler already
@@ -192,7 +195,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         ip,
         status,
         requestId,
-        details: body && definition.auditDetails ? { ...definition.auditDetails(body), ...details } : details,
+        details: auditDetailsOf(body && definition.auditDetails ? definition.auditDetails(body) : undefined, status < 400 ? audit.details : undefined, details),
       };
     };
     try {
@@ -366,6 +369,10 @@ function toWire(value: unknown): unknown {
   }
   return plain;
 }
+
+/** The audit record's details from the body, the handler and the wrapper, in that order; undefined when none says anything. */
+const auditDetailsOf = (...parts: (Record<string, unknown> | undefined)[]) =>
+  parts.some(Boolean) ? Object.assign({}, ...parts) as Record<string, unknown> : undefined;
 
 const firstString = (values: unknown[]) => values.find((value): value is string => typeof value === "string");
 
