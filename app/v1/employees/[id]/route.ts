@@ -4,9 +4,15 @@ import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-// GET: one employee of the platform. POST: change their role. DELETE: deactivate them.
+// GET: one employee of the platform. POST: change their role. DELETE: deactivate them (and revoke what they created, when asked).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(getEmployeeEndpoint, async ({ params }) => findEmployee({ id: params.id })),
   POST: route(changeRoleEndpoint, async ({ actor, params, body }) => changeEmployeeRole({ actor, id: params.id, role: body.role })),
-  DELETE: route(deactivateEmployeeEndpoint, async ({ actor, params }) => deactivateEmployee({ actor, id: params.id })),
+  DELETE: route(deactivateEmployeeEndpoint, async ({ actor, params, query, audit }) => {
+    const revokeCredentials = query.revokeCredentials ?? false;
+    const deactivated = await deactivateEmployee({ actor, id: params.id, revokeCredentials });
+    const { apiKeys, webhookEndpoints } = deactivated.createdCredentials;
+    audit.details = revokeCredentials ? { revokeCredentials, revokedApiKeys: apiKeys, disabledWebhookEndpoints: webhookEndpoints } : { revokeCredentials };
+    return deactivated;
+  }),
 });
