@@ -45,7 +45,9 @@ export async function findCreatedCredentials({ platformId, employeeId, now }: { 
     },
     orderBy: oldestFirst,
   });
-  const apiKeys = keys.filter((key) => key.revokedAt === null && key.expiresAt > now);
+  const apiKeys = keys
+    .filter((key) => key.revokedAt === null && key.expiresAt > now)
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
   return { apiKeys, webhookEndpoints };
 }
 
