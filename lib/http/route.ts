@@ -43,8 +43,8 @@ export type Context<E extends Endpoint> = {
   /** Headers added to the success response (Set-Cookie, say). */
   headers: Headers;
   /**
-   * What the audit record should say beyond what the wrapper knows. `details` (what the change did,
-   * never a secret) is recorded only when the request succeeds.
+   * What the audit record should say beyond what the wrapper knows. `details`: what the change changed
+   * (before and after), merged into the record of a success only, and never a secret.
    */
   audit: { actor?: AuditActor; targetId?: string; details?: Record<string, unknown> };
   /**
@@ -195,7 +195,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         ip,
         status,
         requestId,
-        details: auditDetailsOf(body && definition.auditDetails ? definition.auditDetails(body) : undefined, status < 400 ? audit.details : undefined, details),
+        details: mergedDetails(body && definition.auditDetails ? definition.auditDetails(body) : undefined, status < 400 ? audit.details : undefined, details),
       };
     };
     try {
@@ -370,9 +370,11 @@ function toWire(value: unknown): unknown {
   return plain;
 }
 
-/** The audit record's details from the body, the handler and the wrapper, in that order; undefined when none says anything. */
-const auditDetailsOf = (...parts: (Record<string, unknown> | undefined)[]) =>
-  parts.some(Boolean) ? Object.assign({}, ...parts) as Record<string, unknown> : undefined;
+/** The audit record's details from each source, later ones winning; undefined when there are none. */
+function mergedDetails(...parts: (Record<string, unknown> | undefined)[]): Record<string, unknown> | undefined {
+  const present = parts.filter((part) => part !== undefined);
+  return present.length ? Object.assign({}, ...present) : undefined;
+}
 
 const firstString = (values: unknown[]) => values.find((value): value is string => typeof value === "string");
 
