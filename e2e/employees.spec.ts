@@ -236,6 +236,60 @@ test.describe("employees", () => {
     }
   });
 
+  test("deactivating lists the key and webhook endpoint the employee made, and with the box ticked revokes them", async ({ page, baseURL, server, playwright }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const leaver = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { role: "developer", signedIn: true });
+    try {
+      // The leaver, before leaving, issues a key and creates an endpoint from their own session.
+      const leaversCode = (await enrolTotp(leaver.session!, baseURL!)).authenticator;
+      const keyName = `Payroll sync ${unique()}`;
+      const issued = await leaver.session!.post("/v1/api_keys", {
+        headers: { "service-totp-code": await leaversCode.next() },
+        data: { name: keyName, expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() },
+      });
+      expect(issued.status()).toBe(201);
+      const key = (await issued.json()) as { id: string; prefix: string; secret: string };
+      const hookUrl = `https://payroll-${unique()}.example.com/hooks`;
+      const hooked = await leaver.session!.post("/v1/webhook_endpoints", {
+        headers: { "service-totp-code": await leaversCode.next() },
+        data: { url: hookUrl, events: ["transfer.created"] },
+      });
+      expect(hooked.status()).toBe(201);
+      const endpointId = ((await hooked.json()) as { id: string }).id;
+      const keyContext = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${key.secret}` } });
+      try {
+        expect((await keyContext.get("/v1/api_keys")).status()).toBe(200);
+
+        await page.goto("/employees");
+        await page.getByRole("button", { name: `Deactivate ${leaver.name}` }).click();
+        const dialog = page.getByRole("dialog");
+        const keys = dialog.getByRole("list", { name: "API keys they created" });
+        await expect(keys.getByRole("listitem")).toHaveCount(1);
+        await expect(keys.getByRole("listitem")).toContainText(keyName);
+        await expect(keys.getByRole("listitem")).toContainText(key.prefix);
+        await expect(dialog.getByRole("list", { name: "Webhook endpoints they created" }).getByRole("listitem")).toHaveText([hookUrl]);
+        const revoke = dialog.getByLabel("Also revoke these keys and disable these endpoints");
+        await expect(revoke).toBeChecked();
+        await dialog.getByLabel("Authenticator code").fill(await authenticator.next());
+        await snapAlsoOnPhone(page, testInfo, "deactivate-with-credentials", "deactivate-with-credentials-phone");
+        await dialog.getByRole("button", { name: "Deactivate" }).click();
+        await expect(dialog).toBeHidden();
+        await expect(page.getByRole("status")).toContainText(`${leaver.name} is deactivated`);
+        await expect(page.getByRole("status")).toContainText("Revoked 1 API key and 1 webhook endpoint they created.");
+        await snap(page, testInfo, "deactivated-with-credentials");
+
+        // The key no longer opens the API; the endpoint is off.
+        expect((await keyContext.get("/v1/api_keys")).status()).toBe(401);
+        const endpoint = await server.admin.get(`/v1/webhook_endpoints/${endpointId}`);
+        expect(((await endpoint.json()) as { enabled: boolean }).enabled).toBe(false);
+      } finally {
+        await keyContext.dispose();
+      }
+    } finally {
+      await leaver.session!.dispose();
+    }
+  });
+
   test("resets another employee's 2FA with a code; one's own is never offered", async ({ page, baseURL, server, playwright, employee }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!);
     const locked = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { signedIn: true });

@@ -1,9 +1,10 @@
 import { db, type Tx } from "@/lib/db";
 import type { Actor } from "@/lib/auth/actor";
-import { assertPermission } from "@/lib/auth/authorize";
+import { assertMaySeeDerived, assertPermission } from "@/lib/auth/authorize";
 import type { Role } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
+import { assertMayRevoke, credentialIds, findCreatedCredentials, revokeCreatedCredentials } from "@/lib/employees/created-credentials";
 import { tenantDb } from "@/lib/tenancy";
 import { changeOnce } from "@/lib/webhooks/events";
 
@@ -64,16 +65,38 @@ export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id
 /**
  * Offboards an employee: deactivated, every session ended at once, a pending invitation link dead.
  * Sign-in then answers as for a wrong password. Deactivating an owner needs `owners`; the last active
- * owner cannot be deactivated (409). Deactivating twice changes nothing.
+ * owner cannot be deactivated (409). Deactivating twice changes nothing more.
+ *
+ * Answers the employee with `createdCredentials`: the keys and endpoints they created that still work
+ * (lib/employees/created-credentials.ts). With `revokeCredentials` those are revoked and disabled in
+ * the same transaction as the deactivation (the request's), and the answer names what was; on an
+ * employee already deactivated it still revokes what is left, so an admin can clean up afterwards.
  */
-export async function deactivateEmployee({ actor, id }: { actor: Actor; id: string }) {
+export async function deactivateEmployee({
+  actor,
+  id,
+  revokeCredentials = false,
+  now = new Date(),
+}: {
+  actor: Actor;
+  id: string;
+  revokeCredentials?: boolean;
+  now?: Date;
+}) {
   const row = await findRow(id);
   if (row.role === "owner") assertPermission(actor, "owners");
   // The status it replaced, for the audit trail.
   const before = { status: row.status };
-  if (row.status === "deactivated") return { employee: presentEmployee(row), before };
-  const now = new Date();
-  const employee = await changeOnce("employee.deactivated", employeeSchema, {
+  const credentials = await findCreatedCredentials({ platformId: row.accountId, employeeId: row.id, now });
+  if (revokeCredentials) assertMayRevoke(actor, credentials);
+  // Revoked first, so the endpoints being disabled do not hear of the deactivation either.
+  const createdCredentials = revokeCredentials ? await revokeCreatedCredentials(credentials, now) : credentialIds(credentials);
+  const employee = row.status === "deactivated" ? presentEmployee(row) : await deactivateRow(row, now);
+  return { employee: { ...employee, createdCredentials }, before };
+}
+
+function deactivateRow(row: { id: string; accountId: string }, now: Date) {
+  return changeOnce("employee.deactivated", employeeSchema, {
     change: () =>
       keepingAnOwner(async (tx) => {
         // Conditional, so of two concurrent deactivations only one makes the change (and tells).
@@ -87,7 +110,41 @@ export async function deactivateEmployee({ actor, id }: { actor: Actor; id: stri
     reread: async () => presentEmployee(await findRow(row.id)),
     accountId: row.accountId,
   });
-  return { employee, before };
+}
+
+/**
+ * What deactivating would list (GET /v1/employees/{id}/credentials), with what people recognise a
+ * key or an endpoint by. A view derived from keys and endpoints: the caller must be able to read
+ * both (403 naming the permission), besides the route's employees:read.
+ */
+export async function listEmployeeCredentials({ actor, id, now = new Date() }: { actor: Actor; id: string; now?: Date }) {
+  assertMaySeeDerived(actor, ["api_keys:read", "webhooks:read"], () => "list the credentials an employee created");
+  const row = await findRow(id);
+  const { apiKeys, webhookEndpoints } = await findCreatedCredentials({ platformId: row.accountId, employeeId: row.id, now });
+  // Found by who created them, so both are set.
+  const creator = (credential: { createdByType: "employee" | "api_key" | null; createdById: string | null }) => ({
+    type: credential.createdByType!,
+    id: credential.createdById!,
+  });
+  return {
+    apiKeys: apiKeys.map((key) => ({
+      id: key.id,
+      accountId: key.accountId,
+      name: key.name,
+      prefix: key.prefix,
+      expiresAt: key.expiresAt,
+      createdAt: key.createdAt,
+      createdBy: creator(key),
+    })),
+    webhookEndpoints: webhookEndpoints.map((endpoint) => ({
+      id: endpoint.id,
+      accountId: endpoint.accountId,
+      url: endpoint.url,
+      description: endpoint.description,
+      createdAt: endpoint.createdAt,
+      createdBy: creator(endpoint),
+    })),
+  };
 }
 
 /**

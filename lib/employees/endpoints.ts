@@ -4,6 +4,9 @@ import {
   acceptInvitationInput,
   changePasswordInput,
   changeRoleInput,
+  deactivatedEmployeeSchema,
+  deactivateEmployeeQuery,
+  employeeCredentialsSchema,
   ownSessionSchema,
   passwordChangedSchema,
   recoveryCodesSchema,
@@ -158,12 +161,32 @@ export const deactivateEmployeeEndpoint = defineStaff("DELETE /v1/employees/{id}
   description:
     "Offboarding: `status: deactivated`; every session of theirs ends at once, a pending invitation link stops working, " +
     "and sign-in answers 401 as for a wrong password. Deactivating an owner needs `owners`; the last active owner " +
-    "cannot be deactivated (409). Deactivating twice: 200, unchanged. From a session, needs `Service-Totp-Code`.",
+    "cannot be deactivated (409). Deactivating twice: 200, unchanged. From a session, needs `Service-Totp-Code`.\n\n" +
+    "Answers the employee with `createdCredentials`: the API keys (not revoked, not expired) and webhook endpoints (not " +
+    "deleted, enabled) they created in any account of the platform, and those created by such keys, at any depth. With " +
+    "`?revokeCredentials=true` those keys are revoked (each announced by `api_key.revoked`) and those endpoints disabled, " +
+    "in the same transaction as the deactivation; the answer and the audit record's `details` name them. This needs " +
+    "`api_keys:write` and `webhooks:write`, and from an API key every permission of each key it revokes (403 naming the " +
+    "first missing, nothing changed). On an employee already deactivated it still revokes what is left. Without it nothing " +
+    "is revoked; GET /v1/employees/{id}/credentials shows the same lists beforehand.",
   permission: "employees:write",
   totp: true,
   params: employeeParams,
-  response: employeeSchema,
+  query: deactivateEmployeeQuery,
+  response: deactivatedEmployeeSchema,
   errors: [409],
+});
+
+export const employeeCredentialsEndpoint = defineStaff("GET /v1/employees/{id}/credentials", {
+  summary: "The credentials an employee created that still work (extension)",
+  description:
+    "What DELETE /v1/employees/{id} would list in `createdCredentials`, with what people recognise them by: API keys (not " +
+    "revoked, not expired) and webhook endpoints (not deleted, enabled) the employee created in any account of the " +
+    "platform, and those created by such keys, at any depth; oldest first. Derived from keys and endpoints, so it also " +
+    "needs `api_keys:read` and `webhooks:read` (403 naming the one missing).",
+  permission: "employees:read",
+  params: employeeParams,
+  response: employeeCredentialsSchema,
 });
 
 export const resetTwoFactorEndpoint = defineStaff("DELETE /v1/employees/{id}/totp", {

@@ -157,3 +157,61 @@ export const acceptInvitationInput = z
     password: newPasswordSchema,
   })
   .meta({ id: "AcceptInvitationInput" });
+
+// Offboarding (CONTRACT.md, Release 3 "Security decisions"): what an employee created that still works.
+
+export const deactivateEmployeeQuery = z.object({
+  revokeCredentials: z
+    .enum(["true", "false"], { error: 'must be "true" or "false"' })
+    .transform((value) => value === "true")
+    .optional()
+    .meta({
+      description:
+        "`true`: revoke every API key and disable every webhook endpoint listed in `createdCredentials`, in the same change as " +
+        "the deactivation. Left out or `false`: they are only listed.",
+    }),
+});
+
+const creatorSchema = z.object({ type: z.enum(["employee", "api_key"]), id: z.string() });
+
+export const createdCredentialIdsSchema = z
+  .object({
+    apiKeys: z.array(z.string()).meta({ description: "Ids of the keys: not revoked and not expired." }),
+    webhookEndpoints: z.array(z.string()).meta({ description: "Ids of the endpoints: not deleted and still enabled." }),
+  })
+  .meta({
+    id: "CreatedCredentialIds",
+    description:
+      "The still-working credentials the employee created, in every account of the platform, and those created by keys they " +
+      "created (at any depth). With `revokeCredentials=true`, the ones this request revoked or disabled.",
+  });
+
+export const deactivatedEmployeeSchema = employeeSchema
+  .extend({ createdCredentials: createdCredentialIdsSchema })
+  .meta({ id: "DeactivatedEmployee" });
+
+export const employeeCredentialsSchema = z
+  .object({
+    apiKeys: z.array(
+      z.object({
+        id: z.string(),
+        accountId: z.string().meta({ description: "The account the key acts for (the platform's own or a sub-account)." }),
+        name: z.string().nullable(),
+        prefix: z.string().meta({ description: "The secret's first characters, to recognise it." }),
+        expiresAt: z.iso.datetime(),
+        createdAt: z.iso.datetime(),
+        createdBy: creatorSchema.meta({ description: "The employee, or the key of theirs that issued it." }),
+      }),
+    ),
+    webhookEndpoints: z.array(
+      z.object({
+        id: z.string(),
+        accountId: z.string().meta({ description: "The account the endpoint belongs to (its `ownerId`)." }),
+        url: z.string(),
+        description: z.string().nullable(),
+        createdAt: z.iso.datetime(),
+        createdBy: creatorSchema.meta({ description: "The employee, or the key of theirs that created it." }),
+      }),
+    ),
+  })
+  .meta({ id: "EmployeeCredentials" });

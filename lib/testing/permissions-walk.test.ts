@@ -127,6 +127,7 @@ const READS_REFUSED: Record<Role, string[]> = {
   developer: [
     "GET /v1/employees",
     "GET /v1/employees/{id}",
+    "GET /v1/employees/{id}/credentials",
     "GET /v1/information_requests",
     "GET /v1/information_requests/{id}",
     "GET /v1/transfers/{id}/information_requests",
@@ -139,6 +140,7 @@ const READS_REFUSED: Record<Role, string[]> = {
     "GET /v1/api_keys",
     "GET /v1/employees",
     "GET /v1/employees/{id}",
+    "GET /v1/employees/{id}/credentials",
     "GET /v1/webhook_endpoints",
     "GET /v1/webhook_endpoints/events",
     "GET /v1/webhook_endpoints/{id}",
@@ -199,6 +201,14 @@ describe("permission walk: each role against every endpoint", () => {
   });
 });
 
+/**
+ * Views derived from other resources (CONTRACT.md, "Security decisions": what a credential may read
+ * bounds everything derived from it) need those resources' read permissions besides their own.
+ */
+const DERIVED_READS: Record<string, readonly (typeof KEY_PERMISSIONS)[number][]> = {
+  "GET /v1/employees/{id}/credentials": ["api_keys:read", "webhooks:read"],
+};
+
 describe("permission walk: restricted keys", () => {
   const keyRoutes = guarded.filter(({ endpoint }) => endpoint.auth === "any");
 
@@ -212,7 +222,15 @@ describe("permission walk: restricted keys", () => {
     expect(refused.status, show(refused)).toBe(403);
     expect(refused.body).toMatchObject({ error_code: "err_forbidden", details: { permission: needed } });
     if (!KEY_PERMISSIONS.includes(needed)) return; // roles, owners, settings:write: no key can be given them
-    const only = await apiKeyFor(platformId, { permissions: [needed, ...(bodyNeeds[keyOf(endpoint)] ?? [])], name: "just one" });
+    const derived = [...(DERIVED_READS[keyOf(endpoint)] ?? [])];
+    const fromBody = bodyNeeds[keyOf(endpoint)] ?? [];
+    for (const also of derived) {
+      const lacking = await apiKeyFor(platformId, { permissions: [needed, ...fromBody, ...derived.filter((other) => other !== also)], name: "all but one read" });
+      const refusedToo = await send(route, { apiKey: lacking.secret });
+      expect(refusedToo.status, show(refusedToo)).toBe(403);
+      expect(refusedToo.body).toMatchObject({ error_code: "err_forbidden", details: { permission: also } });
+    }
+    const only = await apiKeyFor(platformId, { permissions: [needed, ...fromBody, ...derived], name: "just one" });
     const allowed = await send(route, { apiKey: only.secret });
     expect(allowed.status, show(allowed)).not.toBe(403);
   });

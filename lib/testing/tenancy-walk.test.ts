@@ -701,6 +701,11 @@ const fixtures: Record<string, Entry> = {
     ],
     own: (f) => ({ id: f.b.staff.employee.id }),
   },
+  "GET /v1/employees/{id}/credentials": {
+    kind: "params",
+    targets: [{ label: "A's signed-in employee", account: "platform", params: (f) => ({ id: f.a.staff.employee.id }) }],
+    own: (f) => ({ id: f.b.staff.employee.id }),
+  },
 
   "GET /v1/information_requests": {
     kind: "plain",

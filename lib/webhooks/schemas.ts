@@ -102,6 +102,10 @@ export const webhookEndpointSchema = z
     publicKey: z.string().meta({ description: "Ed25519 public key (PEM, SubjectPublicKeyInfo): verify each delivery's signatures with it." }),
     enabled: z.boolean(),
     createdAt: z.iso.datetime(),
+    createdBy: z
+      .object({ type: z.enum(["employee", "api_key"]), id: z.string() })
+      .nullable()
+      .meta({ description: "The employee or key that created it, as for API keys; null for endpoints made before this was recorded." }),
   })
   .meta({ id: "WebhookEndpoint" });
 
@@ -152,6 +156,7 @@ export function presentWebhookEndpoint(row: WebhookEndpoint) {
     publicKey: row.publicKey,
     enabled: row.enabled,
     createdAt: row.createdAt,
+    createdBy: row.createdByType && row.createdById ? { type: row.createdByType, id: row.createdById } : null,
   };
 }
 

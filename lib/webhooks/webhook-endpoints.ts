@@ -2,6 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { assertMaySeeDerived, type PermissionHolder } from "@/lib/auth/authorize";
 import { encryptSecret } from "@/lib/auth/encryption";
 import { jsonNames } from "@/lib/db/json";
+import type { KeyCreator } from "@/lib/api-keys/schemas";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { withinRange } from "@/lib/http/date-range";
@@ -48,8 +49,11 @@ export function assertMaySubscribe(actor: PermissionHolder, events: readonly str
 
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
 
-/** Creates an endpoint for the scope's account, with its own key pair (the private key encrypted, bound to the endpoint id). */
-export async function createWebhookEndpoint(input: CreateWebhookEndpointInput) {
+/**
+ * Creates an endpoint for the scope's account, with its own key pair (the private key encrypted, bound
+ * to the endpoint id). `createdBy` is the caller, recorded as for keys: offboarding its creator lists it.
+ */
+export async function createWebhookEndpoint({ createdBy = null, ...input }: CreateWebhookEndpointInput & { createdBy?: KeyCreator | null }) {
   // The schema checked the URL already; checked here too for callers that are not the API (the dashboard, a seed).
   checkWebhookUrl(input.url);
   const count = await tenantDb().webhookEndpoint.count({ where: { deletedAt: null } });
@@ -68,6 +72,8 @@ export async function createWebhookEndpoint(input: CreateWebhookEndpointInput) {
       enabled: input.enabled,
       publicKey,
       privateKey: encryptSecret(privateKeyPem, id),
+      createdByType: createdBy?.type ?? null,
+      createdById: createdBy?.id ?? null,
     },
   });
   return presentWebhookEndpoint(row);

@@ -26,7 +26,7 @@ describe("GET /v1/webhook_endpoints/events", () => {
 
 describe("POST /v1/webhook_endpoints", () => {
   it("201: the endpoint with its own Ed25519 public key; the private key is stored encrypted and matches it", async () => {
-    const { account, apiKey } = await platformWithKey();
+    const { account, apiKey, key } = await platformWithKey();
     const response = await create({ apiKey, body: body({ description: "Payouts" }) });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
@@ -38,6 +38,7 @@ describe("POST /v1/webhook_endpoints", () => {
       publicKey: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/),
       enabled: true,
       createdAt: expect.any(String),
+      createdBy: { type: "api_key", id: key.id },
     });
     expect(createPublicKey(response.body.publicKey).asymmetricKeyType).toBe("ed25519");
     const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: response.body.id } });
@@ -48,6 +49,16 @@ describe("POST /v1/webhook_endpoints", () => {
     // A second endpoint gets a key pair of its own.
     const second = await create({ apiKey, body: body() });
     expect(second.body.publicKey).not.toBe(response.body.publicKey);
+  });
+
+  it("records who created it, as keys do: the signed-in employee or the key; null for endpoints made before", async () => {
+    const owner = await signedInEmployee({ totp: true });
+    const bySession = await create({ session: owner.session, totp: owner.authenticator!.nextCode(), body: body() });
+    expect(bySession.status).toBe(201);
+    expect(bySession.body.createdBy).toEqual({ type: "employee", id: owner.employee.id });
+    await db().webhookEndpoint.update({ where: { id: bySession.body.id }, data: { createdByType: null, createdById: null } });
+    const listed = await call(GET, { session: owner.session });
+    expect(listed.body).toEqual([expect.objectContaining({ id: bySession.body.id, createdBy: null })]);
   });
 
   it("the private key appears in no response, list included", async () => {

@@ -4,12 +4,12 @@ import { assertMaySubscribe, createWebhookEndpoint, listWebhookEndpoints, webhoo
 
 export const dynamic = "force-dynamic";
 
-// GET: the account's webhook endpoints. POST: create one, with its own Ed25519 key pair.
+// GET: the account's webhook endpoints. POST: create one, with its own Ed25519 key pair, recording who created it.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listWebhookEndpointsEndpoint, async () => listWebhookEndpoints()),
   POST: route(createWebhookEndpointEndpoint, async ({ actor, body, audit }) => {
     assertMaySubscribe(actor, body.events);
-    const created = await createWebhookEndpoint(body);
+    const created = await createWebhookEndpoint({ ...body, createdBy: { type: actor.type, id: actor.id } });
     audit.details = { after: webhookEndpointFacts(created) };
     return created;
   }),
