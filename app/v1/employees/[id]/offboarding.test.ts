@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as listKeys, POST as issueKey } from "@/app/v1/api_keys/route";
 import { POST as createEndpoint } from "@/app/v1/webhook_endpoints/route";
-import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
+import { DEFAULT_KEY_PERMISSIONS, maySeeDerived, ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
@@ -29,12 +29,15 @@ const issue = (by: By, extra: { accountId?: string; name?: string } = {}) =>
     return { id: answer.body.id, secret: answer.body.secret };
   });
 
+/** What the leaver (a developer) and their keys may subscribe to: only what a developer may read. */
+const HEARD = EVENT_TYPE_NAMES.filter((type) => maySeeDerived({ permissions: ROLE_PERMISSIONS.developer }, type));
+
 const hook = (by: By, extra: { accountId?: string; url?: string } = {}) =>
   call(createEndpoint, {
     method: "POST",
     ...credentialOf(by),
     headers: extra.accountId ? { "service-account-id": extra.accountId } : {},
-    body: { url: extra.url ?? "https://leaver.example.com/hooks", events: EVENT_TYPE_NAMES },
+    body: { url: extra.url ?? "https://leaver.example.com/hooks", events: HEARD },
   }).then((answer) => {
     expect(answer.status).toBe(201);
     return answer.body.id;
@@ -67,10 +70,11 @@ describe("DELETE /v1/employees/{id}: the credentials the employee created", () =
     expect(response.body.createdCredentials).toEqual({ apiKeys: [key.id], webhookEndpoints: [endpoint] });
     expect(await keyWorks(key.secret)).toBe(true);
     expect(await endpointRow(endpoint)).toMatchObject({ enabled: true });
-    // Still enabled, so it still hears events (its creator's own deactivation among them).
+    // Still enabled, so it still hears events.
+    await issue(owner);
     expect(await deliveriesTo(endpoint)).toBeGreaterThan(0);
     const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.deactivate", targetId: leaver.employee.id } });
-    expect(audit.details).toEqual({ revokeCredentials: false });
+    expect(audit.details).toEqual({ before: { status: "active" }, after: { status: "deactivated", deactivatedAt: response.body.deactivatedAt }, revokeCredentials: false });
   });
 
   it("with revokeCredentials=true: the keys answer 401, the endpoints are disabled and receive nothing more, in one audited change", async () => {
@@ -95,7 +99,7 @@ describe("DELETE /v1/employees/{id}: the credentials the employee created", () =
     expect(await deliveriesTo(endpoint)).toBe(before);
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: ownersEndpoint, eventType: "api_key.created" } })).toBeGreaterThan(0);
     const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.deactivate", targetId: leaver.employee.id } });
-    expect(audit.details).toEqual({ revokeCredentials: true, revokedApiKeys: response.body.createdCredentials.apiKeys, disabledWebhookEndpoints: [endpoint] });
+    expect(audit.details).toMatchObject({ before: { status: "active" }, after: { status: "deactivated" }, revokeCredentials: true, revokedApiKeys: response.body.createdCredentials.apiKeys, disabledWebhookEndpoints: [endpoint] });
   });
 
   it("reaches keys issued for sub-accounts, and what their keys made, at any depth (through a revoked key too)", async () => {
