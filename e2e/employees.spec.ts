@@ -79,7 +79,7 @@ test.describe("employees", () => {
     baseURL,
     employee,
   }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     const name = `Jordan Newcomer ${unique()}`;
     const email = `jordan.${unique()}@acme.example`;
@@ -164,7 +164,7 @@ test.describe("employees", () => {
   });
 
   test("changes a role with a code; choosing the same role is caught before a code is spent", async ({ page, baseURL, server, playwright }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const target = await colleague(server, () => playwright.request.newContext({ baseURL }));
     await page.goto("/employees");
     const dialog = await openChangeRole(page, target.name);
@@ -194,7 +194,7 @@ test.describe("employees", () => {
     server,
     playwright,
   }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const leaver = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { signedIn: true });
     try {
       expect((await leaver.session!.get("/v1/sessions/current")).status()).toBe(200);
@@ -237,10 +237,10 @@ test.describe("employees", () => {
   });
 
   test("resets another employee's 2FA with a code; one's own is never offered", async ({ page, baseURL, server, playwright, employee }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const locked = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { signedIn: true });
     try {
-      await enrolTotp(locked.session!, baseURL!);
+      await enrolTotp(locked.session!, baseURL!, EMPLOYEE_PASSWORD);
       await page.goto("/employees");
       await expect(rowOf(page, employee.email).getByRole("cell").nth(3)).toHaveText("On");
       await expect(page.getByRole("button", { name: `Reset 2FA of ${employee.name}` })).toHaveCount(0);
@@ -263,7 +263,7 @@ test.describe("employees", () => {
   });
 
   test("a conflict the API reports (someone deactivated meanwhile) shows as a message in the dialog", async ({ page, baseURL, server, playwright }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const target = await colleague(server, () => playwright.request.newContext({ baseURL }));
     await page.goto("/employees");
     const dialog = await openChangeRole(page, target.name);

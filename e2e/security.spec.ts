@@ -141,7 +141,7 @@ test("sessions: another browser appears in the list, End signs it out, and so do
 });
 
 test("new recovery codes need an authenticator code, are shown once, and replace the old ones", async ({ page, employee, browser, baseURL }, testInfo) => {
-  const { authenticator, recoveryCodes: oldCodes } = await enrolTotp(page.request, baseURL!);
+  const { authenticator, recoveryCodes: oldCodes } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
   await page.goto("/security");
   const section = page.getByRole("region", { name: "Recovery codes" });
   await section.getByRole("button", { name: "Generate new recovery codes" }).click();

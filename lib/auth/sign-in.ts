@@ -3,8 +3,8 @@ import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 import { clearThrottle, signInRules, takeAttempts, throttleKey } from "@/lib/auth/throttle";
+import { signInCounters } from "@/lib/auth/own-password";
 import { ApiError } from "@/lib/http/api-error";
-import { throttleGroup } from "@/lib/net/ip";
 import { verifyEmployeeTotp, verifyRecoveryCode } from "@/lib/auth/two-factor";
 import { presentAccount } from "@/lib/accounts/schemas";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
@@ -34,13 +34,9 @@ export async function signIn({
   commit?: Commit;
 }) {
   const normalized = email.trim().toLowerCase();
-  const client = throttleGroup(ip);
-  const pairKey = throttleKey("signin:account-ip", normalized, client);
-  const attempt = await takeAttempts([
-    { key: pairKey, rule: signInRules.accountFromIp },
-    { key: throttleKey("signin:ip", client), rule: signInRules.ip },
-    { key: throttleKey("signin:account", normalized), rule: signInRules.account },
-  ]);
+  const counters = signInCounters(normalized, ip);
+  const pairKey = counters[0]!.key;
+  const attempt = await takeAttempts(counters);
 
   let employee;
   let passwordOk: boolean;

@@ -2,6 +2,7 @@ import { db } from "@/lib/db";
 import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { env } from "@/lib/env";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
+import { verifyOwnPassword } from "@/lib/auth/own-password";
 import { oneTimeCodeRule, takeAttempts, throttleKey } from "@/lib/auth/throttle";
 import { matchTotpStep, newTotpSecret, totpUri } from "@/lib/auth/totp";
 import { ApiError, notFound } from "@/lib/http/api-error";
@@ -12,16 +13,35 @@ import { sha256 } from "@/lib/auth/tokens";
 const alreadyOn = () =>
   new ApiError("err_conflict", "Two-factor authentication is already on for this employee");
 
-/** Hands out a new secret to scan; 2FA stays off until a first code from it is confirmed. */
-export async function startTotpEnrolment({ employeeId }: { employeeId: string }) {
+/**
+ * Hands out a new secret to scan once the employee's current password is proven (a stolen session
+ * alone cannot enrol or re-enrol its own authenticator); 2FA stays off until a first code from it
+ * is confirmed. The password check is counted by the sign-in throttle (lib/auth/own-password.ts).
+ */
+export async function startTotpEnrolment({
+  employeeId,
+  password,
+  ip,
+  commit = commitWithoutAudit,
+}: {
+  employeeId: string;
+  password: string;
+  ip: string | null;
+  commit?: Commit;
+}) {
   const employee = await db().employee.findUnique({ where: { id: employeeId } });
   if (!employee) throw notFound("Employee");
   if (employee.totpEnabledAt) throw alreadyOn();
+  await verifyOwnPassword({ employeeId, password, ip });
   const secret = newTotpSecret();
-  await db().employee.update({
-    where: { id: employeeId },
-    data: { totpPendingSecret: encryptSecret(secret, employeeId) },
-  });
+  // Conditional, so enrolment finished by a concurrent request in the meantime is not given a new pending secret.
+  const { count } = await commit(async () =>
+    await db().employee.updateMany({
+      where: { id: employeeId, totpEnabledAt: null },
+      data: { totpPendingSecret: encryptSecret(secret, employeeId) },
+    }),
+  );
+  if (count !== 1) throw alreadyOn();
   return { secret, uri: totpUri({ secret, issuer: env().TOTP_ISSUER, account: employee.email }) };
 }
 

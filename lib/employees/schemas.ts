@@ -45,6 +45,15 @@ export const signInInput = z
   })
   .meta({ id: "SignInInput" });
 
+export const totpStartInput = z
+  .object({
+    password: text()
+      .min(1, "is required")
+      .max(PASSWORD_MAX_LENGTH)
+      .meta({ description: "The employee's current password: a stolen session alone cannot enrol an authenticator." }),
+  })
+  .meta({ id: "TotpStartInput" });
+
 export const totpCodeSchema = text().trim().regex(/^\d{6}$/, "must be the 6-digit code from your authenticator app");
 
 export const totpConfirmInput = z.object({ code: totpCodeSchema }).meta({ id: "TotpConfirmInput" });

@@ -4,7 +4,9 @@ import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-// POST: a new TOTP secret for the signed-in employee to scan.
+// POST: a new TOTP secret for the signed-in employee to scan, once their current password is proven.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(startTotpEndpoint, async ({ actor }) => startTotpEnrolment({ employeeId: actor.id })),
+  POST: route(startTotpEndpoint, async ({ actor, body, ip, commit }) =>
+    startTotpEnrolment({ employeeId: actor.id, password: body.password, ip, commit }),
+  ),
 });
