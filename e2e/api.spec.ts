@@ -205,6 +205,10 @@ test.describe.serial("the /v1 API, end to end", () => {
     const weak = await call(request, "POST", "/v1/setup", { json: { ...owner, password: "short" } });
     const weakBody = await expectError(weak, 422, "err_validation");
     expect(weakBody.details).toHaveProperty("password");
+    // The common-password list is read by the built server too (node_modules, outside the bundle).
+    const common = await call(request, "POST", "/v1/setup", { json: { ...owner, password: "Password1234" } });
+    expect((await expectError(common, 422, "err_validation")).details).toEqual({ password: "is one of the 100,000 most common passwords; choose another" });
+
     const wrongToken = await call(request, "POST", "/v1/setup", { json: { ...owner, setupToken: "not-the-setup-token" } });
     expect((await expectError(wrongToken, 403, "err_forbidden")).details).toEqual({ setupToken: "is wrong" });
 

@@ -146,7 +146,15 @@ test.describe("employees", () => {
       expect(link.startsWith(`${baseURL}/invitations/accept?token=`)).toBe(true);
       await invitee.goto(link);
       await expect(invitee.getByRole("heading", { name: "Join your team" })).toBeVisible();
-      await invitee.getByLabel("Password", { exact: true }).fill(EMPLOYEE_PASSWORD);
+      // A common password: refused by the server, its reason under the field; the link still works after.
+      const password = invitee.getByLabel("Password", { exact: true });
+      await password.fill("Password1234");
+      await invitee.getByLabel("Repeat password").fill("Password1234");
+      await invitee.getByRole("button", { name: "Activate account" }).click();
+      await expect(password).toHaveAttribute("aria-invalid", "true");
+      await expect(password).toHaveAccessibleDescription(/is one of the 100,000 most common passwords; choose another/);
+      await snapAlsoOnPhone(invitee, testInfo, "invitation-common-password", "invitation-common-password-phone");
+      await password.fill(EMPLOYEE_PASSWORD);
       await invitee.getByLabel("Repeat password").fill(EMPLOYEE_PASSWORD);
       await snap(invitee, testInfo, "invitation-accept");
       await invitee.getByRole("button", { name: "Activate account" }).click();
