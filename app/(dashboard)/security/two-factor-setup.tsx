@@ -98,27 +98,29 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
       )}
 
       {!me.twoFactorEnabled && !enrolment && !recoveryCodes && (
-        <form className="stack narrow-form" onSubmit={onStart} noValidate aria-label="Set up two-factor authentication">
+        <div className="stack">
           <p className="muted" style={{ margin: 0 }}>
             You need an authenticator app on your phone (Google Authenticator, 1Password, Authy, Microsoft Authenticator, …). First confirm
             it is you: enter your current password.
           </p>
-          {/* Lets password managers fill in the password of the right account. */}
-          <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
-          <Field
-            label="Current password"
-            type="password"
-            autoComplete="current-password"
-            error={startForm.formState.errors.password}
-            {...startForm.register("password")}
-          />
-          <ErrorMessage error={startError} />
-          <div>
-            <button type="submit" className="primary" disabled={startForm.formState.isSubmitting}>
-              {startForm.formState.isSubmitting ? "Preparing…" : "Set up two-factor authentication"}
-            </button>
-          </div>
-        </form>
+          <form className="stack narrow-form" onSubmit={onStart} noValidate aria-label="Set up two-factor authentication">
+            {/* Lets password managers fill in the password of the right account. */}
+            <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
+            <Field
+              label="Current password"
+              type="password"
+              autoComplete="current-password"
+              error={startForm.formState.errors.password}
+              {...startForm.register("password")}
+            />
+            <ErrorMessage error={startError} />
+            <div>
+              <button type="submit" className="primary" disabled={startForm.formState.isSubmitting}>
+                {startForm.formState.isSubmitting ? "Preparing…" : "Set up two-factor authentication"}
+              </button>
+            </div>
+          </form>
+        </div>
       )}
 
       {enrolment && (
