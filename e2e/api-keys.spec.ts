@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { generateSync } from "otplib";
-import { copyFromDialog, enrolTotp, expect, OWNER, snap, startServer, test } from "./fixtures";
+import { copyFromDialog, EMPLOYEE_PASSWORD, enrolTotp, expect, OWNER, snap, startServer, test } from "./fixtures";
 
 type Authenticator = Awaited<ReturnType<typeof enrolTotp>>["authenticator"];
 
@@ -68,7 +68,7 @@ test.describe("API keys page", () => {
   });
 
   test("issues a key with a fresh code, shows the secret once with a copy button, then lists it", async ({ page, baseURL, employee: _ }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     const name = `Payouts ${unique()}`;
     await page.goto("/api-keys");
@@ -129,7 +129,7 @@ test.describe("API keys page", () => {
   });
 
   test("refuses a past expiry and flags ranges as they are typed, before any request", async ({ page, baseURL, employee: _ }, testInfo) => {
-    await enrolTotp(page.request, baseURL!);
+    await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const sent: string[] = [];
     page.on("request", (request) => {
       if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/v1/api_keys")) sent.push(request.url());
@@ -171,7 +171,7 @@ test.describe("API keys page", () => {
   });
 
   test("a wrong authenticator code is refused under the code field; API details land next to their fields", async ({ page, baseURL, employee: _ }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Wrong code ${unique()}`;
     await page.goto("/api-keys");
     const { dialog } = await openIssueDialog(page);
@@ -215,7 +215,7 @@ test.describe("API keys page", () => {
   });
 
   test("issues a key with a chosen subset of permissions; the list shows exactly those", async ({ page, baseURL, employee: _ }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Reconciliation ${unique()}`;
     await page.goto("/api-keys");
     const { dialog, box } = await openIssueDialog(page);
@@ -272,7 +272,7 @@ test.describe("API keys page", () => {
   });
 
   test("rolls a key: the old secret works through a 1-hour overlap, and stops at once with none", async ({ page, baseURL, employee: _ }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Ledger sync ${unique()}`;
     const first = (await (
       await page.request.post(`${baseURL}/v1/api_keys`, {
@@ -341,7 +341,7 @@ test.describe("API keys page", () => {
   });
 
   test("edits a key's allowlist with a code", async ({ page, baseURL, employee: _ }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Reporting ${unique()}`;
     await issueKeyViaApi(page.request, baseURL!, authenticator, { name, cidrAllowlist: ["203.0.113.0/24"] });
     await page.goto("/api-keys");
@@ -370,7 +370,7 @@ test.describe("API keys page", () => {
   });
 
   test("revokes a key after a confirmation naming it; a revoked key cannot be edited", async ({ page, baseURL, employee: _ }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Old integration ${unique()}`;
     const key = await issueKeyViaApi(page.request, baseURL!, authenticator, { name });
     await page.goto("/api-keys");

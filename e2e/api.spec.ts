@@ -205,6 +205,9 @@ test.describe.serial("the /v1 API, end to end", () => {
     const weak = await call(request, "POST", "/v1/setup", { json: { ...owner, password: "short" } });
     const weakBody = await expectError(weak, 422, "err_validation");
     expect(weakBody.details).toHaveProperty("password");
+    // The common-password list is read by the built server too (node_modules, outside the bundle).
+    const common = await call(request, "POST", "/v1/setup", { json: { ...owner, password: "Password1234" } });
+    expect((await expectError(common, 422, "err_validation")).details).toEqual({ password: "is one of the 100,000 most common passwords; choose another" });
 
     const wrongToken = await call(request, "POST", "/v1/setup", { json: { ...owner, setupToken: "not-the-setup-token" } });
     expect((await expectError(wrongToken, 403, "err_forbidden")).details).toEqual({ setupToken: "is wrong" });
@@ -255,7 +258,12 @@ test.describe.serial("the /v1 API, end to end", () => {
     const earlyBody = await expectError(early, 400, "err_otp_required");
     expect(earlyBody.message).toMatch(/enrol|set up/i);
 
-    const start = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin });
+    // The session alone cannot enrol: the current password is required, and a wrong one is refused.
+    const noPassword = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin, json: {} });
+    expect((await expectError(noPassword, 422, "err_validation")).details).toHaveProperty("password");
+    const wrongPassword = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin, json: { password: "not the owner's password" } });
+    await expectError(wrongPassword, 403, "err_password_incorrect");
+    const start = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin, json: { password: owner.password } });
     const enrolment = await expectOk<{ secret: string; uri: string }>(start);
     expect(enrolment.secret).toMatch(/^[A-Z2-7]+=*$/);
     expect(enrolment.uri).toMatch(/^otpauth:\/\/totp\//);
@@ -290,7 +298,7 @@ test.describe.serial("the /v1 API, end to end", () => {
     );
     expect(me.employee.twoFactorEnabled).toBe(true);
 
-    const restart = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin });
+    const restart = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin, json: { password: owner.password } });
     await expectError(restart, 409, "err_conflict");
   });
 

@@ -79,7 +79,7 @@ test.describe("employees", () => {
     baseURL,
     employee,
   }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     const name = `Jordan Newcomer ${unique()}`;
     const email = `jordan.${unique()}@acme.example`;
@@ -146,7 +146,15 @@ test.describe("employees", () => {
       expect(link.startsWith(`${baseURL}/invitations/accept?token=`)).toBe(true);
       await invitee.goto(link);
       await expect(invitee.getByRole("heading", { name: "Join your team" })).toBeVisible();
-      await invitee.getByLabel("Password", { exact: true }).fill(EMPLOYEE_PASSWORD);
+      // A common password: refused by the server, its reason under the field; the link still works after.
+      const password = invitee.getByLabel("Password", { exact: true });
+      await password.fill("Password1234");
+      await invitee.getByLabel("Repeat password").fill("Password1234");
+      await invitee.getByRole("button", { name: "Activate account" }).click();
+      await expect(password).toHaveAttribute("aria-invalid", "true");
+      await expect(password).toHaveAccessibleDescription(/is one of the 100,000 most common passwords; choose another/);
+      await snapAlsoOnPhone(invitee, testInfo, "invitation-common-password", "invitation-common-password-phone");
+      await password.fill(EMPLOYEE_PASSWORD);
       await invitee.getByLabel("Repeat password").fill(EMPLOYEE_PASSWORD);
       await snap(invitee, testInfo, "invitation-accept");
       await invitee.getByRole("button", { name: "Activate account" }).click();
@@ -164,7 +172,7 @@ test.describe("employees", () => {
   });
 
   test("changes a role with a code; choosing the same role is caught before a code is spent", async ({ page, baseURL, server, playwright }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const target = await colleague(server, () => playwright.request.newContext({ baseURL }));
     await page.goto("/employees");
     const dialog = await openChangeRole(page, target.name);
@@ -194,7 +202,7 @@ test.describe("employees", () => {
     server,
     playwright,
   }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const leaver = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { signedIn: true });
     try {
       expect((await leaver.session!.get("/v1/sessions/current")).status()).toBe(200);
@@ -237,11 +245,11 @@ test.describe("employees", () => {
   });
 
   test("deactivating lists the key and webhook endpoint the employee made, and with the box ticked revokes them", async ({ page, baseURL, server, playwright }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const leaver = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { role: "developer", signedIn: true });
     try {
       // The leaver, before leaving, issues a key and creates an endpoint from their own session.
-      const leaversCode = (await enrolTotp(leaver.session!, baseURL!)).authenticator;
+      const leaversCode = (await enrolTotp(leaver.session!, baseURL!, EMPLOYEE_PASSWORD)).authenticator;
       const keyName = `Payroll sync ${unique()}`;
       const issued = await leaver.session!.post("/v1/api_keys", {
         headers: { "service-totp-code": await leaversCode.next() },
@@ -291,10 +299,10 @@ test.describe("employees", () => {
   });
 
   test("resets another employee's 2FA with a code; one's own is never offered", async ({ page, baseURL, server, playwright, employee }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const locked = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { signedIn: true });
     try {
-      await enrolTotp(locked.session!, baseURL!);
+      await enrolTotp(locked.session!, baseURL!, EMPLOYEE_PASSWORD);
       await page.goto("/employees");
       await expect(rowOf(page, employee.email).getByRole("cell").nth(3)).toHaveText("On");
       await expect(page.getByRole("button", { name: `Reset 2FA of ${employee.name}` })).toHaveCount(0);
@@ -317,7 +325,7 @@ test.describe("employees", () => {
   });
 
   test("a conflict the API reports (someone deactivated meanwhile) shows as a message in the dialog", async ({ page, baseURL, server, playwright }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const target = await colleague(server, () => playwright.request.newContext({ baseURL }));
     await page.goto("/employees");
     const dialog = await openChangeRole(page, target.name);

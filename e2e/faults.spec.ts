@@ -99,7 +99,7 @@ test.describe("faults and races", () => {
 
   test("twenty concurrent requests with the same Service-Totp-Code: exactly one succeeds", async () => {
     await withFreshServer(async (caller) => {
-      const { secret } = (await (await asOwner(caller, "/v1/employees/totp", { method: "POST" })).json()) as { secret: string };
+      const { secret } = (await (await asOwner(caller, "/v1/employees/totp", { method: "POST", body: { password: OWNER.password } })).json()) as { secret: string };
       const authenticator = authenticatorFor(secret);
       expect((await asOwner(caller, "/v1/employees/totp/confirm", { method: "POST", body: { code: await authenticator.next() } })).status).toBe(200);
       const code = await authenticator.next();

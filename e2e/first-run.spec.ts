@@ -54,8 +54,15 @@ test("a fresh install prints a setup link; the link sets up the platform, and af
   await expect(page.getByText("must be at least 12 characters")).toBeVisible();
   await snap(page, testInfo, "setup-errors");
 
-  // A wrong token: the server refuses it and the page says so at the field; nobody is created.
+  // A common password: the form cannot hold the list, so the server's reason shows under the field.
   await page.getByLabel("E-mail").fill(OWNER.email);
+  await page.getByLabel("Password").fill("Password1234");
+  await page.getByRole("button", { name: "Create platform" }).click();
+  await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Password")).toHaveAccessibleDescription(/is one of the 100,000 most common passwords; choose another/);
+  await snap(page, testInfo, "setup-common-password");
+
+  // A wrong token: the server refuses it and the page says so at the field; nobody is created.
   await page.getByLabel("Password").fill(OWNER.password);
   await page.getByRole("button", { name: "Create platform" }).click();
   await expect(page.getByText("This setup token is wrong. Copy it again from the server's log")).toBeVisible();

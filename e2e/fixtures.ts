@@ -187,10 +187,13 @@ export function authenticatorFor(secret: string) {
   };
 }
 
-/** Enrols 2FA for whoever `request` is signed in as, through the API; returns the secret and recovery codes. */
-export async function enrolTotp(request: APIRequestContext, baseURL: string) {
+/**
+ * Enrols 2FA for whoever `request` is signed in as, through the API, with that employee's current
+ * `password` (enrolment asks for it); returns the secret and recovery codes.
+ */
+export async function enrolTotp(request: APIRequestContext, baseURL: string, password: string) {
   const headers = { origin: baseURL };
-  const started = await request.post(`${baseURL}/v1/employees/totp`, { headers });
+  const started = await request.post(`${baseURL}/v1/employees/totp`, { headers, data: { password } });
   expect(started.status()).toBe(200);
   const { secret } = (await started.json()) as { secret: string };
   const authenticator = authenticatorFor(secret);
@@ -259,7 +262,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       expect(setup.status()).toBe(201);
       // Invitations need a code from a session, or a key that was given employees:write: the owner
       // enrols 2FA and issues such a key once, and every test's employee is invited with it.
-      const { authenticator } = await enrolTotp(admin, server.baseURL);
+      const { authenticator } = await enrolTotp(admin, server.baseURL, OWNER.password);
       const issued = await admin.post("/v1/api_keys", {
         headers: { "service-totp-code": await authenticator.next() },
         data: { name: "e2e inviter", expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), permissions: ["employees:read", "employees:write"] },

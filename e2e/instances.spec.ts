@@ -135,7 +135,7 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
   });
 
   test("a TOTP code accepted by one worker is refused by the other", async () => {
-    const started = await asOwner(one, "/v1/employees/totp", { method: "POST" });
+    const started = await asOwner(one, "/v1/employees/totp", { method: "POST", body: { password: OWNER.password } });
     expect(started.status, started.body).toBe(200);
     const authenticator = authenticatorFor(started.json().secret as string);
     expect((await asOwner(two, "/v1/employees/totp/confirm", { method: "POST", body: { code: await authenticator.next() } })).status).toBe(200);

@@ -189,7 +189,7 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
 
   test("a TOTP code accepted by one instance is refused by the other", async () => {
     // Enrolment started on one instance is confirmed on the other: both read the secret (one TOTP_ENCRYPTION_KEY).
-    const started = await asOwner("/v1/employees/totp", { method: "POST" });
+    const started = await asOwner("/v1/employees/totp", { method: "POST", body: { password: OWNER.password } });
     expect(started.status, started.body).toBe(200);
     const authenticator = authenticatorFor(started.json().secret as string);
     const confirmed = await asOwner("/v1/employees/totp/confirm", { method: "POST", body: { code: await authenticator.next() } });

@@ -22,7 +22,7 @@ test("two servers on one PostgreSQL database: migrated once, a session and a key
     expect((await page.request.get(`${b.baseURL}/v1/sessions/current`)).status()).toBe(200);
 
     // A key issued on one (with a step-up code) authenticates on the other, on the raw hot path.
-    const { authenticator } = await enrolTotp(page.request, a.baseURL);
+    const { authenticator } = await enrolTotp(page.request, a.baseURL, OWNER.password);
     const issued = await page.request.post(`${a.baseURL}/v1/api_keys`, {
       headers: { origin: a.baseURL, "service-totp-code": await authenticator.next() },
       data: { name: "On PostgreSQL", expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), permissions: ["api_keys:read", "delegated_users:read", "delegated_users:write"] },

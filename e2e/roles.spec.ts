@@ -30,7 +30,7 @@ test("an owner invites a compliance officer, who decides requests under four-eye
   const server = await startServer();
   try {
     const owner = await signedInOwner(browser, server);
-    const { authenticator: ownerCodes } = await enrolTotp(owner.request, server.baseURL);
+    const { authenticator: ownerCodes } = await enrolTotp(owner.request, server.baseURL, OWNER.password);
 
     // Four-eyes approval on, from the Settings page, with a code.
     await owner.goto("/settings");
@@ -63,6 +63,7 @@ test("an owner invites a compliance officer, who decides requests under four-eye
     await officer.getByLabel("Repeat password").fill(OFFICER.password);
     await officer.getByRole("button", { name: "Activate account" }).click();
     await expect(officer).toHaveURL(/\/security$/);
+    await officer.getByRole("form", { name: "Set up two-factor authentication" }).getByLabel("Current password").fill(OFFICER.password);
     await officer.getByRole("button", { name: "Set up two-factor authentication" }).click();
     const uri = await scanQrCode(officer.getByTestId("totp-qr"));
     const officerCodes = authenticatorFor(uri.searchParams.get("secret")!);

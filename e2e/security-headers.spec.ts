@@ -1,7 +1,7 @@
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { expect, OWNER, startServer, test } from "./fixtures";
+import { EMPLOYEE_PASSWORD, expect, OWNER, startServer, test } from "./fixtures";
 
 // CONTRACT.md, "Operations decisions": every response carries these; pages get a strict CSP with a
 // per-request nonce (proxy.ts), everything else a CSP that allows nothing (server.mjs).
@@ -142,6 +142,7 @@ test.describe("the dashboard under its CSP", () => {
       await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
     }
     // The QR code (an SVG rendered by the page's script) and a form that answers from the API.
+    await page.getByRole("form", { name: "Set up two-factor authentication" }).getByLabel("Current password").fill(EMPLOYEE_PASSWORD);
     await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
     await expect(page.getByTestId("totp-qr")).toBeVisible();
     const code = page.getByLabel("Authenticator code");

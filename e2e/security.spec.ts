@@ -58,6 +58,15 @@ test("changing the password: the current one is checked, the other browser is si
   await expect(repeat).toHaveAttribute("aria-invalid", "true");
   await expect(repeat).toHaveAccessibleDescription(/does not match the new password/);
 
+  // A common new password: only the server has the list, and its reason shows under the field.
+  await next.fill("Password1234");
+  await repeat.fill("Password1234");
+  await submit.click();
+  await expect(next).toHaveAttribute("aria-invalid", "true");
+  await expect(next).toHaveAccessibleDescription(/is one of the 100,000 most common passwords; choose another/);
+  await snapAlsoOnPhone(page, testInfo, "0-common-password", "0-common-password-phone");
+  await next.fill(newPassword);
+
   // A wrong current password: the API's refusal, under its field.
   await current.fill("not my password at all");
   await repeat.fill(newPassword);
@@ -141,7 +150,7 @@ test("sessions: another browser appears in the list, End signs it out, and so do
 });
 
 test("new recovery codes need an authenticator code, are shown once, and replace the old ones", async ({ page, employee, browser, baseURL }, testInfo) => {
-  const { authenticator, recoveryCodes: oldCodes } = await enrolTotp(page.request, baseURL!);
+  const { authenticator, recoveryCodes: oldCodes } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
   await page.goto("/security");
   const section = page.getByRole("region", { name: "Recovery codes" });
   await section.getByRole("button", { name: "Generate new recovery codes" }).click();

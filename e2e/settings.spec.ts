@@ -30,7 +30,7 @@ async function colleagueWithout2fa(server: Server & { inviter: APIRequestContext
 }
 
 test("an admin turns on four-eyes approval with an authenticator code", async ({ page, baseURL }, testInfo) => {
-  const { authenticator } = await enrolTotp(page.request, baseURL!);
+  const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
   let restored = false;
   try {
     await page.goto("/settings");
@@ -86,7 +86,7 @@ test("an admin turns on four-eyes approval with an authenticator code", async ({
 });
 
 test("requiring two-factor authentication sends a colleague without it to Security, until the rule is turned off", async ({ page, baseURL, browser, server }, testInfo) => {
-  const { authenticator } = await enrolTotp(page.request, baseURL!);
+  const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
   let restored = false;
   try {
     await page.goto("/settings");

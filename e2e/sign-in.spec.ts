@@ -1,8 +1,8 @@
-import { enrolTotp, expect, snap, test } from "./fixtures";
+import { EMPLOYEE_PASSWORD, enrolTotp, expect, snap, test } from "./fixtures";
 
 test.describe("sign-in with two-factor authentication", () => {
   test("asks for the authenticator code after the password; a wrong code is refused next to the field", async ({ page, employee, baseURL }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     await page.goto("/information-requests");
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await expect(page).toHaveURL(/\/login$/);
@@ -27,7 +27,7 @@ test.describe("sign-in with two-factor authentication", () => {
   });
 
   test("a recovery code signs in once", async ({ page, employee, baseURL, browser }) => {
-    const { recoveryCodes } = await enrolTotp(page.request, baseURL!);
+    const { recoveryCodes } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const signInWithRecoveryCode = async () => {
       const context = await browser.newContext({ baseURL });
       const fresh = await context.newPage();

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { generateSync } from "otplib";
-import { authenticatorFor, expect, scanQrCode, snap, test } from "./fixtures";
+import { authenticatorFor, expect, scanQrCode, snap, snapAlsoOnPhone, test } from "./fixtures";
 
 function wrongCode(secret: string) {
   const now = Math.floor(Date.now() / 30_000);
@@ -18,8 +18,17 @@ test("a new employee scans the QR code, turns on 2FA, keeps the recovery codes, 
   await page.goto("/security");
   const status = page.getByTestId("two-factor-status");
   await expect(status).toHaveText("Off");
-  await snap(page, testInfo, "1-security-off");
+  await snapAlsoOnPhone(page, testInfo, "1-security-off", "1-security-off-phone");
 
+  // The session alone is not enough: the current password first. A wrong one is refused under its field.
+  const password = page.getByRole("form", { name: "Set up two-factor authentication" }).getByLabel("Current password");
+  await password.fill("not my password at all");
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  await expect(password).toHaveAttribute("aria-invalid", "true");
+  await expect(password).toHaveAccessibleDescription(/is not your current password/);
+  await expect(page.getByTestId("totp-qr")).toHaveCount(0);
+  await snapAlsoOnPhone(page, testInfo, "1b-wrong-password", "1b-wrong-password-phone");
+  await password.fill(employee.password);
   await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
   const qr = page.getByTestId("totp-qr");
   await expect(qr).toBeVisible();

@@ -74,7 +74,7 @@ async function adminWithCode(server: Server & { inviter: APIRequestContext }, re
     data: { token: new URL(invitationUrl).searchParams.get("token"), password: EMPLOYEE_PASSWORD },
   });
   expect(accepted.status()).toBe(200);
-  return enrolTotp(request, server.baseURL);
+  return enrolTotp(request, server.baseURL, EMPLOYEE_PASSWORD);
 }
 
 const deliveries = (page: Page) => page.getByTestId("webhook-delivery");
@@ -83,7 +83,7 @@ test.describe("Webhooks page", () => {
   test("adds an endpoint, sends a test event, sees a failure with its response, retries it from the page", async ({ page, baseURL }, testInfo) => {
     const receiver = await startReceiver();
     try {
-      const { authenticator } = await enrolTotp(page.request, baseURL!);
+      const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
       await page.goto("/api-keys");
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
@@ -186,7 +186,7 @@ test.describe("Webhooks page", () => {
   test("edits, disables and deletes an endpoint, each with an authenticator code", async ({ page, baseURL }) => {
     const receiver = await startReceiver();
     try {
-      const { authenticator } = await enrolTotp(page.request, baseURL!);
+      const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
       const created = await page.request.post(`${baseURL}/v1/webhook_endpoints`, {
         headers: { origin: baseURL!, "service-totp-code": await authenticator.next() },
         data: { url: receiver.url, description: `Ledger ${Date.now().toString(36)}`, events: ["transaction.created"] },
@@ -293,7 +293,7 @@ test.describe("Webhooks page", () => {
         expect((await admin.post(`/v1/webhook_endpoints/${id}/test`)).status()).toBe(201);
 
         // The add dialog offers what a developer may read, and nothing else (computed from the role table).
-        await enrolTotp(page.request, baseURL!);
+        await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
         await page.goto("/webhooks");
         await page.getByRole("button", { name: "Add endpoint" }).click();
         const dialog = page.getByRole("dialog");
@@ -346,7 +346,7 @@ test.describe("Webhooks page", () => {
 
 test.describe("API keys expiry banner", () => {
   test("names a key that expires in 5 days, with its days left", async ({ page, baseURL }, testInfo) => {
-    const { authenticator } = await enrolTotp(page.request, baseURL!);
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Expiring soon ${Date.now().toString(36)}`;
     const issued = await page.request.post(`${baseURL}/v1/api_keys`, {
       headers: { origin: baseURL!, "service-totp-code": await authenticator.next() },

@@ -21,7 +21,8 @@ const statusText: Record<number, string> = {
   401: "No credential, or an unknown, revoked or expired key or session",
   403:
     "Caller's IP outside the key's allowlist (`err_ip_not_allowed`), cross-site request, a permission the caller lacks " +
-    "(`err_forbidden`, `details.permission` names it), or 2FA required by the platform (`err_two_factor_required`)",
+    "(`err_forbidden`, `details.permission` names it), 2FA required by the platform (`err_two_factor_required`), or a " +
+    "wrong current password (`err_password_incorrect`)",
   404: "Unknown route or object, or one of another account",
   405: "Known route, wrong method",
   409:
@@ -142,7 +143,7 @@ export function buildOpenApi(): JsonSchema {
         in: "header",
         required: false,
         description:
-          "Required from an employee session: a current 6-digit TOTP code, each usable once. Missing: 400 `err_otp_required`; wrong, stale or reused: 400 `err_otp_invalid`. API-key callers need none.",
+          "Required from an employee session: a current 6-digit TOTP code, each usable once. Missing: 400 `err_otp_required`; wrong, stale or reused: 400 `err_otp_invalid`. Every code is counted before it is checked: at most 5 wrong codes per employee in 5 minutes are checked (sign-in and step-up share the count), however many arrive at once; the rest answer 429 `err_rate_limited` with Retry-After. API-key callers need none.",
         schema: { type: "string", pattern: "^\\d{6}$" },
       });
     }

@@ -2,10 +2,10 @@ import { db } from "@/lib/db";
 import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
-import { assertNotThrottled, clearThrottle, recordFailure, signInRules, takeAttempts, throttleKey, throttleRules } from "@/lib/auth/throttle";
+import { clearThrottle, signInRules, takeAttempts, throttleKey } from "@/lib/auth/throttle";
+import { signInCounters } from "@/lib/auth/own-password";
 import { ApiError } from "@/lib/http/api-error";
-import { throttleGroup } from "@/lib/net/ip";
-import { consumeRecoveryCode, verifyEmployeeTotp } from "@/lib/auth/two-factor";
+import { verifyEmployeeTotp, verifyRecoveryCode } from "@/lib/auth/two-factor";
 import { presentAccount } from "@/lib/accounts/schemas";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { presentEmployee } from "@/lib/employees/schemas";
@@ -34,13 +34,9 @@ export async function signIn({
   commit?: Commit;
 }) {
   const normalized = email.trim().toLowerCase();
-  const client = throttleGroup(ip);
-  const pairKey = throttleKey("signin:account-ip", normalized, client);
-  const attempt = await takeAttempts([
-    { key: pairKey, rule: signInRules.accountFromIp },
-    { key: throttleKey("signin:ip", client), rule: signInRules.ip },
-    { key: throttleKey("signin:account", normalized), rule: signInRules.account },
-  ]);
+  const counters = signInCounters(normalized, ip);
+  const pairKey = counters[0]!.key;
+  const attempt = await takeAttempts(counters);
 
   let employee;
   let passwordOk: boolean;
@@ -112,12 +108,7 @@ async function checkSecondFactor(employee: { id: string; totpEnabledAt: Date | n
     });
   }
   if (/^\d{6}$/.test(code)) return verifyEmployeeTotp({ employeeId: employee.id, code });
-  const totpKey = throttleKey("totp", employee.id);
-  await assertNotThrottled([totpKey]);
-  if (!(await consumeRecoveryCode({ employeeId: employee.id, code }))) {
-    await recordFailure(totpKey, throttleRules.totp);
-    throw new ApiError("err_otp_invalid", "That code is wrong or was already used", { totpCode: "invalid" });
-  }
+  return verifyRecoveryCode({ employeeId: employee.id, code });
 }
 
 /** The signed-in employee as the dashboard needs it; `account` is the platform's own account, which holds the settings. */

@@ -1,11 +1,9 @@
 import { db, isUniqueViolation } from "@/lib/db";
 import { ApiError } from "@/lib/http/api-error";
 
-export type ThrottleRule = { limit: number; windowMs: number; blockMs: number };
-
 /** Every kind of counter, and the parts that name one counter of that kind. */
 type ThrottleSubjects = {
-  /** Wrong TOTP or recovery codes of one employee (sign-in, enrolment, Service-Totp-Code). */
+  /** TOTP or recovery codes of one employee checked and found wrong (sign-in, enrolment, Service-Totp-Code). */
   totp: [employeeId: string];
   /** Sign-in guesses for one e-mail from one client group (lib/net/ip.ts throttleGroup). */
   "signin:account-ip": [email: string, client: string];
@@ -29,44 +27,15 @@ export function throttleKey<K extends ThrottleKind>(kind: K, ...parts: ThrottleS
 
 const minutes = (n: number) => n * 60_000;
 
-export const throttleRules = {
-  /** Wrong TOTP codes for one employee (sign-in, enrolment, Service-Totp-Code). */
-  totp: { limit: 5, windowMs: minutes(5), blockMs: minutes(5) },
-} satisfies Record<string, ThrottleRule>;
-
-/** 429 while the key is blocked. Checked before the attempt, so a blocked caller learns nothing. */
-export async function assertNotThrottled(keys: ThrottleKey[], now = new Date()) {
-  const blocked = await db().throttle.findFirst({ where: { key: { in: keys }, blockedUntil: { gt: now } } });
-  if (!blocked?.blockedUntil) return;
-  const seconds = Math.ceil((blocked.blockedUntil.getTime() - now.getTime()) / 1000);
-  throw new ApiError("err_rate_limited", `Too many failed attempts; try again in ${seconds} seconds`, undefined, {
-    "Retry-After": String(seconds),
-  });
-}
-
-/** Counts a failure in a fixed window; reaching the limit blocks the key for rule.blockMs. */
-export async function recordFailure(key: ThrottleKey, rule: ThrottleRule, now = new Date()) {
-  await db().$transaction(async (tx) => {
-    const row = await tx.throttle.findUnique({ where: { key } });
-    const fresh = !row || now.getTime() - row.windowStartsAt.getTime() >= rule.windowMs;
-    const count = fresh ? 1 : row.count + 1;
-    const blockedUntil = count >= rule.limit ? new Date(now.getTime() + rule.blockMs) : (fresh ? null : row.blockedUntil);
-    await tx.throttle.upsert({
-      where: { key },
-      create: { key, count, windowStartsAt: now, blockedUntil },
-      update: { count: count >= rule.limit ? 0 : count, windowStartsAt: fresh || count >= rule.limit ? now : row.windowStartsAt, blockedUntil },
-    });
-  });
-}
-
 export async function clearThrottle(key: ThrottleKey) {
   await db().throttle.deleteMany({ where: { key } });
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sign-in: every attempt is counted BEFORE its password is checked, by one conditional statement
-// per counter, so concurrent requests cannot all slip past a check made before any of them counted.
-// An attempt whose password proves right is refunded, so the counters hold wrong guesses only.
+// Every password or one-time code is counted BEFORE it is checked, by one conditional statement per
+// counter, so concurrent requests (on one instance or several) cannot all slip past a check made
+// before any of them counted. An attempt that proves right is refunded, so the counters hold wrong
+// guesses only.
 
 export type AttemptRule = { limit: number; windowMs: number };
 
@@ -82,6 +51,12 @@ export const signInRules = {
    */
   account: { limit: 100, windowMs: minutes(15) },
 } satisfies Record<string, AttemptRule>;
+
+/**
+ * One-time codes (TOTP or recovery) of one employee, wherever they are checked: at most 5 wrong
+ * ones in a 5-minute window, however many arrive at once.
+ */
+export const oneTimeCodeRule: AttemptRule = { limit: 5, windowMs: minutes(5) };
 
 export type TakenAttempt = { key: ThrottleKey; windowStartsAt: Date };
 

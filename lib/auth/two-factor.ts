@@ -2,7 +2,8 @@ import { db } from "@/lib/db";
 import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { env } from "@/lib/env";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
-import { assertNotThrottled, recordFailure, throttleKey, throttleRules } from "@/lib/auth/throttle";
+import { verifyOwnPassword } from "@/lib/auth/own-password";
+import { oneTimeCodeRule, takeAttempts, throttleKey } from "@/lib/auth/throttle";
 import { matchTotpStep, newTotpSecret, totpUri } from "@/lib/auth/totp";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { randomBytes } from "node:crypto";
@@ -12,17 +13,46 @@ import { sha256 } from "@/lib/auth/tokens";
 const alreadyOn = () =>
   new ApiError("err_conflict", "Two-factor authentication is already on for this employee");
 
-/** Hands out a new secret to scan; 2FA stays off until a first code from it is confirmed. */
-export async function startTotpEnrolment({ employeeId }: { employeeId: string }) {
+/**
+ * Hands out a new secret to scan once the employee's current password is proven (a stolen session
+ * alone cannot enrol or re-enrol its own authenticator); 2FA stays off until a first code from it
+ * is confirmed. The password check is counted by the sign-in throttle (lib/auth/own-password.ts).
+ */
+export async function startTotpEnrolment({
+  employeeId,
+  password,
+  ip,
+  commit = commitWithoutAudit,
+}: {
+  employeeId: string;
+  password: string;
+  ip: string | null;
+  commit?: Commit;
+}) {
   const employee = await db().employee.findUnique({ where: { id: employeeId } });
   if (!employee) throw notFound("Employee");
   if (employee.totpEnabledAt) throw alreadyOn();
+  await verifyOwnPassword({ employeeId, password, ip });
   const secret = newTotpSecret();
-  await db().employee.update({
-    where: { id: employeeId },
-    data: { totpPendingSecret: encryptSecret(secret, employeeId) },
-  });
+  // Conditional, so enrolment finished by a concurrent request in the meantime is not given a new pending secret.
+  const { count } = await commit(async () =>
+    await db().employee.updateMany({
+      where: { id: employeeId, totpEnabledAt: null },
+      data: { totpPendingSecret: encryptSecret(secret, employeeId) },
+    }),
+  );
+  if (count !== 1) throw alreadyOn();
   return { secret, uri: totpUri({ secret, issuer: env().TOTP_ISSUER, account: employee.email }) };
+}
+
+/**
+ * Takes one attempt from the employee's one-time-code counter BEFORE a code is checked: one
+ * conditional statement, so however many codes arrive at once (on any instance), at most
+ * oneTimeCodeRule.limit are ever checked in a window; the rest answer 429 with Retry-After.
+ * The caller refunds the attempt when the code proves right, so only wrong codes add up.
+ */
+function takeOneTimeCodeAttempt(employeeId: string) {
+  return takeAttempts([{ key: throttleKey("totp", employeeId), rule: oneTimeCodeRule }]);
 }
 
 /** Turns 2FA on with a valid first code and returns fresh recovery codes, shown this once. */
@@ -41,15 +71,14 @@ export async function confirmTotpEnrolment({
   if (!employee.totpPendingSecret) {
     throw new ApiError("err_conflict", "Start enrolment first (POST /v1/employees/totp)");
   }
-  const totpKey = throttleKey("totp", employeeId);
-  await assertNotThrottled([totpKey]);
+  const attempt = await takeOneTimeCodeAttempt(employeeId);
   const step = await matchTotpStep({ secret: decryptSecret(employee.totpPendingSecret, employeeId), code });
   if (step === null) {
-    await recordFailure(totpKey, throttleRules.totp);
     throw new ApiError("err_otp_invalid", "The code does not match; check the time on your phone and try the current code", {
       code: "does not match",
     });
   }
+  await attempt.refund();
   const recoveryCodes = newRecoveryCodes();
   await commit(async () => {
     const tx = db();
@@ -73,7 +102,8 @@ export async function confirmTotpEnrolment({
 /**
  * Checks a current code from an employee's authenticator and spends its time step: the step is
  * stored with a conditional update, so of two requests racing with the same code exactly one wins,
- * and that code (or any older one) is refused afterwards. Wrong codes count toward a throttle.
+ * and that code (or any older one) is refused afterwards. Every code is counted before it is
+ * checked (takeOneTimeCodeAttempt); a right one, or a replay of one already spent, is given back.
  */
 export async function verifyEmployeeTotp({ employeeId, code }: { employeeId: string; code: string | null }) {
   const employee = await db().employee.findUnique({ where: { id: employeeId } });
@@ -86,14 +116,12 @@ export async function verifyEmployeeTotp({ employeeId, code }: { employeeId: str
   if (code === null || code.trim() === "") {
     throw new ApiError("err_otp_required", "A current code from your authenticator app is required (Service-Totp-Code)");
   }
-  const totpKey = throttleKey("totp", employeeId);
-  await assertNotThrottled([totpKey]);
-  const secret = decryptSecret(employee.totpSecret, employee.id);
-  const step = await matchTotpStep({ secret, code: code.trim(), afterStep: employee.totpLastStep });
-  if (step === null) {
-    // A code that was valid but already spent is a replay, not guessing: do not count it.
-    const spent = await matchTotpStep({ secret, code: code.trim() });
-    if (spent === null) await recordFailure(totpKey, throttleRules.totp);
+  const attempt = await takeOneTimeCodeAttempt(employeeId);
+  const step = await matchTotpStep({ secret: decryptSecret(employee.totpSecret, employee.id), code: code.trim() });
+  if (step === null) throw new ApiError("err_otp_invalid", "The authenticator code is wrong, expired or already used");
+  // Right, so no guess: given back even when its step is already spent (a replay is refused below, not counted).
+  await attempt.refund();
+  if (employee.totpLastStep !== null && step <= employee.totpLastStep) {
     throw new ApiError("err_otp_invalid", "The authenticator code is wrong, expired or already used");
   }
   const { count } = await db().employee.updateMany({
@@ -131,6 +159,15 @@ export async function consumeRecoveryCode({ employeeId, code }: { employeeId: st
     data: { usedAt: new Date() },
   });
   return count === 1;
+}
+
+/** Sign-in's recovery-code step: counted before the code is checked, as a TOTP code is; a code that works is given back. */
+export async function verifyRecoveryCode({ employeeId, code }: { employeeId: string; code: string }) {
+  const attempt = await takeOneTimeCodeAttempt(employeeId);
+  if (!(await consumeRecoveryCode({ employeeId, code }))) {
+    throw new ApiError("err_otp_invalid", "That code is wrong or was already used", { totpCode: "invalid" });
+  }
+  await attempt.refund();
 }
 
 /** Ten new recovery codes, shown this once; the old set stops working in the same transaction. */

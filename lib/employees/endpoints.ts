@@ -21,6 +21,7 @@ import {
   totpConfirmInput,
   totpConfirmedSchema,
   totpSetupSchema,
+  totpStartInput,
 } from "@/lib/employees/schemas";
 
 const tag = "Employees and sessions";
@@ -55,7 +56,8 @@ export const signInEndpoint = definePublic("POST /v1/sessions", {
   auditDetails: (body: { email: string }) => ({ email: body.email.trim().toLowerCase() }),
   description:
     "Sets an httpOnly SameSite=Lax session cookie. Once 2FA is on, `totpCode` is required (400 `err_otp_required`); " +
-    "a recovery code works in its place once. Each attempt is counted before the password is checked: per (e-mail, client), per client (an IPv4 address or an IPv6 /64) and per e-mail from everywhere (a far higher limit, so a stranger cannot lock an employee out); past a limit 429 with Retry-After, and the password is not checked.",
+    "a recovery code works in its place once. Each attempt is counted before the password is checked: per (e-mail, client), per client (an IPv4 address or an IPv6 /64) and per e-mail from everywhere (a far higher limit, so a stranger cannot lock an employee out); past a limit 429 with Retry-After, and the password is not checked. " +
+    "The code (TOTP or recovery) is counted the same way before it is checked: at most 5 wrong codes per employee in 5 minutes, shared with step-up.",
   body: signInInput,
   response: sessionSchema,
   errors: [401, 429],
@@ -77,11 +79,18 @@ export const signOutEndpoint = defineOwn("DELETE /v1/sessions/current", {
 export const startTotpEndpoint = defineOwn("POST /v1/employees/totp", {
   secretResponse: true,
   action: "employee.totp_start",
+  ownTransactions: true, // hashes the password; wrong ones count toward throttling
   summary: "Start TOTP enrolment for the signed-in employee",
-  description: "Returns a new secret and its otpauth:// URI. Two-factor authentication stays off until confirmed. 409 when already on.",
+  description:
+    "Needs `password`, the employee's current password, so a stolen session alone cannot enrol (or, after an admin's " +
+    "reset, re-enrol) an authenticator of its own: missing, 422; wrong, 403 `err_password_incorrect`. Every attempt " +
+    "is counted by the sign-in throttle for the employee's e-mail and this client before the password is checked " +
+    "(a right one is given back); past a limit 429 with Retry-After, and the password is not checked. Returns a new " +
+    "secret and its otpauth:// URI. Two-factor authentication stays off until confirmed. 409 when already on.",
   beforeTwoFactor: true,
+  body: totpStartInput,
   response: totpSetupSchema,
-  errors: [409],
+  errors: [403, 409, 429],
 });
 
 export const confirmTotpEndpoint = defineOwn("POST /v1/employees/totp/confirm", {
@@ -89,7 +98,10 @@ export const confirmTotpEndpoint = defineOwn("POST /v1/employees/totp/confirm", 
   action: "employee.totp_confirm",
   ownTransactions: true, // wrong codes count toward throttling
   summary: "Confirm TOTP enrolment with a first code",
-  description: "Turns two-factor authentication on and returns recovery codes, shown this once.",
+  description:
+    "Turns two-factor authentication on and returns recovery codes, shown this once. Every code is counted before it " +
+    "is checked (the employee's one-time-code counter, shared with sign-in and `Service-Totp-Code`): at most 5 wrong " +
+    "codes in 5 minutes are checked, however many arrive at once; the rest answer 429 with Retry-After.",
   beforeTwoFactor: true,
   body: totpConfirmInput,
   response: totpConfirmedSchema,

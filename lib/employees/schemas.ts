@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Employee } from "@/lib/generated/prisma/client";
 import { accountSchema } from "@/lib/accounts/schemas";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
+import { COMMON_PASSWORD_COUNT, COMMON_PASSWORD_MESSAGE, isCommonPassword } from "@/lib/auth/common-passwords";
 import { PERMISSIONS, ROLES } from "@/lib/auth/permissions";
 import { text } from "@/lib/http/text";
 import { platformSettingsSchema } from "@/lib/settings/schemas";
@@ -13,9 +14,20 @@ export const emailSchema = text()
   .pipe(z.email("must be an e-mail address"))
   .transform((email) => email.toLowerCase());
 
+/**
+ * A password an employee chooses (setup, invitation, change): its length, and not one of the most
+ * common passwords. The list is on the server only; in the dashboard's forms this checks the length,
+ * and the API's 422 names the other reason under the same field.
+ */
 export const newPasswordSchema = text()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .refine((password) => !isCommonPassword(password), COMMON_PASSWORD_MESSAGE)
+  .meta({
+    description:
+      `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, and not one of the ${COMMON_PASSWORD_COUNT.toLocaleString("en")} ` +
+      "most common passwords (OWASP SecLists, compared case-insensitively): otherwise 422 naming why.",
+  });
 
 const personName = text().trim().min(1, "is required").max(200);
 
@@ -44,6 +56,15 @@ export const signInInput = z
       .meta({ description: "Required once 2FA is on: a current 6-digit code, or one unused recovery code." }),
   })
   .meta({ id: "SignInInput" });
+
+export const totpStartInput = z
+  .object({
+    password: text()
+      .min(1, "is required")
+      .max(PASSWORD_MAX_LENGTH)
+      .meta({ description: "The employee's current password: a stolen session alone cannot enrol an authenticator." }),
+  })
+  .meta({ id: "TotpStartInput" });
 
 export const totpCodeSchema = text().trim().regex(/^\d{6}$/, "must be the 6-digit code from your authenticator app");
 

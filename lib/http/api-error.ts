@@ -7,6 +7,7 @@ export const errorStatus = {
   err_unauthenticated: 401,
   err_ip_not_allowed: 403,
   err_forbidden: 403,
+  err_password_incorrect: 403,
   err_two_factor_required: 403,
   err_not_found: 404,
   err_method_not_allowed: 405,

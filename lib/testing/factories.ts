@@ -44,7 +44,7 @@ export async function signedInEmployee({
   let authenticator: Authenticator | undefined;
   let recoveryCodes: string[] = [];
   if (totp) {
-    const { secret } = await startTotpEnrolment({ employeeId: employee.id });
+    const { secret } = await startTotpEnrolment({ employeeId: employee.id, password: PASSWORD, ip });
     authenticator = new Authenticator(secret);
     recoveryCodes = (await confirmTotpEnrolment({ employeeId: employee.id, code: authenticator.nextCode() })).recoveryCodes;
   }

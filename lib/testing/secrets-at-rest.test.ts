@@ -17,7 +17,7 @@ describe("secrets at rest", () => {
     const created = await call(setup, { method: "POST", body: { setupToken, accountName: "Acme", name: "Ada", email: "ada@example.com", password } });
     expect(created.status).toBe(201);
     const session = sessionFrom(created.headers);
-    const { body: enrolment } = await call(startTotp, { method: "POST", session });
+    const { body: enrolment } = await call(startTotp, { method: "POST", session, body: { password } });
     const authenticator = new Authenticator(enrolment.secret);
     const { body: confirmed } = await call(confirmTotp, { method: "POST", session, body: { code: authenticator.nextCode() } });
     const key = await call(issue, { method: "POST", session, totp: authenticator.nextCode(), body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() } });

@@ -600,7 +600,7 @@ const fixtures: Record<string, Entry> = {
   },
   "POST /v1/employees/totp": {
     kind: "plain",
-    calls: [{ label: "start enrolment (B's second employee, no 2FA yet)", session: (f) => f.b.secondSession }],
+    calls: [{ label: "start enrolment (B's second employee, no 2FA yet)", session: (f) => f.b.secondSession, body: () => ({ password: PASSWORD }) }],
   },
   "POST /v1/employees/totp/confirm": {
     kind: "plain",
@@ -612,7 +612,7 @@ const fixtures: Record<string, Entry> = {
         body: async (f: F) => {
           const enrolled = await db().employee.findUniqueOrThrow({ where: { id: f.b.second.id } });
           if (enrolled.totpEnabledAt) return { code: "123456" };
-          const { secret } = await startTotpEnrolment({ employeeId: f.b.second.id });
+          const { secret } = await startTotpEnrolment({ employeeId: f.b.second.id, password: PASSWORD, ip: "127.0.0.1" });
           return { code: nextTotp(new Authenticator(secret)) };
         },
       },

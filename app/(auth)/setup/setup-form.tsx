@@ -71,7 +71,7 @@ export function SetupForm({ linkToken }: { linkToken?: string }) {
       <Field label="Platform name" autoComplete="organization" error={errors.accountName} {...register("accountName")} />
       <Field label="Your name" autoComplete="name" error={errors.name} {...register("name")} />
       <Field label="E-mail" type="email" autoComplete="email" error={errors.email} {...register("email")} />
-      <Field label="Password" type="password" autoComplete="new-password" hint="At least 12 characters." error={errors.password} {...register("password")} />
+      <Field label="Password" type="password" autoComplete="new-password" hint="At least 12 characters, and not one of the most common passwords." error={errors.password} {...register("password")} />
       <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Creating…" : "Create platform"}
       </button>

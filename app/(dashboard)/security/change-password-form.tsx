@@ -64,7 +64,7 @@ export function ChangePasswordForm() {
           label="New password"
           type="password"
           autoComplete="new-password"
-          hint={`At least ${PASSWORD_MIN_LENGTH} characters. A few unrelated words are easy to remember and hard to guess.`}
+          hint={`At least ${PASSWORD_MIN_LENGTH} characters, and not one of the most common passwords. A few unrelated words are easy to remember and hard to guess.`}
           error={errors.newPassword}
           {...form.register("newPassword")}
         />

@@ -1,7 +1,6 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation } from "@tanstack/react-query";
 import { QRCodeSVG } from "qrcode.react";
 import { useState } from "react";
 import type { z } from "zod";
@@ -14,15 +13,16 @@ import { Notice } from "@/components/ui/use-page-dialogs";
 import { api, ApiRequestError } from "@/lib/client/api";
 import { useInvalidate } from "@/lib/client/queries";
 import { confirmTotpEndpoint, currentSessionEndpoint, startTotpEndpoint } from "@/lib/employees/endpoints";
-import { totpConfirmInput } from "@/lib/employees/schemas";
+import { totpConfirmInput, totpStartInput } from "@/lib/employees/schemas";
 import type { ResponseOf } from "@/lib/http/endpoint";
 import { RecoveryCodeList } from "./recovery-code-list";
 
 type Enrolment = ResponseOf<typeof startTotpEndpoint>;
 
 /**
- * Two-factor enrolment: scan the QR code (or type the secret), confirm a first code, keep the recovery
- * codes. `onCodesShown` tells the page while those first codes are on screen.
+ * Two-factor enrolment: the current password first (a stolen session alone cannot enrol), then scan
+ * the QR code (or type the secret), confirm a first code, keep the recovery codes. `onCodesShown`
+ * tells the page while those first codes are on screen.
  */
 export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolean) => void }) {
   const me = useMe();
@@ -33,9 +33,20 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
     setRecoveryCodesState(codes);
     onCodesShown?.(codes !== null);
   };
-  const start = useMutation({
-    mutationFn: () => api(startTotpEndpoint),
-    onSuccess: setEnrolment,
+  const {
+    form: startForm,
+    onSubmit: onStart,
+    formError: startError,
+  } = useApiForm<z.input<typeof totpStartInput>, Enrolment, z.output<typeof totpStartInput>>({
+    resolver: zodResolver(totpStartInput),
+    defaultValues: { password: "" },
+    submit: (body) => api(startTotpEndpoint, { body }),
+    onDone: (result) => {
+      startForm.reset();
+      setEnrolment(result);
+    },
+    // A wrong password answers 403 with `details.password`: shown under the field.
+    fields: ["password"],
   });
   const {
     form,
@@ -89,14 +100,26 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
       {!me.twoFactorEnabled && !enrolment && !recoveryCodes && (
         <div className="stack">
           <p className="muted" style={{ margin: 0 }}>
-            You need an authenticator app on your phone (Google Authenticator, 1Password, Authy, Microsoft Authenticator, …).
+            You need an authenticator app on your phone (Google Authenticator, 1Password, Authy, Microsoft Authenticator, …). First confirm
+            it is you: enter your current password.
           </p>
-          <ErrorMessage error={start.error} />
-          <div>
-            <button type="button" className="primary" onClick={() => start.mutate()} disabled={start.isPending}>
-              {start.isPending ? "Preparing…" : "Set up two-factor authentication"}
-            </button>
-          </div>
+          <form className="stack narrow-form" onSubmit={onStart} noValidate aria-label="Set up two-factor authentication">
+            {/* Lets password managers fill in the password of the right account. */}
+            <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
+            <Field
+              label="Current password"
+              type="password"
+              autoComplete="current-password"
+              error={startForm.formState.errors.password}
+              {...startForm.register("password")}
+            />
+            <ErrorMessage error={startError} />
+            <div>
+              <button type="submit" className="primary" disabled={startForm.formState.isSubmitting}>
+                {startForm.formState.isSubmitting ? "Preparing…" : "Set up two-factor authentication"}
+              </button>
+            </div>
+          </form>
         </div>
       )}
 

@@ -60,6 +60,18 @@ describe("POST /v1/setup", () => {
     expect(await db().employee.count()).toBe(0);
   });
 
+  it("422 for a common password (any case) or one past 256 characters, naming why; nobody is created", async () => {
+    const { token: setupToken } = await startUpLog();
+    for (const password of ["password1234", "PassWord1234"]) {
+      const response = await call(POST, { method: "POST", body: { ...valid, setupToken, password } });
+      expectError(response, 422, "err_validation");
+      expect(response.body.details).toEqual({ password: "is one of the 100,000 most common passwords; choose another" });
+    }
+    const long = await call(POST, { method: "POST", body: { ...valid, setupToken, password: "x".repeat(257) } });
+    expect(long.body.details).toEqual({ password: "must be at most 256 characters" });
+    expect(await db().employee.count()).toBe(0);
+  });
+
   it("403 for a wrong setup token, saying nothing but that", async () => {
     const { token } = await startUpLog();
     for (const wrong of ["wrong", token!.slice(0, -1), `${token}x`, token!.toUpperCase(), "a".repeat(256)]) {

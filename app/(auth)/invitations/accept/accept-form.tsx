@@ -36,7 +36,7 @@ function Form() {
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       <ErrorMessage error={formError} />
-      <Field label="Password" type="password" autoComplete="new-password" hint="At least 12 characters." error={errors.password} {...register("password")} />
+      <Field label="Password" type="password" autoComplete="new-password" hint="At least 12 characters, and not one of the most common passwords." error={errors.password} {...register("password")} />
       <Field label="Repeat password" type="password" autoComplete="new-password" error={errors.confirm} {...register("confirm")} />
       <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Activating…" : "Activate account"}

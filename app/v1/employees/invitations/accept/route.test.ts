@@ -112,6 +112,14 @@ describe("POST /v1/employees/invitations/accept", () => {
     expect((await accept({ token, password: NEW_PASSWORD })).status).toBe(200);
   });
 
+  it("422 for a common password, naming why; the link stays usable", async () => {
+    const { token } = await invitation();
+    const common = await accept({ token, password: "password1234" });
+    expect(common.status).toBe(422);
+    expect(common.body.details).toEqual({ password: "is one of the 100,000 most common passwords; choose another" });
+    expect((await accept({ token, password: NEW_PASSWORD })).status).toBe(200);
+  });
+
   it("403 for a cross-site browser request; the link stays usable", async () => {
     const { token } = await invitation();
     const response = await accept({ token, password: NEW_PASSWORD }, { headers: { origin: "https://evil.example" } });

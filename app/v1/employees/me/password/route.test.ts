@@ -50,6 +50,15 @@ describe("POST /v1/employees/me/password", () => {
     expect(statuses.every((status) => status === 422 || status === 429)).toBe(true);
   });
 
+  it("422 for a common new password, naming why; the password stays", async () => {
+    const staff = await signedInEmployee();
+    const common = await change(staff.session, { currentPassword: PASSWORD, newPassword: "Password1234" });
+    expect(common.status).toBe(422);
+    expect(common.body.details).toEqual({ newPassword: "is one of the 100,000 most common passwords; choose another" });
+    const signedIn = await call(signIn, { method: "POST", ip: "203.0.113.41", body: { email: staff.email, password: PASSWORD } });
+    expect(signedIn.status).toBe(200);
+  });
+
   it("422 naming a too-short new password; 403 for an API key", async () => {
     const staff = await signedInEmployee();
     const short = await change(staff.session, { currentPassword: PASSWORD, newPassword: "short" });
