@@ -26,16 +26,25 @@ export function signInCounters(email: string, ip: string | null) {
  */
 export async function verifyOwnPassword({ employeeId, password, ip }: { employeeId: string; password: string; ip: string | null }) {
   const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
-  const attempt = await takeAttempts(signInCounters(employee.email, ip));
-  let right: boolean;
-  try {
-    right = Boolean(employee.passwordHash) && (await verifyPassword(password, employee.passwordHash!));
-  } catch (error) {
-    await attempt.refund(); // not checked (the hashing queue was full): it does not count
-    throw error;
-  }
-  if (!right) {
+  if (!(await passwordMatchesCounted(employee.passwordHash, password, signInCounters(employee.email, ip)))) {
     throw new ApiError("err_password_incorrect", "The password is not your current password", { password: "is not your current password" });
   }
-  await attempt.refund();
+}
+
+/**
+ * Whether `password` matches `passwordHash`, one attempt taken from `counters` before it is checked
+ * (429 when one is full, and then it is not checked) and given back when it is right, or when it could
+ * not be checked (the hashing queue was full): the counters hold wrong guesses only.
+ */
+export async function passwordMatchesCounted(passwordHash: string | null, password: string, counters: Parameters<typeof takeAttempts>[0]) {
+  const attempt = await takeAttempts(counters);
+  let right: boolean;
+  try {
+    right = passwordHash !== null && (await verifyPassword(password, passwordHash));
+  } catch (error) {
+    await attempt.refund();
+    throw error;
+  }
+  if (right) await attempt.refund();
+  return right;
 }

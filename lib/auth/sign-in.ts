@@ -3,7 +3,7 @@ import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 import { clearThrottle, signInRules, takeAttempts, throttleKey } from "@/lib/auth/throttle";
-import { signInCounters } from "@/lib/auth/own-password";
+import { passwordMatchesCounted, signInCounters } from "@/lib/auth/own-password";
 import { ApiError } from "@/lib/http/api-error";
 import { verifyEmployeeTotp, verifyRecoveryCode } from "@/lib/auth/two-factor";
 import { presentAccount } from "@/lib/accounts/schemas";
@@ -148,18 +148,10 @@ export async function changeOwnPassword({
   commit = commitWithoutAudit,
 }: Self & { currentPassword: string; newPassword: string; commit?: Commit }) {
   const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
-  const attempt = await takeAttempts([{ key: throttleKey("password-change", employeeId), rule: signInRules.accountFromIp }]);
-  let right: boolean;
-  try {
-    right = Boolean(employee.passwordHash) && (await verifyPassword(currentPassword, employee.passwordHash!));
-  } catch (error) {
-    await attempt.refund(); // not checked (the hashing queue was full): it does not count
-    throw error;
-  }
-  if (!right) {
+  const counters = [{ key: throttleKey("password-change", employeeId), rule: signInRules.accountFromIp }];
+  if (!(await passwordMatchesCounted(employee.passwordHash, currentPassword, counters))) {
     throw new ApiError("err_validation", "currentPassword: is not your current password", { currentPassword: "is not your current password" });
   }
-  await attempt.refund();
   const passwordHash = await hashPassword(newPassword);
   const now = new Date();
   const ended = await commit(async () => {
