@@ -157,6 +157,21 @@ describe("POST /v1/webhook_endpoints/{id}: every event type heard afterwards, wh
     expect(actual).toEqual(expected);
   });
 
+  it("a new URL also needs the event types of the deliveries still pending there, though the endpoint no longer hears them", async () => {
+    const endpoint = await setup.endpointHearing(["kyc.profile.updated", "transfer.created"]);
+    expect(await emitEvent("kyc.profile.updated", { firstName: "Ada" }, { accountId: setup.platform.id, platformId: setup.platform.id })).toBe(1);
+    const developer = setup.callers.get("developer")!;
+    // Hearing only what a developer may read now; the kyc delivery is still pending (its receiver was down, say).
+    expect((await updateAs(developer, endpoint.id, { events: ["transfer.created"] })).status).toBe(200);
+    const moved = await updateAs(developer, endpoint.id, { url: "https://elsewhere.example.net/in" });
+    expect(moved.status).toBe(403);
+    expect(moved.body).toMatchObject({ error_code: "err_forbidden", details: { permission: "kyc:read" } });
+    expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).url).toBe("https://hooks.example.com/all");
+    // Once nothing unreadable is pending, the URL may change.
+    await db().webhookDelivery.updateMany({ where: { webhookEndpointId: endpoint.id }, data: { status: "failed", nextAttemptAt: null } });
+    expect((await updateAs(developer, endpoint.id, { url: "https://elsewhere.example.net/in" })).status).toBe(200);
+  });
+
   it("a change of neither events nor URL (description, enabled) needs no read permission of what the endpoint hears", async () => {
     const endpoint = await setup.endpointHearing(EVENT_TYPE_NAMES);
     const key = setup.callers.get(RESTRICTED_KEY)!;

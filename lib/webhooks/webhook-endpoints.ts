@@ -98,7 +98,8 @@ export async function getWebhookEndpoint({ id }: { id: string }) {
 /**
  * Changes the fields given. Enabling clears the automatic disable; the key pair stays. A change of
  * the events or the URL needs a caller who may read every event type the endpoint hears afterwards
- * (assertMaySubscribe), so nobody points subscriptions they could not make at a new URL. A URL change
+ * (assertMaySubscribe), so nobody points subscriptions they could not make at a new URL; a new URL also
+ * needs the event types of the deliveries still pending, which the worker would send there. A URL change
  * writes the event list it checked with it: a concurrent change of the events cannot slip unchecked
  * events under the new URL (the last write sets both).
  */
@@ -107,6 +108,15 @@ export async function updateWebhookEndpoint({ id, actor, ...input }: UpdateWebho
   if (input.url !== undefined) checkWebhookUrl(input.url);
   const events = input.events ?? jsonNames(row.subscribedEvents, isEventType);
   if (input.events !== undefined || input.url !== undefined) assertMaySubscribe(actor, events);
+  if (input.url !== undefined && input.url !== row.url) {
+    // Deliveries still pending go to the new URL too, whatever the endpoint hears now: so do their event types.
+    const pending = await tenantDb().webhookDelivery.findMany({
+      where: { webhookEndpointId: row.id, status: "pending" },
+      distinct: ["eventType"],
+      select: { eventType: true },
+    });
+    assertMaySubscribe(actor, pending.map((delivery) => delivery.eventType));
+  }
   const data = {
     ...(input.url !== undefined && { url: input.url, subscribedEvents: events }),
     ...(input.description !== undefined && { description: emptyToNull(input.description) }),
