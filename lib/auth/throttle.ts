@@ -54,7 +54,7 @@ export const signInRules = {
 
 /**
  * One-time codes (TOTP or recovery) of one employee, wherever they are checked: at most 5 wrong
- * ones in a 5-minute window, however many arrive at once.
+ * ones in any 5 minutes, however many arrive at once (takeSlot).
  */
 export const oneTimeCodeRule: AttemptRule = { limit: 5, windowMs: minutes(5) };
 
@@ -124,12 +124,43 @@ export async function takeAttempts(counters: Array<{ key: ThrottleKey; rule: Att
     const result = await takeAttempt(key, rule, now);
     if ("retryAfterMs" in result) {
       await refund();
-      const seconds = Math.max(1, Math.ceil(result.retryAfterMs / 1000));
-      throw new ApiError("err_rate_limited", `Too many failed attempts; try again in ${seconds} seconds`, undefined, {
-        "Retry-After": String(seconds),
-      });
+      throw rateLimited(result.retryAfterMs);
     }
     taken.push(result);
   }
   return { refund };
+}
+
+function rateLimited(retryAfterMs: number) {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new ApiError("err_rate_limited", `Too many failed attempts; try again in ${seconds} seconds`, undefined, {
+    "Retry-After": String(seconds),
+  });
+}
+
+/**
+ * Takes one of `rule.limit` single-use slots of `key`, each free again `rule.windowMs` after it was
+ * last taken, or answers 429 with Retry-After when none is: at most `limit` attempts in ANY span of
+ * `windowMs`, where one fixed window would let twice its limit through across its edge (the limit
+ * at the end of one window, the limit again at the start of the next). Each slot is a counter of
+ * limit 1 taken by takeAttempt's conditional statements, so slots race as safely as counters do.
+ * A slot given back (refund) is free at once, and its next use starts a window of its own.
+ */
+export async function takeSlot(key: ThrottleKey, rule: AttemptRule, now = new Date()): Promise<{ refund: () => Promise<void> }> {
+  let retryAfterMs = rule.windowMs;
+  for (let slot = 0; slot < rule.limit; slot++) {
+    const taken = await takeAttempt(`${key}#${slot}` as ThrottleKey, { limit: 1, windowMs: rule.windowMs }, now);
+    if (!("retryAfterMs" in taken)) {
+      return {
+        refund: async () => {
+          await db().throttle.updateMany({
+            where: { key: taken.key, windowStartsAt: taken.windowStartsAt },
+            data: { count: 0, windowStartsAt: new Date(0) },
+          });
+        },
+      };
+    }
+    retryAfterMs = Math.min(retryAfterMs, taken.retryAfterMs);
+  }
+  throw rateLimited(retryAfterMs);
 }

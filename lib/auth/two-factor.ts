@@ -3,7 +3,7 @@ import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { env } from "@/lib/env";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import { verifyOwnPassword } from "@/lib/auth/own-password";
-import { oneTimeCodeRule, takeAttempts, throttleKey } from "@/lib/auth/throttle";
+import { oneTimeCodeRule, takeSlot, throttleKey } from "@/lib/auth/throttle";
 import { matchTotpStep, newTotpSecret, totpUri } from "@/lib/auth/totp";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { randomBytes } from "node:crypto";
@@ -48,11 +48,11 @@ export async function startTotpEnrolment({
 /**
  * Takes one attempt from the employee's one-time-code counter BEFORE a code is checked: one
  * conditional statement, so however many codes arrive at once (on any instance), at most
- * oneTimeCodeRule.limit are ever checked in a window; the rest answer 429 with Retry-After.
+ * oneTimeCodeRule.limit are ever checked in any span of its window; the rest answer 429 with Retry-After.
  * The caller refunds the attempt when the code proves right, so only wrong codes add up.
  */
 function takeOneTimeCodeAttempt(employeeId: string) {
-  return takeAttempts([{ key: throttleKey("totp", employeeId), rule: oneTimeCodeRule }]);
+  return takeSlot(throttleKey("totp", employeeId), oneTimeCodeRule);
 }
 
 /** Turns 2FA on with a valid first code and returns fresh recovery codes, shown this once. */
