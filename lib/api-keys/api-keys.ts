@@ -1,6 +1,7 @@
 import { newId } from "@/lib/ids";
 import { isString, jsonNames } from "@/lib/db/json";
 import { newApiKeySecret } from "@/lib/auth/api-key-secret";
+import { assertCreatorStillActive } from "@/lib/auth/creator";
 import { DEFAULT_KEY_PERMISSIONS, permissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { apiKeySchema, presentApiKey, type ApiKeyFields, type KeyCreator } from "@/lib/api-keys/schemas";
@@ -62,6 +63,7 @@ function newKeyRow({ createdBy, expiresAt, name, cidrAllowlist = [], permissions
 
 /** Issues a key for the scope's account; the secret is in the result once and only its hash is kept. */
 export async function issueApiKey(key: NewKey) {
+  await assertCreatorStillActive(key.createdBy);
   const { data, secret } = newKeyRow(key);
   const row = await tenantDb().apiKey.create({ data });
   // The event shows the key as GET /v1/api_keys does: never its secret.
@@ -175,6 +177,7 @@ export async function rollApiKey({
   // One transaction: the old secret is never cut short without its replacement. The shortening is
   // conditional on the key still being live and not yet rolled, so a revoke racing the roll is never
   // undone, and of concurrent rolls exactly one names its successor (the others change nothing).
+  await assertCreatorStillActive({ type: issuer.type, id: issuer.id }, now);
   const row = await tenantDb().$transaction(async (tx) => {
     const { count } = await tx.apiKey.updateMany({
       where: { id: old.id, revokedAt: null, expiresAt: { gt: now }, rolledToId: null },

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { assertMaySeeDerived, type PermissionHolder } from "@/lib/auth/authorize";
+import { assertCreatorStillActive } from "@/lib/auth/creator";
 import { encryptSecret } from "@/lib/auth/encryption";
 import { jsonNames } from "@/lib/db/json";
 import type { KeyCreator } from "@/lib/api-keys/schemas";
@@ -56,6 +57,7 @@ const emptyToNull = (value: string | null | undefined) => (value ? value : null)
 export async function createWebhookEndpoint({ createdBy = null, ...input }: CreateWebhookEndpointInput & { createdBy?: KeyCreator | null }) {
   // The schema checked the URL already; checked here too for callers that are not the API (the dashboard, a seed).
   checkWebhookUrl(input.url);
+  await assertCreatorStillActive(createdBy);
   const count = await tenantDb().webhookEndpoint.count({ where: { deletedAt: null } });
   if (count >= MAX_ENDPOINTS_PER_ACCOUNT) {
     throw new ApiError("err_conflict", `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);

@@ -7,6 +7,9 @@ import { newId } from "@/lib/ids";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 import { EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
+import { issueApiKey, rollApiKey } from "@/lib/api-keys/api-keys";
+import { withScope } from "@/lib/tenancy";
+import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 import { GET as listCredentials } from "./credentials/route";
 import { DELETE } from "./route";
 
@@ -217,6 +220,41 @@ describe("DELETE /v1/employees/{id}: the credentials the employee created", () =
     const done = await offboard({ apiKey: strong.secret }, leaver.employee.id, "?revokeCredentials=true");
     expect(done.status).toBe(200);
     expect(await keyWorks(key.secret)).toBe(false);
+  });
+});
+
+describe("a credential made by a creator offboarded after the request was authenticated", () => {
+  // The request authenticated before the offboarding committed, and its transaction runs after it: the
+  // domain functions see the creator as the request's transaction does, and refuse.
+  it("a deactivated employee or a revoked or expired key makes no key, no rolled key and no endpoint (401), and nothing is written", async () => {
+    const { owner, leaver } = await platformWithLeaver();
+    const own = await issue(leaver);
+    const expired = await apiKeyFor(owner.account.id);
+    await db().apiKey.update({ where: { id: expired.id }, data: { expiresAt: new Date("2026-01-01T00:00:00Z") } });
+    expect((await offboard(owner, leaver.employee.id, "?revokeCredentials=true")).status).toBe(200);
+    const scope = { platformId: owner.account.id, accountId: owner.account.id };
+    const before = { keys: await db().apiKey.count(), endpoints: await db().webhookEndpoint.count() };
+    const creators = [
+      { type: "employee" as const, id: leaver.employee.id },
+      { type: "api_key" as const, id: own.id },
+      { type: "api_key" as const, id: expired.id },
+    ];
+    for (const createdBy of creators) {
+      await expect(withScope(scope, () => issueApiKey({ createdBy, expiresAt: inDays(30) }))).rejects.toMatchObject({ code: "err_unauthenticated" });
+      await expect(
+        withScope(scope, () => createWebhookEndpoint({ url: "https://late.example.com/hooks", events: ["transfer.created"], enabled: true, createdBy })),
+      ).rejects.toMatchObject({ code: "err_unauthenticated" });
+      const strong = await apiKeyFor(owner.account.id, {});
+      await expect(
+        withScope(scope, () => rollApiKey({ issuer: { ...createdBy, permissions: DEFAULT_KEY_PERMISSIONS }, keyId: strong.id, expiresAt: inDays(30), overlapSeconds: 0 })),
+      ).rejects.toMatchObject({ code: "err_unauthenticated" });
+      expect(await db().apiKey.findUniqueOrThrow({ where: { id: strong.id } })).toMatchObject({ rolledToId: null });
+      before.keys += 1;
+    }
+    expect({ keys: await db().apiKey.count(), endpoints: await db().webhookEndpoint.count() }).toEqual(before);
+    // A live creator still makes them.
+    const live = { type: "employee" as const, id: owner.employee.id };
+    await expect(withScope(scope, () => issueApiKey({ createdBy: live, expiresAt: inDays(30) }))).resolves.toMatchObject({ id: expect.any(String) });
   });
 });
 

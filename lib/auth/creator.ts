@@ -1,0 +1,18 @@
+import type { KeyCreator } from "@/lib/api-keys/schemas";
+import { db } from "@/lib/db";
+import { ApiError } from "@/lib/http/api-error";
+
+/**
+ * Refuses (401) a new credential whose creator stopped being one after the request was
+ * authenticated: an employee deactivated, a key revoked or expired meanwhile. Read in the request's
+ * transaction, which offboarding's revocation is ordered with, so a key or endpoint made by a leaver
+ * is either refused here or already there for offboarding to find and revoke.
+ */
+export async function assertCreatorStillActive(createdBy: KeyCreator | null, now = new Date()) {
+  if (!createdBy) return; // the service itself (the seed, a sandbox platform)
+  const live =
+    createdBy.type === "employee"
+      ? await db().employee.count({ where: { id: createdBy.id, status: "active" } })
+      : await db().apiKey.count({ where: { id: createdBy.id, revokedAt: null, expiresAt: { gt: now } } });
+  if (live === 0) throw new ApiError("err_unauthenticated", "This credential stopped working while the request ran; nothing was created");
+}
