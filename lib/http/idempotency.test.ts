@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { POST as createDelegatedUser } from "@/app/v1/delegated_users/route";
 import { POST as issueApiKey } from "@/app/v1/api_keys/route";
 import { db } from "@/lib/db";
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "@/lib/http/idempotency";
 import { inDays, platformWithKey } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 
@@ -80,6 +81,28 @@ describe("Idempotency-Key", () => {
     expect((await create(apiKey, "customer-1", "busy")).status).toBe(409);
     expect((await create(apiKey, "customer-1", "busy")).headers.get("idempotent-replayed")).toBe("true");
     expect(await usersOf(account.id)).toBe(1);
+  });
+
+  it("a request so slow that its claim was taken over settles nothing: the takeover's response is the one kept", async () => {
+    const claimOf = async (now: Date) => {
+      const claimed = await claimIdempotencyKey({ credential: "api_key:key_slow", key: "slow", fingerprint: "f" }, now);
+      if (!("claim" in claimed)) throw new Error("expected to run");
+      return claimed.claim;
+    };
+    const row = () => db().idempotencyKey.findUniqueOrThrow({ where: { credential_key: { credential: "api_key:key_slow", key: "slow" } } });
+    const start = new Date();
+    const original = await claimOf(start);
+    // Six minutes on, with no response kept, a retry takes the key over as abandoned.
+    const takeover = await claimOf(new Date(start.getTime() + 6 * 60_000));
+    expect(takeover.startedAt.getTime()).toBeGreaterThan(original.startedAt.getTime());
+    // The original finally answers: neither its response nor its release touches the takeover's claim.
+    await completeIdempotencyKey(original, { status: 201, body: { from: "original" } });
+    expect(await row()).toMatchObject({ status: null, body: null });
+    await releaseIdempotencyKey(original);
+    expect(await row()).toMatchObject({ status: null });
+    await completeIdempotencyKey(takeover, { status: 201, body: { from: "takeover" } });
+    const repeat = await claimIdempotencyKey({ credential: "api_key:key_slow", key: "slow", fingerprint: "f" }, new Date(start.getTime() + 7 * 60_000));
+    expect(repeat).toEqual({ kept: { status: 201, body: { from: "takeover" } } });
   });
 
   it("concurrent duplicates: exactly one runs; the others answer 409 or replay its response", async () => {

@@ -12,7 +12,8 @@ const KEPT_MS = 24 * 60 * 60 * 1000;
 const ABANDONED_MS = 5 * 60 * 1000;
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
-export type IdempotencyClaim = { credential: string; key: string };
+/** A request's hold on a key: `startedAt` tells it from a later takeover of the same key. */
+export type IdempotencyClaim = { credential: string; key: string; startedAt: Date };
 export type StoredResponse = { status: number; body: unknown };
 /** What is kept of a response: all of it, or, when it held a secret shown once, only that it did. */
 export type KeptResponse = StoredResponse | { status: number; heldSecret: true };
@@ -35,18 +36,18 @@ export function fingerprintOf(parts: { method: string; url: string; serviceAccou
     .digest("hex");
 }
 
-const context = (claim: IdempotencyClaim) => `idempotency:${claim.credential}:${claim.key}`;
+const context = (claim: Pick<IdempotencyClaim, "credential" | "key">) => `idempotency:${claim.credential}:${claim.key}`;
 
 /**
  * Claims `key` for this request. Returns the kept response when the key was used before with the
- * same request (the caller replays it), or null when this request should run. A different request
+ * same request (the caller replays it), or the claim when this request should run (the caller settles it). A different request
  * under the same key is 422 err_idempotency_mismatch; one still running is 409; one whose response held a
  * secret shown once is 409 err_idempotency_secret (that secret is never shown twice).
  */
 export async function claimIdempotencyKey(
-  claim: IdempotencyClaim & { fingerprint: string },
+  claim: Omit<IdempotencyClaim, "startedAt"> & { fingerprint: string },
   now = new Date(),
-): Promise<StoredResponse | null> {
+): Promise<{ kept: StoredResponse } | { claim: IdempotencyClaim }> {
   const { credential, key, fingerprint } = claim;
   for (let attempt = 0; attempt < 3; attempt += 1) {
     try {
@@ -55,7 +56,7 @@ export async function claimIdempotencyKey(
       });
       // Expired keys go as new ones arrive (indexed by expiry, so this stays cheap).
       await db().idempotencyKey.deleteMany({ where: { expiresAt: { lt: now } } });
-      return null;
+      return { claim: { credential, key, startedAt: now } };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -75,7 +76,7 @@ export async function claimIdempotencyKey(
       throw new ApiError("err_idempotency_secret", "That response held a secret shown once; look the object up instead");
     }
     if (existing.status !== null && existing.body !== null) {
-      return { status: existing.status, body: JSON.parse(decryptSecret(existing.body, context(claim))) };
+      return { kept: { status: existing.status, body: JSON.parse(decryptSecret(existing.body, context(claim))) } };
     }
     if (now.getTime() - existing.startedAt.getTime() < ABANDONED_MS) {
       throw new ApiError("err_conflict", "A request with this Idempotency-Key is still being processed; retry shortly");
@@ -85,7 +86,7 @@ export async function claimIdempotencyKey(
       where: { credential, key, startedAt: existing.startedAt, status: null },
       data: { startedAt: now },
     });
-    if (taken.count === 1) return null;
+    if (taken.count === 1) return { claim: { credential, key, startedAt: now } };
     throw new ApiError("err_conflict", "A request with this Idempotency-Key is still being processed; retry shortly");
   }
   throw new ApiError("err_conflict", "A request with this Idempotency-Key is still being processed; retry shortly");
@@ -97,8 +98,10 @@ export async function claimIdempotencyKey(
  * shown once keeps no body at all, only the mark that refuses its repeats.
  */
 export async function completeIdempotencyKey(claim: IdempotencyClaim, response: KeptResponse) {
-  await db().idempotencyKey.update({
-    where: { credential_key: claim },
+  // Only while the claim is still this request's: a request so slow that its claim was taken over as
+  // abandoned leaves the key to the one that took it (whose response is the one repeats get).
+  await db().idempotencyKey.updateMany({
+    where: { credential: claim.credential, key: claim.key, startedAt: claim.startedAt, status: null },
     data:
       "heldSecret" in response
         ? { status: response.status, body: null, heldSecret: true }
@@ -106,7 +109,7 @@ export async function completeIdempotencyKey(claim: IdempotencyClaim, response: 
   });
 }
 
-/** Lets the key be used again: the request never ran, or failed in a way a retry may fix. */
+/** Lets the key be used again: the request never ran, or failed in a way a retry may fix (never another's takeover). */
 export async function releaseIdempotencyKey(claim: IdempotencyClaim) {
-  await db().idempotencyKey.deleteMany({ where: { credential: claim.credential, key: claim.key, status: null } });
+  await db().idempotencyKey.deleteMany({ where: { credential: claim.credential, key: claim.key, startedAt: claim.startedAt, status: null } });
 }

@@ -269,9 +269,10 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
         const ours = { credential: `${actor.type}:${actor.id}`, key: idempotencyKey };
         const fingerprint = fingerprintOf({ method: request.method, url: request.url, serviceAccountId: scope?.accountId ?? null, body: bodyText });
         // Throws 409/422 for a key in use by another request: that claim is not ours to settle.
-        const kept = await claimIdempotencyKey({ ...ours, fingerprint });
-        if (!kept) claim = ours;
+        const claimed = await claimIdempotencyKey({ ...ours, fingerprint });
+        if ("claim" in claimed) claim = claimed.claim;
         else {
+          const { kept } = claimed;
           audited = true;
           await recordAuditEvent(auditEvent(kept.status, { idempotentReplay: true }));
           return json(kept.body, kept.status, headerId, { "Idempotent-Replayed": "true" });
