@@ -5,6 +5,8 @@ import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/api-error";
 import { signInRules } from "@/lib/auth/throttle";
 import { signIn } from "@/lib/auth/sign-in";
+import { hashPassword } from "@/lib/auth/passwords";
+import { commitWithoutAudit, type Commit } from "@/lib/audit-trail";
 import { PASSWORD, signedInEmployee } from "@/lib/testing/factories";
 
 // Every password check sign-in makes, counted: the throttle must stop guesses BEFORE they are checked.
@@ -169,5 +171,39 @@ describe("password hashes on sign-in", () => {
     await db().employee.update({ where: { id: employee.id }, data: { passwordHash: older } });
     expect(await attempt(email, PASSWORD, "198.51.100.51")).toEqual({ status: 200 });
     expect((await db().employee.findUniqueOrThrow({ where: { id: employee.id } })).passwordHash).toMatch(/^\$argon2id\$v=19\$m=256,t=1,p=1\$/);
+  });
+});
+
+describe("a change that commits while a sign-in is hashing wins", () => {
+  /** A commit that lets `meanwhile` commit first, as a concurrent request would between the hash check and the sign-in's transaction. */
+  const after = (meanwhile: () => Promise<unknown>): Commit => async (work, who) => {
+    await meanwhile();
+    return commitWithoutAudit(work, who);
+  };
+  const sessionsOf = (employeeId: string) => db().session.count({ where: { employeeId } });
+
+  it("a password change: the old password makes no session (401)", async () => {
+    const { email, employee } = await signedInEmployee();
+    const before = await sessionsOf(employee.id);
+    const changed = after(async () => db().employee.update({ where: { id: employee.id }, data: { passwordHash: await hashPassword("a brand new long passphrase") } }));
+    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.60", commit: changed })).rejects.toMatchObject({ code: "err_unauthenticated" });
+    expect(await sessionsOf(employee.id)).toBe(before);
+  });
+
+  it("a deactivation: no session (401)", async () => {
+    const { email, employee } = await signedInEmployee();
+    const before = await sessionsOf(employee.id);
+    const deactivated = after(() => db().employee.update({ where: { id: employee.id }, data: { status: "deactivated", deactivatedAt: new Date() } }));
+    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.61", commit: deactivated })).rejects.toMatchObject({ code: "err_unauthenticated" });
+    expect(await sessionsOf(employee.id)).toBe(before);
+  });
+
+  it("nothing in between: signed in, even right after the old hash was upgraded", async () => {
+    const { email, employee } = await signedInEmployee();
+    const older = await argon2Hash(PASSWORD, { memoryCost: 512, timeCost: 1, parallelism: 1 });
+    await db().employee.update({ where: { id: employee.id }, data: { passwordHash: older } });
+    const before = await sessionsOf(employee.id);
+    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.62", commit: after(async () => undefined) })).resolves.toMatchObject({ employee: { id: employee.id } });
+    expect(await sessionsOf(employee.id)).toBe(before + 1);
   });
 });

@@ -68,14 +68,17 @@ export async function signIn({
   }
 
   await clearThrottle(pairKey);
-  await upgradeHash(employee.id, employee.passwordHash!, password);
+  const verifiedHash = await upgradeHash(employee.id, employee.passwordHash!, password);
   const who = { type: "employee" as const, id: employee.id, platformId: employee.account.platformId, accountId: employee.accountId };
   const { signedIn, session, cookie } = await commit(async () => {
-    const signedIn = await db().employee.update({
-      where: { id: employee.id },
+    // Conditional on the hash just verified and on being active: a password change or a deactivation
+    // that committed while this sign-in was hashing wins, and no session is made.
+    const { count } = await db().employee.updateMany({
+      where: { id: employee.id, passwordHash: verifiedHash, status: "active" },
       data: { lastLoginAt: new Date() },
-      include: { account: true },
     });
+    if (count !== 1) throw attribute(new ApiError("err_unauthenticated", "The e-mail address or password is wrong"));
+    const signedIn = await db().employee.findUniqueOrThrow({ where: { id: employee.id }, include: { account: true } });
     return { signedIn, ...(await createSession({ employeeId: employee.id, ip })) };
   }, who);
   return { employee: signedIn, account: signedIn.account, session, cookie };
@@ -85,17 +88,20 @@ export async function signIn({
  * Replaces a hash made by an older scheme (scrypt) or at another cost with argon2id at today's
  * cost, now that the password is known to be right. Only if the stored hash is still the one
  * verified (a password change in between wins); a busy hashing queue just leaves it for next time.
+ * Answers the hash that stands for the verified password afterwards.
  */
-async function upgradeHash(employeeId: string, stored: string, password: string) {
-  if (!needsRehash(stored)) return;
+async function upgradeHash(employeeId: string, stored: string, password: string): Promise<string> {
+  if (!needsRehash(stored)) return stored;
   let passwordHash: string;
   try {
     passwordHash = await hashPassword(password);
   } catch (error) {
-    if (error instanceof ApiError) return;
+    if (error instanceof ApiError) return stored;
     throw error;
   }
-  await db().employee.updateMany({ where: { id: employeeId, passwordHash: stored }, data: { passwordHash } });
+  const { count } = await db().employee.updateMany({ where: { id: employeeId, passwordHash: stored }, data: { passwordHash } });
+  // The hash now stored for the password just verified (the sign-in's commit is conditional on it).
+  return count === 1 ? passwordHash : stored;
 }
 
 /** Once 2FA is on: a current code (each time step once) or an unused recovery code. */
