@@ -129,14 +129,16 @@ describe("GET /v1/transactions", () => {
   it("filtered paging walks only the filtered rows", async () => {
     const { apiKey, scope } = await platformWithKey();
     const account = await withScope(scope, () => createVirtualAccount({ currency: "EUR" }));
-    const mine: string[] = [];
+    const mine: { id: string; createdAt: string }[] = [];
     for (let i = 0; i < 30; i += 1) {
       const row = await record(scope, i % 2 ? { virtualAccountId: account.id, walletAddress: "0xw" } : { walletAddress: "0xw" });
-      if (i % 2) mine.push(row.id);
+      if (i % 2) mine.push({ id: row.id, createdAt: new Date(row.createdAt).toISOString() });
     }
     const { ids, pages } = await pageThrough(apiKey, { virtualAccountId: account.id, walletAddress: "0xw", limit: "4", order: "asc" });
     expect(pages).toBe(4);
-    expect(ids).toEqual(mine);
+    // Oldest first by createdAt, then id: two rows made in the same millisecond are ordered by their (random) ids.
+    const byCreation = [...mine].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    expect(ids).toEqual(byCreation.map((row) => row.id));
   });
 
   it("never shows another platform's rows, and another platform's virtualAccountId gives an empty page", async () => {
