@@ -1,3 +1,4 @@
+import { inTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { isString, jsonNames } from "@/lib/db/json";
 import { newApiKeySecret } from "@/lib/auth/api-key-secret";
@@ -63,12 +64,15 @@ function newKeyRow({ createdBy, expiresAt, name, cidrAllowlist = [], permissions
 
 /** Issues a key for the scope's account; the secret is in the result once and only its hash is kept. */
 export async function issueApiKey(key: NewKey) {
-  await assertCreatorStillActive(key.createdBy);
-  const { data, secret } = newKeyRow(key);
-  const row = await tenantDb().apiKey.create({ data });
-  // The event shows the key as GET /v1/api_keys does: never its secret.
-  await emitResourceEvent("api_key.created", apiKeySchema, presentApiKey(row));
-  return { ...presentApiKey(row), secret };
+  // One transaction (the request's, when there is one): the creator stays held until the key is in.
+  return inTransaction(async () => {
+    await assertCreatorStillActive(key.createdBy);
+    const { data, secret } = newKeyRow(key);
+    const row = await tenantDb().apiKey.create({ data });
+    // The event shows the key as GET /v1/api_keys does: never its secret.
+    await emitResourceEvent("api_key.created", apiKeySchema, presentApiKey(row));
+    return { ...presentApiKey(row), secret };
+  });
 }
 
 /** A key as the raw read gives it: times as ISO-8601 text, Json columns as JSON text. */
@@ -115,8 +119,12 @@ async function findKey(keyId: string) {
 export async function updateApiKeyAllowlist({ issuer, keyId, cidrAllowlist }: { issuer: KeyIssuer; keyId: string; cidrAllowlist: string[] }) {
   const row = await findKey(keyId);
   assertHolds(issuer, permissionList(row.permissions), "change");
-  if (row.revokedAt) throw new ApiError("err_conflict", "This API key is revoked; issue a new one");
-  const updated = await tenantDb().apiKey.update({ where: { id: row.id }, data: { cidrAllowlist } });
+  const revoked = () => new ApiError("err_conflict", "This API key is revoked; issue a new one");
+  if (row.revokedAt) throw revoked();
+  // Conditional: a revocation that commits meanwhile is not followed by a change to the revoked key.
+  const { count } = await tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { cidrAllowlist } });
+  if (count === 0) throw revoked();
+  const updated = await findKey(row.id);
   // The allowlist it replaced, for the audit trail.
   return { key: presentApiKey(updated), before: { cidrAllowlist: jsonNames(row.cidrAllowlist, isString) } };
 }
@@ -177,8 +185,9 @@ export async function rollApiKey({
   // One transaction: the old secret is never cut short without its replacement. The shortening is
   // conditional on the key still being live and not yet rolled, so a revoke racing the roll is never
   // undone, and of concurrent rolls exactly one names its successor (the others change nothing).
-  await assertCreatorStillActive({ type: issuer.type, id: issuer.id }, now);
-  const row = await tenantDb().$transaction(async (tx) => {
+  const row = await inTransaction(async () => {
+    const tx = tenantDb();
+    await assertCreatorStillActive({ type: issuer.type, id: issuer.id }, now);
     const { count } = await tx.apiKey.updateMany({
       where: { id: old.id, revokedAt: null, expiresAt: { gt: now }, rolledToId: null },
       data: { expiresAt: oldEnds, rolledToId: data.id },

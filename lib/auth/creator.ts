@@ -1,15 +1,17 @@
 import type { KeyCreator } from "@/lib/api-keys/schemas";
-import { db } from "@/lib/db";
+import { db, lockRow } from "@/lib/db";
 import { ApiError } from "@/lib/http/api-error";
 
 /**
  * Refuses (401) a new credential whose creator stopped being one after the request was
- * authenticated: an employee deactivated, a key revoked or expired meanwhile. Read in the request's
- * transaction, which offboarding's revocation is ordered with, so a key or endpoint made by a leaver
- * is either refused here or already there for offboarding to find and revoke.
+ * authenticated: an employee deactivated, a key revoked or expired meanwhile. The creator's row is
+ * held shared until the request's transaction ends (lockRow), and offboarding holds it for a change
+ * before it looks for what they made, so a key or endpoint made by a leaver is either refused here or
+ * already committed for offboarding to find and revoke.
  */
 export async function assertCreatorStillActive(createdBy: KeyCreator | null, now = new Date()) {
   if (!createdBy) return; // the service itself (the seed, a sandbox platform)
+  await lockRow(createdBy.type === "employee" ? "Employee" : "ApiKey", createdBy.id, "share");
   const live =
     createdBy.type === "employee"
       ? await db().employee.count({ where: { id: createdBy.id, status: "active" } })

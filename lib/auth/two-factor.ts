@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db, inTransaction, lockRow } from "@/lib/db";
 import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { env } from "@/lib/env";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
@@ -173,9 +173,12 @@ export async function verifyRecoveryCode({ employeeId, code }: { employeeId: str
 /** Ten new recovery codes, shown this once; the old set stops working in the same transaction. */
 export async function regenerateRecoveryCodes({ employeeId }: { employeeId: string }) {
   const recoveryCodes = newRecoveryCodes();
-  await db().$transaction(async (tx) => {
-    await tx.recoveryCode.deleteMany({ where: { employeeId } });
-    await tx.recoveryCode.createMany({ data: recoveryCodeRows(employeeId, recoveryCodes) });
+  await inTransaction(async () => {
+    // The employee's row held: of two regenerations at once, the second replaces the first's set
+    // rather than adding to it (each deletes what it sees, then inserts).
+    await lockRow("Employee", employeeId, "change");
+    await db().recoveryCode.deleteMany({ where: { employeeId } });
+    await db().recoveryCode.createMany({ data: recoveryCodeRows(employeeId, recoveryCodes) });
   });
   return { recoveryCodes };
 }

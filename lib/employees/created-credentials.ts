@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db, lockRows } from "@/lib/db";
 import type { Actor } from "@/lib/auth/actor";
 import { permissionList, type Permission } from "@/lib/auth/permissions";
 import { apiKeySchema, presentApiKey } from "@/lib/api-keys/schemas";
@@ -21,12 +21,27 @@ const oldestFirst = [{ createdAt: "asc" as const }, { id: "asc" as const }];
  * (their key made a key that made an endpoint), so one hop does not take a credential out of
  * offboarding's reach. The walk goes through revoked and expired keys too: a key made before its
  * maker was revoked still works. Run it in the transaction that revokes what it finds.
+ *
+ * With `lockMakers` (offboarding, which holds the employee's row already) each level's keys are held
+ * (lockRows) before the keys they made are looked for: a key being made right now by one of them
+ * (lib/auth/creator.ts holds its maker shared) commits first and is found, or is refused after.
  */
-export async function findCreatedCredentials({ platformId, employeeId, now }: { platformId: string; employeeId: string; now: Date }): Promise<CreatedCredentials> {
+export async function findCreatedCredentials({
+  platformId,
+  employeeId,
+  now,
+  lockMakers = false,
+}: {
+  platformId: string;
+  employeeId: string;
+  now: Date;
+  lockMakers?: boolean;
+}): Promise<CreatedCredentials> {
   const inPlatform = { account: { platformId } };
   const keys: ApiKey[] = await db().apiKey.findMany({ where: { ...inPlatform, createdByType: "employee", createdById: employeeId }, orderBy: oldestFirst });
   const seen = new Set(keys.map((key) => key.id));
   for (let makers = [...seen]; makers.length > 0; ) {
+    if (lockMakers) await lockRows("ApiKey", makers, "change");
     const made = await db().apiKey.findMany({ where: { ...inPlatform, createdByType: "api_key", createdById: { in: makers } }, orderBy: oldestFirst });
     const fresh = made.filter((key) => !seen.has(key.id));
     for (const key of fresh) seen.add(key.id);

@@ -1,11 +1,11 @@
-import { db, type Tx } from "@/lib/db";
+import { db, inTransaction, lockRow, readLocked } from "@/lib/db";
 import type { Actor } from "@/lib/auth/actor";
 import { assertMaySeeDerived, assertPermission } from "@/lib/auth/authorize";
 import type { Role } from "@/lib/auth/permissions";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
 import { assertMayRevoke, credentialIds, findCreatedCredentials, revokeCreatedCredentials } from "@/lib/employees/created-credentials";
-import { tenantDb } from "@/lib/tenancy";
+import { scopePlatformId, tenantDb } from "@/lib/tenancy";
 import { changeOnce } from "@/lib/webhooks/events";
 
 // tenantDb() confines Employee queries to the scope's platform account, so another platform's
@@ -37,29 +37,34 @@ const lastOwner = () =>
   new ApiError("err_conflict", "This is the platform's last active owner: make someone else an owner first", { role: "last active owner" });
 
 /**
- * Runs `change` (which takes an active owner away) in a transaction that then checks an active owner
- * is left, so two admins demoting the last two owners at once cannot both succeed.
+ * Runs `change` (which may take an active owner away) holding the platform account's row, which every
+ * such change takes first (lockRow), and then checks an active owner is left: two admins demoting the
+ * last two owners at once run one after the other, and the second finds no owner left (409). `change`
+ * reads what it decides on after the lock, so it sees what the other committed.
  */
-async function keepingAnOwner<T>(change: (tx: Tx) => Promise<T>, accountId: string) {
-  return db().$transaction(async (tx) => {
-    const result = await change(tx);
-    if ((await tx.employee.count({ where: { accountId, role: "owner", status: "active" } })) === 0) throw lastOwner();
+async function keepingAnOwner<T>(platformId: string, change: () => Promise<T>) {
+  return inTransaction(async () => {
+    await lockRow("Account", platformId, "change");
+    const result = await change();
+    if ((await db().employee.count({ where: { accountId: platformId, role: "owner", status: "active" } })) === 0) throw lastOwner();
     return result;
   });
 }
 
 /** Changes an employee's role. To or from owner needs `owners`; the last active owner keeps the role (409). */
 export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id: string; role: Role }) {
-  const row = await findRow(id);
-  if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated", { role: "employee is deactivated" });
-  const from = row.role;
-  assertMayGrant(actor, role);
-  if (from === "owner") assertPermission(actor, "owners");
-  // The role it replaced, for the audit trail.
-  const before = { role: from };
-  if (from === role) return { employee: presentEmployee(row), before };
-  const updated = await keepingAnOwner((tx) => tx.employee.update({ where: { id: row.id }, data: { role } }), row.accountId);
-  return { employee: presentEmployee(updated), before };
+  return keepingAnOwner(scopePlatformId(), async () => {
+    const row = await findRow(id);
+    if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated", { role: "employee is deactivated" });
+    const from = row.role;
+    assertMayGrant(actor, role);
+    if (from === "owner") assertPermission(actor, "owners");
+    // The role it replaced, for the audit trail.
+    const before = { role: from };
+    if (from === role) return { employee: presentEmployee(row), before };
+    const updated = await tenantDb().employee.update({ where: { id: row.id }, data: { role } });
+    return { employee: presentEmployee(updated), before };
+  });
 }
 
 /**
@@ -83,30 +88,33 @@ export async function deactivateEmployee({
   revokeCredentials?: boolean;
   now?: Date;
 }) {
-  const row = await findRow(id);
-  if (row.role === "owner") assertPermission(actor, "owners");
-  // The status it replaced, for the audit trail.
-  const before = { status: row.status };
-  const credentials = await findCreatedCredentials({ platformId: row.accountId, employeeId: row.id, now });
-  if (revokeCredentials) assertMayRevoke(actor, credentials);
-  // Revoked first, so the endpoints being disabled do not hear of the deactivation either.
-  const createdCredentials = revokeCredentials ? await revokeCreatedCredentials(credentials, now) : credentialIds(credentials);
-  const employee = row.status === "deactivated" ? presentEmployee(row) : await deactivateRow(row, now);
-  return { employee: { ...employee, createdCredentials }, before };
+  return keepingAnOwner(scopePlatformId(), async () => {
+    // Held until the transaction ends: a key or endpoint this employee is creating right now (which
+    // holds the row shared, lib/auth/creator.ts) commits before the search below, or is refused after.
+    const row = await readLocked("Employee", "change", () => findRow(id));
+    if (row.role === "owner") assertPermission(actor, "owners");
+    // The status it replaced, for the audit trail.
+    const before = { status: row.status };
+    const credentials = await findCreatedCredentials({ platformId: row.accountId, employeeId: row.id, now, lockMakers: true });
+    if (revokeCredentials) assertMayRevoke(actor, credentials);
+    // Revoked first, so the endpoints being disabled do not hear of the deactivation either.
+    const createdCredentials = revokeCredentials ? await revokeCreatedCredentials(credentials, now) : credentialIds(credentials);
+    const employee = row.status === "deactivated" ? presentEmployee(row) : await deactivateRow(row, now);
+    return { employee: { ...employee, createdCredentials }, before };
+  });
 }
 
 function deactivateRow(row: { id: string; accountId: string }, now: Date) {
   return changeOnce("employee.deactivated", employeeSchema, {
-    change: () =>
-      keepingAnOwner(async (tx) => {
-        // Conditional, so of two concurrent deactivations only one makes the change (and tells).
-        const changed = await tx.employee.updateMany({
-          where: { id: row.id, status: { not: "deactivated" } },
-          data: { status: "deactivated", deactivatedAt: now, invitationTokenHash: null, invitationExpiresAt: null },
-        });
-        await tx.session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
-        return changed;
-      }, row.accountId),
+    change: async () => {
+      // Conditional, so of two concurrent deactivations only one makes the change (and tells).
+      const changed = await db().employee.updateMany({
+        where: { id: row.id, status: { not: "deactivated" } },
+        data: { status: "deactivated", deactivatedAt: now, invitationTokenHash: null, invitationExpiresAt: null },
+      });
+      await db().session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
+      return changed;
+    },
     reread: async () => presentEmployee(await findRow(row.id)),
     accountId: row.accountId,
   });

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { createOrConflict, db } from "@/lib/db";
 import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
 import { newId } from "@/lib/ids";
 import { hashPassword } from "@/lib/auth/passwords";
@@ -54,6 +54,9 @@ export async function setupPlatform({
     async () => {
       const tx = db();
       if ((await tx.employee.count()) > 0) throw alreadySetUp();
+      // The one row of the installation: of two setups at once (on one instance or several), the
+      // primary key lets one through and the other is refused as already set up.
+      await createOrConflict(() => tx.installation.create({ data: { id: "installation", setUpAt: new Date() } }), alreadySetUp);
       const accountId = newId("acct");
       await tx.account.create({ data: { id: accountId, platformId: accountId, name: accountName } });
       const employee = await tx.employee.create({

@@ -1,3 +1,4 @@
+import { inTransaction, readLocked } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { presentTransfer, transferSchema } from "@/lib/transfers/schemas";
@@ -12,8 +13,17 @@ import { emitResourceEvent } from "@/lib/webhooks/events";
  * account's) is 404 "Recipient not found"; a deleted one is 409, as the spec says a deleted recipient
  * can no longer be a destination for new transfers.
  */
-export async function createTransfer({ recipientId, amount, currency }: { recipientId: string; amount: string; currency: string }) {
-  const recipient = await tenantDb().recipient.findUnique({ where: { id: recipientId }, select: { id: true, deletedAt: true } });
+export function createTransfer(input: { recipientId: string; amount: string; currency: string }) {
+  // One transaction (the request's, when there is one), which the recipient's lock lasts for.
+  return inTransaction(() => createTransferRow(input));
+}
+
+async function createTransferRow({ recipientId, amount, currency }: { recipientId: string; amount: string; currency: string }) {
+  // Held shared until the transfer commits: a deletion waits for transfers being made to the recipient
+  // right now, and a transfer after the deletion committed finds it deleted (409).
+  const recipient = await readLocked("Recipient", "share", () =>
+    tenantDb().recipient.findUnique({ where: { id: recipientId }, select: { id: true, deletedAt: true } }),
+  );
   if (!recipient) throw notFound("Recipient");
   if (recipient.deletedAt) {
     throw new ApiError("err_conflict", `Recipient ${recipient.id} is deleted and cannot receive new transfers`, {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createOrConflict } from "@/lib/db";
+import { createOrConflict, inTransaction, readLocked } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
@@ -65,16 +65,20 @@ export async function payInToVirtualAccount({
   currency: string;
   walletAddress?: string;
 }) {
-  const account = await findVirtualAccount(idOrKey);
-  if (!account.isActive) {
-    throw new ApiError("err_conflict", `Virtual account ${account.id} is deactivated and no longer accepts pay-ins`);
-  }
-  if (currency !== account.currency) {
-    throw new ApiError("err_validation", `currency: must be ${account.currency}, the virtual account's currency`, {
-      currency: `must be ${account.currency}, the virtual account's currency`,
-    });
-  }
-  return recordTransaction({ virtualAccountId: account.id, walletAddress, amount, currency, type: "pay_in", status: "completed" });
+  return inTransaction(async () => {
+    // Held shared until the pay-in commits: a deactivation waits for pay-ins landing right now, and a
+    // pay-in that comes after the deactivation committed finds it inactive (409).
+    const account = await readLocked("VirtualAccount", "share", () => findVirtualAccount(idOrKey));
+    if (!account.isActive) {
+      throw new ApiError("err_conflict", `Virtual account ${account.id} is deactivated and no longer accepts pay-ins`);
+    }
+    if (currency !== account.currency) {
+      throw new ApiError("err_validation", `currency: must be ${account.currency}, the virtual account's currency`, {
+        currency: `must be ${account.currency}, the virtual account's currency`,
+      });
+    }
+    return recordTransaction({ virtualAccountId: account.id, walletAddress, amount, currency, type: "pay_in", status: "completed" });
+  });
 }
 
 /** A page of the scope's virtual accounts, newest first by default; `isActive` keeps one state only. */

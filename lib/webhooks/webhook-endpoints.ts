@@ -2,6 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { assertMaySeeDerived, type PermissionHolder } from "@/lib/auth/authorize";
 import { assertCreatorStillActive } from "@/lib/auth/creator";
 import { encryptSecret } from "@/lib/auth/encryption";
+import { inTransaction, lockRow, readLocked } from "@/lib/db";
 import { jsonNames } from "@/lib/db/json";
 import type { KeyCreator } from "@/lib/api-keys/schemas";
 import { newId } from "@/lib/ids";
@@ -54,10 +55,17 @@ const emptyToNull = (value: string | null | undefined) => (value ? value : null)
  * Creates an endpoint for the scope's account, with its own key pair (the private key encrypted, bound
  * to the endpoint id). `createdBy` is the caller, recorded as for keys: offboarding its creator lists it.
  */
-export async function createWebhookEndpoint({ createdBy = null, ...input }: CreateWebhookEndpointInput & { createdBy?: KeyCreator | null }) {
+export async function createWebhookEndpoint(input: CreateWebhookEndpointInput & { createdBy?: KeyCreator | null }) {
+  // In one transaction (the request's, when there is one), which the locks below last for.
+  return inTransaction(() => createEndpointRow(input));
+}
+
+async function createEndpointRow({ createdBy = null, ...input }: CreateWebhookEndpointInput & { createdBy?: KeyCreator | null }) {
   // The schema checked the URL already; checked here too for callers that are not the API (the dashboard, a seed).
   checkWebhookUrl(input.url);
   await assertCreatorStillActive(createdBy);
+  // The account's row held until the transaction ends: two creations at once count one after the other.
+  await lockRow("Account", scopeAccountId(), "change");
   const count = await tenantDb().webhookEndpoint.count({ where: { deletedAt: null } });
   if (count >= MAX_ENDPOINTS_PER_ACCOUNT) {
     throw new ApiError("err_conflict", `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
@@ -80,6 +88,17 @@ export async function createWebhookEndpoint({ createdBy = null, ...input }: Crea
   });
   return presentWebhookEndpoint(row);
 }
+
+/**
+ * An endpoint held (lockRow) against emitEvent, which holds the endpoints it records deliveries for
+ * (key share) until its transaction ends: a change of where or what an endpoint sends, or its
+ * deletion, waits for deliveries being recorded for it right now, and then sees them (they are the
+ * pending deliveries a URL change checks, and that a deletion fails).
+ */
+const findEndpointForChange = (id: string) => readLocked("WebhookEndpoint", "update", () => findEndpoint(id));
+
+/** Runs a change of one endpoint in one transaction (the request's, when there is one), which its lock lasts for. */
+const changingEndpoint = <T>(work: () => Promise<T>) => inTransaction(work);
 
 async function findEndpoint(id: string) {
   const row = await tenantDb().webhookEndpoint.findFirst({ where: { id, deletedAt: null } });
@@ -105,8 +124,12 @@ export async function getWebhookEndpoint({ id }: { id: string }) {
  * writes the event list it checked with it: a concurrent change of the events cannot slip unchecked
  * events under the new URL (the last write sets both).
  */
-export async function updateWebhookEndpoint({ id, actor, ...input }: UpdateWebhookEndpointInput & { id: string; actor: PermissionHolder }) {
-  const row = await findEndpoint(id);
+export function updateWebhookEndpoint(input: UpdateWebhookEndpointInput & { id: string; actor: PermissionHolder }) {
+  return changingEndpoint(() => updateEndpointRow(input));
+}
+
+async function updateEndpointRow({ id, actor, ...input }: UpdateWebhookEndpointInput & { id: string; actor: PermissionHolder }) {
+  const row = await findEndpointForChange(id);
   if (input.url !== undefined) checkWebhookUrl(input.url);
   const events = input.events ?? jsonNames(row.subscribedEvents, isEventType);
   if (input.events !== undefined || input.url !== undefined) assertMaySubscribe(actor, events);
@@ -141,8 +164,12 @@ export function webhookEndpointFacts(endpoint: ReturnType<typeof presentWebhookE
  * Deletes an endpoint (soft: the row stays for its delivery log): nothing more is recorded or sent
  * for it, its pending deliveries become failed, and it answers 404 from then on.
  */
-export async function deleteWebhookEndpoint({ id, now = new Date() }: { id: string; now?: Date }) {
-  const row = await findEndpoint(id);
+export function deleteWebhookEndpoint(input: { id: string; now?: Date }) {
+  return changingEndpoint(() => deleteEndpointRow(input));
+}
+
+async function deleteEndpointRow({ id, now = new Date() }: { id: string; now?: Date }) {
+  const row = await findEndpointForChange(id);
   const { count } = await tenantDb().webhookEndpoint.updateMany({ where: { id: row.id, deletedAt: null }, data: { deletedAt: now, enabled: false } });
   if (count === 0) throw notFound("Webhook endpoint");
   await tenantDb().webhookDelivery.updateMany({
