@@ -1,5 +1,5 @@
 import { inTransaction } from "@/lib/db";
-import { rawExecute } from "@/lib/db/raw-sql";
+import { deferredInsert } from "@/lib/db/raw-sql";
 import { newId } from "@/lib/ids";
 
 export type AuditActor = { type: "employee" | "api_key"; id: string; platformId: string; accountId: string };
@@ -38,8 +38,9 @@ export type AuditEventInput = {
 export async function writeAuditEvent(event: AuditEventInput) {
   const outcome = event.status < 400 ? "success" : event.status === 401 || event.status === 403 ? "denied" : "failure";
   // A raw INSERT (lib/db/raw-sql.ts): every write and refusal makes one, and a model create (which
-  // builds and reads back the whole row) cost several times the statement itself.
-  await rawExecute(
+  // builds and reads back the whole row) cost several times the statement itself. In a transaction on
+  // PostgreSQL it goes with the change's own inserts, in one statement before COMMIT.
+  await deferredInsert(
     `INSERT INTO "AuditEvent" ("id", "platformId", "accountId", "actedForAccountId", "at", "actorType", "actorId", "action", "targetId", "ip", "outcome", "status", "requestId", "clientRequestId", "details")
      VALUES (:id, :platformId, :accountId, :actedForAccountId, :at, :actorType, :actorId, :action, :targetId, :ip, :outcome, :status, :requestId, :clientRequestId, :details)`,
     {

@@ -231,52 +231,29 @@ function reusePreparedStatements(client: BetterSqlite3.Database): (sql: string) 
 
 /**
  * The PostgreSQL connection pool of the process (DATABASE_URL=postgresql://...): Prisma's adapter runs
- * on it, and so do the raw hot-path reads (lib/db/raw-read.ts). No in-process lock: queries run side by
- * side on their own connections, and transactions queue on the server (serialTransactions).
+ * on it, and so do the raw hot-path reads (lib/db/raw-read.ts). No lock of ours anywhere: queries and
+ * transactions run side by side on their own connections, and each invariant is kept by the rows it is
+ * about (lockRow, conditional updates, unique indexes; README, "Invariants").
  */
 export function postgresqlPool(): pg.Pool {
   if (!globalForDb.pool) {
-    globalForDb.pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 10 });
+    const settings = env();
+    globalForDb.pool = new pg.Pool({
+      connectionString: settings.DATABASE_URL,
+      max: settings.DATABASE_POOL_SIZE,
+      // A request that finds every connection busy waits this long, then answers 503 (isDatabaseBusy).
+      connectionTimeoutMillis: settings.DATABASE_POOL_TIMEOUT_MS,
+      // Sent as the session's settings: no statement, no wait for a row, and no transaction left
+      // open by a stalled process, holds a connection (and the rows it locked) for long.
+      statement_timeout: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+      lock_timeout: settings.DATABASE_LOCK_TIMEOUT_MS,
+      idle_in_transaction_session_timeout: settings.DATABASE_STATEMENT_TIMEOUT_MS * 2,
+    });
     // An idle connection the server closed (a restart, a failover) is dropped from the pool; the
     // error must not end the process, the next query simply opens another.
     globalForDb.pool.on("error", (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
   }
   return globalForDb.pool;
-}
-
-/** Any constant every instance agrees on: the key of the lock each PostgreSQL transaction takes first. */
-const TRANSACTION_LOCK_KEY = 7_238_412_902;
-
-/**
- * Transactions one at a time on PostgreSQL too, across every connection and instance: each takes a
- * transaction-level advisory lock first, the way SQLite's BEGIN IMMEDIATE takes the write lock. The
- * code was written against SQLite's one-writer-at-a-time transactions (read, check, then write), and
- * under PostgreSQL's READ COMMITTED two of them could both pass a check that only one should (two
- * owners demoting each other). Reads outside transactions still run side by side on the pool.
- */
-function serialTransactions(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    async connect(): Promise<SqlDriverAdapter> {
-      const adapter = await factory.connect();
-      return new Proxy(adapter, {
-        get(target, property) {
-          if (property !== "startTransaction") return Reflect.get(target, property);
-          return async (isolationLevel?: Parameters<SqlDriverAdapter["startTransaction"]>[0]) => {
-            const transaction = await target.startTransaction(isolationLevel);
-            try {
-              await transaction.executeRaw({ sql: "SELECT pg_advisory_xact_lock($1)", args: [TRANSACTION_LOCK_KEY], argTypes: [{ scalarType: "bigint", arity: "scalar" }] });
-            } catch (error) {
-              await transaction.rollback();
-              throw error;
-            }
-            return transaction;
-          };
-        },
-      });
-    },
-  };
 }
 
 /**
@@ -293,8 +270,9 @@ function createClient(): PrismaClient {
     // Generated from the same schema.prisma (scripts/prisma-generate.mjs), so the models and their
     // API are the same; the code keeps the SQLite client's type.
     const client = new PostgresqlPrismaClient({
-      adapter: serialTransactions(new PrismaPg(postgresqlPool())),
-      transactionOptions: { maxWait: 30_000, timeout: 60_000 },
+      adapter: new PrismaPg(postgresqlPool()),
+      // maxWait: the pool's own wait for a connection decides first (DATABASE_POOL_TIMEOUT_MS).
+      transactionOptions: { maxWait: env().DATABASE_POOL_TIMEOUT_MS + 1_000, timeout: 60_000 },
     });
     if (!hasEveryModel(client)) throw new Error("The PostgreSQL client lacks models of schema.prisma: run `node scripts/prisma-generate.mjs`");
     return client;
@@ -305,8 +283,14 @@ function createClient(): PrismaClient {
   return new PrismaClient({ adapter: connected(async () => lockedSqlite(await sqliteConnection())), transactionOptions: { maxWait: 30_000, timeout: 60_000 } });
 }
 
-/** The transaction inTransaction() runs: the client its queries use, and (SQLite) its identity. */
-export type OpenTransaction = { client: PrismaClient; token?: object };
+/**
+ * The transaction inTransaction() runs: the client its queries use, (SQLite) its identity, and
+ * (PostgreSQL) what runs just before COMMIT: the inserts lib/db/raw-sql.ts put off to one statement.
+ */
+export type OpenTransaction = { client: PrismaClient; token?: object; beforeCommit?: () => Promise<void> };
+
+/** The transaction the caller runs in, if any. */
+export const currentTransaction = (): OpenTransaction | undefined => openTransaction();
 
 // In the process's one request context (lib/request-context.ts): a production build can hold more
 // than one copy of this module (start-up's and the routes'), and a transaction opened through one
@@ -355,7 +339,14 @@ export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
   if (openTransaction()) return work();
   globalForDb.prisma ??= createClient();
   if (databaseProvider() === "postgresql") {
-    return globalForDb.prisma.$transaction((tx) => withinContext({ transaction: { client: flattened(tx) } }, work));
+    return globalForDb.prisma.$transaction((tx) => {
+      const open: OpenTransaction = { client: flattened(tx) };
+      return withinContext({ transaction: open }, async () => {
+        const result = await work();
+        await open.beforeCommit?.();
+        return result;
+      });
+    });
   }
   const connection = await sqliteConnection();
   globalForDb.transactionPrisma ??= new PrismaClient({ adapter: connected(async () => insideSqliteTransaction(connection)) });
@@ -437,6 +428,70 @@ export async function disconnectDb() {
   await globalForDb.pool?.end().catch(() => {});
   globalForDb.pool = undefined;
 }
+
+/**
+ * How strongly lockRow holds a row, PostgreSQL's row-level lock modes: `update` (FOR UPDATE) excludes
+ * every other lock, even the key-share lock a row referencing it takes; `change` (FOR NO KEY UPDATE,
+ * what an UPDATE takes) lets rows referencing it be inserted meanwhile; `share` (FOR SHARE) keeps the
+ * row from changing while other sharers go on side by side.
+ */
+export type LockMode = "update" | "change" | "share";
+
+const LOCK_CLAUSES: Record<LockMode, string> = { update: "FOR UPDATE", change: "FOR NO KEY UPDATE", share: "FOR SHARE" };
+
+/**
+ * Locks rows of `model` for the rest of the request's transaction, for a check whose answer must
+ * still hold when the transaction commits (the last active owner, a virtual account still active as a
+ * pay-in lands): another transaction's conflicting lock or change waits for ours, and ours for theirs.
+ * Answers whether it took a lock, so the caller reads the row again (what it read before may have
+ * changed while the lock waited). On SQLite it does nothing and answers false: a transaction there
+ * holds the database's write lock from BEGIN IMMEDIATE to COMMIT, so nothing changes under it.
+ */
+export async function lockRows(model: Prisma.ModelName, ids: readonly string[], mode: LockMode): Promise<boolean> {
+  if (databaseProvider() !== "postgresql" || ids.length === 0) return false;
+  if (!openTransaction()) throw new Error("lockRows outside a transaction: a lock ends with its statement");
+  // Sorted, so two transactions locking the same rows take them in one order (no deadlock between them).
+  const sorted = [...new Set(ids)].sort();
+  await db().$executeRawUnsafe(`SELECT 1 FROM "${model}" WHERE "id" = ANY($1::text[]) ORDER BY "id" ${LOCK_CLAUSES[mode]}`, sorted);
+  return true;
+}
+
+export const lockRow = (model: Prisma.ModelName, id: string, mode: LockMode) => lockRows(model, [id], mode);
+
+/**
+ * `read`s the row a check is about, held (lockRow) until the transaction ends: on PostgreSQL read,
+ * locked, and read again when it was found (the lock may have waited for a change that committed
+ * meanwhile); on SQLite read once.
+ */
+export async function readLocked<T extends { id: string } | null>(model: Prisma.ModelName, mode: LockMode, read: () => Promise<T>): Promise<T> {
+  const row = await read();
+  return row && (await lockRow(model, row.id, mode)) ? read() : row;
+}
+
+/**
+ * Whether an error says the database is too busy to answer now, not that anything is wrong with the
+ * request: every pooled connection in use past DATABASE_POOL_TIMEOUT_MS, a statement past its
+ * statement or lock timeout, Prisma's wait for a transaction, or PostgreSQL giving up on a deadlock or a
+ * serialization conflict. The route wrapper answers it 503 with Retry-After, never a hung request.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    // P2028: no transaction could be started in time (or it ran past its timeout); P2034: a write conflict or deadlock.
+    if (error.code === "P2028" || error.code === "P2034") return true;
+    const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: unknown; code?: unknown; originalCode?: unknown } } } | undefined)?.driverAdapterError?.cause;
+    if (cause?.kind === "TransactionWriteConflict" || cause?.kind === "TooManyConnections") return true;
+    return BUSY_CODES.has(String(cause?.code ?? cause?.originalCode ?? ""));
+  }
+  if (error instanceof Prisma.PrismaClientUnknownRequestError || error instanceof Prisma.PrismaClientInitializationError) {
+    return /timeout exceeded when trying to connect/.test(error.message);
+  }
+  if (!(error instanceof Error)) return false;
+  if (error.message === "timeout exceeded when trying to connect") return true;
+  return BUSY_CODES.has(String((error as { code?: unknown }).code ?? ""));
+}
+
+/** PostgreSQL's codes for statement and lock timeouts, deadlocks, serialization failures and too many connections. */
+const BUSY_CODES = new Set(["57014", "55P03", "40P01", "40001", "53300"]);
 
 /**
  * Whether an error is a unique index refusing a duplicate, on either database: Prisma's P2002 from a

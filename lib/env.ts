@@ -21,6 +21,18 @@ const schema = z.object({
     )
     .default("file:./data/app.db"),
   /**
+   * PostgreSQL: connections each process keeps to the database. Every request holds one for its
+   * transaction only (a few milliseconds), so a handful serves many concurrent requests; keep
+   * instances x processes x this under the server's max_connections (README, "Running on PostgreSQL").
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** PostgreSQL: how long a request waits for a free connection before it answers 503 with Retry-After. */
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5_000),
+  /** PostgreSQL: the longest one statement may run (statement_timeout); past it the request answers 503. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
+  /** PostgreSQL: the longest a statement waits for a row another transaction holds (lock_timeout); past it, 503. */
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(1).max(3_600_000).default(10_000),
+  /**
    * Where the generated TOTP encryption key and setup token are kept. Default: the SQLite file's
    * directory, or ./data with PostgreSQL.
    */

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { rawRead, type Rows } from "@/lib/db/raw-read";
 import { isThenable, type MaybePromise } from "@/lib/maybe-promise";
-import { rawExecute } from "@/lib/db/raw-sql";
+import { deferredInsert, rawExecute } from "@/lib/db/raw-sql";
 import { notFound } from "@/lib/http/api-error";
 import { idPattern } from "@/lib/id-schema";
 import { requestContext, withinContext } from "@/lib/request-context";
@@ -240,8 +240,10 @@ export function tenantDb(): TenantDb {
  * The scope of a request: the caller's own account, or the account named by Service-Account-Id
  * when it belongs to the caller's platform (otherwise 404: never reveal another tenant's account).
  */
+type ScopeHolder = { platformId: string; accountId: string; confined: boolean; serviceAccount?: { id: string; inPlatform: boolean } };
+
 export function scopeFor(
-  actor: { platformId: string; accountId: string; confined: boolean },
+  actor: ScopeHolder,
   serviceAccountId: string | null,
 ): Scope | Promise<Scope> {
   const own = { platformId: actor.platformId, accountId: actor.accountId, confined: actor.confined };
@@ -250,16 +252,24 @@ export function scopeFor(
   return namedScope(actor, own, serviceAccountId.trim());
 }
 
-async function namedScope(actor: { platformId: string; accountId: string; confined: boolean }, own: Scope, id: string): Promise<Scope> {
+function namedScope(actor: ScopeHolder, own: Scope, id: string): Scope | Promise<Scope> {
   if (!idPattern("acct").test(id)) throw notFound("Account");
   // A sub-account's key may name its own account, and no other.
   if (actor.confined) {
     if (id !== actor.accountId) throw notFound("Account");
     return own;
   }
-  const account = await db().account.findFirst({ where: { id, platformId: actor.platformId }, select: { id: true } });
-  if (!account) throw notFound("Account");
-  return { platformId: actor.platformId, accountId: account.id };
+  // A key's request had it looked up with the key (lib/auth/verify-api-key.ts): no second query.
+  if (actor.serviceAccount?.id === id) {
+    if (!actor.serviceAccount.inPlatform) throw notFound("Account");
+    return { platformId: actor.platformId, accountId: id };
+  }
+  return db()
+    .account.findFirst({ where: { id, platformId: actor.platformId }, select: { id: true } })
+    .then((account) => {
+      if (!account) throw notFound("Account");
+      return { platformId: actor.platformId, accountId: account.id };
+    });
 }
 
 /**
@@ -281,4 +291,10 @@ export function tenantRead<Row>(sql: string, params: Record<string, unknown> = {
 export function tenantExecute(sql: string, params: Record<string, unknown> = {}): Promise<number> {
   if (!/:accountId\b/.test(sql)) throw new Error("tenantExecute SQL must name :accountId");
   return rawExecute(sql, { ...params, accountId: currentScope().accountId });
+}
+
+/** deferredInsert (lib/db/raw-sql.ts) of tenant rows: like tenantExecute, `:accountId` is bound here from the current scope. */
+export function tenantDeferredInsert(sql: string, params: Record<string, unknown>, options: { conflict?: () => Error } = {}): Promise<void> {
+  if (!/:accountId\b/.test(sql)) throw new Error("tenantDeferredInsert SQL must name :accountId");
+  return deferredInsert(sql, { ...params, accountId: currentScope().accountId }, options);
 }

@@ -1,4 +1,5 @@
-import { db, onSqliteConnection } from "@/lib/db";
+import { currentTransaction, db, isUniqueViolation, onSqliteConnection, type OpenTransaction } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { databaseProvider } from "@/lib/env";
 
 /**
@@ -53,6 +54,7 @@ function sqliteValue(value: unknown): unknown {
  * driver's own (not Prisma's P2002 and kin).
  */
 export async function rawExecute(sql: string, params: Record<string, unknown> = {}): Promise<number> {
+  await flushDeferred(currentTransaction());
   const query = positional(sql);
   const values = valuesFor(query, params);
   if (databaseProvider() === "sqlite") return onSqliteConnection((statement) => statement(query.text).run(values.map(sqliteValue)).changes);
@@ -65,8 +67,79 @@ export async function rawExecute(sql: string, params: Record<string, unknown> = 
  * differently from the two databases.
  */
 export async function rawQuery<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+  await flushDeferred(currentTransaction());
   const query = positional(sql);
   const values = valuesFor(query, params);
   if (databaseProvider() === "sqlite") return onSqliteConnection((statement) => statement(query.text).raw(false).all(values.map(sqliteValue)) as Row[]);
   return db().$queryRawUnsafe<Row[]>(query.text, ...values);
+}
+
+/** An insert put off until its transaction commits (deferredInsert). */
+type DeferredInsert = { sql: string; params: Record<string, unknown>; table: string; conflict?: () => Error };
+
+const deferredInserts = new WeakMap<OpenTransaction, DeferredInsert[]>();
+
+/**
+ * An INSERT (or INSERT ... SELECT) whose rows nothing in its transaction reads back: the audit record,
+ * a webhook delivery, a new row whose answer the caller already has. On PostgreSQL, inside a
+ * transaction, it is put off and sent with the others just before COMMIT as one statement (a chain of
+ * `WITH ... AS (INSERT ...)`): a write and its audit record and events cost one round trip, not one
+ * each. Elsewhere (SQLite, where a statement costs no round trip; or outside a transaction) it runs at
+ * once, as rawExecute. `conflict`: the error for a duplicate this insert's unique indexes refuse
+ * (CONTRACT's 409), thrown from here or from the commit. rawExecute and rawQuery send what is put off
+ * first, so raw statements see it; model queries do not (hence: rows nothing reads back).
+ */
+export async function deferredInsert(sql: string, params: Record<string, unknown>, { conflict }: { conflict?: () => Error } = {}): Promise<void> {
+  const open = currentTransaction();
+  if (databaseProvider() !== "postgresql" || !open) {
+    try {
+      await rawExecute(sql, params);
+    } catch (error) {
+      if (conflict && isUniqueViolation(error)) throw conflict();
+      throw error;
+    }
+    return;
+  }
+  const table = /^\s*INSERT\s+INTO\s+"(\w+)"/i.exec(sql)?.[1];
+  if (!table) throw new Error(`deferredInsert takes an INSERT: ${sql.slice(0, 40)}`);
+  let queue = deferredInserts.get(open);
+  if (!queue) deferredInserts.set(open, (queue = []));
+  queue.push({ sql, params, table, conflict });
+  open.beforeCommit ??= () => flushDeferred(open);
+}
+
+/**
+ * Sends the inserts put off in `open` as one statement: every one but the last in a WITH clause (each
+ * runs exactly once, whether or not anything reads it), the last as the statement itself. Parameters
+ * are renamed per insert (`:d0_id`, `:d1_id`), so two inserts may use the same names.
+ */
+async function flushDeferred(open: OpenTransaction | undefined): Promise<void> {
+  const queue = open && deferredInserts.get(open);
+  if (!queue?.length) return;
+  deferredInserts.delete(open!);
+  const params: Record<string, unknown> = {};
+  const texts = queue.map((insert, i) =>
+    insert.sql.replace(/(?<!:):([A-Za-z_]\w*)/g, (_, name: string) => {
+      params[`d${i}_${name}`] = insert.params[name];
+      return `:d${i}_${name}`;
+    }),
+  );
+  const last = texts.pop()!;
+  const sql = texts.length ? `WITH ${texts.map((text, i) => `"d${i}" AS (${text})`).join(",\n")}\n${last}` : last;
+  const query = positional(sql);
+  try {
+    await db().$executeRawUnsafe(query.text, ...valuesFor(query, params));
+  } catch (error) {
+    const refused = uniqueViolationTable(error);
+    const conflict = refused && queue.find((insert) => insert.table === refused && insert.conflict)?.conflict;
+    if (conflict) throw conflict();
+    throw error;
+  }
+}
+
+/** The table whose unique index refused a raw statement on PostgreSQL (Prisma's P2010 names it). */
+function uniqueViolationTable(error: unknown): string | null {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || !isUniqueViolation(error)) return null;
+  const cause = (error.meta as { driverAdapterError?: { cause?: { table?: unknown } } } | undefined)?.driverAdapterError?.cause;
+  return typeof cause?.table === "string" ? cause.table : null;
 }

@@ -1,9 +1,8 @@
-import { createOrConflict } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
 import { delegatedUserSchema, presentDelegatedUser } from "@/lib/delegated-users/schemas";
-import { tenantDb, tenantExecute } from "@/lib/tenancy";
+import { tenantDb, tenantDeferredInsert } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -17,10 +16,10 @@ import { emitResourceEvent } from "@/lib/webhooks/events";
  */
 export async function createDelegatedUser({ externalId }: { externalId: string }) {
   const user = { id: newId("du"), externalId, createdAt: new Date() };
-  await createOrConflict(
-    () => tenantExecute(`INSERT INTO "DelegatedUser" ("id", "accountId", "externalId", "createdAt") VALUES (:id, :accountId, :externalId, :createdAt)`, user),
-    () => new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" }),
-  );
+  // On PostgreSQL put off to the one statement before COMMIT, with the audit record and the events.
+  await tenantDeferredInsert(`INSERT INTO "DelegatedUser" ("id", "accountId", "externalId", "createdAt") VALUES (:id, :accountId, :externalId, :createdAt)`, user, {
+    conflict: () => new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" }),
+  });
   await emitResourceEvent("delegated_user.created", delegatedUserSchema, user);
   return presentDelegatedUser(user);
 }

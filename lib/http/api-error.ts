@@ -19,6 +19,7 @@ export const errorStatus = {
   err_idempotency_mismatch: 422,
   err_rate_limited: 429,
   err_internal: 500,
+  err_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -9,7 +9,7 @@ import type { Auth, BodyOf, Endpoint, Method, ParamsOf, QueryOf, ResultOf } from
 import { clientIp } from "@/lib/http/client-ip";
 import { prototypeKeyIssues } from "@/lib/http/text";
 import { env } from "@/lib/env";
-import { inTransaction, isUniqueViolation } from "@/lib/db";
+import { inTransaction, isDatabaseBusy, isUniqueViolation } from "@/lib/db";
 import { randomHex } from "@/lib/ids";
 import {
   claimIdempotencyKey,
@@ -109,6 +109,10 @@ export function errorResponse(error: unknown, ids: RequestIds): Response {
     apiError = new ApiError("err_conflict", "A resource with these unique values already exists");
   } else if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2025") {
     apiError = new ApiError("err_not_found", "Resource not found");
+  } else if (isDatabaseBusy(error)) {
+    // Nothing was changed (the transaction rolled back): the client may send it again shortly.
+    console.error(`[${requestId}] database busy: ${error instanceof Error ? error.message.split("\n").at(-1) : String(error)}`);
+    apiError = new ApiError("err_unavailable", "The service is busy; try again shortly", undefined, { "Retry-After": "1" });
   } else {
     const name = error instanceof Error ? error.name : typeof error;
     const stack = error instanceof Error ? error.stack : String(error);
@@ -285,8 +289,8 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
       // Made only when a handler adds a header (Set-Cookie, say): most never do.
       let headers: Headers | undefined;
       const commit: Commit = definition.ownTransactions
-        ? (work, who) =>
-            inTransaction(async () => {
+        ? async (work, who) => {
+            const committed = await inTransaction(async () => {
               const done = await work();
               const named = typeof who === "function" ? who(done) : who;
               if (named) {
@@ -294,9 +298,11 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
                 audit.targetId ??= named.id;
               }
               await writeAuditEvent(auditEvent(successStatus));
-              audited = true;
               return done;
-            })
+            });
+            audited = true;
+            return committed;
+          }
         : (work) => work();
       const context = {
         request,
@@ -338,18 +344,22 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
       /** What Idempotency-Key repeats get: the response, or a refusal when it held a secret shown once. */
       const toKeep = (output: unknown) =>
         definition.secretResponse ? { status: successStatus, heldSecret: true as const } : { status: successStatus, body: output };
+      // The kept response and the audit record, in the handler's transaction: they count as written
+      // (claim settled, audited) only once it committed, since what runs at COMMIT can still refuse.
       const finish = async (made: Answer) => {
         if (claim) await completeIdempotencyKey(claim, toKeep(made.output));
-        claim = null;
         await writeAuditEvent(auditEvent(successStatus));
-        audited = true;
         return made;
       };
       // A read on SQLite answers at once: no promise is made on its way (lib/maybe-promise.ts).
       const scoped = <T>(work: () => MaybePromise<T>) => (scope ? inScope(scope, work) : work());
-      const pending =
-        mutating && !definition.ownTransactions ? scoped(() => inTransaction(async () => finish(await run()))) : scoped(run);
+      const inOneTransaction = mutating && !definition.ownTransactions;
+      const pending = inOneTransaction ? scoped(() => inTransaction(async () => finish(await run()))) : scoped(run);
       const { output, text } = pending instanceof Promise ? await pending : pending;
+      if (inOneTransaction) {
+        claim = null;
+        audited = true;
+      }
       response = json(output, successStatus, headerId, headers, text);
       if (claim) {
         // A handler with its own transactions: its response is kept after it, in a commit of its own.

@@ -1,7 +1,8 @@
-import { db } from "@/lib/db";
+import { currentTransaction, db } from "@/lib/db";
+import { databaseProvider } from "@/lib/env";
 import { isString, jsonNames } from "@/lib/db/json";
 import type { Prisma, WebhookEndpoint } from "@/lib/generated/prisma/client";
-import { rawQuery } from "@/lib/db/raw-sql";
+import { deferredInsert, rawQuery } from "@/lib/db/raw-sql";
 import type { z } from "zod";
 import { newId } from "@/lib/ids";
 import { currentScope } from "@/lib/tenancy";
@@ -23,6 +24,7 @@ export async function emitEvent(
 ) {
   // System code: the platform's endpoints are outside a sub-account's tenant scope.
   platformId ??= (await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { platformId: true } })).platformId;
+  if (databaseProvider() === "postgresql" && currentTransaction()) return recordDeliveriesAtCommit(type, data, { accountId, platformId, now });
   // Raw (lib/db/raw-sql.ts): every change looks, and most platforms have no endpoint to find.
   const endpoints = await rawQuery<Pick<WebhookEndpoint, "id" | "accountId" | "subscribedEvents">>(
     `SELECT "id", "accountId", "subscribedEvents" FROM "WebhookEndpoint"
@@ -45,6 +47,28 @@ export async function emitEvent(
     }));
   await db().webhookDelivery.createMany({ data: rows });
   return rows.length;
+}
+
+/**
+ * emitEvent on PostgreSQL inside a transaction: the look-up of the listening endpoints and the insert
+ * of their deliveries are one INSERT ... SELECT, put off to the transaction's one statement before
+ * COMMIT (lib/db/raw-sql.ts deferredInsert), so a change with its audit record and its events costs one
+ * round trip, and none is spent asking whether anything listens. The endpoints found are held (key
+ * share) until the transaction ends: a change of their URL or events, or their deletion, waits for the
+ * deliveries recorded here and then sees them (lib/webhooks/webhook-endpoints.ts), and one that
+ * committed first is what the SELECT sees. Answers null: how many listened is known only at COMMIT.
+ */
+async function recordDeliveriesAtCommit(type: EventType, data: object | (() => object), { accountId, platformId, now }: { accountId: string; platformId: string; now: Date }) {
+  const plain: Prisma.InputJsonObject = JSON.parse(JSON.stringify(typeof data === "function" ? data() : data));
+  await deferredInsert(
+    `INSERT INTO "WebhookDelivery" ("id", "accountId", "webhookEndpointId", "eventType", "eventData", "occurredAt", "nextAttemptAt")
+     SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), e."accountId", e."id", :type, CAST(:eventData AS jsonb), :now, :now
+     FROM "WebhookEndpoint" e
+     WHERE e."accountId" IN (:accountId, :platformId) AND e."enabled" AND e."deletedAt" IS NULL AND e."subscribedEvents" @> CAST(:types AS jsonb)
+     FOR KEY SHARE OF e`,
+    { type, eventData: JSON.stringify({ ...plain, accountId }), now, accountId, platformId, types: JSON.stringify([type]) },
+  );
+  return null;
 }
 
 /**
