@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/http/api-error";
+import { idPattern } from "@/lib/id-schema";
 import { readSessionCookie, resolveSession } from "@/lib/auth/sessions";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
 import { andThen, type MaybePromise } from "@/lib/maybe-promise";
@@ -17,6 +18,8 @@ export type Actor =
       permissions: readonly Permission[];
       /** A key issued for a sub-account acts for that account only (CONTRACT.md, "API key permissions and reach"). */
       confined: boolean;
+      /** The account Service-Account-Id names, as looked up with the key (lib/tenancy.ts scopeFor uses it). */
+      serviceAccount?: { id: string; inPlatform: boolean };
     }
   | {
       type: "employee";
@@ -50,13 +53,16 @@ export function authenticate(request: Request, ip: string | null): MaybePromise<
   if (authorization.includes(",")) throw new ApiError("err_bad_request", "Send one Authorization header, not several");
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw new ApiError("err_unauthenticated", "Authorization must be `Bearer <API key>`");
-  return andThen(verifyApiKey({ secret: match[1]!, ip }), (key): Actor => ({
+  const named = request.headers.get("service-account-id")?.trim();
+  const serviceAccountId = named && idPattern("acct").test(named) ? named : null;
+  return andThen(verifyApiKey({ secret: match[1]!, ip, serviceAccountId }), (key): Actor => ({
     type: "api_key",
     id: key.id,
     accountId: key.accountId,
     platformId: key.platformId,
     permissions: key.permissions,
     confined: key.accountId !== key.platformId,
+    ...(key.serviceAccount && { serviceAccount: key.serviceAccount }),
   }));
 }
 
