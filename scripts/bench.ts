@@ -3,6 +3,9 @@
 // connections, and prints a table plus bench/results.json. See README "Benchmarks" for the targets.
 // Sign-in is measured apart, a few sequential requests at the production password-hashing cost.
 // Server CPU time per request is measured on SQLite and on a throwaway PostgreSQL database.
+// Writes on PostgreSQL are measured through a proxy adding 1 ms each way (scripts/lib/delay-proxy.ts):
+// writes/s at 1 and 16 connections and over two server processes, and statements per request.
+// `--cpu-only` runs just the CPU sections, `--pg-writes` just the PostgreSQL write section.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +13,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
+import { startDelayProxy, type DelayProxy } from "./lib/delay-proxy";
 
 const root = path.resolve(__dirname, "..");
 const CONNECTIONS = 16;
@@ -17,6 +21,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const work = mkdtempSync(path.join(tmpdir(), "pcs-bench-"));
 const dbFile = path.join(work, "bench.db");
 const cpuOnly = process.argv.includes("--cpu-only");
+const pgWritesOnly = process.argv.includes("--pg-writes");
 
 /** A throwaway database the seeding and the servers run on. */
 type BenchDatabase = { label: "SQLite" | "PostgreSQL"; url: string };
@@ -144,7 +149,8 @@ async function measureSignIn(name: string, baseURL: string, body: object, sample
 /** The Node flags `npm start` runs the server with (package.json), so the bench measures the same process. */
 const startFlags: string[] = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start.match(/--[\w-]+=\S+/g) ?? [];
 
-async function startServer(database: BenchDatabase): Promise<{ child: ChildProcess; baseURL: string }> {
+/** The production server on `database`; `extraEnv` overrides the defaults (a second instance's own DATA_DIR). */
+async function startServer(database: BenchDatabase, extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; baseURL: string }> {
   const child = spawn(process.execPath, [...startFlags, "server.mjs"], {
     cwd: root,
     // The webhook worker's poll is slowed so its background queries do not count against the routes.
@@ -157,6 +163,7 @@ async function startServer(database: BenchDatabase): Promise<{ child: ChildProce
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       WEBHOOK_POLL_MS: "600000",
+      ...extraEnv,
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -378,6 +385,206 @@ function cpuTargets(sqlite: CpuRun, postgresql: CpuRun | { skipped: string }): T
   ];
 }
 
+// --- Writes on PostgreSQL over a network's latency ------------------------------------------
+// On loopback a round trip to PostgreSQL costs a fraction of a millisecond, which hides what a
+// network between the service and its database shows at once: a write is as many round trips as it
+// has statements, and whatever it holds (a lock) it holds for all of them. So the service's
+// connections go through a proxy that delays every chunk 1 ms each way (scripts/lib/delay-proxy.ts),
+// which also counts the statements on the wire. The load is then bound by latency, not CPU, and
+// the ratios hold on a 2-core machine: 16 connections should write at least 8 times as fast as one,
+// and two server processes on the one database at least 1.6 times as fast as one.
+
+const PG_DELAY_MS = 1;
+/** Sequential requests per route whose statements are counted, after as many to warm up. */
+const STATEMENT_SAMPLES = 100;
+/** How long the proxy is watched with no request, to tell the server's own background statements. */
+const IDLE_MS = 2000;
+
+type StatementCount = { route: string; requests: number; statements: number; perRequest: number; kinds: Record<string, number> };
+type WriteLoad = { name: string; instances: number; connections: number; writesPerSecond: number; p50: number; p99: number; requests: number; non2xx: number; errors: number };
+type PgWrites = {
+  delayMs: number;
+  roundTripMs: { direct: number; proxied: number };
+  statements: { backgroundPerSecond: number; keyGet: StatementCount; write: StatementCount };
+  writes: { oneConnection: WriteLoad; sixteenConnections: WriteLoad; twoInstances: WriteLoad };
+  ratios: { sixteenToOne: number; twoInstancesToOne: number };
+};
+
+/** Median time of `SELECT 1` on one connection to `url`: what a round trip costs with and without the proxy. */
+async function selectRoundTrip(url: string): Promise<number> {
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const started = performance.now();
+      await client.query("SELECT 1");
+      times.push(performance.now() - started);
+    }
+    return Math.round(median(times) * 100) / 100;
+  } finally {
+    await client.end();
+  }
+}
+
+const sumCounts = (counts: Map<string, number>) => [...counts.values()].reduce((total, value) => total + value, 0);
+
+/**
+ * The statements `samples` sequential requests sent through the proxy, per request, with the
+ * server's background rate (measured idle beforehand) taken off the total.
+ */
+async function countStatements(proxy: DelayProxy, route: string, send: () => Promise<Response>, backgroundPerSecond: number): Promise<StatementCount> {
+  const before = proxy.statements();
+  const started = performance.now();
+  for (let i = 0; i < STATEMENT_SAMPLES; i++) {
+    const response = await send();
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${route} answered ${response.status} while its statements were counted`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const after = proxy.statements();
+  const kinds: Record<string, number> = {};
+  for (const [kind, count] of after) if (count !== (before.get(kind) ?? 0)) kinds[kind] = (count - (before.get(kind) ?? 0)) / STATEMENT_SAMPLES;
+  const statements = Math.max(0, Math.round(sumCounts(after) - sumCounts(before) - backgroundPerSecond * seconds));
+  // One decimal: a key's lastUsedAt, written at most once a minute, may fall in the window and add a
+  // few hundredths; it is not a statement of every request.
+  const count = { route, requests: STATEMENT_SAMPLES, statements, perRequest: Math.round((statements / STATEMENT_SAMPLES) * 10) / 10, kinds };
+  const breakdown = Object.entries(kinds).map(([kind, perRequest]) => `${kind} ${perRequest}`).join(", ");
+  console.log(`${route.padEnd(44)} ${count.perRequest.toFixed(1).padStart(6)} statements/request   (${breakdown})`);
+  return count;
+}
+
+let pgWriteCounter = 0;
+
+/**
+ * POST /v1/delegated_users, a new externalId each, at `connections` split evenly over the servers
+ * (loaded at the same moment), after a 2 s warm-up: successful writes per second, summed over the
+ * servers, and the latency of every successful write (p50 and p99 over all servers together).
+ */
+async function loadWrites(name: string, baseURLs: string[], connections: number, secret: string): Promise<WriteLoad> {
+  const options = (baseURL: string): autocannon.Options => ({
+    url: `${baseURL}/v1/delegated_users`,
+    method: "POST",
+    connections: connections / baseURLs.length,
+    headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ externalId: `pg-${process.pid}-${pgWriteCounter++}` }) }) }],
+  });
+  await Promise.all(baseURLs.map((baseURL) => autocannon({ ...options(baseURL), duration: 2 })));
+  const latencies: number[] = [];
+  const results = await Promise.all(
+    baseURLs.map(
+      (baseURL) =>
+        new Promise<autocannon.Result>((resolve, reject) => {
+          const instance = autocannon({ ...options(baseURL), duration: DURATION }, (error, result) => (error ? reject(error) : resolve(result)));
+          instance.on("response", (_client, statusCode, _bytes, responseTime) => {
+            if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+          });
+        }),
+    ),
+  );
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const row: WriteLoad = {
+    name,
+    instances: baseURLs.length,
+    connections,
+    writesPerSecond: Math.round(sum(results.map((result) => result["2xx"] / result.duration)) * 10) / 10,
+    p50: latencies.length ? Math.round(percentile(latencies, 50) * 10) / 10 : 0,
+    p99: latencies.length ? Math.round(percentile(latencies, 99) * 10) / 10 : 0,
+    requests: sum(results.map((result) => result.requests.total)),
+    non2xx: sum(results.map((result) => result.non2xx)),
+    errors: sum(results.map((result) => result.errors + result.timeouts)),
+  };
+  console.log(
+    `${name.padEnd(44)} ${row.writesPerSecond.toFixed(1).padStart(7)} writes/s   p50 ${row.p50.toFixed(1).padStart(6)} ms   p99 ${row.p99.toFixed(1).padStart(6)} ms   non-2xx ${row.non2xx}   errors ${row.errors}`,
+  );
+  return row;
+}
+
+/**
+ * The section on a throwaway PostgreSQL database behind the delay proxy: statements per key GET and
+ * per write on one server, then writes/s at 1 and 16 connections to it, then at 16 connections
+ * split over it and a second server process (a data directory of its own, the same
+ * TOTP_ENCRYPTION_KEY, as two machines would run). Skipped, saying why, when there is no server.
+ */
+async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
+  const database = await createPostgresqlDatabase();
+  if ("skipped" in database) {
+    console.log(`\nPostgreSQL writes through a delay proxy: skipped, ${database.skipped}`);
+    return database;
+  }
+  const upstream = new URL(postgresqlServer);
+  const proxy = await startDelayProxy({ host: upstream.hostname, port: Number(upstream.port || 5432), delayMs: PG_DELAY_MS });
+  const servers: ChildProcess[] = [];
+  try {
+    const { secret } = await withDatabase(database, seedPlatform);
+    const proxiedUrl = new URL(database.url);
+    proxiedUrl.hostname = "127.0.0.1";
+    proxiedUrl.port = String(proxy.port);
+    const proxied: BenchDatabase = { label: "PostgreSQL", url: proxiedUrl.toString() };
+    const roundTripMs = { direct: await selectRoundTrip(database.url), proxied: await selectRoundTrip(proxied.url) };
+    console.log(
+      `\nPostgreSQL writes through a delay proxy of ${PG_DELAY_MS} ms each way (SELECT 1 round trip: ${roundTripMs.direct} ms direct, ${roundTripMs.proxied} ms through the proxy)\n`,
+    );
+    const totpKey = randomBytes(32).toString("hex");
+    const startInstance = async (name: string) => {
+      const dataDir = path.join(work, `pg-writes-${name}`);
+      mkdirSync(dataDir, { mode: 0o700 });
+      const server = await startServer(proxied, { DATA_DIR: dataDir, TOTP_ENCRYPTION_KEY: totpKey });
+      servers.push(server.child);
+      return server;
+    };
+    const first = await startInstance("a");
+
+    const auth = { authorization: `Bearer ${secret}` };
+    const keyGet = () => fetch(`${first.baseURL}/v1/api_keys`, { headers: auth });
+    const write = () =>
+      fetch(`${first.baseURL}/v1/delegated_users`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ externalId: `pg-${process.pid}-${pgWriteCounter++}` }),
+      });
+    for (let i = 0; i < STATEMENT_SAMPLES; i++) await (await keyGet()).arrayBuffer();
+    for (let i = 0; i < STATEMENT_SAMPLES; i++) await (await write()).arrayBuffer();
+    const idleBefore = sumCounts(proxy.statements());
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const backgroundPerSecond = (sumCounts(proxy.statements()) - idleBefore) / (IDLE_MS / 1000);
+    console.log(`Statements per request (${STATEMENT_SAMPLES} sequential requests each, counted on the wire; idle server: ${backgroundPerSecond}/s, taken off)`);
+    const statements = {
+      backgroundPerSecond,
+      keyGet: await countStatements(proxy, "GET /v1/api_keys (key-authenticated)", keyGet, backgroundPerSecond),
+      write: await countStatements(proxy, "POST /v1/delegated_users", write, backgroundPerSecond),
+    };
+
+    console.log(`\nPOST /v1/delegated_users, ${DURATION} s each (after 2 s to warm up)\n`);
+    const oneConnection = await loadWrites("1 connection, one server", [first.baseURL], 1, secret);
+    const sixteenConnections = await loadWrites(`${CONNECTIONS} connections, one server`, [first.baseURL], CONNECTIONS, secret);
+    const second = await startInstance("b");
+    const twoInstances = await loadWrites(`${CONNECTIONS} connections over two servers (${CONNECTIONS / 2} each)`, [first.baseURL, second.baseURL], CONNECTIONS, secret);
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+    const ratios = { sixteenToOne: ratio(sixteenConnections.writesPerSecond, oneConnection.writesPerSecond), twoInstancesToOne: ratio(twoInstances.writesPerSecond, sixteenConnections.writesPerSecond) };
+    console.log(`\nRatios: ${CONNECTIONS} connections / 1: ${ratios.sixteenToOne}; two servers / one (${CONNECTIONS} connections): ${ratios.twoInstancesToOne}`);
+    return { delayMs: PG_DELAY_MS, roundTripMs, statements, writes: { oneConnection, sixteenConnections, twoInstances }, ratios };
+  } finally {
+    for (const child of servers) await stop(child);
+    await proxy.close();
+    await database.drop();
+  }
+}
+
+/** The targets of the section; every write of every load must succeed. */
+function pgWritesTargets(pgWrites: PgWrites | { skipped: string }): Target[] {
+  if ("skipped" in pgWrites) return [{ target: "PostgreSQL writes through a delay proxy", value: "skipped", ok: null }];
+  const { writes, ratios, statements } = pgWrites;
+  const clean = Object.values(writes).every((load) => load.non2xx === 0 && load.errors === 0);
+  return [
+    { target: `PostgreSQL, ${PG_DELAY_MS} ms each way: writes/s at ${CONNECTIONS} connections ≥ 8 × at 1`, value: ratios.sixteenToOne, ok: ratios.sixteenToOne >= 8 && clean },
+    { target: `PostgreSQL: two servers ≥ 1.6 × one (writes/s at ${CONNECTIONS} connections)`, value: ratios.twoInstancesToOne, ok: ratios.twoInstancesToOne >= 1.6 && clean },
+    { target: "PostgreSQL: statements per key-authenticated GET ≤ 2", value: statements.keyGet.perRequest, ok: statements.keyGet.perRequest <= 2 },
+    { target: "PostgreSQL: statements per POST /v1/delegated_users ≤ 4", value: statements.write.perRequest, ok: statements.write.perRequest <= 4 },
+  ];
+}
+
 /** `ok` null: a figure reported without a target. */
 function printTargets(targets: Target[]) {
   console.log("\nTargets");
@@ -410,6 +617,15 @@ async function measure(name: string, options: autocannon.Options): Promise<Resul
 async function main() {
   const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { cwd: root, stdio: "inherit", env: process.env });
   if (build.status !== 0) throw new Error("build failed");
+  if (pgWritesOnly) {
+    // `npm run bench -- --pg-writes`: just the PostgreSQL write section.
+    const pgWrites = await measurePgWrites();
+    const targets = pgWritesTargets(pgWrites);
+    printTargets(targets);
+    writeResults({ pgWritesOnly: true, pgWrites, targets });
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
 
   // Two employees for the sign-in timings: one with an argon2id hash at the production cost, one
   // with a scrypt hash as stored before argon2id (its first sign-in verifies it and re-hashes).
@@ -467,6 +683,8 @@ async function main() {
     rmSync(work, { recursive: true, force: true });
     return;
   }
+
+  const pgWrites = await measurePgWrites();
 
   // The long section on SQLite: bulk rows written straight into the file, as a migration or import would.
   const sqlite = new Database(dbFile);
@@ -526,6 +744,7 @@ async function main() {
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
   const targets: Target[] = [
     ...cpuTargets(sqliteCpu, postgresqlCpu),
+    ...pgWritesTargets(pgWrites),
     { target: "key-authenticated GET /v1/api_keys ≥ 0.8 × trivial req/s", value: ratio(results.apiKeys!.rps, results.trivial!.rps), ok: results.apiKeys!.rps >= 0.8 * results.trivial!.rps },
     { target: "first page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txFirst1m!.p50 || 1, results.txFirst1k!.p50 || 1), ok: (results.txFirst1m!.p50 || 1) <= 1.5 * (results.txFirst1k!.p50 || 1) },
     { target: "deep page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txDeep1m!.p50 || 1, results.txDeep1k!.p50 || 1), ok: (results.txDeep1m!.p50 || 1) <= 1.5 * (results.txDeep1k!.p50 || 1) },
@@ -535,7 +754,7 @@ async function main() {
     { target: "seeding 1M transactions < 60 s", value: Math.round(seedMillionMs / 100) / 10, ok: seedMillionMs < 60_000 },
   ];
   printTargets(targets);
-  writeResults({ connections: CONNECTIONS, durationSeconds: DURATION, cpu, cpuRatios, results, signIn, peakRssMb: Math.round(peak), seedMillionMs, seedInformationRequestsMs, targets });
+  writeResults({ connections: CONNECTIONS, durationSeconds: DURATION, cpu, cpuRatios, pgWrites, results, signIn, peakRssMb: Math.round(peak), seedMillionMs, seedInformationRequestsMs, targets });
   rmSync(work, { recursive: true, force: true });
 }
 
