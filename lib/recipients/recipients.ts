@@ -1,3 +1,4 @@
+import { inTransaction, readLocked } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { notFound } from "@/lib/http/api-error";
 import { paginate, type PageQuery } from "@/lib/http/pagination";
@@ -20,7 +21,14 @@ export async function createRecipient({ name }: { name: string }) {
  * then on (so deleting it again is 404 too). The row stays, soft-deleted, for the transfers that
  * already point at it.
  */
-export async function deleteRecipient({ id }: { id: string }) {
+export function deleteRecipient({ id }: { id: string }) {
+  return inTransaction(() => deleteRecipientRow(id));
+}
+
+async function deleteRecipientRow(id: string) {
+  // Locked first, then stamped: transfers being made to it right now (which hold the row shared)
+  // commit before the lock is granted, so every transfer to it is older than deletedAt.
+  await readLocked("Recipient", "change", () => tenantDb().recipient.findUnique({ where: { id }, select: { id: true } }));
   const deletedAt = new Date();
   // One guarded write: of two concurrent deletes exactly one succeeds, the other sees 404.
   const { count } = await tenantDb().recipient.updateMany({

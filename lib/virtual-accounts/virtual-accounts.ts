@@ -44,12 +44,16 @@ export async function getVirtualAccount({ idOrKey }: { idOrKey: string }) {
 
 /** Stops the account accepting pay-ins. Deactivating an inactive one changes nothing and succeeds. */
 export async function deactivateVirtualAccount({ idOrKey }: { idOrKey: string }) {
-  const row = await findVirtualAccount(idOrKey);
-  if (!row.isActive) return presentVirtualAccount(row);
-  // Guarded on isActive so a concurrent second deactivation keeps the first deactivatedAt.
-  return changeOnce("virtual_account.deactivated", virtualAccountSchema, {
-    change: () => tenantDb().virtualAccount.updateMany({ where: { id: row.id, isActive: true }, data: { isActive: false, deactivatedAt: new Date() } }),
-    reread: async () => presentVirtualAccount(await findVirtualAccount(row.id)),
+  return inTransaction(async () => {
+    // Locked first, then stamped: pay-ins landing right now (which hold the row shared) commit before
+    // the lock is granted, so every pay-in is older than deactivatedAt.
+    const row = await readLocked("VirtualAccount", "change", () => findVirtualAccount(idOrKey));
+    if (!row.isActive) return presentVirtualAccount(row);
+    // Guarded on isActive so a concurrent second deactivation keeps the first deactivatedAt.
+    return changeOnce("virtual_account.deactivated", virtualAccountSchema, {
+      change: () => tenantDb().virtualAccount.updateMany({ where: { id: row.id, isActive: true }, data: { isActive: false, deactivatedAt: new Date() } }),
+      reread: async () => presentVirtualAccount(await findVirtualAccount(row.id)),
+    });
   });
 }
 
