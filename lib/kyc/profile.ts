@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { isDeepStrictEqual } from "node:util";
 import { applicantProfileSchema, presentApplicantProfile, updateProfileInput } from "@/lib/kyc/schemas";
+import { inTransaction, lockRow } from "@/lib/db";
 import { currentScope, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
@@ -28,15 +29,20 @@ export async function updateApplicantProfile(fields: z.input<typeof updateProfil
     ...(input.address !== undefined && { address: { ...input.address, line2: input.address.line2 ?? null } }),
   };
   const { accountId } = currentScope();
-  const before = presentApplicantProfile(await tenantDb().applicantProfile.findFirst());
-  const row = await tenantDb().applicantProfile.upsert({
-    where: { accountId },
-    create: { accountId, ...data },
-    update: data,
+  return inTransaction(async () => {
+    // The account's row held: of two first writes at once, the second finds the profile the first
+    // made and updates it (Prisma's upsert looks first, then inserts; both would insert).
+    await lockRow("Account", accountId, "change");
+    const before = presentApplicantProfile(await tenantDb().applicantProfile.findFirst());
+    const row = await tenantDb().applicantProfile.upsert({
+      where: { accountId },
+      create: { accountId, ...data },
+      update: data,
+    });
+    const profile = presentApplicantProfile(row);
+    // An update that changes no field is no change: no event.
+    const withoutTime = ({ updatedAt: _, ...rest }: typeof profile) => rest;
+    if (!isDeepStrictEqual(withoutTime(before), withoutTime(profile))) await emitResourceEvent("kyc.profile.updated", applicantProfileSchema, profile);
+    return profile;
   });
-  const profile = presentApplicantProfile(row);
-  // An update that changes no field is no change: no event.
-  const withoutTime = ({ updatedAt: _, ...rest }: typeof profile) => rest;
-  if (!isDeepStrictEqual(withoutTime(before), withoutTime(profile))) await emitResourceEvent("kyc.profile.updated", applicantProfileSchema, profile);
-  return profile;
 }
