@@ -401,7 +401,20 @@ const STATEMENT_SAMPLES = 100;
 const IDLE_MS = 2000;
 
 type StatementCount = { route: string; requests: number; statements: number; perRequest: number; kinds: Record<string, number> };
-type WriteLoad = { name: string; instances: number; connections: number; writesPerSecond: number; p50: number; p99: number; requests: number; non2xx: number; errors: number };
+type WriteLoad = {
+  name: string;
+  instances: number;
+  connections: number;
+  writesPerSecond: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** The servers' CPU time (user + system) per write, and the share of one core each server was busy: near 1, the load was bound by CPU, not by latency. */
+  serverCpuMsPerWrite: number;
+  serverBusy: number;
+};
 type PgWrites = {
   delayMs: number;
   roundTripMs: { direct: number; proxied: number };
@@ -462,7 +475,8 @@ let pgWriteCounter = 0;
  * (loaded at the same moment), after a 2 s warm-up: successful writes per second, summed over the
  * servers, and the latency of every successful write (p50 and p99 over all servers together).
  */
-async function loadWrites(name: string, baseURLs: string[], connections: number, secret: string): Promise<WriteLoad> {
+async function loadWrites(name: string, servers: { baseURL: string; pid: number }[], connections: number, secret: string): Promise<WriteLoad> {
+  const baseURLs = servers.map((server) => server.baseURL);
   const options = (baseURL: string): autocannon.Options => ({
     url: `${baseURL}/v1/delegated_users`,
     method: "POST",
@@ -472,6 +486,8 @@ async function loadWrites(name: string, baseURLs: string[], connections: number,
   });
   await Promise.all(baseURLs.map((baseURL) => autocannon({ ...options(baseURL), duration: 2 })));
   const latencies: number[] = [];
+  const cpuBefore = servers.map((server) => cpuMs(server.pid));
+  const startedAt = performance.now();
   const results = await Promise.all(
     baseURLs.map(
       (baseURL) =>
@@ -483,7 +499,10 @@ async function loadWrites(name: string, baseURLs: string[], connections: number,
         }),
     ),
   );
+  const wallMs = performance.now() - startedAt;
+  const serverCpu = servers.map((server, i) => cpuMs(server.pid) - cpuBefore[i]!);
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const written = sum(results.map((result) => result["2xx"]));
   const row: WriteLoad = {
     name,
     instances: baseURLs.length,
@@ -494,9 +513,11 @@ async function loadWrites(name: string, baseURLs: string[], connections: number,
     requests: sum(results.map((result) => result.requests.total)),
     non2xx: sum(results.map((result) => result.non2xx)),
     errors: sum(results.map((result) => result.errors + result.timeouts)),
+    serverCpuMsPerWrite: written ? Math.round((sum(serverCpu) / written) * 100) / 100 : 0,
+    serverBusy: Math.round((Math.max(...serverCpu) / wallMs) * 100) / 100,
   };
   console.log(
-    `${name.padEnd(44)} ${row.writesPerSecond.toFixed(1).padStart(7)} writes/s   p50 ${row.p50.toFixed(1).padStart(6)} ms   p99 ${row.p99.toFixed(1).padStart(6)} ms   non-2xx ${row.non2xx}   errors ${row.errors}`,
+    `${name.padEnd(44)} ${row.writesPerSecond.toFixed(1).padStart(7)} writes/s   p50 ${row.p50.toFixed(1).padStart(6)} ms   p99 ${row.p99.toFixed(1).padStart(6)} ms   non-2xx ${row.non2xx}   errors ${row.errors}   server CPU ${row.serverCpuMsPerWrite.toFixed(2)} ms/write, busy ${Math.round(row.serverBusy * 100)} % of a core`,
   );
   return row;
 }
@@ -532,7 +553,7 @@ async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
       mkdirSync(dataDir, { mode: 0o700 });
       const server = await startServer(proxied, { DATA_DIR: dataDir, TOTP_ENCRYPTION_KEY: totpKey });
       servers.push(server.child);
-      return server;
+      return { ...server, pid: server.child.pid! };
     };
     const first = await startInstance("a");
 
@@ -557,10 +578,10 @@ async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
     };
 
     console.log(`\nPOST /v1/delegated_users, ${DURATION} s each (after 2 s to warm up)\n`);
-    const oneConnection = await loadWrites("1 connection, one server", [first.baseURL], 1, secret);
-    const sixteenConnections = await loadWrites(`${CONNECTIONS} connections, one server`, [first.baseURL], CONNECTIONS, secret);
+    const oneConnection = await loadWrites("1 connection, one server", [first], 1, secret);
+    const sixteenConnections = await loadWrites(`${CONNECTIONS} connections, one server`, [first], CONNECTIONS, secret);
     const second = await startInstance("b");
-    const twoInstances = await loadWrites(`${CONNECTIONS} connections over two servers (${CONNECTIONS / 2} each)`, [first.baseURL, second.baseURL], CONNECTIONS, secret);
+    const twoInstances = await loadWrites(`${CONNECTIONS} connections over two servers (${CONNECTIONS / 2} each)`, [first, second], CONNECTIONS, secret);
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     const ratios = { sixteenToOne: ratio(sixteenConnections.writesPerSecond, oneConnection.writesPerSecond), twoInstancesToOne: ratio(twoInstances.writesPerSecond, sixteenConnections.writesPerSecond) };
     console.log(`\nRatios: ${CONNECTIONS} connections / 1: ${ratios.sixteenToOne}; two servers / one (${CONNECTIONS} connections): ${ratios.twoInstancesToOne}`);
