@@ -32,6 +32,21 @@ describe("Idempotency-Key", () => {
     expect(await usersOf(account.id)).toBe(1);
   });
 
+  it("a refusal the handler's transaction meets at COMMIT (a duplicate externalId, found by the deferred insert on PostgreSQL) is kept for repeats and audited once", async () => {
+    const { apiKey, account, key } = await platformWithKey();
+    expect((await create(apiKey, "customer-1")).status).toBe(201);
+    const refused = await create(apiKey, "customer-1", "retry-409");
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error_code: "err_conflict", details: { externalId: "already exists" } });
+    const again = await create(apiKey, "customer-1", "retry-409");
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual(refused.body);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await usersOf(account.id)).toBe(1);
+    const records = await db().auditEvent.findMany({ where: { actorId: key.id, action: "delegated_user.create" }, orderBy: [{ at: "asc" }, { id: "asc" }] });
+    expect(records.map((record) => record.status)).toEqual([201, 409, 409]);
+  });
+
   it("without a key, a repeat is a new request (409 for the duplicate externalId)", async () => {
     const { apiKey } = await platformWithKey();
     expect((await create(apiKey, "customer-1")).status).toBe(201);
