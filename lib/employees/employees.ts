@@ -160,21 +160,22 @@ export async function listEmployeeCredentials({ actor, id, now = new Date() }: {
  * gone and their sessions end, so they sign in with their password and enrol again. An owner's needs `owners`.
  */
 export async function resetEmployeeTwoFactor({ actor, id }: { actor: Actor; id: string }) {
-  const row = await findRow(id);
-  if (row.id === actor.id) {
-    throw new ApiError("err_forbidden", "You cannot turn off your own two-factor authentication; ask another admin or owner");
-  }
-  if (row.role === "owner") assertPermission(actor, "owners");
-  if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated");
-  const now = new Date();
-  const updated = await db().$transaction(async (tx) => {
-    const employee = await tx.employee.update({
+  return inTransaction(async () => {
+    // The employee's row held: a role change committing meanwhile (to owner, say, which would need
+    // `owners` here) comes before this read or after the reset.
+    const row = await readLocked("Employee", "change", () => findRow(id));
+    if (row.id === actor.id) {
+      throw new ApiError("err_forbidden", "You cannot turn off your own two-factor authentication; ask another admin or owner");
+    }
+    if (row.role === "owner") assertPermission(actor, "owners");
+    if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated");
+    const now = new Date();
+    const updated = await db().employee.update({
       where: { id: row.id },
       data: { totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null },
     });
-    await tx.recoveryCode.deleteMany({ where: { employeeId: row.id } });
-    await tx.session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
-    return employee;
+    await db().recoveryCode.deleteMany({ where: { employeeId: row.id } });
+    await db().session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
+    return { employee: presentEmployee(updated), before: { twoFactorEnabled: row.totpEnabledAt !== null } };
   });
-  return { employee: presentEmployee(updated), before: { twoFactorEnabled: row.totpEnabledAt !== null } };
 }
