@@ -8,7 +8,7 @@
 // `--cpu-only` runs just the CPU sections, `--pg-writes` just the PostgreSQL write section.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -201,6 +201,28 @@ const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 10);
 /** This machine's CPUs, counted before this process pins itself (availableParallelism() then says 1). */
 const CPUS = availableParallelism();
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux everywhere but exotic builds (`getconf CLK_TCK`)
+
+/** CPU milliseconds every PostgreSQL server process of this machine has used so far (0 where none is local). */
+function postgresqlCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      total += cpuMs(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
+/** The machine's CPU time so far, all CPUs together, and the idle part of it (clock ticks, /proc/stat). */
+function machineTicks(): { total: number; idle: number } {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal
+  return { total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0), idle: fields[3]! + fields[4]! };
+}
 
 /** CPU milliseconds (user + system) the process has used so far. */
 function cpuMs(pid: number): number {
@@ -414,6 +436,11 @@ type WriteLoad = {
   /** The servers' CPU time (user + system) per write, and the share of one core each server was busy: near 1, the load was bound by CPU, not by latency. */
   serverCpuMsPerWrite: number;
   serverBusy: number;
+  /** The rest of the machine's CPU per write: PostgreSQL's processes, and this process (the load generator and the delay proxy). */
+  postgresqlCpuMsPerWrite: number;
+  benchCpuMsPerWrite: number;
+  /** The whole machine's CPUs busy (all processes, from /proc/stat), as a share of all of them. */
+  machineBusy: number;
 };
 type PgWrites = {
   delayMs: number;
@@ -487,6 +514,9 @@ async function loadWrites(name: string, servers: { baseURL: string; pid: number 
   await Promise.all(baseURLs.map((baseURL) => autocannon({ ...options(baseURL), duration: 2 })));
   const latencies: number[] = [];
   const cpuBefore = servers.map((server) => cpuMs(server.pid));
+  const postgresqlBefore = postgresqlCpuMs();
+  const benchBefore = process.cpuUsage();
+  const machineBefore = machineTicks();
   const startedAt = performance.now();
   const results = await Promise.all(
     baseURLs.map(
@@ -501,6 +531,9 @@ async function loadWrites(name: string, servers: { baseURL: string; pid: number 
   );
   const wallMs = performance.now() - startedAt;
   const serverCpu = servers.map((server, i) => cpuMs(server.pid) - cpuBefore[i]!);
+  const postgresqlCpu = postgresqlCpuMs() - postgresqlBefore;
+  const benchUsage = process.cpuUsage(benchBefore);
+  const machineAfter = machineTicks();
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   const written = sum(results.map((result) => result["2xx"]));
   const row: WriteLoad = {
@@ -515,9 +548,15 @@ async function loadWrites(name: string, servers: { baseURL: string; pid: number 
     errors: sum(results.map((result) => result.errors + result.timeouts)),
     serverCpuMsPerWrite: written ? Math.round((sum(serverCpu) / written) * 100) / 100 : 0,
     serverBusy: Math.round((Math.max(...serverCpu) / wallMs) * 100) / 100,
+    postgresqlCpuMsPerWrite: written ? Math.round((postgresqlCpu / written) * 100) / 100 : 0,
+    benchCpuMsPerWrite: written ? Math.round(((benchUsage.user + benchUsage.system) / 1000 / written) * 100) / 100 : 0,
+    machineBusy: Math.round((1 - (machineAfter.idle - machineBefore.idle) / (machineAfter.total - machineBefore.total)) * 100) / 100,
   };
   console.log(
     `${name.padEnd(44)} ${row.writesPerSecond.toFixed(1).padStart(7)} writes/s   p50 ${row.p50.toFixed(1).padStart(6)} ms   p99 ${row.p99.toFixed(1).padStart(6)} ms   non-2xx ${row.non2xx}   errors ${row.errors}   server CPU ${row.serverCpuMsPerWrite.toFixed(2)} ms/write, busy ${Math.round(row.serverBusy * 100)} % of a core`,
+  );
+  console.log(
+    `${"".padEnd(44)} PostgreSQL CPU ${row.postgresqlCpuMsPerWrite.toFixed(2)} ms/write, load generator and proxy ${row.benchCpuMsPerWrite.toFixed(2)} ms/write; machine ${Math.round(row.machineBusy * 100)} % busy (${CPUS} CPUs)`,
   );
   return row;
 }
