@@ -63,9 +63,11 @@ export async function createWebhookEndpoint(input: CreateWebhookEndpointInput & 
 async function createEndpointRow({ createdBy = null, ...input }: CreateWebhookEndpointInput & { createdBy?: KeyCreator | null }) {
   // The schema checked the URL already; checked here too for callers that are not the API (the dashboard, a seed).
   checkWebhookUrl(input.url);
-  await assertCreatorStillActive(createdBy);
   // The account's row held until the transaction ends: two creations at once count one after the other.
+  // Taken before the creator's row, in the order offboarding takes them (the platform account, then
+  // the employee), so the two cannot wait for each other.
   await lockRow("Account", scopeAccountId(), "change");
+  await assertCreatorStillActive(createdBy);
   const count = await tenantDb().webhookEndpoint.count({ where: { deletedAt: null } });
   if (count >= MAX_ENDPOINTS_PER_ACCOUNT) {
     throw new ApiError("err_conflict", `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
