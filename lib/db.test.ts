@@ -2,7 +2,7 @@ import { AsyncResource } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
 import { db, inTransaction } from "@/lib/db";
 import { createPlatform } from "@/lib/accounts/platforms";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { tenantDb, withScope } from "@/lib/tenancy";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,7 +11,7 @@ import * as transactions from "@/lib/transactions/endpoints";
 import * as transfers from "@/lib/transfers/endpoints";
 import * as virtualAccounts from "@/lib/virtual-accounts/endpoints";
 import * as webhooks from "@/lib/webhooks/endpoints";
-import { endpoint, type Endpoint } from "@/lib/http/endpoint";
+import { endpoint, type Endpoint } from "@/lib/contract/endpoint";
 
 export const openApiEndpoint = endpoint({
   method: "GET",

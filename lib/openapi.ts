@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { DEFAULT_KEY_PERMISSIONS, ROLE_DESCRIPTIONS, ROLE_PERMISSIONS, ROLES } from "@/lib/auth/permissions";
 import { allEndpoints } from "@/lib/endpoints";
-import { errorStatus } from "@/lib/http/api-error";
-import { pageQuerySchema } from "@/lib/http/pagination";
-import type { Endpoint } from "@/lib/http/endpoint";
+import { errorStatus } from "@/lib/contract/error-codes";
+import { pageQuerySchema } from "@/lib/contract/pagination";
+import type { Endpoint } from "@/lib/contract/endpoint";
 
 type JsonSchema = Record<string, unknown>;
 

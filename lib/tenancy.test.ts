@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { createPlatform } from "@/lib/accounts/platforms";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { scopeAccountId, scopePlatformId, tenantDb, withScope } from "@/lib/tenancy";
 
 async function twoPlatforms() {

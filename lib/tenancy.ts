@@ -4,7 +4,7 @@ import { rawRead, type Rows } from "@/lib/db/raw-read";
 import { isThenable, type MaybePromise } from "@/lib/maybe-promise";
 import { deferredInsert, rawExecute } from "@/lib/db/raw-sql";
 import { notFound } from "@/lib/http/api-error";
-import { idPattern } from "@/lib/id-schema";
+import { idPattern } from "@/lib/ids/schema";
 import { requestContext, withinContext } from "@/lib/request-context";
 
 /**

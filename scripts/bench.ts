@@ -696,7 +696,7 @@ async function main() {
     if (cpuOnly) return seeded;
     const { hashPassword } = await import("@/lib/auth/passwords");
     const { db } = await import("@/lib/db");
-    const { newId } = await import("@/lib/ids");
+    const { newId } = await import("@/lib/ids/generate");
     const { scryptSync } = await import("node:crypto");
     const legacySalt = randomBytes(16);
     const legacyHash = `scrypt$131072$8$1$${legacySalt.toString("base64")}$${scryptSync(benchPassword, legacySalt, 32, { N: 131072, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }).toString("base64")}`;
@@ -757,7 +757,7 @@ async function main() {
   const seedInformationRequestsMs = Date.now() - started;
 
   /** A cursor pointing 90% of the way down the chain: what a client holds after paging far. */
-  const { encodeCursor } = await import("@/lib/http/pagination");
+  const { encodeCursor } = await import("@/lib/contract/pagination");
   const deepCursor = () => {
     const total = (sqlite.prepare(`SELECT count(*) AS n FROM "Transaction" WHERE accountId = ?`).get(platformId) as { n: number }).n;
     const row = sqlite

@@ -3,7 +3,7 @@
 import { FlagSelects, useFlagsForm } from "@/components/accounts/use-flags-form";
 import { updateAccountEndpoint } from "@/lib/accounts/endpoints";
 import { api } from "@/lib/client/api";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 
 export type Account = ResponseOf<typeof updateAccountEndpoint>;
 

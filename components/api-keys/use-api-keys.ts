@@ -5,7 +5,7 @@ import { useEmployees } from "@/components/employees/use-employees";
 import { issueApiKeyEndpoint, listApiKeysEndpoint } from "@/lib/api-keys/endpoints";
 import { useApiQuery } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 
 export type ApiKey = ResponseOf<typeof listApiKeysEndpoint>[number];
 export type ApiKeyCreated = ResponseOf<typeof issueApiKeyEndpoint>;

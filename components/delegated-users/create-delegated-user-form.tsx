@@ -10,7 +10,7 @@ import { api, ApiRequestError } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
 import { createDelegatedUserEndpoint, listDelegatedUsersEndpoint } from "@/lib/delegated-users/endpoints";
 import { createDelegatedUserInput } from "@/lib/delegated-users/schemas";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 
 /** The 409 of a duplicate externalId, said as the form's label says it. */
 function inDashboardWords(error: unknown): never {

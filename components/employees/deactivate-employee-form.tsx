@@ -15,7 +15,7 @@ import { api } from "@/lib/client/api";
 import { useApiQuery } from "@/lib/client/queries";
 import { deactivateEmployeeEndpoint, employeeCredentialsEndpoint } from "@/lib/employees/endpoints";
 import { totpConfirmInput } from "@/lib/employees/schemas";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import styles from "./deactivate-employee-form.module.css";
 
 const deactivateForm = totpConfirmInput.extend({ revokeCredentials: z.boolean() });

@@ -3,7 +3,7 @@
 import { useApiQuery } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
 import { getEmployeeEndpoint, inviteEmployeeEndpoint, listEmployeesEndpoint } from "@/lib/employees/endpoints";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 
 export type Employee = ResponseOf<typeof getEmployeeEndpoint>;
 export type InvitedEmployee = ResponseOf<typeof inviteEmployeeEndpoint>;

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { useApiQuery, useInvalidate } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import {
   getInformationRequestEndpoint,
   listInformationRequestsEndpoint,

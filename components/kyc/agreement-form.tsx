@@ -8,7 +8,7 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import { acceptAgreementEndpoint, getKycSubmissionEndpoint } from "@/lib/kyc/endpoints";
 import { acceptAgreementInput } from "@/lib/kyc/schemas";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useApiQuery } from "@/lib/client/queries";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import { getKycSubmissionEndpoint, getProfileEndpoint } from "@/lib/kyc/endpoints";
 
 export type KycSubmissionDetail = ResponseOf<typeof getKycSubmissionEndpoint>;

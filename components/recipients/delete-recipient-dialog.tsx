@@ -3,7 +3,7 @@
 import { ConfirmDialog, type RowDialogProps } from "@/components/ui/confirm-dialog";
 import { api } from "@/lib/client/api";
 import { useInvalidate } from "@/lib/client/queries";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import { deleteRecipientEndpoint, listRecipientsEndpoint } from "@/lib/recipients/endpoints";
 
 export type Recipient = ResponseOf<typeof deleteRecipientEndpoint>;

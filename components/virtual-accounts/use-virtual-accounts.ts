@@ -1,7 +1,7 @@
 "use client";
 
 import { useApiQuery } from "@/lib/client/queries";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import { deactivateVirtualAccountEndpoint, listVirtualAccountsEndpoint } from "@/lib/virtual-accounts/endpoints";
 
 export type VirtualAccount = ResponseOf<typeof deactivateVirtualAccountEndpoint>;

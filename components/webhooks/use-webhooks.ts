@@ -2,7 +2,7 @@
 
 import { useApiQuery } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import { getWebhookEndpointEndpoint, listWebhookDeliveriesEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
 
 export type WebhookEndpoint = ResponseOf<typeof getWebhookEndpointEndpoint>;

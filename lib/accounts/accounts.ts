@@ -1,6 +1,6 @@
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { notFound } from "@/lib/http/api-error";
-import { paginate, type PageQuery } from "@/lib/http/pagination";
+import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { presentAccount } from "@/lib/accounts/schemas";
 import { scopePlatformId, tenantDb } from "@/lib/tenancy";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineSandbox, endpointGroup } from "@/lib/http/endpoint";
-import { pageQuerySchema } from "@/lib/http/pagination";
+import { defineSandbox, endpointGroup } from "@/lib/contract/endpoint";
+import { pageQuerySchema } from "@/lib/contract/pagination";
 import {
   accountPageSchema,
   accountParams,

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { presentAccount } from "@/lib/accounts/schemas";
 import { issueApiKey } from "@/lib/api-keys/api-keys";
 import { withScope } from "@/lib/tenancy";

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { jsonStringRecord } from "@/lib/db/json";
 import type { Account } from "@/lib/generated/prisma/client";
-import { pageSchemaOf } from "@/lib/http/pagination";
+import { pageSchemaOf } from "@/lib/contract/pagination";
 import { apiKeyCreatedSchema } from "@/lib/api-keys/schemas";
-import { text, withoutPrototypeKeys } from "@/lib/http/text";
-import { idSchema } from "@/lib/id-schema";
+import { text, withoutPrototypeKeys } from "@/lib/contract/text";
+import { idSchema } from "@/lib/ids/schema";
 
 export const featureFlagNames = ["named", "partner"] as const;
 export const featureFlagValues = ["require", "prefer", "discourage", "forbid"] as const;

@@ -1,5 +1,5 @@
 import { inTransaction } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { isString, jsonNames } from "@/lib/db/json";
 import { newApiKeySecret } from "@/lib/auth/api-key-secret";
 import { assertCreatorStillActive } from "@/lib/auth/creator";

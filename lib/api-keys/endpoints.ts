@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpointGroup } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/contract/endpoint";
 import { apiKeyCreatedSchema, apiKeyParams, apiKeySchema, issueApiKeyInput, rollApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
 
 const define = endpointGroup({ tag: "API keys", auth: "any" });

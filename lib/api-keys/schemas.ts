@@ -2,9 +2,9 @@ import { z } from "zod";
 import { isString, jsonNames } from "@/lib/db/json";
 import type { ApiKey } from "@/lib/generated/prisma/client";
 import { isPermission, KEY_PERMISSIONS, PERMISSIONS, permissionList, sortPermissions } from "@/lib/auth/permissions";
-import { text } from "@/lib/http/text";
+import { text } from "@/lib/contract/text";
 import { parseCidr } from "@/lib/net/ip";
-import { idSchema } from "@/lib/id-schema";
+import { idSchema } from "@/lib/ids/schema";
 
 export const MAX_ALLOWLIST_ENTRIES = 100;
 

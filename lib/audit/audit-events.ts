@@ -1,5 +1,5 @@
-import { withinRange } from "@/lib/http/date-range";
-import { paginate, type PageQuery } from "@/lib/http/pagination";
+import { withinRange } from "@/lib/contract/date-range";
+import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { presentAuditEvent } from "@/lib/audit/schemas";
 import { tenantDb } from "@/lib/tenancy";
 

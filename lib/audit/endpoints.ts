@@ -1,4 +1,4 @@
-import { endpointGroup } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/contract/endpoint";
 import { auditEventPageSchema, auditEventQuery } from "@/lib/audit/schemas";
 
 const define = endpointGroup({ tag: "Audit trail", auth: "any" });

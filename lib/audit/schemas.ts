@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { jsonObject } from "@/lib/db/json";
 import type { AuditEvent } from "@/lib/generated/prisma/client";
-import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
-import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
-import { text } from "@/lib/http/text";
+import { dateRangeQuery, rangeInOrder } from "@/lib/contract/date-range";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/contract/pagination";
+import { text } from "@/lib/contract/text";
 
 export const auditEventQuery = pageQuerySchema
   .extend({

@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/http/api-error";
-import { idPattern } from "@/lib/id-schema";
+import { idPattern } from "@/lib/ids/schema";
 import { readSessionCookie, resolveSession } from "@/lib/auth/sessions";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
 import { andThen, type MaybePromise } from "@/lib/maybe-promise";

@@ -1,9 +1,9 @@
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { countSessionCookies, SESSION_COOKIE } from "@/lib/http/edge.mjs";
+import { countSessionCookies, SESSION_COOKIE } from "@/lib/auth/session-cookie.mjs";
 
 export { SESSION_COOKIE };
 const TOUCH_EVERY_MS = 60_000;

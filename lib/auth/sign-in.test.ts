@@ -6,7 +6,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { signInRules } from "@/lib/auth/throttle";
 import { signIn } from "@/lib/auth/sign-in";
 import { hashPassword } from "@/lib/auth/passwords";
-import { commitWithoutAudit, type Commit } from "@/lib/audit-trail";
+import { commitWithoutAudit, type Commit } from "@/lib/audit/trail";
 import { PASSWORD, signedInEmployee } from "@/lib/testing/factories";
 
 // Every password check sign-in makes, counted: the throttle must stop guesses BEFORE they are checked.

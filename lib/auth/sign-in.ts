@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
+import { type Commit, commitWithoutAudit } from "@/lib/audit/trail";
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 import { clearThrottle, signInRules, takeAttempts, throttleKey } from "@/lib/auth/throttle";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { takeSlot, throttleKey } from "@/lib/auth/throttle";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 
 describe("throttleKey", () => {
   // Counters live in the database: a renamed key would hand every blocked caller a fresh window on deploy.

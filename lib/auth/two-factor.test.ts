@@ -8,7 +8,7 @@ import {
   normalizeRecoveryCode,
   recoveryCodeRows,
 } from "@/lib/auth/two-factor";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 
 const CODE_FORM = /^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/;
 

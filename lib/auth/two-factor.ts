@@ -1,5 +1,5 @@
 import { db, inTransaction, lockRow } from "@/lib/db";
-import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
+import { type Commit, commitWithoutAudit } from "@/lib/audit/trail";
 import { env } from "@/lib/env";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import { verifyOwnPassword } from "@/lib/auth/own-password";
@@ -7,7 +7,7 @@ import { oneTimeCodeRule, takeSlot, throttleKey } from "@/lib/auth/throttle";
 import { matchTotpStep, newTotpSecret, totpUri } from "@/lib/auth/totp";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { randomBytes } from "node:crypto";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { sha256 } from "@/lib/auth/tokens";
 
 const alreadyOn = () =>

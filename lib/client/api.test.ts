@@ -3,7 +3,7 @@ import { issueApiKeyEndpoint, listApiKeysEndpoint, revokeApiKeyEndpoint } from "
 import { api, ApiRequestError } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
 import { listWebhookDeliveriesEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 
 type Sent = { url: string; init: RequestInit };
 

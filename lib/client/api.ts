@@ -2,7 +2,7 @@
 
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
 import type { z } from "zod";
-import { pathOf, type Endpoint, type ResponseOf } from "@/lib/http/endpoint";
+import { pathOf, type Endpoint, type ResponseOf } from "@/lib/contract/endpoint";
 
 /** An error answer of the API, in the contract's shape, as the dashboard sees it. */
 export class ApiRequestError extends Error {

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { send, type ApiOptions, type SendOptions } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
-import type { Endpoint, ResponseOf } from "@/lib/http/endpoint";
+import type { Endpoint, ResponseOf } from "@/lib/contract/endpoint";
 
 type QuerySettings<E extends Endpoint> = {
   /** false: wait (e.g. until the employee may read it). */

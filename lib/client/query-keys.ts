@@ -1,4 +1,4 @@
-import { pathOf, type Endpoint } from "@/lib/http/endpoint";
+import { pathOf, type Endpoint } from "@/lib/contract/endpoint";
 import type { QueryInput, SendOptions } from "@/lib/client/api";
 
 /**

@@ -1,6 +1,6 @@
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { paginate, type PageQuery } from "@/lib/http/pagination";
+import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { delegatedUserSchema, presentDelegatedUser } from "@/lib/delegated-users/schemas";
 import { tenantDb, tenantDeferredInsert } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";

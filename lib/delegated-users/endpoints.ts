@@ -1,4 +1,4 @@
-import { endpointGroup } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/contract/endpoint";
 import {
   createDelegatedUserInput,
   delegatedUserPageSchema,

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { DelegatedUser } from "@/lib/generated/prisma/client";
-import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
-import { text } from "@/lib/http/text";
-import { idSchema } from "@/lib/id-schema";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/contract/pagination";
+import { text } from "@/lib/contract/text";
+import { idSchema } from "@/lib/ids/schema";
 
 const externalId = text({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .trim()

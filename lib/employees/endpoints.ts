@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpointGroup } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/contract/endpoint";
 import {
   acceptInvitationInput,
   changePasswordInput,

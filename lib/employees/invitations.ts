@@ -1,12 +1,12 @@
 import { createOrConflict, db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/http/api-error";
 import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
 import type { Role } from "@/lib/auth/permissions";
 import { scopePlatformId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
-import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
+import { type Commit, commitWithoutAudit } from "@/lib/audit/trail";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 

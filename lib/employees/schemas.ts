@@ -4,9 +4,9 @@ import { accountSchema } from "@/lib/accounts/schemas";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
 import { COMMON_PASSWORD_COUNT, COMMON_PASSWORD_MESSAGE, isCommonPassword } from "@/lib/auth/common-passwords";
 import { PERMISSIONS, ROLES } from "@/lib/auth/permissions";
-import { text } from "@/lib/http/text";
+import { text } from "@/lib/contract/text";
 import { platformSettingsSchema } from "@/lib/settings/schemas";
-import { idSchema } from "@/lib/id-schema";
+import { idSchema } from "@/lib/ids/schema";
 
 export const emailSchema = text()
   .trim()

@@ -1,6 +1,6 @@
 import { createOrConflict, db } from "@/lib/db";
-import { type Commit, commitWithoutAudit } from "@/lib/audit-trail";
-import { newId } from "@/lib/ids";
+import { type Commit, commitWithoutAudit } from "@/lib/audit/trail";
+import { newId } from "@/lib/ids/generate";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
 import { ApiError } from "@/lib/http/api-error";

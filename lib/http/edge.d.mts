@@ -1,5 +1,4 @@
 // Types for edge.mjs (plain JavaScript so server.mjs can import it).
-export declare const SESSION_COOKIE: "pmc_session";
 export declare const ALLOWED_METHODS: readonly string[];
 export declare const SECURITY_HEADERS: Readonly<Record<"X-Content-Type-Options" | "Referrer-Policy" | "X-Frame-Options" | "Content-Security-Policy", string>>;
 export declare const HSTS: string;
@@ -26,7 +25,6 @@ export type Refusal = {
 export declare function pageCsp(nonce: string, options?: { development?: boolean }): string;
 export declare function edgeSettings(source: Record<string, string | undefined>): EdgeSettings;
 export declare function hostAllowed(request: Pick<EdgeRequest, "host" | "forwardedHost">, settings: EdgeSettings): boolean;
-export declare function countSessionCookies(cookieHeader: string | null | undefined): number;
 export declare function prototypeKeyInQuery(query: string | undefined): string | null;
 export declare function edgeRefusal(request: EdgeRequest, settings: EdgeSettings): Refusal | null;
 export declare function refusalBody(refusal: Refusal): string;

@@ -3,8 +3,7 @@
 // also under `next dev`) and next.config.js (the fixed headers on everything `next dev` serves; in
 // production server.mjs sets them on every response itself). Plain JavaScript so the plain Node server can import it; types in edge.d.mts.
 
-/** The session cookie's name (lib/auth/sessions.ts re-exports it). */
-export const SESSION_COOKIE = "pmc_session";
+import { SESSION_COOKIE, countSessionCookies } from "../auth/session-cookie.mjs";
 
 /** The methods the service answers; anything else is 405 before Next.js sees it. */
 export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -74,20 +73,7 @@ export function hostAllowed({ host, forwardedHost }, settings) {
   return named.every((value) => settings.appHosts.includes(value.trim().toLowerCase()));
 }
 
-/**
- * How many session cookies a Cookie header carries. Node joins repeated Cookie headers with "; ",
- * a WHATWG Headers object with ", "; cookie values never contain either, so both split the same way.
- */
-export function countSessionCookies(cookieHeader) {
-  if (!cookieHeader) return 0;
-  let count = 0;
-  for (const part of cookieHeader.split(/[;,]/)) {
-    if (part.slice(0, part.indexOf("=")).trim() === SESSION_COOKIE) count += 1;
-  }
-  return count;
-}
-
-/** Keys that name parts of JavaScript's object model (lib/http/text.ts has the same list and message for bodies). */
+/** Keys that name parts of JavaScript's object model (lib/contract/text.ts has the same list and message for bodies). */
 const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype"];
 const PROTOTYPE_KEY_MESSAGE = `is not accepted as a key (${PROTOTYPE_KEYS.join(", ")} never are)`;
 

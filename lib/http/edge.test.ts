@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { SESSION_COOKIE as SESSIONS_COOKIE } from "@/lib/auth/sessions";
 import { validationError } from "@/lib/http/api-error";
-import { ALLOWED_METHODS, SESSION_COOKIE, countSessionCookies, edgeRefusal, edgeSettings, hostAllowed, pageCsp, prototypeKeyInQuery, refusalBody, type EdgeRequest } from "@/lib/http/edge.mjs";
-import { prototypeKeyIssues } from "@/lib/http/text";
+import { countSessionCookies, SESSION_COOKIE } from "@/lib/auth/session-cookie.mjs";
+import { ALLOWED_METHODS, edgeRefusal, edgeSettings, hostAllowed, pageCsp, prototypeKeyInQuery, refusalBody, type EdgeRequest } from "@/lib/http/edge.mjs";
+import { prototypeKeyIssues } from "@/lib/contract/text";
 
 const request = (overrides: Partial<EdgeRequest> = {}): EdgeRequest => ({
   method: "GET",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
-import { endpoint } from "@/lib/http/endpoint";
+import { endpoint } from "@/lib/contract/endpoint";
 import { ApiError } from "@/lib/http/api-error";
 import { route } from "@/lib/http/route";
 import { immutable } from "@/lib/immutable";

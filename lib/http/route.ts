@@ -1,16 +1,16 @@
 import { ZodError, type z } from "zod";
-import { recordAuditEvent, writeAuditEvent, type AuditActor, type AuditEventInput, type Commit } from "@/lib/audit-trail";
+import { recordAuditEvent, writeAuditEvent, type AuditActor, type AuditEventInput, type Commit } from "@/lib/audit/trail";
 import { authenticate, type Actor, type EmployeeActor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
-import { isSameOrigin } from "@/lib/auth/csrf";
+import { isSameOrigin } from "@/lib/http/csrf";
 import { verifyEmployeeTotp } from "@/lib/auth/two-factor";
 import { ApiError, validationError } from "@/lib/http/api-error";
-import type { Auth, BodyOf, Endpoint, Method, ParamsOf, QueryOf, ResultOf } from "@/lib/http/endpoint";
+import type { Auth, BodyOf, Endpoint, Method, ParamsOf, QueryOf, ResultOf } from "@/lib/contract/endpoint";
 import { clientIp } from "@/lib/http/client-ip";
-import { prototypeKeyIssues } from "@/lib/http/text";
+import { prototypeKeyIssues } from "@/lib/contract/text";
 import { env } from "@/lib/env";
 import { inTransaction, isDatabaseBusy, isUniqueViolation } from "@/lib/db";
-import { randomHex } from "@/lib/ids";
+import { randomHex } from "@/lib/ids/generate";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineSandbox, endpointGroup } from "@/lib/http/endpoint";
+import { defineSandbox, endpointGroup } from "@/lib/contract/endpoint";
 import {
   informationRequestDetailSchema,
   informationRequestPageSchema,

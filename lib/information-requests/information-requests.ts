@@ -1,7 +1,7 @@
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { withinRange } from "@/lib/http/date-range";
-import { paginate } from "@/lib/http/pagination";
+import { withinRange } from "@/lib/contract/date-range";
+import { paginate } from "@/lib/contract/pagination";
 import {
   canTransition,
   informationRequestSchema,

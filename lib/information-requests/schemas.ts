@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { presenterOf } from "@/lib/http/present";
-import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
-import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
-import { freeText } from "@/lib/http/text";
+import { presenterOf } from "@/lib/contract/present";
+import { dateRangeQuery, rangeInOrder } from "@/lib/contract/date-range";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/contract/pagination";
+import { freeText } from "@/lib/contract/text";
 import { kycSubmissionSchema } from "@/lib/kyc/schemas";
-import { idSchema } from "@/lib/id-schema";
+import { idSchema } from "@/lib/ids/schema";
 
 export const informationRequestKinds = ["due_diligence", "endorsement"] as const;
 export const informationRequestStatuses = ["requested", "on_review", "approved", "rejected", "expired"] as const;

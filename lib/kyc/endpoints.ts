@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineSandbox, endpointGroup } from "@/lib/http/endpoint";
+import { defineSandbox, endpointGroup } from "@/lib/contract/endpoint";
 import { acceptAgreementInput, agreementSchema, applicantProfileSchema, beneficiarySchema, createKycSubmissionInput, kycSubmissionDetailSchema, kycSubmissionSummaryPageSchema, kycSubmissionWithBeneficiariesSchema, listKycSubmissionsQuery, submissionParams, updateProfileInput } from "@/lib/kyc/schemas";
 
 const define = endpointGroup({ tag: "KYC", auth: "any" });

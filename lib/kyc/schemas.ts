@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { presenterOf } from "@/lib/http/present";
+import { presenterOf } from "@/lib/contract/present";
 import { jsonNames, jsonOf } from "@/lib/db/json";
 import type { ApplicantProfile, Beneficiary, KycSubmission } from "@/lib/generated/prisma/client";
-import { text } from "@/lib/http/text";
+import { text } from "@/lib/contract/text";
 import { normalizeIp } from "@/lib/net/ip";
-import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/contract/pagination";
 import { isCountryCode } from "@/lib/kyc/countries";
-import { idSchema } from "@/lib/id-schema";
+import { idSchema } from "@/lib/ids/schema";
 
 // The agreement body, shared by the route and the dashboard's agreement form.
 

@@ -1,7 +1,7 @@
 import { createOrConflict, inTransaction } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { paginate, type PageQuery } from "@/lib/http/pagination";
+import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { agreementSchema, createKycSubmissionInput, type CreateKycSubmissionInput, kycSubmissionWithBeneficiariesSchema, presentAgreement, presentBeneficiaries, presentKycSubmission, presentKycSubmissionSummary } from "@/lib/kyc/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";

@@ -1,5 +1,5 @@
-import { defineSandbox, endpointGroup } from "@/lib/http/endpoint";
-import { pageQuerySchema } from "@/lib/http/pagination";
+import { defineSandbox, endpointGroup } from "@/lib/contract/endpoint";
+import { pageQuerySchema } from "@/lib/contract/pagination";
 import { createRecipientInput, recipientPageSchema, recipientParams, recipientSchema } from "@/lib/recipients/schemas";
 
 const define = endpointGroup({ tag: "Recipients", auth: "any" });

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { presenterOf } from "@/lib/http/present";
-import { pageSchemaOf } from "@/lib/http/pagination";
-import { text } from "@/lib/http/text";
-import { idSchema } from "@/lib/id-schema";
+import { presenterOf } from "@/lib/contract/present";
+import { pageSchemaOf } from "@/lib/contract/pagination";
+import { text } from "@/lib/contract/text";
+import { idSchema } from "@/lib/ids/schema";
 
 export const recipientParams = z.object({ id: idSchema("rcp") });
 

@@ -1,4 +1,4 @@
-import { endpointGroup } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/contract/endpoint";
 import { platformSettingsSchema, updateSettingsInput } from "@/lib/settings/schemas";
 
 const define = endpointGroup({ tag: "Settings", auth: "any" });

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { expect, it } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contract/endpoint";
 import type { Handler } from "@/lib/http/route";
 import { withScope, type Scope } from "@/lib/tenancy";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";

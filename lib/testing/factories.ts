@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { createPlatform } from "@/lib/accounts/platforms";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";

@@ -1,8 +1,8 @@
 import { generateSync } from "otplib";
 import { expect, vi } from "vitest";
 import type { z } from "zod";
-import type { ErrorBody } from "@/lib/http/api-error";
-import type { Endpoint, ResponseOf } from "@/lib/http/endpoint";
+import type { ErrorBody } from "@/lib/contract/error-codes";
+import type { Endpoint, ResponseOf } from "@/lib/contract/endpoint";
 import type { Handler } from "@/lib/http/route";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 

@@ -1,5 +1,5 @@
 // Strings and map keys as clients send them: control characters and ill-formed Unicode are refused
-// with 422 by one shared schema (lib/http/text.ts) wherever a string comes in, tab and line feed
+// with 422 by one shared schema (lib/contract/text.ts) wherever a string comes in, tab and line feed
 // only in free text; __proto__, constructor and prototype are never accepted as map keys.
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { FieldValues, Resolver } from "react-hook-form";
@@ -16,7 +16,7 @@ import { db } from "@/lib/db";
 import { signInInput } from "@/lib/employees/schemas";
 import { updateProfileInput } from "@/lib/kyc/schemas";
 import { allEndpoints } from "@/lib/endpoints";
-import type { ErrorBody } from "@/lib/http/api-error";
+import type { ErrorBody } from "@/lib/contract/error-codes";
 import type { Handler } from "@/lib/http/route";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";

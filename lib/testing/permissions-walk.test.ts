@@ -7,7 +7,7 @@ import { createSubAccount } from "@/lib/accounts/accounts";
 import { EVENT_TYPE_READ_PERMISSIONS, KEY_PERMISSIONS, PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Permission, type Role } from "@/lib/auth/permissions";
 import { createSession } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contract/endpoint";
 import type { Handler } from "@/lib/http/route";
 import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { allEndpoints } from "@/lib/endpoints";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contract/endpoint";
 import type { Handler } from "@/lib/http/route";
 
 const appDir = path.resolve(import.meta.dirname, "../../app");

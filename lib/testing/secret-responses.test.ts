@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { allEndpoints } from "@/lib/endpoints";
 import { db } from "@/lib/db";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contract/endpoint";
 import { PASSWORD, apiKeyFor, inDays, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { Authenticator, call, type Call } from "@/lib/testing/http";
 import { handlerFor } from "@/lib/testing/routes";

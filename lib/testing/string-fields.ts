@@ -1,5 +1,5 @@
 // Finds the string fields of an input schema, by looking into zod's definitions: the tests use it
-// to check that every string a client sends goes through the shared text schema (lib/http/text.ts).
+// to check that every string a client sends goes through the shared text schema (lib/contract/text.ts).
 
 type ZodDef = {
   type: string;

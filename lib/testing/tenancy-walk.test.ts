@@ -19,7 +19,7 @@ import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { acceptInvitation, inviteEmployee } from "@/lib/employees/invitations";
 import { startTotpEnrolment } from "@/lib/auth/two-factor";
 import { allEndpoints } from "@/lib/endpoints";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contract/endpoint";
 import type { Handler } from "@/lib/http/route";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
 import { updateApplicantProfile } from "@/lib/kyc/profile";

@@ -1,4 +1,4 @@
-import { endpointGroup } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/contract/endpoint";
 import { listTransactionsQuery, transactionPageSchema } from "@/lib/transactions/schemas";
 
 const define = endpointGroup({ tag: "Transactions", auth: "any" });

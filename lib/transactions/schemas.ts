@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { presenterOf } from "@/lib/http/present";
-import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
-import { text } from "@/lib/http/text";
-import { idSchema } from "@/lib/id-schema";
+import { presenterOf } from "@/lib/contract/present";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/contract/pagination";
+import { text } from "@/lib/contract/text";
+import { idSchema } from "@/lib/ids/schema";
 
 /** A positive decimal string ("12.50"); never a float, so no amount is ever rounded on the way in. */
 export const amountSchema = text()

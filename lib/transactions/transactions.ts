@@ -1,6 +1,6 @@
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { notFound } from "@/lib/http/api-error";
-import { paginate, type PageQuery } from "@/lib/http/pagination";
+import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { presentTransaction, transactionSchema, type TransactionStatus, type TransactionType } from "@/lib/transactions/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";

@@ -1,4 +1,4 @@
-import { defineSandbox, endpointGroup } from "@/lib/http/endpoint";
+import { defineSandbox, endpointGroup } from "@/lib/contract/endpoint";
 import { createTransferInput, transferParams, transferSchema } from "@/lib/transfers/schemas";
 
 const define = endpointGroup({ tag: "Transfers", auth: "any" });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { presenterOf } from "@/lib/http/present";
+import { presenterOf } from "@/lib/contract/present";
 import { amountSchema, currencySchema } from "@/lib/transactions/schemas";
-import { idSchema } from "@/lib/id-schema";
+import { idSchema } from "@/lib/ids/schema";
 
 /** For a route with a transfer id in its path (`{id}`): junk answers 404 like an unknown id. */
 export const transferParams = z.object({ id: idSchema("tr") });

@@ -1,5 +1,5 @@
 import { inTransaction, readLocked } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { ApiError, notFound } from "@/lib/http/api-error";
 import { presentTransfer, transferSchema } from "@/lib/transfers/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";

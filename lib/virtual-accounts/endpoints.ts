@@ -1,4 +1,4 @@
-import { defineSandbox, endpointGroup } from "@/lib/http/endpoint";
+import { defineSandbox, endpointGroup } from "@/lib/contract/endpoint";
 import { transactionSchema } from "@/lib/transactions/schemas";
 import {
   createVirtualAccountInput,

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { presenterOf } from "@/lib/http/present";
-import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
-import { text } from "@/lib/http/text";
+import { presenterOf } from "@/lib/contract/present";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/contract/pagination";
+import { text } from "@/lib/contract/text";
 import { amountSchema, currencySchema, walletAddressSchema } from "@/lib/transactions/schemas";
-import { idPattern } from "@/lib/id-schema";
+import { idPattern } from "@/lib/ids/schema";
 
 /** True for a segment shaped like a virtual account id; anything else in that position is a key. */
 export const looksLikeVirtualAccountId = (segment: string) => idPattern("va").test(segment);

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createOrConflict, inTransaction, readLocked } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { paginate, type PageQuery } from "@/lib/http/pagination";
+import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { recordTransaction } from "@/lib/transactions/transactions";
 import { looksLikeVirtualAccountId, presentVirtualAccount, virtualAccountSchema } from "@/lib/virtual-accounts/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";

@@ -12,7 +12,7 @@ import { POST as updateProfile } from "@/app/v1/kyc/update_profile/route";
 import { EVENT_TYPE_READ_PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Permission } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { jsonNames } from "@/lib/db/json";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contract/endpoint";
 import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
 import { call, type Call } from "@/lib/testing/http";

@@ -1,6 +1,6 @@
 // The webhooks API as CONTRACT.md ("Webhooks") specifies it.
 import { z } from "zod";
-import { endpointGroup } from "@/lib/http/endpoint";
+import { endpointGroup } from "@/lib/contract/endpoint";
 import {
   createWebhookEndpointInput,
   eventTypeSchema,

@@ -26,7 +26,7 @@ import { db } from "@/lib/db";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { createDelegatedUserEndpoint } from "@/lib/delegated-users/endpoints";
 import { ApiError } from "@/lib/http/api-error";
-import type { Endpoint } from "@/lib/http/endpoint";
+import type { Endpoint } from "@/lib/contract/endpoint";
 import { route, type Handler } from "@/lib/http/route";
 import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, inDays, nextMillisecond, platformWithKey, signedInEmployee } from "@/lib/testing/factories";

@@ -4,7 +4,7 @@ import { isString, jsonNames } from "@/lib/db/json";
 import type { Prisma, WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { deferredInsert, rawQuery } from "@/lib/db/raw-sql";
 import type { z } from "zod";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { currentScope } from "@/lib/tenancy";
 import type { EventType } from "@/lib/webhooks/event-types";
 

@@ -2,12 +2,12 @@ import { z } from "zod";
 import { maySeeDerived, type Permission } from "@/lib/auth/permissions";
 import { jsonNames, jsonObject } from "@/lib/db/json";
 import type { WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
-import { dateRangeQuery, rangeInOrder } from "@/lib/http/date-range";
-import { pageQuerySchema, pageSchemaOf } from "@/lib/http/pagination";
-import { text } from "@/lib/http/text";
+import { dateRangeQuery, rangeInOrder } from "@/lib/contract/date-range";
+import { pageQuerySchema, pageSchemaOf } from "@/lib/contract/pagination";
+import { text } from "@/lib/contract/text";
 import { EVENT_TYPE_NAMES, isEventType, type EventType } from "@/lib/webhooks/event-types";
 import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "@/lib/webhooks/url-rules";
-import { idSchema } from "@/lib/id-schema";
+import { idSchema } from "@/lib/ids/schema";
 
 /**
  * The URL as written, refused here for what no setting permits (client-safe: the dashboard's forms use

@@ -5,10 +5,10 @@ import { encryptSecret } from "@/lib/auth/encryption";
 import { inTransaction, lockRow, readLocked } from "@/lib/db";
 import { jsonNames } from "@/lib/db/json";
 import type { KeyCreator } from "@/lib/api-keys/schemas";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { ApiError, notFound } from "@/lib/http/api-error";
-import { withinRange } from "@/lib/http/date-range";
-import { paginate } from "@/lib/http/pagination";
+import { withinRange } from "@/lib/contract/date-range";
+import { paginate } from "@/lib/contract/pagination";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { EVENT_TYPES, EVENT_TYPE_NAMES, isEventType } from "@/lib/webhooks/event-types";
 import {

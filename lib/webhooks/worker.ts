@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { writeAuditEvent } from "@/lib/audit-trail";
+import { writeAuditEvent } from "@/lib/audit/trail";
 import { decryptSecret } from "@/lib/auth/encryption";
 import { db, inTransaction } from "@/lib/db";
 import { env } from "@/lib/env";

@@ -10,7 +10,7 @@ import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
 import { useHydrated } from "@/components/use-hydrated";
 import { api, ApiRequestError } from "@/lib/client/api";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import { signInEndpoint } from "@/lib/employees/endpoints";
 import { signInInput } from "@/lib/employees/schemas";
 

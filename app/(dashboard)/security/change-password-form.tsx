@@ -13,7 +13,7 @@ import { api } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
 import { changePasswordEndpoint, listOwnSessionsEndpoint } from "@/lib/employees/endpoints";
 import { changePasswordInput } from "@/lib/employees/schemas";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 
 // The API's own schema, plus the second typing of the new password that only the form asks for.
 const changePasswordForm = changePasswordInput

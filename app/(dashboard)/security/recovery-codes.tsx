@@ -10,7 +10,7 @@ import { Notice } from "@/components/ui/use-page-dialogs";
 import { api } from "@/lib/client/api";
 import { regenerateRecoveryCodesEndpoint } from "@/lib/employees/endpoints";
 import { totpConfirmInput } from "@/lib/employees/schemas";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import { RecoveryCodeList } from "./recovery-code-list";
 
 type RecoveryCodesBody = ResponseOf<typeof regenerateRecoveryCodesEndpoint>;

@@ -14,7 +14,7 @@ import { api, ApiRequestError } from "@/lib/client/api";
 import { useInvalidate } from "@/lib/client/queries";
 import { confirmTotpEndpoint, currentSessionEndpoint, startTotpEndpoint } from "@/lib/employees/endpoints";
 import { totpConfirmInput, totpStartInput } from "@/lib/employees/schemas";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import { RecoveryCodeList } from "./recovery-code-list";
 
 type Enrolment = ResponseOf<typeof startTotpEndpoint>;

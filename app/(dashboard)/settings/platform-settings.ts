@@ -1,4 +1,4 @@
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import type { getSettingsEndpoint } from "@/lib/settings/endpoints";
 
 export type PlatformSettings = ResponseOf<typeof getSettingsEndpoint>;

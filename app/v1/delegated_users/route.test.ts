@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { POST as createSandboxAccount } from "@/app/v1/sandbox/accounts/route";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { withScope } from "@/lib/tenancy";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, cursorOf, expectError, idPages } from "@/lib/testing/http";

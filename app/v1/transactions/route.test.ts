@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, cursorOf, idPages } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";

@@ -9,7 +9,7 @@ import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
 import { useHydrated } from "@/components/use-hydrated";
 import { api } from "@/lib/client/api";
-import type { ResponseOf } from "@/lib/http/endpoint";
+import type { ResponseOf } from "@/lib/contract/endpoint";
 import { acceptInvitationEndpoint } from "@/lib/employees/endpoints";
 import { newPasswordSchema } from "@/lib/employees/schemas";
 

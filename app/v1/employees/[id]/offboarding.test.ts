@@ -3,7 +3,7 @@ import { GET as listKeys, POST as issueKey } from "@/app/v1/api_keys/route";
 import { POST as createEndpoint } from "@/app/v1/webhook_endpoints/route";
 import { DEFAULT_KEY_PERMISSIONS, maySeeDerived, ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 import { EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";

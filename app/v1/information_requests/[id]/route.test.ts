@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
 import { createKycSubmission } from "@/lib/kyc/submissions";
 import { platformWithKey, raisedRequest } from "@/lib/testing/factories";

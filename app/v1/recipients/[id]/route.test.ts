@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST as createTransfer } from "@/app/v1/sandbox/transfers/route";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { createRecipient } from "@/lib/recipients/recipients";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { createRecipient, deleteRecipient } from "@/lib/recipients/recipients";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectCreated } from "@/lib/testing/http";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST as payIn } from "@/app/v1/sandbox/virtual_accounts/[idOrKey]/pay_in/route";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";

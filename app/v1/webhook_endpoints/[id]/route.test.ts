@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { POST as createEndpoint } from "@/app/v1/webhook_endpoints/route";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { apiKeyFor, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 import { DELETE, GET, POST } from "./route";

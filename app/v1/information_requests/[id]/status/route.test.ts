@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { raiseInformationRequest, updateInformationRequestStatus } from "@/lib/information-requests/information-requests";
 import type { InformationRequestStatus } from "@/lib/information-requests/schemas";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";

@@ -3,7 +3,7 @@ import { POST as retry } from "@/app/v1/webhook_endpoints/[id]/events/[eventId]/
 import { POST as sendTest } from "@/app/v1/webhook_endpoints/[id]/test/route";
 import { POST as createEndpoint } from "@/app/v1/webhook_endpoints/route";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { apiKeyFor, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { GET } from "./route";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as listTransactions } from "@/app/v1/transactions/route";
 import { DELETE as deactivate } from "@/app/v1/virtual_accounts/[idOrKey]/route";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { platformWithKey } from "@/lib/testing/factories";
 import { call, expectCreated, expectError } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";

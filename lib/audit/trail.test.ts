@@ -7,7 +7,7 @@ import { POST as signIn } from "@/app/v1/sessions/route";
 import { DEFAULT_KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { GET as getInformationRequest } from "@/app/v1/information_requests/[id]/route";
 import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
 import { PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { presenterOf } from "@/lib/http/present";
+import { presenterOf } from "@/lib/contract/present";
 
 const thingSchema = z.object({ id: z.string(), name: z.string().nullable(), createdAt: z.iso.datetime() });
 const presentThing = presenterOf(thingSchema);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/http/api-error";
-import { text } from "@/lib/http/text";
+import { text } from "@/lib/contract/text";
 
 export const pageQuerySchema = z.object({
   next: text().max(512).optional().meta({ description: "Opaque cursor from the previous page's `next`." }),

@@ -1,6 +1,6 @@
 import { inTransaction } from "@/lib/db";
 import { deferredInsert } from "@/lib/db/raw-sql";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 
 export type AuditActor = { type: "employee" | "api_key"; id: string; platformId: string; accountId: string };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validationError } from "@/lib/http/api-error";
-import { freeText, prototypeKeyIssues, prototypeKeyPaths, text, textProblem, withoutPrototypeKeys } from "@/lib/http/text";
+import { freeText, prototypeKeyIssues, prototypeKeyPaths, text, textProblem, withoutPrototypeKeys } from "@/lib/contract/text";
 
 const C0 = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code));
 const C1 = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(0x80 + code));

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Wire } from "@/lib/http/endpoint";
+import type { Wire } from "@/lib/contract/endpoint";
 
 /** A row that holds every field of an object schema, each as a handler may return it (Dates for date-time strings). */
 type RowFor<S extends z.ZodObject> = { [K in keyof z.input<S>]: Wire<z.input<S>[K]> };

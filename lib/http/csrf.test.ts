@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSameOrigin } from "@/lib/auth/csrf";
+import { isSameOrigin } from "@/lib/http/csrf";
 import { resetEnv } from "@/lib/env";
 import { signedInEmployee } from "@/lib/testing/factories";
 import { call, ORIGIN } from "@/lib/testing/http";

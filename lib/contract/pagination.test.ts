@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/api-error";
 import { rejectionOf } from "@/lib/testing/errors";
-import { decodeCursor, encodeCursor, pageQuerySchema, paginate, type PageQuery } from "@/lib/http/pagination";
+import { decodeCursor, encodeCursor, pageQuerySchema, paginate, type PageQuery } from "@/lib/contract/pagination";
 
 const b64url = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
 

@@ -44,17 +44,17 @@ export function textProblem(value: string, { freeText = false }: { freeText?: bo
 
 type StringParams = Parameters<typeof z.string>[0];
 
-const checked = (freeText: boolean, params?: StringParams) =>
+const textSchemaOf = (freeText: boolean, params?: StringParams) =>
   z.string(params).superRefine((value, context) => {
     const problem = textProblem(value, { freeText });
     if (problem) context.addIssue({ code: "custom", message: problem });
   });
 
 /** An incoming single-line string: well-formed Unicode without control characters, bidirectional controls or line separators. Chain `.trim()`, `.max()`, `.regex()` as on `z.string()`. */
-export const text = (params?: StringParams) => checked(false, params);
+export const text = (params?: StringParams) => textSchemaOf(false, params);
 
 /** Free text a person writes in a text area (a decision's reason): control characters refused as in `text()`, but tab and line feed allowed, and bidirectional controls and line separators too (they belong to running text in right-to-left scripts). */
-export const freeText = (params?: StringParams) => checked(true, params);
+export const freeText = (params?: StringParams) => textSchemaOf(true, params);
 
 // --- Map keys ------------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "@/lib/http/text";
+import { text } from "@/lib/contract/text";
 
 const dateHint = "must be a date (2026-11-01) or an ISO-8601 date-time (2026-11-01T13:00:00Z)";
 

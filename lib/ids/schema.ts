@@ -1,6 +1,6 @@
-import { text } from "@/lib/http/text";
+import { text } from "@/lib/contract/text";
 
-// Ids as the API hands them out (lib/ids.ts makes them): a type prefix, "_", then lower-case base36.
+// Ids as the API hands them out (lib/ids/generate.ts makes them): a type prefix, "_", then lower-case base36.
 // Client-safe (zod only), so forms and the API check an id the same way.
 
 export type IdPrefix = "acct" | "key" | "du" | "emp" | "txn" | "va" | "rcp" | "tr" | "ir" | "sub" | "ben" | "agr" | "ses" | "rc" | "aud" | "we" | "evt";

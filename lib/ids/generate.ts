@@ -1,6 +1,6 @@
 import { randomFillSync } from "node:crypto";
 
-import type { IdPrefix } from "@/lib/id-schema";
+import type { IdPrefix } from "@/lib/ids/schema";
 
 export type { IdPrefix };
 

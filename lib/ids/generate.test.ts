@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newId } from "@/lib/ids";
+import { newId } from "@/lib/ids/generate";
 
 describe("newId", () => {
   it("is the prefix and 20 base36 characters, never the same twice", () => {
