@@ -3,7 +3,7 @@ import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { rawRead, type Rows } from "@/lib/db/raw-read";
 import { isThenable, type MaybePromise } from "@/lib/maybe-promise";
 import { deferredInsert, rawExecute } from "@/lib/db/raw-sql";
-import { notFound } from "@/lib/http/api-error";
+import { notFound } from "@/lib/errors";
 import { idPattern } from "@/lib/ids/schema";
 import { requestContext, withinContext } from "@/lib/request-context";
 

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { findAccount } from "@/lib/accounts/accounts";
 import { presentAccount, type FeatureFlags } from "@/lib/accounts/schemas";
 import { jsonObject, jsonStringRecord } from "@/lib/db/json";
@@ -25,5 +25,5 @@ export async function updateFeatureFlags({ accountId, featureFlags }: { accountI
     });
     if (count === 1) return presentAccount({ ...account, featureFlags: merged });
   }
-  throw new ApiError("err_conflict", "The feature flags kept changing while this update was applied; try again");
+  throw new DomainError("conflict", "The feature flags kept changing while this update was applied; try again");
 }

@@ -4,7 +4,7 @@ import { isString, jsonNames } from "@/lib/db/json";
 import { newApiKeySecret } from "@/lib/auth/api-key-secret";
 import { assertCreatorStillActive } from "@/lib/auth/creator";
 import { DEFAULT_KEY_PERMISSIONS, permissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { apiKeySchema, presentApiKey, type ApiKeyFields, type KeyCreator } from "@/lib/api-keys/schemas";
 import { isoTimestamp, type Rows } from "@/lib/db/raw-read";
 import { immutable, isImmutable } from "@/lib/immutable";
@@ -23,7 +23,7 @@ function assertHolds(issuer: KeyIssuer, permissions: readonly Permission[], doin
   const missing = permissions.find((permission) => !issuer.permissions.includes(permission));
   if (!missing) return;
   const who = issuer.type === "employee" ? "your role does not include" : "this key does not hold";
-  throw new ApiError("err_forbidden", `You cannot ${doing} a key with ${missing}: ${who} it`, { permission: missing });
+  throw new DomainError("forbidden", `You cannot ${doing} a key with ${missing}: ${who} it`, { permission: missing });
 }
 
 /**
@@ -119,7 +119,7 @@ async function findKey(keyId: string) {
 export async function updateApiKeyAllowlist({ issuer, keyId, cidrAllowlist }: { issuer: KeyIssuer; keyId: string; cidrAllowlist: string[] }) {
   const row = await findKey(keyId);
   assertHolds(issuer, permissionList(row.permissions), "change");
-  const revoked = () => new ApiError("err_conflict", "This API key is revoked; issue a new one");
+  const revoked = () => new DomainError("conflict", "This API key is revoked; issue a new one");
   if (row.revokedAt) throw revoked();
   // Conditional: a revocation that commits meanwhile is not followed by a change to the revoked key.
   const { count } = await tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { cidrAllowlist } });
@@ -170,8 +170,8 @@ export async function rollApiKey({
   const old = await findKey(keyId);
   const permissions = permissionList(old.permissions);
   assertHolds(issuer, permissions, "roll");
-  if (old.revokedAt) throw new ApiError("err_conflict", "This API key is revoked; issue a new one");
-  if (old.expiresAt <= now) throw new ApiError("err_conflict", "This API key has expired; issue a new one");
+  if (old.revokedAt) throw new DomainError("conflict", "This API key is revoked; issue a new one");
+  if (old.expiresAt <= now) throw new DomainError("conflict", "This API key has expired; issue a new one");
   if (old.rolledToId) throw alreadyRolled(old.rolledToId);
   const overlapEnds = new Date(now.getTime() + overlapSeconds * 1000);
   const oldEnds = overlapEnds < old.expiresAt ? overlapEnds : old.expiresAt;
@@ -195,7 +195,7 @@ export async function rollApiKey({
     if (count !== 1) {
       const current = await tx.apiKey.findUnique({ where: { id: old.id }, select: { rolledToId: true } });
       if (current?.rolledToId) throw alreadyRolled(current.rolledToId);
-      throw new ApiError("err_conflict", "This API key was revoked or expired meanwhile; issue a new one");
+      throw new DomainError("conflict", "This API key was revoked or expired meanwhile; issue a new one");
     }
     return tx.apiKey.create({ data });
   });
@@ -209,4 +209,4 @@ export async function rollApiKey({
 }
 
 const alreadyRolled = (successorId: string) =>
-  new ApiError("err_conflict", `This API key was already rolled into ${successorId}; roll that key instead`, { key: "already rolled" });
+  new DomainError("conflict", `This API key was already rolled into ${successorId}; roll that key instead`, { key: "already rolled" });

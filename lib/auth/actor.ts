@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { idPattern } from "@/lib/ids/schema";
 import { readSessionCookie, resolveSession } from "@/lib/auth/sessions";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
@@ -44,15 +44,15 @@ export type EmployeeActor = Extract<Actor, { type: "employee" }>;
  * Bearer key first (it needs no CSRF check), then the session cookie. Ambiguous credentials answer
  * 400: two Authorization headers (a Headers object joins them with ", "; a key never holds a comma)
  * or two session cookies (readSessionCookie). server.mjs refuses both before any route runs too.
- * A key is answered at once when its check was (lib/maybe-promise.ts); refusals are thrown ApiErrors.
+ * A key is answered at once when its check was (lib/maybe-promise.ts); refusals are thrown DomainErrors (lib/errors.ts).
  */
 export function authenticate(request: Request, ip: string | null): MaybePromise<Actor> {
   const authorization = request.headers.get("authorization");
   const token = readSessionCookie(request);
   if (authorization === null) return authenticateSession(token);
-  if (authorization.includes(",")) throw new ApiError("err_bad_request", "Send one Authorization header, not several");
+  if (authorization.includes(",")) throw new DomainError("bad_request", "Send one Authorization header, not several");
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) throw new ApiError("err_unauthenticated", "Authorization must be `Bearer <API key>`");
+  if (!match) throw new DomainError("unauthenticated", "Authorization must be `Bearer <API key>`");
   const named = request.headers.get("service-account-id")?.trim();
   const serviceAccountId = named && idPattern("acct").test(named) ? named : null;
   return andThen(verifyApiKey({ secret: match[1]!, ip, serviceAccountId }), (key): Actor => ({
@@ -69,7 +69,7 @@ export function authenticate(request: Request, ip: string | null): MaybePromise<
 async function authenticateSession(token: string | null): Promise<Actor> {
   if (token) {
     const session = await resolveSession(token);
-    if (!session) throw new ApiError("err_unauthenticated", "Your session has expired; sign in again");
+    if (!session) throw new DomainError("unauthenticated", "Your session has expired; sign in again");
     const { employee } = session;
     const { role } = employee;
     return {
@@ -87,5 +87,5 @@ async function authenticateSession(token: string | null): Promise<Actor> {
       settings: { requireTwoFactor: employee.account.requireTwoFactor, fourEyesApproval: employee.account.fourEyesApproval },
     };
   }
-  throw new ApiError("err_unauthenticated", "Authentication required: send `Authorization: Bearer <API key>` or sign in");
+  throw new DomainError("unauthenticated", "Authentication required: send `Authorization: Bearer <API key>` or sign in");
 }

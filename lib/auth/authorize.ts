@@ -1,6 +1,6 @@
 import type { Actor } from "@/lib/auth/actor";
 import { missingReadPermission, type Permission, type Role } from "@/lib/auth/permissions";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 
 /** What a permission check needs of the caller (an Actor is one). */
 export type PermissionHolder =
@@ -12,7 +12,7 @@ const whoIs = (actor: PermissionHolder) => (actor.type === "employee" ? `Your ro
 /** 403 `err_forbidden` naming the permission the caller lacks, in words that say why. */
 export function assertPermission(actor: Actor, permission: Permission) {
   if (actor.permissions.includes(permission)) return;
-  throw new ApiError("err_forbidden", `${whoIs(actor)} does not allow this: it needs the ${permission} permission`, { permission });
+  throw new DomainError("forbidden", `${whoIs(actor)} does not allow this: it needs the ${permission} permission`, { permission });
 }
 
 /**
@@ -24,7 +24,7 @@ export function assertMaySeeDerived(actor: PermissionHolder, shown: Iterable<str
   for (const item of shown) {
     const permission = missingReadPermission(actor, item);
     if (permission) {
-      throw new ApiError("err_forbidden", `${whoIs(actor)} may not ${doing(item)}: it needs the ${permission} permission to see that data`, { permission });
+      throw new DomainError("forbidden", `${whoIs(actor)} may not ${doing(item)}: it needs the ${permission} permission to see that data`, { permission });
     }
   }
 }
@@ -35,10 +35,10 @@ export function assertMaySeeDerived(actor: PermissionHolder, shown: Iterable<str
  */
 export function authorize(definition: { permission: Permission | null; platformWide?: boolean; beforeTwoFactor?: boolean }, actor: Actor) {
   if (actor.type === "employee" && actor.settings.requireTwoFactor && !actor.twoFactorEnabled && !definition.beforeTwoFactor) {
-    throw new ApiError("err_two_factor_required", "This platform requires two-factor authentication: set up an authenticator app first");
+    throw new DomainError("two_factor_required", "This platform requires two-factor authentication: set up an authenticator app first");
   }
   if (definition.permission) assertPermission(actor, definition.permission);
   if (definition.platformWide && actor.confined) {
-    throw new ApiError("err_forbidden", "This API key acts for one account only, and this route covers the whole platform");
+    throw new DomainError("forbidden", "This API key acts for one account only, and this route covers the whole platform");
   }
 }

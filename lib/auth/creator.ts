@@ -1,6 +1,6 @@
 import type { KeyCreator } from "@/lib/api-keys/schemas";
 import { db, lockRow } from "@/lib/db";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 
 /**
  * Refuses (401) a new credential whose creator stopped being one after the request was
@@ -16,5 +16,5 @@ export async function assertCreatorStillActive(createdBy: KeyCreator | null, now
     createdBy.type === "employee"
       ? await db().employee.count({ where: { id: createdBy.id, status: "active" } })
       : await db().apiKey.count({ where: { id: createdBy.id, revokedAt: null, expiresAt: { gt: now } } });
-  if (live === 0) throw new ApiError("err_unauthenticated", "This credential stopped working while the request ran; nothing was created");
+  if (live === 0) throw new DomainError("unauthenticated", "This credential stopped working while the request ran; nothing was created");
 }

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { verifyPassword } from "@/lib/auth/passwords";
 import { signInRules, takeAttempts, throttleKey } from "@/lib/auth/throttle";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { throttleGroup } from "@/lib/net/ip";
 
 /**
@@ -27,7 +27,7 @@ export function signInCounters(email: string, ip: string | null) {
 export async function verifyOwnPassword({ employeeId, password, ip }: { employeeId: string; password: string; ip: string | null }) {
   const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
   if (!(await passwordMatchesCounted(employee.passwordHash, password, signInCounters(employee.email, ip)))) {
-    throw new ApiError("err_password_incorrect", "The password is not your current password", { password: "is not your current password" });
+    throw new DomainError("password_incorrect", "The password is not your current password", { password: "is not your current password" });
   }
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnv } from "@/lib/env";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { HASHING_QUEUE, HASHING_SLOTS, hashingLoad, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 
 // Every argon2 call, watched: how many run at the same moment (the cap is on hashes in flight).
@@ -125,8 +125,8 @@ describe("the hashing cap", () => {
     const refused = results.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason);
     expect(refused).toHaveLength(10);
     for (const error of refused) {
-      expect(error).toBeInstanceOf(ApiError);
-      expect(error).toMatchObject({ code: "err_rate_limited", headers: { "Retry-After": "1" } });
+      expect(error).toBeInstanceOf(DomainError);
+      expect(error).toMatchObject({ kind: "rate_limited", retryAfter: 1 });
     }
     expect(argon2Calls.peak).toBe(HASHING_SLOTS);
     expect(hashingLoad()).toEqual({ running: 0, waiting: 0 });

@@ -2,7 +2,7 @@ import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { hash as argon2Hash, parseOptions, verify as argon2Verify } from "@node-rs/argon2";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { parseWebConcurrency } from "@/lib/web-concurrency.mjs";
 
 // argon2id at OWASP's first recommendation (m=19 MiB, t=2, p=1), stored as the PHC string
@@ -40,7 +40,7 @@ const waiting: Array<() => void> = [];
 async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
   if (running >= HASHING_SLOTS) {
     if (waiting.length >= HASHING_QUEUE) {
-      throw new ApiError("err_rate_limited", "The service is busy checking passwords; try again in a moment", undefined, { "Retry-After": "1" });
+      throw new DomainError("rate_limited", "The service is busy checking passwords; try again in a moment", undefined, { retryAfter: 1 });
     }
     // The slot is handed over by the finishing holder (running stays counted), so no newcomer can take it first.
     await new Promise<void>((resolve) => waiting.push(resolve));

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { newId } from "@/lib/ids/generate";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { countSessionCookies, SESSION_COOKIE } from "@/lib/auth/session-cookie.mjs";
 
 export { SESSION_COOKIE };
@@ -26,7 +26,7 @@ export function clearedSessionCookie(): string {
 export function readSessionCookie(request: Request): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;
-  if (countSessionCookies(header) > 1) throw new ApiError("err_bad_request", `Send one ${SESSION_COOKIE} cookie, not several`);
+  if (countSessionCookies(header) > 1) throw new DomainError("bad_request", `Send one ${SESSION_COOKIE} cookie, not several`);
   for (const part of header.split(/[;,]/)) {
     const [name, ...rest] = part.trim().split("=");
     if (name === SESSION_COOKIE) return rest.join("=") || null;

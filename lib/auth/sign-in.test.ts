@@ -2,7 +2,8 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { hash as argon2Hash } from "@node-rs/argon2";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
+import { toApiError } from "@/lib/http/api-error";
 import { signInRules } from "@/lib/auth/throttle";
 import { signIn } from "@/lib/auth/sign-in";
 import { hashPassword } from "@/lib/auth/passwords";
@@ -17,7 +18,7 @@ vi.mock("@/lib/auth/passwords", async (importOriginal) => {
     ...actual,
     verifyPassword: async (password: string, stored: string) => {
       // What the hashing cap answers when its queue is full (lib/auth/passwords.ts).
-      if (checks.busy) throw new (await import("@/lib/http/api-error")).ApiError("err_rate_limited", "busy", undefined, { "Retry-After": "1" });
+      if (checks.busy) throw new (await import("@/lib/errors")).DomainError("rate_limited", "busy", undefined, { retryAfter: 1 });
       checks.count += 1;
       return actual.verifyPassword(password, stored);
     },
@@ -35,8 +36,9 @@ async function attempt(email: string, password: string, ip: string | null, totpC
     await signIn({ email, password, ip, totpCode });
     return { status: 200 };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.status, code: error.code, retryAfter: error.headers?.["Retry-After"] };
+    if (!(error instanceof DomainError)) throw error;
+    const answer = toApiError(error);
+    return { status: answer.status, code: answer.code, retryAfter: answer.headers?.["Retry-After"] };
   }
 }
 
@@ -186,7 +188,7 @@ describe("a change that commits while a sign-in is hashing wins", () => {
     const { email, employee } = await signedInEmployee();
     const before = await sessionsOf(employee.id);
     const changed = after(async () => db().employee.update({ where: { id: employee.id }, data: { passwordHash: await hashPassword("a brand new long passphrase") } }));
-    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.60", commit: changed })).rejects.toMatchObject({ code: "err_unauthenticated" });
+    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.60", commit: changed })).rejects.toMatchObject({ kind: "unauthenticated" });
     expect(await sessionsOf(employee.id)).toBe(before);
   });
 
@@ -194,7 +196,7 @@ describe("a change that commits while a sign-in is hashing wins", () => {
     const { email, employee } = await signedInEmployee();
     const before = await sessionsOf(employee.id);
     const deactivated = after(() => db().employee.update({ where: { id: employee.id }, data: { status: "deactivated", deactivatedAt: new Date() } }));
-    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.61", commit: deactivated })).rejects.toMatchObject({ code: "err_unauthenticated" });
+    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.61", commit: deactivated })).rejects.toMatchObject({ kind: "unauthenticated" });
     expect(await sessionsOf(employee.id)).toBe(before);
   });
 

@@ -4,7 +4,7 @@ import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/
 import { createSession } from "@/lib/auth/sessions";
 import { clearThrottle, signInRules, takeAttempts, throttleKey } from "@/lib/auth/throttle";
 import { passwordMatchesCounted, signInCounters } from "@/lib/auth/own-password";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { verifyEmployeeTotp, verifyRecoveryCode } from "@/lib/auth/two-factor";
 import { presentAccount } from "@/lib/accounts/schemas";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
@@ -52,19 +52,19 @@ export async function signIn({
     throw error;
   }
   // Failures on a known e-mail are tied to that employee, so the platform's audit trail shows them.
-  const attribute = (error: ApiError) => {
+  const attribute = (error: DomainError) => {
     if (employee) error.actor = { type: "employee", id: employee.id, platformId: employee.account.platformId, accountId: employee.accountId };
     return error;
   };
   if (!employee || !passwordOk || employee.status !== "active") {
-    throw attribute(new ApiError("err_unauthenticated", "The e-mail address or password is wrong"));
+    throw attribute(new DomainError("unauthenticated", "The e-mail address or password is wrong"));
   }
   // The right password is no guess: from here on the second factor has its own throttle.
   await attempt.refund();
   try {
     await checkSecondFactor(employee, totpCode);
   } catch (error) {
-    throw error instanceof ApiError ? attribute(error) : error;
+    throw error instanceof DomainError ? attribute(error) : error;
   }
 
   await clearThrottle(pairKey);
@@ -77,7 +77,7 @@ export async function signIn({
       where: { id: employee.id, passwordHash: verifiedHash, status: "active" },
       data: { lastLoginAt: new Date() },
     });
-    if (count !== 1) throw attribute(new ApiError("err_unauthenticated", "The e-mail address or password is wrong"));
+    if (count !== 1) throw attribute(new DomainError("unauthenticated", "The e-mail address or password is wrong"));
     const signedIn = await db().employee.findUniqueOrThrow({ where: { id: employee.id }, include: { account: true } });
     return { signedIn, ...(await createSession({ employeeId: employee.id, ip })) };
   }, who);
@@ -96,7 +96,7 @@ async function upgradeHash(employeeId: string, stored: string, password: string)
   try {
     passwordHash = await hashPassword(password);
   } catch (error) {
-    if (error instanceof ApiError) return stored;
+    if (error instanceof DomainError) return stored;
     throw error;
   }
   const { count } = await db().employee.updateMany({ where: { id: employeeId, passwordHash: stored }, data: { passwordHash } });
@@ -109,7 +109,7 @@ async function checkSecondFactor(employee: { id: string; totpEnabledAt: Date | n
   if (!employee.totpEnabledAt) return;
   const code = totpCode?.trim();
   if (!code) {
-    throw new ApiError("err_otp_required", "Enter the code from your authenticator app, or a recovery code", {
+    throw new DomainError("otp_required", "Enter the code from your authenticator app, or a recovery code", {
       totpCode: "required",
     });
   }
@@ -156,7 +156,7 @@ export async function changeOwnPassword({
   const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
   const counters = [{ key: throttleKey("password-change", employeeId), rule: signInRules.accountFromIp }];
   if (!(await passwordMatchesCounted(employee.passwordHash, currentPassword, counters))) {
-    throw new ApiError("err_validation", "currentPassword: is not your current password", { currentPassword: "is not your current password" });
+    throw new DomainError("invalid", "currentPassword: is not your current password", { currentPassword: "is not your current password" });
   }
   const passwordHash = await hashPassword(newPassword);
   const now = new Date();

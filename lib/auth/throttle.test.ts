@@ -24,7 +24,7 @@ describe("takeSlot: at most the limit in any span of the window", () => {
         await takeSlot(key, rule, now);
         ok++;
       } catch (error) {
-        expect(error).toMatchObject({ code: "err_rate_limited" });
+        expect(error).toMatchObject({ kind: "rate_limited" });
       }
     }
     return ok;
@@ -57,6 +57,6 @@ describe("takeSlot: at most the limit in any span of the window", () => {
     const results = await Promise.allSettled(Array.from({ length: 40 }, () => takeSlot(key, rule, now)));
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(5);
     const refused = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
-    for (const { reason } of refused) expect(reason).toMatchObject({ code: "err_rate_limited", headers: { "Retry-After": "300" } });
+    for (const { reason } of refused) expect(reason).toMatchObject({ kind: "rate_limited", retryAfter: 300 });
   });
 });

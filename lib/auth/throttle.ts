@@ -1,5 +1,5 @@
 import { db, isUniqueViolation } from "@/lib/db";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 
 /** Every kind of counter, and the parts that name one counter of that kind. */
 type ThrottleSubjects = {
@@ -133,9 +133,7 @@ export async function takeAttempts(counters: Array<{ key: ThrottleKey; rule: Att
 
 function rateLimited(retryAfterMs: number) {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new ApiError("err_rate_limited", `Too many failed attempts; try again in ${seconds} seconds`, undefined, {
-    "Retry-After": String(seconds),
-  });
+  return new DomainError("rate_limited", `Too many failed attempts; try again in ${seconds} seconds`, undefined, { retryAfter: seconds });
 }
 
 /**

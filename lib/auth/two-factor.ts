@@ -5,13 +5,13 @@ import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import { verifyOwnPassword } from "@/lib/auth/own-password";
 import { oneTimeCodeRule, takeSlot, throttleKey } from "@/lib/auth/throttle";
 import { matchTotpStep, newTotpSecret, totpUri } from "@/lib/auth/totp";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { randomBytes } from "node:crypto";
 import { newId } from "@/lib/ids/generate";
 import { sha256 } from "@/lib/auth/tokens";
 
 const alreadyOn = () =>
-  new ApiError("err_conflict", "Two-factor authentication is already on for this employee");
+  new DomainError("conflict", "Two-factor authentication is already on for this employee");
 
 /**
  * Hands out a new secret to scan once the employee's current password is proven (a stolen session
@@ -69,12 +69,12 @@ export async function confirmTotpEnrolment({
   if (!employee) throw notFound("Employee");
   if (employee.totpEnabledAt) throw alreadyOn();
   if (!employee.totpPendingSecret) {
-    throw new ApiError("err_conflict", "Start enrolment first (POST /v1/employees/totp)");
+    throw new DomainError("conflict", "Start enrolment first (POST /v1/employees/totp)");
   }
   const attempt = await takeOneTimeCodeAttempt(employeeId);
   const step = await matchTotpStep({ secret: decryptSecret(employee.totpPendingSecret, employeeId), code });
   if (step === null) {
-    throw new ApiError("err_otp_invalid", "The code does not match; check the time on your phone and try the current code", {
+    throw new DomainError("otp_invalid", "The code does not match; check the time on your phone and try the current code", {
       code: "does not match",
     });
   }
@@ -108,27 +108,27 @@ export async function confirmTotpEnrolment({
 export async function verifyEmployeeTotp({ employeeId, code }: { employeeId: string; code: string | null }) {
   const employee = await db().employee.findUnique({ where: { id: employeeId } });
   if (!employee?.totpSecret || !employee.totpEnabledAt) {
-    throw new ApiError(
-      "err_otp_required",
+    throw new DomainError(
+      "otp_required",
       "Two-factor authentication is not set up: enrol an authenticator app (POST /v1/employees/totp) first",
     );
   }
   if (code === null || code.trim() === "") {
-    throw new ApiError("err_otp_required", "A current code from your authenticator app is required (Service-Totp-Code)");
+    throw new DomainError("otp_required", "A current code from your authenticator app is required (Service-Totp-Code)");
   }
   const attempt = await takeOneTimeCodeAttempt(employeeId);
   const step = await matchTotpStep({ secret: decryptSecret(employee.totpSecret, employee.id), code: code.trim() });
-  if (step === null) throw new ApiError("err_otp_invalid", "The authenticator code is wrong, expired or already used");
+  if (step === null) throw new DomainError("otp_invalid", "The authenticator code is wrong, expired or already used");
   // Right, so no guess: given back even when its step is already spent (a replay is refused below, not counted).
   await attempt.refund();
   if (employee.totpLastStep !== null && step <= employee.totpLastStep) {
-    throw new ApiError("err_otp_invalid", "The authenticator code is wrong, expired or already used");
+    throw new DomainError("otp_invalid", "The authenticator code is wrong, expired or already used");
   }
   const { count } = await db().employee.updateMany({
     where: { id: employeeId, OR: [{ totpLastStep: null }, { totpLastStep: { lt: step } }] },
     data: { totpLastStep: step },
   });
-  if (count !== 1) throw new ApiError("err_otp_invalid", "The authenticator code is wrong, expired or already used");
+  if (count !== 1) throw new DomainError("otp_invalid", "The authenticator code is wrong, expired or already used");
 }
 
 const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
@@ -165,7 +165,7 @@ export async function consumeRecoveryCode({ employeeId, code }: { employeeId: st
 export async function verifyRecoveryCode({ employeeId, code }: { employeeId: string; code: string }) {
   const attempt = await takeOneTimeCodeAttempt(employeeId);
   if (!(await consumeRecoveryCode({ employeeId, code }))) {
-    throw new ApiError("err_otp_invalid", "That code is wrong or was already used", { totpCode: "invalid" });
+    throw new DomainError("otp_invalid", "That code is wrong or was already used", { totpCode: "invalid" });
   }
   await attempt.refund();
 }

@@ -2,7 +2,7 @@ import { db, postgresqlPool } from "@/lib/db";
 import { databaseProvider } from "@/lib/env";
 import { processGlobal } from "@/lib/process-global";
 import { rawRead } from "@/lib/db/raw-read";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
 import { sha256 } from "@/lib/auth/tokens";
 import { ipInRanges } from "@/lib/net/ip";
@@ -31,7 +31,7 @@ const KEY_FROM = `FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHE
 
 /**
  * The one ordered check for a presented key: unknown or revoked -> expired -> IP allowlist.
- * Every refusal is an ApiError (thrown at once on SQLite), so the HTTP mapping happens in one place.
+ * Every refusal is a DomainError (thrown at once on SQLite), so the HTTP mapping happens in one place.
  * Answers at once when the read did and no lastUsedAt is due (lib/maybe-promise.ts).
  */
 export function verifyApiKey({
@@ -60,18 +60,18 @@ export function verifyApiKey({
   return andThen(rows, ([key]) => checkKey(key, ip, now, serviceAccountId));
 }
 
-const invalidKey = () => new ApiError("err_unauthenticated", "Invalid, revoked or expired API key");
+const invalidKey = () => new DomainError("unauthenticated", "Invalid, revoked or expired API key");
 
 function checkKey(key: Readonly<KeyRow> | undefined, ip: string | null, now: number, serviceAccountId: string | null): MaybePromise<VerifiedKey> {
   if (!key) throw invalidKey();
-  const refuse = (error: ApiError) => {
+  const refuse = (error: DomainError) => {
     error.actor = { type: "api_key", id: key.id, platformId: key.platformId, accountId: key.accountId };
     return error;
   };
   if (key.revokedAt !== null || Date.parse(key.expiresAt) <= now) throw refuse(invalidKey());
   const allowlist = parseAllowlist(key.cidrAllowlist);
   if (allowlist.length > 0 && (ip === null || !ipInRanges(ip, allowlist))) {
-    throw refuse(new ApiError("err_ip_not_allowed", "This API key may not be used from this IP address"));
+    throw refuse(new DomainError("ip_not_allowed", "This API key may not be used from this IP address"));
   }
   const verified: VerifiedKey = { id: key.id, accountId: key.accountId, platformId: key.platformId, permissions: permissionList(key.permissions) };
   if (serviceAccountId !== null) verified.serviceAccount = { id: serviceAccountId, inPlatform: key.namedAccountId === serviceAccountId };

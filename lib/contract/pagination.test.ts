@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
+import { toApiError } from "@/lib/http/api-error";
 import { rejectionOf } from "@/lib/testing/errors";
 import { decodeCursor, encodeCursor, pageQuerySchema, paginate, type PageQuery } from "@/lib/contract/pagination";
 
 const b64url = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
 
-/** Calls fn and returns the ApiError it throws (fails the test if it throws something else or nothing). */
-const apiErrorOf = (fn: () => unknown) => rejectionOf(ApiError, fn);
+/** Calls fn and returns how the API answers the DomainError it throws (fails the test if it throws something else or nothing). */
+const apiErrorOf = async (fn: () => unknown) => toApiError(await rejectionOf(DomainError, fn));
 
 describe("encodeCursor / decodeCursor", () => {
   it("round-trips a cursor", () => {

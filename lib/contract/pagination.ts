@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { text } from "@/lib/contract/text";
 
 export const pageQuerySchema = z.object({
@@ -29,7 +29,7 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id, cursor.order])).toString("base64url");
 }
 
-const badCursor = () => new ApiError("err_bad_request", "next is not a cursor this API returned", { next: "invalid cursor" });
+const badCursor = () => new DomainError("bad_request", "next is not a cursor this API returned", { next: "invalid cursor" });
 
 export function decodeCursor(text: string): Cursor {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) throw badCursor();
@@ -61,7 +61,7 @@ export async function paginate<T extends { id: string }, F extends string = "cre
   if (query.next !== undefined) {
     const cursor = decodeCursor(query.next);
     if (cursor.order !== order) {
-      throw new ApiError("err_bad_request", "next was issued for the other order; pass the same order", { next: "order mismatch" });
+      throw new DomainError("bad_request", "next was issued for the other order; pass the same order", { next: "order mismatch" });
     }
     const beyond = order === "desc" ? "lt" : "gt";
     // The plain range bound lets SQLite seek into the (…, createdAt, id) index; the OR alone is not

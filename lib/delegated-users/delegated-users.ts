@@ -1,5 +1,5 @@
 import { newId } from "@/lib/ids/generate";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { delegatedUserSchema, presentDelegatedUser } from "@/lib/delegated-users/schemas";
 import { tenantDb, tenantDeferredInsert } from "@/lib/tenancy";
@@ -18,7 +18,7 @@ export async function createDelegatedUser({ externalId }: { externalId: string }
   const user = { id: newId("du"), externalId, createdAt: new Date() };
   // On PostgreSQL put off to the one statement before COMMIT, with the audit record and the events.
   await tenantDeferredInsert(`INSERT INTO "DelegatedUser" ("id", "accountId", "externalId", "createdAt") VALUES (:id, :accountId, :externalId, :createdAt)`, user, {
-    conflict: () => new ApiError("err_conflict", "A delegated user with this externalId already exists", { externalId: "already exists" }),
+    conflict: () => new DomainError("conflict", "A delegated user with this externalId already exists", { externalId: "already exists" }),
   });
   await emitResourceEvent("delegated_user.created", delegatedUserSchema, user);
   return presentDelegatedUser(user);

@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { permissionList, type Permission } from "@/lib/auth/permissions";
 import { apiKeySchema, presentApiKey } from "@/lib/api-keys/schemas";
 import type { ApiKey, WebhookEndpoint } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Offboarding's other half: the API keys and webhook endpoints an employee created keep working
@@ -82,7 +82,7 @@ export function assertMayRevoke(actor: Actor, { apiKeys }: CreatedCredentials) {
   const missing = [...needed].find((permission) => !actor.permissions.includes(permission));
   if (!missing) return;
   const who = actor.type === "employee" ? `Your role (${actor.role}) does not allow this` : "This API key does not allow this";
-  throw new ApiError("err_forbidden", `${who}: revoking the credentials needs the ${missing} permission`, { permission: missing });
+  throw new DomainError("forbidden", `${who}: revoking the credentials needs the ${missing} permission`, { permission: missing });
 }
 
 /**

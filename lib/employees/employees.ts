@@ -2,7 +2,7 @@ import { db, inTransaction, lockRow, readLocked } from "@/lib/db";
 import type { Actor } from "@/lib/auth/actor";
 import { assertMaySeeDerived, assertPermission } from "@/lib/auth/authorize";
 import type { Role } from "@/lib/auth/permissions";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
 import { assertMayRevoke, credentialIds, findCreatedCredentials, revokeCreatedCredentials } from "@/lib/employees/created-credentials";
 import { scopePlatformId, tenantDb } from "@/lib/tenancy";
@@ -34,7 +34,7 @@ export function assertMayGrant(actor: Actor, role: Role) {
 }
 
 const lastOwner = () =>
-  new ApiError("err_conflict", "This is the platform's last active owner: make someone else an owner first", { role: "last active owner" });
+  new DomainError("conflict", "This is the platform's last active owner: make someone else an owner first", { role: "last active owner" });
 
 /**
  * Runs `change` (which may take an active owner away) holding the platform account's row, which every
@@ -55,7 +55,7 @@ async function keepingAnOwner<T>(platformId: string, change: () => Promise<T>) {
 export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id: string; role: Role }) {
   return keepingAnOwner(scopePlatformId(), async () => {
     const row = await findRow(id);
-    if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated", { role: "employee is deactivated" });
+    if (row.status === "deactivated") throw new DomainError("conflict", "This employee is deactivated", { role: "employee is deactivated" });
     const from = row.role;
     assertMayGrant(actor, role);
     if (from === "owner") assertPermission(actor, "owners");
@@ -165,10 +165,10 @@ export async function resetEmployeeTwoFactor({ actor, id }: { actor: Actor; id: 
     // `owners` here) comes before this read or after the reset.
     const row = await readLocked("Employee", "change", () => findRow(id));
     if (row.id === actor.id) {
-      throw new ApiError("err_forbidden", "You cannot turn off your own two-factor authentication; ask another admin or owner");
+      throw new DomainError("forbidden", "You cannot turn off your own two-factor authentication; ask another admin or owner");
     }
     if (row.role === "owner") assertPermission(actor, "owners");
-    if (row.status === "deactivated") throw new ApiError("err_conflict", "This employee is deactivated");
+    if (row.status === "deactivated") throw new DomainError("conflict", "This employee is deactivated");
     const now = new Date();
     const updated = await db().employee.update({
       where: { id: row.id },

@@ -1,7 +1,7 @@
 import { createOrConflict, db } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
 import type { Role } from "@/lib/auth/permissions";
 import { scopePlatformId, tenantDb } from "@/lib/tenancy";
@@ -37,7 +37,7 @@ export async function inviteEmployee({ name, email, role, origin }: { name: stri
           invitationExpiresAt,
         },
       }),
-    () => new ApiError("err_conflict", "An employee with this e-mail address already exists", { email: "is already in use" }),
+    () => new DomainError("conflict", "An employee with this e-mail address already exists", { email: "is already in use" }),
   );
   // The employee as GET /v1/employees/{id} shows them: never the invitation link or its token.
   await emitResourceEvent("employee.invited", employeeSchema, presentEmployee(row), { accountId: row.accountId });
@@ -47,7 +47,7 @@ export async function inviteEmployee({ name, email, role, origin }: { name: stri
 }
 
 // One answer for unknown, used and expired links alike: it tells a guesser nothing.
-const invalidLink = () => new ApiError("err_not_found", "This invitation link is invalid or has expired");
+const invalidLink = () => new DomainError("not_found", "This invitation link is invalid or has expired");
 
 /**
  * Activates an invited employee with their chosen password and signs them in. No tenant scope

@@ -3,14 +3,14 @@ import { type Commit, commitWithoutAudit } from "@/lib/audit/trail";
 import { newId } from "@/lib/ids/generate";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession } from "@/lib/auth/sessions";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { createOwnerOnlyFileOnce, ensureOwnerOnlyDirectory, replaceOwnerOnlyFile } from "@/lib/db/owner-only";
 import path from "node:path";
 import { dataDirectory, env } from "@/lib/env";
 
-const alreadySetUp = () => new ApiError("err_conflict", "This service is already set up; sign in instead");
+const alreadySetUp = () => new DomainError("conflict", "This service is already set up; sign in instead");
 
 /**
  * What POST /v1/setup checks before anything else costs time (no password is hashed for a wrong
@@ -20,8 +20,8 @@ const alreadySetUp = () => new ApiError("err_conflict", "This service is already
 export async function authorizeSetup(setupToken: string) {
   if ((await db().employee.count()) > 0) throw alreadySetUp();
   if (!setupTokenMatches(setupToken)) {
-    throw new ApiError(
-      "err_forbidden",
+    throw new DomainError(
+      "forbidden",
       "The setup token is wrong. Use SETUP_TOKEN, or the token or link the server printed to its log at start.",
       { setupToken: "is wrong" },
     );

@@ -1,10 +1,11 @@
 import { ZodError, type z } from "zod";
 import { errorStatus, type ErrorBody, type ErrorCode } from "@/lib/contract/error-codes";
+import type { DomainError, DomainErrorKind, RefusedActor } from "@/lib/errors";
 
 /** The one error type the HTTP layer turns into the contract's error body. */
 export class ApiError extends Error {
   /** Who was refused, when known (a revoked key, say), for the audit trail. */
-  actor?: { type: "employee" | "api_key"; id: string; platformId: string; accountId: string };
+  actor?: RefusedActor;
 
   constructor(
     readonly code: ErrorCode,
@@ -29,7 +30,29 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what = "Resource") => new ApiError("err_not_found", `${what} not found`);
+/** The contract's code for each kind of domain error (lib/errors.ts). */
+const codeOfKind: Record<DomainErrorKind, ErrorCode> = {
+  invalid: "err_validation",
+  bad_request: "err_bad_request",
+  not_found: "err_not_found",
+  conflict: "err_conflict",
+  forbidden: "err_forbidden",
+  unauthenticated: "err_unauthenticated",
+  rate_limited: "err_rate_limited",
+  otp_required: "err_otp_required",
+  otp_invalid: "err_otp_invalid",
+  password_incorrect: "err_password_incorrect",
+  two_factor_required: "err_two_factor_required",
+  ip_not_allowed: "err_ip_not_allowed",
+};
+
+/** A domain's refusal as the contract answers it: its code, the same message and details, Retry-After, and who was refused. */
+export function toApiError(error: DomainError): ApiError {
+  const headers = error.retryAfter === undefined ? undefined : { "Retry-After": String(error.retryAfter) };
+  const apiError = new ApiError(codeOfKind[error.kind], error.message, error.details, headers);
+  if (error.actor) apiError.actor = error.actor;
+  return apiError;
+}
 
 /** 422 with one entry per failing field path ("cidrAllowlist.1": "..."), as forms show them. */
 export function validationError(error: ZodError | z.core.$ZodIssue[], where?: "query" | "params"): ApiError {

@@ -4,7 +4,8 @@ import { authenticate, type Actor, type EmployeeActor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { isSameOrigin } from "@/lib/http/csrf";
 import { verifyEmployeeTotp } from "@/lib/auth/two-factor";
-import { ApiError, validationError } from "@/lib/http/api-error";
+import { ApiError, toApiError, validationError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import type { Auth, BodyOf, Endpoint, Method, ParamsOf, QueryOf, ResultOf } from "@/lib/contract/endpoint";
 import { clientIp } from "@/lib/http/client-ip";
 import { prototypeKeyIssues } from "@/lib/contract/text";
@@ -104,6 +105,7 @@ export function errorResponse(error: unknown, ids: RequestIds): Response {
   const { requestId } = ids;
   let apiError: ApiError;
   if (error instanceof ApiError) apiError = error;
+  else if (error instanceof DomainError) apiError = toApiError(error);
   else if (error instanceof ZodError) apiError = validationError(error);
   else if (isUniqueViolation(error)) {
     apiError = new ApiError("err_conflict", "A resource with these unique values already exists");
@@ -369,7 +371,7 @@ export function route<E extends Endpoint>(definition: E, handler: (context: Cont
       }
     } catch (error) {
       // A refusal that knows who was refused (a revoked key, a wrong password) is recorded against them.
-      if (error instanceof ApiError && error.actor) audit.actor ??= error.actor;
+      if ((error instanceof ApiError || error instanceof DomainError) && error.actor) audit.actor ??= error.actor;
       response = errorResponse(error, ids);
       if (claim) {
         // What the handler decided (a 409, say) is kept for repeats; a refusal before it, or a failure, is not.

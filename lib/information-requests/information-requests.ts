@@ -1,5 +1,5 @@
 import { newId } from "@/lib/ids/generate";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { withinRange } from "@/lib/contract/date-range";
 import { paginate } from "@/lib/contract/pagination";
 import {
@@ -66,7 +66,7 @@ export async function listTransferInformationRequests({ transferId }: { transfer
 }
 
 const illegalTransition = (id: string, from: string, to: string) =>
-  new ApiError("err_conflict", `Information request ${id} cannot move from ${from} to ${to}`, {
+  new DomainError("conflict", `Information request ${id} cannot move from ${from} to ${to}`, {
     status: `cannot move from ${from} to ${to}`,
   });
 
@@ -93,7 +93,7 @@ export async function updateInformationRequestStatus({
   const from = row.status as InformationRequestStatus;
   if (!canTransition(from, status)) throw illegalTransition(row.id, from, status);
   if (by.fourEyesApproval && (status === "approved" || status === "rejected") && row.reviewerId === by.employeeId) {
-    throw new ApiError("err_forbidden", "Four-eyes approval is on: you started this review, so a second reviewer must decide it");
+    throw new DomainError("forbidden", "Four-eyes approval is on: you started this review, so a second reviewer must decide it");
   }
   const data =
     status === "on_review"
@@ -102,8 +102,8 @@ export async function updateInformationRequestStatus({
   const { count } = await tenantDb().informationRequest.updateMany({ where: { id: row.id, status: from }, data });
   if (count === 0) {
     const current = await findInformationRequest(id);
-    throw new ApiError(
-      "err_conflict",
+    throw new DomainError(
+      "conflict",
       `Information request ${row.id} changed from ${from} to ${current.status} meanwhile; ${status} was not applied`,
       { status: `is now ${current.status}` },
     );

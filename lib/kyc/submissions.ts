@@ -1,6 +1,6 @@
 import { createOrConflict, inTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { agreementSchema, createKycSubmissionInput, type CreateKycSubmissionInput, kycSubmissionWithBeneficiariesSchema, presentAgreement, presentBeneficiaries, presentKycSubmission, presentKycSubmissionSummary } from "@/lib/kyc/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
@@ -89,7 +89,7 @@ export async function acceptAgreement({
 }) {
   const submission = await findKycSubmission(submissionId);
   const conflict = () =>
-    new ApiError("err_conflict", `Document set ${documentSetId} was already accepted for submission ${submission.id}`, {
+    new DomainError("conflict", `Document set ${documentSetId} was already accepted for submission ${submission.id}`, {
       documentSetId: "already accepted for this submission",
     });
   const row = await createOrConflict(

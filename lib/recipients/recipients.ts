@@ -1,6 +1,6 @@
 import { inTransaction, readLocked } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
-import { notFound } from "@/lib/http/api-error";
+import { notFound } from "@/lib/errors";
 import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { presentRecipient, recipientSchema } from "@/lib/recipients/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";

@@ -1,5 +1,5 @@
 import { newId } from "@/lib/ids/generate";
-import { notFound } from "@/lib/http/api-error";
+import { notFound } from "@/lib/errors";
 import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { presentTransaction, transactionSchema, type TransactionStatus, type TransactionType } from "@/lib/transactions/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";

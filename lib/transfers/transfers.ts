@@ -1,6 +1,6 @@
 import { inTransaction, readLocked } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { presentTransfer, transferSchema } from "@/lib/transfers/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
@@ -26,7 +26,7 @@ async function createTransferRow({ recipientId, amount, currency }: { recipientI
   );
   if (!recipient) throw notFound("Recipient");
   if (recipient.deletedAt) {
-    throw new ApiError("err_conflict", `Recipient ${recipient.id} is deleted and cannot receive new transfers`, {
+    throw new DomainError("conflict", `Recipient ${recipient.id} is deleted and cannot receive new transfers`, {
       recipientId: "is deleted",
     });
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createOrConflict, inTransaction, readLocked } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { recordTransaction } from "@/lib/transactions/transactions";
 import { looksLikeVirtualAccountId, presentVirtualAccount, virtualAccountSchema } from "@/lib/virtual-accounts/schemas";
@@ -24,7 +24,7 @@ export async function createVirtualAccount({ currency, key }: { currency: string
   const row = await createOrConflict(
     // accountId: set by the tenancy confinement.
     () => tenantDb().virtualAccount.create({ data: { id: newId("va"), accountId: scopeAccountId(), key: chosenKey, currency } }),
-    () => new ApiError("err_conflict", `A virtual account with key "${chosenKey}" already exists`, { key: "already in use" }),
+    () => new DomainError("conflict", `A virtual account with key "${chosenKey}" already exists`, { key: "already in use" }),
   );
   return presentVirtualAccount(row);
 }
@@ -74,10 +74,10 @@ export async function payInToVirtualAccount({
     // pay-in that comes after the deactivation committed finds it inactive (409).
     const account = await readLocked("VirtualAccount", "share", () => findVirtualAccount(idOrKey));
     if (!account.isActive) {
-      throw new ApiError("err_conflict", `Virtual account ${account.id} is deactivated and no longer accepts pay-ins`);
+      throw new DomainError("conflict", `Virtual account ${account.id} is deactivated and no longer accepts pay-ins`);
     }
     if (currency !== account.currency) {
-      throw new ApiError("err_validation", `currency: must be ${account.currency}, the virtual account's currency`, {
+      throw new DomainError("invalid", `currency: must be ${account.currency}, the virtual account's currency`, {
         currency: `must be ${account.currency}, the virtual account's currency`,
       });
     }

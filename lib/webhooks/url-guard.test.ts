@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { addressProblem, checkWebhookUrl, resolveDeliveryAddress, webhookUrlProblem, WebhookAddressError } from "@/lib/webhooks/url-guard";
 
 const strict = { allowPrivate: false };
@@ -85,16 +85,16 @@ describe("webhookUrlProblem (at creation and update)", () => {
     expect(webhookUrlProblem("https://[64:ff9b::a00:5]/", true)).toBeNull();
   });
 
-  it("checkWebhookUrl throws 422 err_validation naming url", () => {
+  it("checkWebhookUrl throws an invalid error (422 err_validation) naming url", () => {
     let thrown: unknown;
     try {
       checkWebhookUrl("https://10.0.0.1/", false);
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(ApiError);
-    expect((thrown as ApiError).status).toBe(422);
-    expect((thrown as ApiError).details).toEqual({ url: expect.stringMatching(/private/) });
+    expect(thrown).toBeInstanceOf(DomainError);
+    expect((thrown as DomainError).kind).toBe("invalid");
+    expect((thrown as DomainError).details).toEqual({ url: expect.stringMatching(/private/) });
   });
 });
 

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { addressProblem as ipProblem, inspect, MAX_WEBHOOK_URL_LENGTH, parseIp, webhookUrlProblem as urlProblem } from "@/lib/webhooks/url-rules";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 
 export { MAX_WEBHOOK_URL_LENGTH };
 
@@ -24,7 +24,7 @@ export function addressProblem(ip: string, allowPrivate = env().WEBHOOK_ALLOW_PR
 /** For create and update: 422 err_validation with details.url when the URL is not acceptable. */
 export function checkWebhookUrl(url: string, allowPrivate = env().WEBHOOK_ALLOW_PRIVATE): void {
   const problem = webhookUrlProblem(url, allowPrivate);
-  if (problem) throw new ApiError("err_validation", `url: ${problem}`, { url: problem });
+  if (problem) throw new DomainError("invalid", `url: ${problem}`, { url: problem });
 }
 
 /**

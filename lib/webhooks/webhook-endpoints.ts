@@ -6,7 +6,7 @@ import { inTransaction, lockRow, readLocked } from "@/lib/db";
 import { jsonNames } from "@/lib/db/json";
 import type { KeyCreator } from "@/lib/api-keys/schemas";
 import { newId } from "@/lib/ids/generate";
-import { ApiError, notFound } from "@/lib/http/api-error";
+import { DomainError, notFound } from "@/lib/errors";
 import { withinRange } from "@/lib/contract/date-range";
 import { paginate } from "@/lib/contract/pagination";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
@@ -70,7 +70,7 @@ async function createEndpointRow({ createdBy = null, ...input }: CreateWebhookEn
   await assertCreatorStillActive(createdBy);
   const count = await tenantDb().webhookEndpoint.count({ where: { deletedAt: null } });
   if (count >= MAX_ENDPOINTS_PER_ACCOUNT) {
-    throw new ApiError("err_conflict", `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
+    throw new DomainError("conflict", `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
   }
   const id = newId("we");
   const { publicKey, privateKeyPem } = newKeyPair();
@@ -209,7 +209,7 @@ export async function listWebhookDeliveries({
 
 async function enabledEndpoint(id: string) {
   const endpoint = await findEndpoint(id);
-  if (!endpoint.enabled) throw new ApiError("err_conflict", `Webhook endpoint ${endpoint.id} is disabled; enable it first`, { id: "is disabled" });
+  if (!endpoint.enabled) throw new DomainError("conflict", `Webhook endpoint ${endpoint.id} is disabled; enable it first`, { id: "is disabled" });
   return endpoint;
 }
 

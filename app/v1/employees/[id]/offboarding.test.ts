@@ -240,14 +240,14 @@ describe("a credential made by a creator offboarded after the request was authen
       { type: "api_key" as const, id: expired.id },
     ];
     for (const createdBy of creators) {
-      await expect(withScope(scope, () => issueApiKey({ createdBy, expiresAt: inDays(30) }))).rejects.toMatchObject({ code: "err_unauthenticated" });
+      await expect(withScope(scope, () => issueApiKey({ createdBy, expiresAt: inDays(30) }))).rejects.toMatchObject({ kind: "unauthenticated" });
       await expect(
         withScope(scope, () => createWebhookEndpoint({ url: "https://late.example.com/hooks", events: ["transfer.created"], enabled: true, createdBy })),
-      ).rejects.toMatchObject({ code: "err_unauthenticated" });
+      ).rejects.toMatchObject({ kind: "unauthenticated" });
       const strong = await apiKeyFor(owner.account.id, {});
       await expect(
         withScope(scope, () => rollApiKey({ issuer: { ...createdBy, permissions: DEFAULT_KEY_PERMISSIONS }, keyId: strong.id, expiresAt: inDays(30), overlapSeconds: 0 })),
-      ).rejects.toMatchObject({ code: "err_unauthenticated" });
+      ).rejects.toMatchObject({ kind: "unauthenticated" });
       expect(await db().apiKey.findUniqueOrThrow({ where: { id: strong.id } })).toMatchObject({ rolledToId: null });
       before.keys += 1;
     }

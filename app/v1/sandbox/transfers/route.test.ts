@@ -20,8 +20,8 @@ describe("POST /v1/sandbox/transfers", () => {
     const read = await withScope(scope, () => getTransfer({ id: response.body.id }));
     expect(JSON.parse(JSON.stringify(read))).toEqual(response.body);
     const other = await platformWithKey();
-    await expect(withScope(other.scope, () => getTransfer({ id: response.body.id }))).rejects.toMatchObject({ code: "err_not_found" });
-    await expect(withScope(scope, () => getTransfer({ id: "tr_unknown" }))).rejects.toMatchObject({ status: 404 });
+    await expect(withScope(other.scope, () => getTransfer({ id: response.body.id }))).rejects.toMatchObject({ kind: "not_found" });
+    await expect(withScope(scope, () => getTransfer({ id: "tr_unknown" }))).rejects.toMatchObject({ kind: "not_found" });
   });
 
   it("201 from an employee session, no TOTP code needed", async () => {

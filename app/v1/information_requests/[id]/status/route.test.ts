@@ -161,7 +161,7 @@ describe("POST /v1/information_requests/{id}/status", () => {
     );
     const refused = outcomes.filter((outcome) => outcome.status === "rejected");
     expect(refused).toHaveLength(1);
-    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: "err_conflict" });
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ kind: "conflict" });
     const winner = outcomes[0]!.status === "fulfilled" ? "on_review" : "expired";
     expect(await statusOf(request.id)).toBe(winner);
   });
