@@ -1,4 +1,4 @@
-// `npm test`: type check, unit and integration tests (vitest, in-process against throwaway SQLite
+// `npm test`: type check, lint (`npm run lint`), unit and integration tests (vitest, in-process against throwaway SQLite
 // files, then again against throwaway databases on the PostgreSQL server POSTGRESQL_TEST_URL names,
 // default postgresql://postgres@127.0.0.1:5432/postgres; skipped, saying why, when none answers),
 // the production build, then Playwright against the production server (`npm start`'s own server.mjs). The build is a step of its own so a slow machine's build is not charged to the
@@ -21,6 +21,8 @@ const vitest = (name) => ({
 });
 const steps = [
   ["Type check", { run: npx("tsc", "--noEmit", "-p", ".") }],
+  // ESLint, the import cycle check (dpdm) and prettier --check, as `npm run lint` runs them.
+  ["Lint", { run: ["npm", ["run", "--silent", "lint"]] }],
   ["Schema and migrations agree", { run: node("--experimental-wasm-modules", "--no-warnings", "scripts/check-migrations.mjs") }],
   ["Unit and integration tests (vitest, SQLite)", vitest("vitest-sqlite.json")],
   ["Unit and integration tests (vitest, PostgreSQL)", { ...vitest("vitest-postgresql.json"), env: { TEST_DATABASE: "postgresql" } }],
