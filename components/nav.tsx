@@ -44,10 +44,11 @@ export function Sidebar() {
         )}
         <button
           type="button"
-          onClick={async () => {
-            await api(signOutEndpoint).catch(() => undefined);
+          onClick={() => {
             // A full page load: nothing the signed-out employee saw stays in this tab's memory.
-            window.location.assign("/login");
+            void api(signOutEndpoint)
+              .catch(() => undefined)
+              .then(() => window.location.assign("/login"));
           }}
         >
           Sign out

@@ -61,7 +61,7 @@ type Options<I extends FieldValues, O, R> = ApiErrorMapping &
 
 export type ApiForm<I extends FieldValues, O = I> = {
   form: UseFormReturn<I, unknown, O>;
-  onSubmit: (event?: React.BaseSyntheticEvent) => Promise<void>;
+  onSubmit: (event?: React.BaseSyntheticEvent) => void;
   /** The refusal no field claimed, for <ErrorMessage> above the buttons. */
   formError: string | null;
   /** Forgets (or sets) that message, e.g. when the form's changes are discarded. */
@@ -92,7 +92,7 @@ export function useApiForm<I extends FieldValues, R, O = I>({
     onSuccess: () => Promise.all(invalidates.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
   const [formError, setFormError] = useState<string | null>(null);
-  const onSubmit = form.handleSubmit(async (values) => {
+  const submitForm = form.handleSubmit(async (values) => {
     setFormError(null);
     if (beforeSubmit && !beforeSubmit(values, form)) return;
     let result: R;
@@ -104,5 +104,7 @@ export function useApiForm<I extends FieldValues, R, O = I>({
     }
     await onDone(result, values);
   });
+  // An event handler's promise is dropped by React anyway: refusals are shown above, and react-hook-form keeps isSubmitting.
+  const onSubmit = (event?: React.BaseSyntheticEvent) => void submitForm(event);
   return { form, onSubmit, formError, setFormError };
 }

@@ -82,9 +82,12 @@ function RollKeyForm({ apiKey, onRolled, onCancel }: { apiKey: ApiKey; onRolled:
 function OldSecretNotice({ oldKey, overlapSeconds }: { oldKey: ApiKey; overlapSeconds: number }) {
   const keys = useApiKeys();
   const fresh = keys.data?.find((key) => key.id === oldKey.id);
+  // The notice says how things stand when it renders: the clock is read on each render on purpose.
+  // eslint-disable-next-line react-hooks/purity
   const stopsAt = fresh?.expiresAt ?? new Date(Math.min(Date.now() + overlapSeconds * 1000, Date.parse(oldKey.expiresAt))).toISOString();
   return (
     <p className="alert info" role="note" style={{ margin: 0 }}>
+      {/* eslint-disable-next-line react-hooks/purity */}
       {overlapSeconds === 0 || Date.parse(stopsAt) <= Date.now() ? (
         <>
           The old secret (<code>{oldKey.prefix}…</code>) has stopped working.

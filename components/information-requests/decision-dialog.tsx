@@ -26,7 +26,9 @@ export function DecisionDialog({
   const reasonId = useId();
   const [reason, setReason] = useState("");
   const [reasonError, setReasonError] = useState<string | null>(null);
+  // Each new target starts with an empty reason; the dialog stays mounted between targets.
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setReason("");
     setReasonError(null);
   }, [target]);

@@ -22,7 +22,7 @@ export function TransactionFiltersForm({ current, serverErrors, onApply }: Filte
   const unlisted = current.virtualAccountId && !accounts.some((account) => account.id === current.virtualAccountId);
 
   return (
-    <FilterBar label="Filter transactions" onSubmit={form.handleSubmit(onApply)} onClear={() => onApply({})} filtered={Boolean(current.virtualAccountId || current.walletAddress)}>
+    <FilterBar label="Filter transactions" onSubmit={(event) => void form.handleSubmit(onApply)(event)} onClear={() => onApply({})} filtered={Boolean(current.virtualAccountId || current.walletAddress)}>
       <Field label="Virtual account" error={errorOf("virtualAccountId")}>
         {(control) => (
           <>

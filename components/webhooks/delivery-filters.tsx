@@ -60,7 +60,7 @@ export function DeliveryFiltersForm({
       className={`card row ${styles.filters}`}
       role="search"
       aria-label="Filter the deliveries"
-      onSubmit={form.handleSubmit(onApply)}
+      onSubmit={(event) => void form.handleSubmit(onApply)(event)}
       noValidate
     >
       <div className={styles.checkboxField}>

@@ -11,7 +11,7 @@ describe("every /v1 route file", () => {
   // Answers are never prerendered or cached, and Next.js need not wrap the request to watch what the
   // handler reads (under "auto" every header read goes through a tracking proxy: measurable per request).
   it.each(routeFiles)("%s exports dynamic = \"force-dynamic\"", async (file) => {
-    const module = (await import(path.join(v1, file))) as { dynamic?: unknown };
-    expect(module.dynamic).toBe("force-dynamic");
+    const routeModule = (await import(path.join(v1, file))) as { dynamic?: unknown };
+    expect(routeModule.dynamic).toBe("force-dynamic");
   });
 });

@@ -527,7 +527,7 @@ const fixtures: Record<string, Entry> = {
     kind: "params",
     targets: [
       { label: "A's extra key", account: "platform", params: (f) => ({ key: f.a.extraKey.id }), fresh: (f) => freshKey(f)() },
-      { label: "A's key issued through the API", account: "platform", params: (f) => ({ key: sessionIssuedKeyId }), fresh: (f) => freshKey(f)() },
+      { label: "A's key issued through the API", account: "platform", params: () => ({ key: sessionIssuedKeyId }), fresh: (f) => freshKey(f)() },
     ],
     body: () => ({ cidrAllowlist: ["10.0.0.0/8"] }),
     own: (f) => ({ key: f.b.extraKey.id }),

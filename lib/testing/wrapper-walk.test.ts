@@ -65,16 +65,16 @@ describe("405 err_method_not_allowed with Allow for each method a route file doe
     const served = routes.filter(({ endpoint }) => endpoint.path === apiPath).map(({ endpoint }) => endpoint.method);
     const allow = [...ALL_METHODS.filter((method) => served.includes(method)), "OPTIONS"].join(", ");
     it(`${apiPath} (Allow: ${allow})`, async () => {
-      const module = await routeModuleFor(apiPath);
+      const routeModule = await routeModuleFor(apiPath);
       for (const method of ALL_METHODS.filter((each) => !served.includes(each))) {
-        const handler = module[method];
+        const handler = routeModule[method];
         if (!handler) throw new Error(`${apiPath} exports no ${method}`);
         const response = await call<ErrorBody>(handler, { method, path: apiPath, apiKey: platform.apiKey, body: method === "GET" ? undefined : {} });
         expect(response.status, method).toBe(405);
         expect(response.body?.error_code, method).toBe("err_method_not_allowed");
         expect(response.headers.get("allow"), method).toBe(allow);
       }
-      const options = module.OPTIONS;
+      const options = routeModule.OPTIONS;
       if (!options) throw new Error(`${apiPath} exports no OPTIONS`);
       const response = await call(options, { method: "OPTIONS", path: apiPath });
       expect(response.status).toBe(204);

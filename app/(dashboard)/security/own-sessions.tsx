@@ -75,7 +75,7 @@ export function OwnSessions() {
       <Notice>{notice}</Notice>
       <ErrorMessage error={endOne.error ?? endOthers.error} />
       <DataState query={sessions}>
-        <DataTable className="sessions-table" columns={["Started", "Last active", "IP address", <span className="visually-hidden">Actions</span>]}>
+        <DataTable className="sessions-table" columns={["Started", "Last active", "IP address", <span key="actions" className="visually-hidden">Actions</span>]}>
           {sessions.data?.map((session) => (
             <tr key={session.id} data-current={session.current || undefined}>
               <td data-label="Started">

@@ -43,7 +43,7 @@ function SettingsFields({ stored }: { stored: PlatformSettings }) {
 
   return (
     <>
-      <form className="card stack" onSubmit={onSubmit} noValidate aria-label="Platform settings">
+      <form className="card stack" onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Platform settings">
         {readOnly && <ReadOnlyNote>Your role can see these settings; only owners and admins change them.</ReadOnlyNote>}
         <fieldset className="plain stack" disabled={readOnly}>
           <legend className="visually-hidden">Platform settings</legend>

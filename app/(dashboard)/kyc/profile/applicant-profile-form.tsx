@@ -77,8 +77,11 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
     const problems = Object.fromEntries(parsed.error.issues.toReversed().map((issue) => [issue.path.join("."), { type: issue.code, message: issue.message }]));
     return { values: {}, errors: toNestErrors<Values>(problems, options) };
   };
+  // The stored profile is read once, as the form's first values; later saves move it without a render of their own.
+  // eslint-disable-next-line react-hooks/refs
   const { form, onSubmit, formError, setFormError } = useApiForm<Values, ApplicantProfile, UpdateProfileInput>({
     resolver,
+    // eslint-disable-next-line react-hooks/refs
     defaultValues: stored.current,
     fields: [...PERSON_FIELDS, "address"],
     beforeSubmit: (changes) => {
@@ -104,7 +107,7 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
       className="card stack"
       onSubmit={(event) => {
         setNotice(null);
-        return onSubmit(event);
+        onSubmit(event);
       }}
       noValidate
       aria-label="Applicant profile"
