@@ -86,9 +86,18 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
   return { platform, owner, subAccounts };
 }
 
+const currencies = ["EUR", "USD", "GBP"] as const;
+
 /** `reviewers`: two employees; the first starts each review and the second decides it, as four-eyes approval would have it. */
 async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: number, transactionCount: number, reviewers: string[]) {
-  const currencies = ["EUR", "USD", "GBP"] as const;
+  await seedLedger(rng, index, transactionCount);
+  const transfers = await seedTransfers(rng);
+  const submissions = await seedKycSubmissions();
+  await seedInformationRequests(transfers, submissions, reviewers);
+}
+
+/** Virtual accounts in each currency, one legacy account deactivated after its history, and their transactions. */
+async function seedLedger(rng: ReturnType<typeof random>, index: number, transactionCount: number) {
   const accounts = [];
   for (const currency of currencies) accounts.push(await createVirtualAccount({ currency, key: `VA-${index}-${currency}-MAIN` }));
   const legacy = await createVirtualAccount({ currency: "EUR", key: `VA-${index}-EUR-LEGACY` });
@@ -108,7 +117,10 @@ async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: num
     });
   }
   await deactivateVirtualAccount({ idOrKey: legacy.key });
+}
 
+/** Recipients (the last one deleted after its transfers) and transfers to them. */
+async function seedTransfers(rng: ReturnType<typeof random>) {
   const recipients = [];
   for (const name of ["Helios Logistics GmbH", "Aurora Freight Ltd", "Blue Finch Studio", "Kestrel Supplies BV", "Marlow & Co"]) {
     recipients.push(await createRecipient({ name }));
@@ -118,7 +130,11 @@ async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: num
     transfers.push(await createTransfer({ recipientId: rng.pick(recipients).id, amount: rng.amount(100, 50_000), currency: rng.pick(currencies) }));
   }
   await deleteRecipient({ id: recipients.at(-1)!.id });
+  return transfers;
+}
 
+/** Two business submissions and one individual one; the first has accepted the agreement. */
+async function seedKycSubmissions() {
   const submissions = [
     await createKycSubmission({
       type: "business",
@@ -141,7 +157,11 @@ async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: num
     }),
   ];
   await acceptAgreement({ submissionId: submissions[0]!.id, documentSetId: "terms-2026-10", ipAddress: "203.0.113.24" });
+  return submissions;
+}
 
+/** Twelve information requests on the transfers and submissions, walked to each of the final states. */
+async function seedInformationRequests(transfers: { id: string }[], submissions: { id: string }[], reviewers: string[]) {
   const decisionReasons: Record<string, string | undefined> = {
     approved: "Source of funds documented: payroll statements for the last six months match the transfer.",
     rejected: "The documents provided do not show the beneficial owner; the transfer is refused.",

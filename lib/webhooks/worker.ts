@@ -62,7 +62,6 @@ export async function postWebhook({
   const secure = target.protocol === "https:";
   return new Promise((resolve) => {
     let statusCode: number | null = null;
-    let timer: NodeJS.Timeout | undefined;
     let settled = false;
     const finish = (outcome: AttemptOutcome) => {
       if (settled) return;
@@ -71,49 +70,68 @@ export async function postWebhook({
       request.destroy();
       resolve(outcome);
     };
-    const request = (secure ? https : http).request(
-      {
-        host: address,
-        port: target.port ? Number(target.port) : secure ? 443 : 80,
-        method: "POST",
-        path: `${target.pathname}${target.search}`,
-        headers: {
-          Host: target.host,
-          "Content-Type": "application/json",
-          "Content-Length": Buffer.byteLength(body),
-          "User-Agent": USER_AGENT,
-          ...headers,
-        },
-        agent: false,
-        ...(secure && !isIP(hostname) ? { servername: hostname } : {}),
-      },
-      (response) => {
-        statusCode = response.statusCode ?? 0;
-        const code = statusCode;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = () => {
-          const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8");
-          if (code >= 200 && code < 300) return finish({ delivered: true, statusCode: code, body: text, error: null });
-          const error = code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`;
-          finish({ delivered: false, statusCode: code, body: text, error });
-        };
-        response.on("data", (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          // Enough kept: no need to read (or wait for) the rest of a large answer.
-          if (size >= RESPONSE_BODY_LIMIT) done();
-        });
-        response.on("end", done);
-        response.on("error", (error) =>
-          finish({ delivered: false, statusCode: code, body: null, error: `connection lost while reading the answer (HTTP ${code}${withCode(error)})` }),
-        );
-      },
-    );
+    const request = (secure ? https : http).request(deliveryRequestOptions({ target, address, hostname, body, headers }), (response) => {
+      statusCode = response.statusCode ?? 0;
+      readAnswer(response, statusCode, finish);
+    });
     request.on("error", (error) => finish({ delivered: false, statusCode, body: null, error: describeError(error) }));
-    timer = setTimeout(() => finish({ delivered: false, statusCode, body: null, error: `timed out after ${timeoutMs / 1000} s` }), timeoutMs);
+    const timer = setTimeout(() => finish({ delivered: false, statusCode, body: null, error: `timed out after ${timeoutMs / 1000} s` }), timeoutMs);
     request.end(body);
   });
+}
+
+/** The request to the checked address, named by its host in Host and as the TLS server name; never through an agent's pool. */
+function deliveryRequestOptions({
+  target,
+  address,
+  hostname,
+  body,
+  headers,
+}: {
+  target: URL;
+  address: string;
+  hostname: string;
+  body: string;
+  headers: Record<string, string>;
+}): https.RequestOptions {
+  const secure = target.protocol === "https:";
+  return {
+    host: address,
+    port: target.port ? Number(target.port) : secure ? 443 : 80,
+    method: "POST",
+    path: `${target.pathname}${target.search}`,
+    headers: {
+      Host: target.host,
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
+      "User-Agent": USER_AGENT,
+      ...headers,
+    },
+    agent: false,
+    ...(secure && !isIP(hostname) ? { servername: hostname } : {}),
+  };
+}
+
+/** Reads at most RESPONSE_BODY_LIMIT bytes of the answer, then settles the attempt: a 2xx is delivered, anything else not. */
+function readAnswer(response: http.IncomingMessage, code: number, finish: (outcome: AttemptOutcome) => void) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const done = () => {
+    const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8");
+    if (code >= 200 && code < 300) return finish({ delivered: true, statusCode: code, body: text, error: null });
+    const error = code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`;
+    finish({ delivered: false, statusCode: code, body: text, error });
+  };
+  response.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    // Enough kept: no need to read (or wait for) the rest of a large answer.
+    if (size >= RESPONSE_BODY_LIMIT) done();
+  });
+  response.on("end", done);
+  response.on("error", (error) =>
+    finish({ delivered: false, statusCode: code, body: null, error: `connection lost while reading the answer (HTTP ${code}${withCode(error)})` }),
+  );
 }
 
 /** TLS failures: certificate checks (Node's and OpenSSL's codes) and handshakes that went wrong. */
@@ -165,151 +183,39 @@ export type WebhookWorker = {
   readonly owner: string;
 };
 
-export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker {
-  const now = options.now ?? (() => new Date());
-  const pollMs = options.pollMs ?? 1000;
+/** The options with their defaults filled in. */
+type WorkerSettings = Required<Omit<WorkerOptions, "lookup">> & Pick<WorkerOptions, "lookup">;
+
+function workerSettings(options: WorkerOptions): WorkerSettings {
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  // Longer than an attempt can take, so a live worker never loses a lease in the middle of one.
-  const leaseMs = options.leaseMs ?? timeoutMs + 20_000;
-  const batchSize = options.batchSize ?? 10;
-  const expiryCheckMs = options.expiryCheckMs ?? 15 * MINUTE;
-  const owner = options.owner ?? `worker_${process.pid}_${randomBytes(6).toString("hex")}`;
-  const random = options.random ?? Math.random;
-  const log = options.log ?? ((message: string) => console.error(`[webhooks] ${message}`));
+  return {
+    now: options.now ?? (() => new Date()),
+    pollMs: options.pollMs ?? 1000,
+    timeoutMs,
+    // Longer than an attempt can take, so a live worker never loses a lease in the middle of one.
+    leaseMs: options.leaseMs ?? timeoutMs + 20_000,
+    batchSize: options.batchSize ?? 10,
+    expiryCheckMs: options.expiryCheckMs ?? 15 * MINUTE,
+    owner: options.owner ?? `worker_${process.pid}_${randomBytes(6).toString("hex")}`,
+    random: options.random ?? Math.random,
+    lookup: options.lookup,
+    log: options.log ?? ((message: string) => console.error(`[webhooks] ${message}`)),
+  };
+}
+
+export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker {
+  const settings = workerSettings(options);
+  const { now, pollMs, timeoutMs, batchSize, expiryCheckMs, owner, log } = settings;
 
   let stopping = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
   let lastExpiryCheck = -Infinity;
 
-  const dueWhere = (at: Date): Prisma.WebhookDeliveryWhereInput => ({
-    status: "pending",
-    nextAttemptAt: { lte: at },
-    OR: [{ leaseUntil: null }, { leaseUntil: { lt: at } }],
-  });
-
   async function runOnce(): Promise<number> {
-    const at = now();
-    const due = await db().webhookDelivery.findMany({
-      // Deliveries of a disabled endpoint wait (they go out if it is enabled again within 3 days).
-      where: { ...dueWhere(at), endpoint: { enabled: true, deletedAt: null } },
-      orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
-      // More than one round's worth: another worker may take some of them first.
-      take: batchSize * 3,
-      select: { id: true },
-    });
-    const taken: string[] = [];
-    for (const { id } of due) {
-      if (stopping || taken.length === batchSize) break;
-      // The lease: only one worker's update can still find the delivery free.
-      const { count } = await db().webhookDelivery.updateMany({
-        where: { id, ...dueWhere(at) },
-        data: { leaseUntil: new Date(at.getTime() + leaseMs), leaseOwner: owner },
-      });
-      if (count === 1) taken.push(id);
-    }
-    await Promise.all(taken.map((id) => attempt(id).catch((error) => log(`delivery ${id}: ${(error as Error).message}`))));
+    const taken = await leaseDueDeliveries(settings, () => stopping);
+    await Promise.all(taken.map((id) => attemptDelivery(settings, id).catch((error) => log(`delivery ${id}: ${(error as Error).message}`))));
     return taken.length;
-  }
-
-  async function attempt(id: string) {
-    const delivery = await db().webhookDelivery.findUnique({ where: { id }, include: { endpoint: true } });
-    if (!delivery || delivery.leaseOwner !== owner) return;
-    const { endpoint } = delivery;
-    const attemptedAt = now();
-    const body = JSON.stringify({
-      id: delivery.id,
-      type: delivery.eventType,
-      data: delivery.eventData,
-      occurredAt: delivery.occurredAt.toISOString(),
-      attemptedAt: attemptedAt.toISOString(),
-    });
-    let outcome: AttemptOutcome;
-    try {
-      const headers = signDelivery({
-        id: delivery.id,
-        body,
-        timestamp: attemptedAt.getTime() / 1000,
-        privateKeyPem: decryptSecret(endpoint.privateKey, endpoint.id),
-      });
-      outcome = await postWebhook({ url: endpoint.url, body, headers, timeoutMs, lookup: options.lookup });
-    } catch (error) {
-      // The tenant reads `message`; the service's log gets the detail (the address a name resolved to, say).
-      if (error instanceof WebhookAddressError) {
-        log(`delivery ${id}: ${error.detail}`);
-        outcome = { delivered: false, statusCode: null, body: null, error: error.message };
-      } else {
-        log(`delivery ${id}: could not send: ${(error as Error).message}`);
-        outcome = { delivered: false, statusCode: null, body: null, error: "could not send (internal error)" };
-      }
-    }
-
-    const finishedAt = now();
-    let status: WebhookDeliveryStatus = "delivered";
-    let nextAttemptAt: Date | null = null;
-    if (!outcome.delivered) {
-      const next = new Date(finishedAt.getTime() + retryDelay(delivery.attempts + 1, random));
-      const giveUpAt = delivery.occurredAt.getTime() + GIVE_UP_AFTER_MS;
-      if (next.getTime() > giveUpAt) status = "failed";
-      else [status, nextAttemptAt] = ["pending", next];
-    }
-    const { count } = await db().webhookDelivery.updateMany({
-      // Still ours and still pending: a delivery whose endpoint was deleted meanwhile stays failed.
-      where: { id, leaseOwner: owner, status: "pending" },
-      data: {
-        status,
-        attempts: { increment: 1 },
-        responseStatusCode: outcome.statusCode,
-        responseBody: outcome.body,
-        lastError: outcome.error,
-        lastAttemptAt: attemptedAt,
-        nextAttemptAt,
-        leaseUntil: null,
-        leaseOwner: null,
-      },
-    });
-    if (count === 0) log(`delivery ${id}: changed while it was being sent; this attempt's result was not recorded`);
-    if (status === "failed") await disableIfDead(endpoint.id, delivery.id, finishedAt);
-  }
-
-  /**
-   * Called when a delivery gave up (its event is 3 days old and it never got a 2xx): when nothing
-   * else reached the endpoint in those 3 days either, it is dead, and is turned off (audited), so
-   * the service stops spending attempts on it. Its owner can turn it on again.
-   */
-  async function disableIfDead(endpointId: string, deliveryId: string, at: Date) {
-    const since = new Date(at.getTime() - GIVE_UP_AFTER_MS);
-    const reached = await db().webhookDelivery.findFirst({
-      where: { webhookEndpointId: endpointId, status: "delivered", lastAttemptAt: { gte: since } },
-      select: { id: true },
-    });
-    if (reached) return;
-    await inTransaction(async () => {
-      const { count } = await db().webhookEndpoint.updateMany({
-        where: { id: endpointId, enabled: true, deletedAt: null },
-        data: { enabled: false, disabledAt: at },
-      });
-      if (count !== 1) return;
-      const endpoint = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, include: { account: { select: { platformId: true } } } });
-      await writeAuditEvent({
-        actor: null,
-        platformId: endpoint.account.platformId,
-        actedForAccountId: endpoint.accountId,
-        action: "webhook_endpoint.auto_disable",
-        targetId: endpointId,
-        ip: null,
-        status: 200,
-        requestId: `webhook_worker_${randomBytes(8).toString("hex")}`,
-        details: {
-          reason: "no delivery succeeded for 3 days",
-          lastFailedDeliveryId: deliveryId,
-          before: { enabled: true },
-          after: { enabled: false, disabledAt: at },
-          url: endpoint.url,
-        },
-      });
-    });
-    log(`endpoint ${endpointId} disabled: no delivery succeeded for 3 days`);
   }
 
   async function round() {
@@ -365,6 +271,143 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
       loop = undefined;
     },
   };
+}
+
+const dueWhere = (at: Date): Prisma.WebhookDeliveryWhereInput => ({
+  status: "pending",
+  nextAttemptAt: { lte: at },
+  OR: [{ leaseUntil: null }, { leaseUntil: { lt: at } }],
+});
+
+/** Takes (leases) up to batchSize due deliveries for this worker; stops taking once the worker is stopping. */
+async function leaseDueDeliveries({ now, batchSize, leaseMs, owner }: WorkerSettings, isStopping: () => boolean): Promise<string[]> {
+  const at = now();
+  const due = await db().webhookDelivery.findMany({
+    // Deliveries of a disabled endpoint wait (they go out if it is enabled again within 3 days).
+    where: { ...dueWhere(at), endpoint: { enabled: true, deletedAt: null } },
+    orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
+    // More than one round's worth: another worker may take some of them first.
+    take: batchSize * 3,
+    select: { id: true },
+  });
+  const taken: string[] = [];
+  for (const { id } of due) {
+    if (isStopping() || taken.length === batchSize) break;
+    // The lease: only one worker's update can still find the delivery free.
+    const { count } = await db().webhookDelivery.updateMany({
+      where: { id, ...dueWhere(at) },
+      data: { leaseUntil: new Date(at.getTime() + leaseMs), leaseOwner: owner },
+    });
+    if (count === 1) taken.push(id);
+  }
+  return taken;
+}
+
+type LeasedDelivery = Prisma.WebhookDeliveryGetPayload<{ include: { endpoint: true } }>;
+
+/** One attempt at a delivery this worker holds: send it, record the outcome, and give up on a dead endpoint. */
+async function attemptDelivery(settings: WorkerSettings, id: string) {
+  const { now, owner, random, log } = settings;
+  const delivery = await db().webhookDelivery.findUnique({ where: { id }, include: { endpoint: true } });
+  if (!delivery || delivery.leaseOwner !== owner) return;
+  const attemptedAt = now();
+  const outcome = await sendDelivery(settings, delivery, attemptedAt);
+
+  const finishedAt = now();
+  let status: WebhookDeliveryStatus = "delivered";
+  let nextAttemptAt: Date | null = null;
+  if (!outcome.delivered) {
+    const next = new Date(finishedAt.getTime() + retryDelay(delivery.attempts + 1, random));
+    const giveUpAt = delivery.occurredAt.getTime() + GIVE_UP_AFTER_MS;
+    if (next.getTime() > giveUpAt) status = "failed";
+    else [status, nextAttemptAt] = ["pending", next];
+  }
+  const { count } = await db().webhookDelivery.updateMany({
+    // Still ours and still pending: a delivery whose endpoint was deleted meanwhile stays failed.
+    where: { id, leaseOwner: owner, status: "pending" },
+    data: {
+      status,
+      attempts: { increment: 1 },
+      responseStatusCode: outcome.statusCode,
+      responseBody: outcome.body,
+      lastError: outcome.error,
+      lastAttemptAt: attemptedAt,
+      nextAttemptAt,
+      leaseUntil: null,
+      leaseOwner: null,
+    },
+  });
+  if (count === 0) log(`delivery ${id}: changed while it was being sent; this attempt's result was not recorded`);
+  if (status === "failed") await disableIfDead(delivery.endpoint.id, delivery.id, finishedAt, log);
+}
+
+/** Signs and POSTs the delivery; a refused address or a failure to send is an outcome too, never a throw. */
+async function sendDelivery({ timeoutMs, lookup, log }: WorkerSettings, delivery: LeasedDelivery, attemptedAt: Date): Promise<AttemptOutcome> {
+  const { endpoint, id } = delivery;
+  const body = JSON.stringify({
+    id: delivery.id,
+    type: delivery.eventType,
+    data: delivery.eventData,
+    occurredAt: delivery.occurredAt.toISOString(),
+    attemptedAt: attemptedAt.toISOString(),
+  });
+  try {
+    const headers = signDelivery({
+      id: delivery.id,
+      body,
+      timestamp: attemptedAt.getTime() / 1000,
+      privateKeyPem: decryptSecret(endpoint.privateKey, endpoint.id),
+    });
+    return await postWebhook({ url: endpoint.url, body, headers, timeoutMs, lookup });
+  } catch (error) {
+    // The tenant reads `message`; the service's log gets the detail (the address a name resolved to, say).
+    if (error instanceof WebhookAddressError) {
+      log(`delivery ${id}: ${error.detail}`);
+      return { delivered: false, statusCode: null, body: null, error: error.message };
+    }
+    log(`delivery ${id}: could not send: ${(error as Error).message}`);
+    return { delivered: false, statusCode: null, body: null, error: "could not send (internal error)" };
+  }
+}
+
+/**
+ * Called when a delivery gave up (its event is 3 days old and it never got a 2xx): when nothing
+ * else reached the endpoint in those 3 days either, it is dead, and is turned off (audited), so
+ * the service stops spending attempts on it. Its owner can turn it on again.
+ */
+async function disableIfDead(endpointId: string, deliveryId: string, at: Date, log: (message: string) => void) {
+  const since = new Date(at.getTime() - GIVE_UP_AFTER_MS);
+  const reached = await db().webhookDelivery.findFirst({
+    where: { webhookEndpointId: endpointId, status: "delivered", lastAttemptAt: { gte: since } },
+    select: { id: true },
+  });
+  if (reached) return;
+  await inTransaction(async () => {
+    const { count } = await db().webhookEndpoint.updateMany({
+      where: { id: endpointId, enabled: true, deletedAt: null },
+      data: { enabled: false, disabledAt: at },
+    });
+    if (count !== 1) return;
+    const endpoint = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, include: { account: { select: { platformId: true } } } });
+    await writeAuditEvent({
+      actor: null,
+      platformId: endpoint.account.platformId,
+      actedForAccountId: endpoint.accountId,
+      action: "webhook_endpoint.auto_disable",
+      targetId: endpointId,
+      ip: null,
+      status: 200,
+      requestId: `webhook_worker_${randomBytes(8).toString("hex")}`,
+      details: {
+        reason: "no delivery succeeded for 3 days",
+        lastFailedDeliveryId: deliveryId,
+        before: { enabled: true },
+        after: { enabled: false, disabledAt: at },
+        url: endpoint.url,
+      },
+    });
+  });
+  log(`endpoint ${endpointId} disabled: no delivery succeeded for 3 days`);
 }
 
 /** server.mjs finds it under the same global symbol. */
