@@ -89,8 +89,15 @@ function accessText(endpoint: Endpoint): string | null {
   return parts.filter(Boolean).join(" ");
 }
 
-/** Builds the OpenAPI 3.1 document from the zod schemas the routes validate with, so the two cannot drift. */
-export function buildOpenApi(): JsonSchema {
+type SchemaRegistry = {
+  /** The components the converted schemas named (meta ids), filled as schemas are converted. */
+  components: Record<string, JsonSchema>;
+  toSchema: (schema: z.ZodType, io: "input" | "output") => JsonSchema;
+  /** Schemas with a meta id come back as a $ref to their component. */
+  resolve: (schema: JsonSchema) => JsonSchema;
+};
+
+function schemaRegistry(): SchemaRegistry {
   const components: Record<string, JsonSchema> = {};
   const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
     const json = z.toJSONSchema(schema, {
@@ -107,139 +114,168 @@ export function buildOpenApi(): JsonSchema {
     delete (rest as { $schema?: string }).$schema;
     return JSON.parse(JSON.stringify(rest).replaceAll("#/$defs/", "#/components/schemas/"));
   };
-  // Schemas with a meta id come back as a $ref to their component.
   const resolve = (schema: JsonSchema): JsonSchema =>
     typeof schema.$ref === "string" ? (components[schema.$ref.split("/").pop()!] ?? schema) : schema;
+  return { components, toSchema, resolve };
+}
 
+/** A POST by an authenticated caller takes an Idempotency-Key. */
+const isIdempotent = (endpoint: Endpoint) => endpoint.method === "POST" && endpoint.auth !== "public";
+
+/** The endpoint's path and query parameters, from its zod schemas, then the headers it reads. */
+function parametersOf(endpoint: Endpoint, { toSchema, resolve }: SchemaRegistry): unknown[] {
+  const parameters: unknown[] = [];
+  for (const [where, schema] of [["path", endpoint.params], ["query", endpoint.query]] as const) {
+    if (!schema) continue;
+    const json = resolve(toSchema(schema, "input")) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, property] of Object.entries(json.properties ?? {})) {
+      const { description, ...schemaOnly } = property as { description?: string };
+      parameters.push({
+        name,
+        in: where,
+        required: where === "path" || (json.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        schema: schemaOnly,
+      });
+    }
+  }
+  return [...parameters, ...headerParametersOf(endpoint)];
+}
+
+function headerParametersOf(endpoint: Endpoint): unknown[] {
+  const headers: unknown[] = [];
+  if (endpoint.auth !== "public") {
+    headers.push({
+      name: "Service-Account-Id",
+      in: "header",
+      required: false,
+      description: "Act for this account of the caller's platform instead of the caller's own; an account outside the platform answers 404.",
+      schema: { type: "string", pattern: "^acct_[a-z0-9]+$" },
+    });
+  }
+  if (endpoint.totp) {
+    headers.push({
+      name: "Service-Totp-Code",
+      in: "header",
+      required: false,
+      description:
+        "Required from an employee session: a current 6-digit TOTP code, each usable once. Missing: 400 `err_otp_required`; wrong, stale or reused: 400 `err_otp_invalid`. Every code is counted before it is checked: at most 5 wrong codes per employee in 5 minutes are checked (sign-in and step-up share the count), however many arrive at once; the rest answer 429 `err_rate_limited` with Retry-After. API-key callers need none.",
+      schema: { type: "string", pattern: "^\\d{6}$" },
+    });
+  }
+  if (isIdempotent(endpoint)) headers.push(idempotencyKeyParameter(endpoint));
+  return headers;
+}
+
+function idempotencyKeyParameter(endpoint: Endpoint) {
+  return {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Makes a retry safe: the first response (status and body) is kept 24 hours for this credential and key. A repeat " +
+      "with the same request gets it again with `Idempotent-Replayed: true`; a different request under the key answers " +
+      "422 `err_idempotency_mismatch`; a repeat while the first still runs, 409 `err_conflict`. Refusals before the " +
+      "operation starts (validation, authentication) and 5xx are not kept." +
+      (endpoint.secretResponse
+        ? " This response holds a secret shown once, so it is never kept: a repeat answers 409 `err_idempotency_secret` " +
+          "(that response held a secret shown once; look the object up instead), and nothing is created twice."
+        : ""),
+    schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
+  };
+}
+
+/** One operation of the document: who may call it, its parameters, its body and its responses. */
+function operationOf(endpoint: Endpoint, registry: SchemaRegistry): Record<string, unknown> {
+  const { toSchema } = registry;
+  const parameters = parametersOf(endpoint, registry);
+  const access = accessText(endpoint);
+  return {
+    operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
+    summary: endpoint.summary,
+    ...(endpoint.description || access ? { description: [access, endpoint.description].filter(Boolean).join("\n\n") } : {}),
+    ...(endpoint.auth !== "public" ? { "x-permission": endpoint.permission } : {}),
+    ...(endpoint.platformWide ? { "x-platform-wide": true } : {}),
+    tags: [endpoint.tag],
+    ...(isExtension(endpoint) ? { "x-extension": true } : {}),
+    security:
+      endpoint.auth === "public" ? [] : endpoint.auth === "session" ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
+    ...(parameters.length ? { parameters } : {}),
+    ...(endpoint.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(endpoint.body, "input") } } } }
+      : {}),
+    responses: responsesOf(endpoint, registry),
+  };
+}
+
+function responsesOf(endpoint: Endpoint, { toSchema }: SchemaRegistry): Record<string, unknown> {
+  return {
+    [String(endpoint.status ?? 200)]: {
+      description: "Success",
+      ...(isIdempotent(endpoint)
+        ? { headers: { "Idempotent-Replayed": { description: "`true` when this is the kept response of an earlier request with the same Idempotency-Key.", schema: { type: "string", enum: ["true"] } } } }
+        : {}),
+      ...(endpoint.response ? { content: { "application/json": { schema: toSchema(endpoint.response, "output") } } } : {}),
+    },
+    ...Object.fromEntries(
+      errorsOf(endpoint).map((code) => [
+        String(code),
+        { description: statusText[code] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+      ]),
+    ),
+  };
+}
+
+/** The document's introduction: the error body, pagination, input rules, the extensions and who may do what. */
+function apiDescription(): string {
+  const extensions = allEndpoints.filter(isExtension).map((endpoint) => `\`${endpoint.method} ${endpoint.path}\``);
+  return (
+    "The /v1 API (releases 1.2 and 1.3.0) with the extensions the dashboard needs. Every error has the body " +
+    "`{ error_code, message, http_code, details? }`; every response carries `X-Request-Id` (the client's own when it " +
+    "sent a sane one, else the server's `req_...`; the audit trail's `requestId` and a 500's message are always the " +
+    "server's own, the client's is kept as `clientRequestId`). Lists the spec " +
+    "paginates take `next`, `order` (asc|desc, by creation time, default desc) and `limit` (1..100, default 20) " +
+    "and answer `{ items, next }`. Unknown routes answer 404, known routes with a wrong method 405 (`err_method_not_allowed`).\n\n" +
+    "Input: a body is UTF-8 JSON (bytes that are not UTF-8 answer 400 `err_bad_request`). Strings refuse control characters and " +
+    "lone surrogates, and single-line ones (all but text areas such as a decision's reason) also bidirectional controls " +
+    "(U+202A..U+202E, U+2066..U+2069) and U+2028/U+2029: 422 naming the character. `__proto__`, `constructor` and `prototype` " +
+    "are refused as keys anywhere in a body or query (422).\n\n" +
+    "Extensions (not in the spec; marked `x-extension`): " + extensions.join(", ") + ". " +
+    "The `/v1/sandbox` routes exist only when the operator turns them on (`SANDBOX=on`; off by default, on for local development, the demo and the tests).\n\n" +
+    "Who may do what: every operation names its permission (`x-permission`). Employees hold their role's permissions: " +
+    ROLES.map((role) => `\`${role}\` (${ROLE_DESCRIPTIONS[role]}): ${ROLE_PERMISSIONS[role].map((p) => `\`${p}\``).join(", ")}`).join("; ") +
+    ". An API key holds the permissions it was issued with (default: " + DEFAULT_KEY_PERMISSIONS.map((p) => `\`${p}\``).join(", ") + ")."
+  );
+}
+
+const securitySchemes = {
+  bearerAuth: { type: "http", scheme: "bearer", description: "An API key (`svc_...`): `Authorization: Bearer <secret>`." },
+  sessionCookie: {
+    type: "apiKey",
+    in: "cookie",
+    name: "pmc_session",
+    description: "Employee session from POST /v1/sessions. Mutating requests must come from the service's own origin, scheme, host and port " +
+      "(`Origin` and `Sec-Fetch-Site`; the origin is `APP_ORIGIN`, or the request's own): otherwise 403 `err_forbidden`.",
+  },
+};
+
+/** Builds the OpenAPI 3.1 document from the zod schemas the routes validate with, so the two cannot drift. */
+export function buildOpenApi(): JsonSchema {
+  const registry = schemaRegistry();
+  const { components, toSchema } = registry;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of allEndpoints) {
-    const parameters: unknown[] = [];
-    for (const [where, schema] of [["path", endpoint.params], ["query", endpoint.query]] as const) {
-      if (!schema) continue;
-      const json = resolve(toSchema(schema, "input")) as { properties?: Record<string, JsonSchema>; required?: string[] };
-      for (const [name, property] of Object.entries(json.properties ?? {})) {
-        const { description, ...schemaOnly } = property as { description?: string };
-        parameters.push({
-          name,
-          in: where,
-          required: where === "path" || (json.required ?? []).includes(name),
-          ...(description ? { description } : {}),
-          schema: schemaOnly,
-        });
-      }
-    }
-    if (endpoint.auth !== "public") {
-      parameters.push({
-        name: "Service-Account-Id",
-        in: "header",
-        required: false,
-        description: "Act for this account of the caller's platform instead of the caller's own; an account outside the platform answers 404.",
-        schema: { type: "string", pattern: "^acct_[a-z0-9]+$" },
-      });
-    }
-    if (endpoint.totp) {
-      parameters.push({
-        name: "Service-Totp-Code",
-        in: "header",
-        required: false,
-        description:
-          "Required from an employee session: a current 6-digit TOTP code, each usable once. Missing: 400 `err_otp_required`; wrong, stale or reused: 400 `err_otp_invalid`. Every code is counted before it is checked: at most 5 wrong codes per employee in 5 minutes are checked (sign-in and step-up share the count), however many arrive at once; the rest answer 429 `err_rate_limited` with Retry-After. API-key callers need none.",
-        schema: { type: "string", pattern: "^\\d{6}$" },
-      });
-    }
-    const idempotent = endpoint.method === "POST" && endpoint.auth !== "public";
-    if (idempotent) {
-      parameters.push({
-        name: "Idempotency-Key",
-        in: "header",
-        required: false,
-        description:
-          "Makes a retry safe: the first response (status and body) is kept 24 hours for this credential and key. A repeat " +
-          "with the same request gets it again with `Idempotent-Replayed: true`; a different request under the key answers " +
-          "422 `err_idempotency_mismatch`; a repeat while the first still runs, 409 `err_conflict`. Refusals before the " +
-          "operation starts (validation, authentication) and 5xx are not kept." +
-          (endpoint.secretResponse
-            ? " This response holds a secret shown once, so it is never kept: a repeat answers 409 `err_idempotency_secret` " +
-              "(that response held a secret shown once; look the object up instead), and nothing is created twice."
-            : ""),
-        schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
-      });
-    }
-    const success = String(endpoint.status ?? 200);
-    const access = accessText(endpoint);
-    const operation: Record<string, unknown> = {
-      operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
-      summary: endpoint.summary,
-      ...(endpoint.description || access ? { description: [access, endpoint.description].filter(Boolean).join("\n\n") } : {}),
-      ...(endpoint.auth !== "public" ? { "x-permission": endpoint.permission } : {}),
-      ...(endpoint.platformWide ? { "x-platform-wide": true } : {}),
-      tags: [endpoint.tag],
-      ...(isExtension(endpoint) ? { "x-extension": true } : {}),
-      security:
-        endpoint.auth === "public" ? [] : endpoint.auth === "session" ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
-      ...(parameters.length ? { parameters } : {}),
-      ...(endpoint.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(endpoint.body, "input") } } } }
-        : {}),
-      responses: {
-        [success]: {
-          description: "Success",
-          ...(idempotent
-            ? { headers: { "Idempotent-Replayed": { description: "`true` when this is the kept response of an earlier request with the same Idempotency-Key.", schema: { type: "string", enum: ["true"] } } } }
-            : {}),
-          ...(endpoint.response ? { content: { "application/json": { schema: toSchema(endpoint.response, "output") } } } : {}),
-        },
-        ...Object.fromEntries(
-          errorsOf(endpoint).map((code) => [
-            String(code),
-            { description: statusText[code] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-          ]),
-        ),
-      },
-    };
     paths[endpoint.path] ??= {};
-    paths[endpoint.path]![endpoint.method.toLowerCase()] = operation;
+    paths[endpoint.path]![endpoint.method.toLowerCase()] = operationOf(endpoint, registry);
   }
   toSchema(errorSchema, "output"); // registers components.Error through its meta id
-  const extensions = allEndpoints.filter(isExtension).map((endpoint) => `\`${endpoint.method} ${endpoint.path}\``);
   components.PageQuery = toSchema(pageQuerySchema, "input");
 
   return {
     openapi: "3.1.0",
-    info: {
-      title: "Platform Management and Compliance API",
-      version: "1.3.0",
-      description:
-        "The /v1 API (releases 1.2 and 1.3.0) with the extensions the dashboard needs. Every error has the body " +
-        "`{ error_code, message, http_code, details? }`; every response carries `X-Request-Id` (the client's own when it " +
-        "sent a sane one, else the server's `req_...`; the audit trail's `requestId` and a 500's message are always the " +
-        "server's own, the client's is kept as `clientRequestId`). Lists the spec " +
-        "paginates take `next`, `order` (asc|desc, by creation time, default desc) and `limit` (1..100, default 20) " +
-        "and answer `{ items, next }`. Unknown routes answer 404, known routes with a wrong method 405 (`err_method_not_allowed`).\n\n" +
-        "Input: a body is UTF-8 JSON (bytes that are not UTF-8 answer 400 `err_bad_request`). Strings refuse control characters and " +
-        "lone surrogates, and single-line ones (all but text areas such as a decision's reason) also bidirectional controls " +
-        "(U+202A..U+202E, U+2066..U+2069) and U+2028/U+2029: 422 naming the character. `__proto__`, `constructor` and `prototype` " +
-        "are refused as keys anywhere in a body or query (422).\n\n" +
-        "Extensions (not in the spec; marked `x-extension`): " + extensions.join(", ") + ". " +
-        "The `/v1/sandbox` routes exist only when the operator turns them on (`SANDBOX=on`; off by default, on for local development, the demo and the tests).\n\n" +
-        "Who may do what: every operation names its permission (`x-permission`). Employees hold their role's permissions: " +
-        ROLES.map((role) => `\`${role}\` (${ROLE_DESCRIPTIONS[role]}): ${ROLE_PERMISSIONS[role].map((p) => `\`${p}\``).join(", ")}`).join("; ") +
-        ". An API key holds the permissions it was issued with (default: " + DEFAULT_KEY_PERMISSIONS.map((p) => `\`${p}\``).join(", ") + ").",
-    },
+    info: { title: "Platform Management and Compliance API", version: "1.3.0", description: apiDescription() },
     servers: [{ url: "/" }],
-    components: {
-      securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "An API key (`svc_...`): `Authorization: Bearer <secret>`." },
-        sessionCookie: {
-          type: "apiKey",
-          in: "cookie",
-          name: "pmc_session",
-          description: "Employee session from POST /v1/sessions. Mutating requests must come from the service's own origin, scheme, host and port " +
-            "(`Origin` and `Sec-Fetch-Site`; the origin is `APP_ORIGIN`, or the request's own): otherwise 403 `err_forbidden`.",
-        },
-      },
-      schemas: components,
-    },
+    components: { securitySchemes, schemas: components },
     paths,
   };
 }
