@@ -595,26 +595,7 @@ async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
       return { ...server, pid: server.child.pid! };
     };
     const first = await startInstance("a");
-
-    const auth = { authorization: `Bearer ${secret}` };
-    const keyGet = () => fetch(`${first.baseURL}/v1/api_keys`, { headers: auth });
-    const write = () =>
-      fetch(`${first.baseURL}/v1/delegated_users`, {
-        method: "POST",
-        headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ externalId: `pg-${process.pid}-${pgWriteCounter++}` }),
-      });
-    for (let i = 0; i < STATEMENT_SAMPLES; i++) await (await keyGet()).arrayBuffer();
-    for (let i = 0; i < STATEMENT_SAMPLES; i++) await (await write()).arrayBuffer();
-    const idleBefore = sumCounts(proxy.statements());
-    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const backgroundPerSecond = (sumCounts(proxy.statements()) - idleBefore) / (IDLE_MS / 1000);
-    console.log(`Statements per request (${STATEMENT_SAMPLES} sequential requests each, counted on the wire; idle server: ${backgroundPerSecond}/s, taken off)`);
-    const statements = {
-      backgroundPerSecond,
-      keyGet: await countStatements(proxy, "GET /v1/api_keys (key-authenticated)", keyGet, backgroundPerSecond),
-      write: await countStatements(proxy, "POST /v1/delegated_users", write, backgroundPerSecond),
-    };
+    const statements = await countPgStatements(proxy, first.baseURL, secret);
 
     console.log(`\nPOST /v1/delegated_users, ${DURATION} s each (after 2 s to warm up)\n`);
     const oneConnection = await loadWrites("1 connection, one server", [first], 1, secret);
@@ -630,6 +611,29 @@ async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
     await proxy.close();
     await database.drop();
   }
+}
+
+/** Statements on the wire per key GET and per write (after warming both up), the idle server's own taken off. */
+async function countPgStatements(proxy: Awaited<ReturnType<typeof startDelayProxy>>, baseURL: string, secret: string) {
+  const auth = { authorization: `Bearer ${secret}` };
+  const keyGet = () => fetch(`${baseURL}/v1/api_keys`, { headers: auth });
+  const write = () =>
+    fetch(`${baseURL}/v1/delegated_users`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ externalId: `pg-${process.pid}-${pgWriteCounter++}` }),
+    });
+  for (let i = 0; i < STATEMENT_SAMPLES; i++) await (await keyGet()).arrayBuffer();
+  for (let i = 0; i < STATEMENT_SAMPLES; i++) await (await write()).arrayBuffer();
+  const idleBefore = sumCounts(proxy.statements());
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const backgroundPerSecond = (sumCounts(proxy.statements()) - idleBefore) / (IDLE_MS / 1000);
+  console.log(`Statements per request (${STATEMENT_SAMPLES} sequential requests each, counted on the wire; idle server: ${backgroundPerSecond}/s, taken off)`);
+  return {
+    backgroundPerSecond,
+    keyGet: await countStatements(proxy, "GET /v1/api_keys (key-authenticated)", keyGet, backgroundPerSecond),
+    write: await countStatements(proxy, "POST /v1/delegated_users", write, backgroundPerSecond),
+  };
 }
 
 /** The targets of the section; every write of every load must succeed. */
@@ -674,24 +678,14 @@ async function measure(name: string, options: autocannon.Options): Promise<Resul
   return row;
 }
 
-async function main() {
-  const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { cwd: root, stdio: "inherit", env: process.env });
-  if (build.status !== 0) throw new Error("build failed");
-  if (pgWritesOnly) {
-    // `npm run bench -- --pg-writes`: just the PostgreSQL write section.
-    const pgWrites = await measurePgWrites();
-    const targets = pgWritesTargets(pgWrites);
-    printTargets(targets);
-    writeResults({ pgWritesOnly: true, pgWrites, targets });
-    rmSync(work, { recursive: true, force: true });
-    return;
-  }
+// Two employees for the sign-in timings: one with an argon2id hash at the production cost, one
+// with a scrypt hash as stored before argon2id (its first sign-in verifies it and re-hashes).
+const benchPassword = "bench sign-in passphrase";
+const signInEmployees = { current: "bench.signin@example.com", legacy: "bench.legacy@example.com" };
 
-  // Two employees for the sign-in timings: one with an argon2id hash at the production cost, one
-  // with a scrypt hash as stored before argon2id (its first sign-in verifies it and re-hashes).
-  const benchPassword = "bench sign-in passphrase";
-  const employees = { current: "bench.signin@example.com", legacy: "bench.legacy@example.com" };
-  const { platformId, secret } = await withDatabase(sqliteDatabase, async () => {
+/** The bench's platform on the SQLite file, and (unless --cpu-only) the two sign-in employees. */
+async function seedBenchPlatform() {
+  return withDatabase(sqliteDatabase, async () => {
     const seeded = await seedPlatform();
     if (cpuOnly) return seeded;
     const { hashPassword } = await import("@/lib/auth/passwords");
@@ -700,29 +694,30 @@ async function main() {
     const { scryptSync } = await import("node:crypto");
     const legacySalt = randomBytes(16);
     const legacyHash = `scrypt$131072$8$1$${legacySalt.toString("base64")}$${scryptSync(benchPassword, legacySalt, 32, { N: 131072, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }).toString("base64")}`;
-    for (const [email, passwordHash] of [[employees.current, await hashPassword(benchPassword)], [employees.legacy, legacyHash]] as const) {
+    for (const [email, passwordHash] of [[signInEmployees.current, await hashPassword(benchPassword)], [signInEmployees.legacy, legacyHash]] as const) {
       await db().employee.create({ data: { id: newId("emp"), accountId: seeded.platformId, name: email, email, passwordHash, status: "active", role: "viewer" } });
     }
     return seeded;
   });
-  const auth = { authorization: `Bearer ${secret}` };
+}
 
-  // Sign-in first, on a server of its own: an old scrypt hash's check takes 128 MiB for a moment,
-  // which must not count in the peak RSS of the routes measured below.
+/** Sign-in timings on a server of its own: right and wrong passwords, an unknown e-mail, a legacy hash re-hashed. */
+async function measureSignIns(): Promise<Record<string, SignInResult>> {
   const signIn: Record<string, SignInResult> = {};
-  if (!cpuOnly) {
-    const server = await startServer(sqliteDatabase);
-    console.log(`\nServer on ${server.baseURL} (node ${startFlags.join(" ")})\n`);
-    await measureSignIn("(warm-up)", server.baseURL, { email: employees.current, password: benchPassword }, 1);
-    signIn.right = await measureSignIn("POST /v1/sessions, argon2id, right password", server.baseURL, { email: employees.current, password: benchPassword }, 9);
-    signIn.wrong = await measureSignIn("  wrong password", server.baseURL, { email: employees.current, password: "not the passphrase" }, 4);
-    signIn.unknown = await measureSignIn("  unknown e-mail", server.baseURL, { email: "nobody@example.com", password: benchPassword }, 4);
-    signIn.legacy = await measureSignIn("  scrypt hash: first sign-in re-hashes", server.baseURL, { email: employees.legacy, password: benchPassword }, 1);
-    signIn.legacyAfter = await measureSignIn("  the same employee afterwards", server.baseURL, { email: employees.legacy, password: benchPassword }, 4);
-    await stop(server.child);
-  }
+  const server = await startServer(sqliteDatabase);
+  console.log(`\nServer on ${server.baseURL} (node ${startFlags.join(" ")})\n`);
+  await measureSignIn("(warm-up)", server.baseURL, { email: signInEmployees.current, password: benchPassword }, 1);
+  signIn.right = await measureSignIn("POST /v1/sessions, argon2id, right password", server.baseURL, { email: signInEmployees.current, password: benchPassword }, 9);
+  signIn.wrong = await measureSignIn("  wrong password", server.baseURL, { email: signInEmployees.current, password: "not the passphrase" }, 4);
+  signIn.unknown = await measureSignIn("  unknown e-mail", server.baseURL, { email: "nobody@example.com", password: benchPassword }, 4);
+  signIn.legacy = await measureSignIn("  scrypt hash: first sign-in re-hashes", server.baseURL, { email: signInEmployees.legacy, password: benchPassword }, 1);
+  signIn.legacyAfter = await measureSignIn("  the same employee afterwards", server.baseURL, { email: signInEmployees.legacy, password: benchPassword }, 4);
+  await stop(server.child);
+  return signIn;
+}
 
-  // Server CPU time per request, on SQLite and on PostgreSQL, each against the bare app's trivial route.
+/** Server CPU time per request, on SQLite and on PostgreSQL, each against the bare app's trivial route. */
+async function measureServerCpuSections(secret: string) {
   const bare = await startBareApp();
   let sqliteCpu: CpuRun;
   let postgresqlCpu: CpuRun | { skipped: string };
@@ -733,19 +728,21 @@ async function main() {
     await stop(bare.child);
     if (bare.pinned) pin(process.pid, -1);
   }
-  const cpu = { sqlite: sqliteCpu.cpu, postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.cpu };
-  const cpuRatios = { sqlite: sqliteCpu.ratios, postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.ratios };
-  if (cpuOnly) {
-    // `npm run bench -- --cpu-only`: just these figures (for profiling rounds).
-    const targets = cpuTargets(sqliteCpu, postgresqlCpu);
-    printTargets(targets);
-    writeResults({ cpuOnly: true, cpu, cpuRatios, targets });
-    rmSync(work, { recursive: true, force: true });
-    return;
-  }
+  return { sqliteCpu, postgresqlCpu };
+}
 
-  const pgWrites = await measurePgWrites();
+/** A cursor pointing 90% of the way down the chain: what a client holds after paging far. */
+function deepCursorOf(sqlite: Database.Database, platformId: string, encodeCursor: typeof import("@/lib/http/pagination").encodeCursor) {
+  const total = (sqlite.prepare(`SELECT count(*) AS n FROM "Transaction" WHERE accountId = ?`).get(platformId) as { n: number }).n;
+  const row = sqlite
+    .prepare(`SELECT id, createdAt FROM "Transaction" WHERE accountId = ? ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`)
+    .get(platformId, Math.floor(total * 0.9)) as { id: string; createdAt: string };
+  return encodeCursor({ createdAt: new Date(row.createdAt), id: row.id, order: "desc" });
+}
 
+/** The long section on SQLite: routes at 1k rows, then at 1M rows seeded straight into the file. */
+async function measureSqliteRoutes(platformId: string, secret: string) {
+  const auth = { authorization: `Bearer ${secret}` };
   // The long section on SQLite: bulk rows written straight into the file, as a migration or import would.
   const sqlite = new Database(dbFile);
   sqlite.pragma("journal_mode = WAL");
@@ -756,15 +753,8 @@ async function main() {
   seedInformationRequests(sqlite, platformId, 100_000);
   const seedInformationRequestsMs = Date.now() - started;
 
-  /** A cursor pointing 90% of the way down the chain: what a client holds after paging far. */
   const { encodeCursor } = await import("@/lib/contract/pagination");
-  const deepCursor = () => {
-    const total = (sqlite.prepare(`SELECT count(*) AS n FROM "Transaction" WHERE accountId = ?`).get(platformId) as { n: number }).n;
-    const row = sqlite
-      .prepare(`SELECT id, createdAt FROM "Transaction" WHERE accountId = ? ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`)
-      .get(platformId, Math.floor(total * 0.9)) as { id: string; createdAt: string };
-    return encodeCursor({ createdAt: new Date(row.createdAt), id: row.id, order: "desc" });
-  };
+  const deepCursor = () => deepCursorOf(sqlite, platformId, encodeCursor);
   const results: Record<string, Result> = {};
 
   let server = await startServer(sqliteDatabase);
@@ -800,11 +790,13 @@ async function main() {
   peak = Math.max(peak, peakRssMb(server.child.pid!));
   await stop(server.child);
   sqlite.close();
+  return { results, peak, seedMillionMs, seedInformationRequestsMs };
+}
 
+/** The targets of the route, sign-in, memory and seeding figures. */
+function routeTargets(results: Record<string, Result>, signIn: Record<string, SignInResult>, peak: number, seedMillionMs: number): Target[] {
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-  const targets: Target[] = [
-    ...cpuTargets(sqliteCpu, postgresqlCpu),
-    ...pgWritesTargets(pgWrites),
+  return [
     { target: "key-authenticated GET /v1/api_keys ≥ 0.8 × trivial req/s", value: ratio(results.apiKeys!.rps, results.trivial!.rps), ok: results.apiKeys!.rps >= 0.8 * results.trivial!.rps },
     { target: "first page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txFirst1m!.p50 || 1, results.txFirst1k!.p50 || 1), ok: (results.txFirst1m!.p50 || 1) <= 1.5 * (results.txFirst1k!.p50 || 1) },
     { target: "deep page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txDeep1m!.p50 || 1, results.txDeep1k!.p50 || 1), ok: (results.txDeep1m!.p50 || 1) <= 1.5 * (results.txDeep1k!.p50 || 1) },
@@ -813,6 +805,40 @@ async function main() {
     { target: "peak server RSS < 300 MB", value: Math.round(peak), ok: peak < 300 },
     { target: "seeding 1M transactions < 60 s", value: Math.round(seedMillionMs / 100) / 10, ok: seedMillionMs < 60_000 },
   ];
+}
+
+async function main() {
+  const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { cwd: root, stdio: "inherit", env: process.env });
+  if (build.status !== 0) throw new Error("build failed");
+  if (pgWritesOnly) {
+    // `npm run bench -- --pg-writes`: just the PostgreSQL write section.
+    const pgWrites = await measurePgWrites();
+    const targets = pgWritesTargets(pgWrites);
+    printTargets(targets);
+    writeResults({ pgWritesOnly: true, pgWrites, targets });
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
+
+  const { platformId, secret } = await seedBenchPlatform();
+  // Sign-in first, on a server of its own: an old scrypt hash's check takes 128 MiB for a moment,
+  // which must not count in the peak RSS of the routes measured below.
+  const signIn = cpuOnly ? {} : await measureSignIns();
+  const { sqliteCpu, postgresqlCpu } = await measureServerCpuSections(secret);
+  const cpu = { sqlite: sqliteCpu.cpu, postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.cpu };
+  const cpuRatios = { sqlite: sqliteCpu.ratios, postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.ratios };
+  if (cpuOnly) {
+    // `npm run bench -- --cpu-only`: just these figures (for profiling rounds).
+    const targets = cpuTargets(sqliteCpu, postgresqlCpu);
+    printTargets(targets);
+    writeResults({ cpuOnly: true, cpu, cpuRatios, targets });
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
+
+  const pgWrites = await measurePgWrites();
+  const { results, peak, seedMillionMs, seedInformationRequestsMs } = await measureSqliteRoutes(platformId, secret);
+  const targets: Target[] = [...cpuTargets(sqliteCpu, postgresqlCpu), ...pgWritesTargets(pgWrites), ...routeTargets(results, signIn, peak, seedMillionMs)];
   printTargets(targets);
   writeResults({ connections: CONNECTIONS, durationSeconds: DURATION, cpu, cpuRatios, pgWrites, results, signIn, peakRssMb: Math.round(peak), seedMillionMs, seedInformationRequestsMs, targets });
   rmSync(work, { recursive: true, force: true });
