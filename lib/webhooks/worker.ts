@@ -227,17 +227,7 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
     return runOnce();
   }
 
-  function sleep(ms: number) {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
-  }
+  const sleep = (ms: number) => wakeableSleep(ms, (next) => (wake = next));
 
   return {
     owner,
@@ -271,6 +261,19 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
       loop = undefined;
     },
   };
+}
+
+/** Sleeps `ms`; `setWake` is handed the function that ends the sleep early, and undefined once it has ended. */
+function wakeableSleep(ms: number, setWake: (wake: (() => void) | undefined) => void) {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      setWake(undefined);
+      resolve();
+    }
+    setWake(done);
+  });
 }
 
 const dueWhere = (at: Date): Prisma.WebhookDeliveryWhereInput => ({
