@@ -63,5 +63,25 @@ export default defineConfig([
       "max-lines-per-function": ["error", { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
+  {
+    // Domain code throws DomainError (lib/errors.ts) and reads the contract's schemas from lib/contract; only the
+    // request runtime (lib/http), tests and their helpers, and app/ go through lib/http. lib/layers.test.ts checks
+    // the same, dynamic imports included.
+    files: ["lib/**/*.ts", "lib/**/*.tsx", "lib/**/*.mts", "lib/**/*.mjs"],
+    ignores: ["lib/http/**", "lib/testing/**", "lib/generated/**", "**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/http", "@/lib/http/*", "../http", "../http/*", "../../http/*"],
+              message: "Domain code throws DomainError (lib/errors.ts) and imports contract pieces from lib/contract.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 ]);

@@ -732,7 +732,7 @@ async function measureServerCpuSections(secret: string) {
 }
 
 /** A cursor pointing 90% of the way down the chain: what a client holds after paging far. */
-function deepCursorOf(sqlite: Database.Database, platformId: string, encodeCursor: typeof import("@/lib/http/pagination").encodeCursor) {
+function deepCursorOf(sqlite: Database.Database, platformId: string, encodeCursor: typeof import("@/lib/contract/pagination").encodeCursor) {
   const total = (sqlite.prepare(`SELECT count(*) AS n FROM "Transaction" WHERE accountId = ?`).get(platformId) as { n: number }).n;
   const row = sqlite
     .prepare(`SELECT id, createdAt FROM "Transaction" WHERE accountId = ? ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`)
