@@ -27,15 +27,15 @@ describe("the database client", () => {
     expect((await db().account.findUniqueOrThrow({ where: { id: platform.id } })).name).toBe("Beside a rollback");
   });
 
-  it("inTransaction: db(), tenantDb() and nested $transaction calls all commit together or not at all", async () => {
+  it("inTransaction: db(), tenantDb() and a nested inTransaction() (which joins) all commit together or not at all; a nested $transaction is refused", async () => {
     const platform = await createPlatform({ name: "All or nothing" });
     const scope = { platformId: platform.id, accountId: platform.id };
     const externalId = `du-${Date.now()}`;
     const attempt = withScope(scope, () =>
       inTransaction(async () => {
         await db().account.update({ where: { id: platform.id }, data: { name: "Changed" } });
-        await tenantDb().$transaction(async (tx) => {
-          await tx.delegatedUser.create({ data: { id: newId("du"), externalId, accountId: scope.accountId } });
+        await inTransaction(async () => {
+          await tenantDb().delegatedUser.create({ data: { id: newId("du"), externalId, accountId: scope.accountId } });
         });
         throw new Error("late failure");
       }),
@@ -43,6 +43,14 @@ describe("the database client", () => {
     await expect(attempt).rejects.toThrow("late failure");
     expect((await db().account.findUniqueOrThrow({ where: { id: platform.id } })).name).toBe("All or nothing");
     expect(await db().delegatedUser.count({ where: { externalId } })).toBe(0);
+
+    // Neither a silent join nor a second transaction beside the open one: refused, said so.
+    await withScope(scope, () =>
+      inTransaction(async () => {
+        await expect(tenantDb().$transaction(async () => {})).rejects.toThrow(/inside inTransaction/);
+        await expect(db().$transaction(async () => {})).rejects.toThrow(/inside inTransaction/);
+      }),
+    );
 
     await withScope(scope, () =>
       inTransaction(async () => {

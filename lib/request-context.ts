@@ -1,15 +1,32 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { OpenTransaction } from "@/lib/db";
-import type { ReadSnapshot } from "@/lib/db/raw-read";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { processGlobal } from "@/lib/process-global";
-import type { Scope } from "@/lib/tenancy";
+
+/**
+ * The tenant a request acts in: its platform, and the account within it (its own, or
+ * Service-Account-Id's). `confined` (a sub-account's key): the platform's other accounts do not exist for it.
+ */
+export type Scope = { platformId: string; accountId: string; confined?: boolean };
+
+/**
+ * The transaction inTransaction() runs (lib/db/transaction.ts): the client its queries use, (SQLite)
+ * its identity, and (PostgreSQL) what runs just before COMMIT: the inserts lib/db/raw-sql.ts put off.
+ */
+export type OpenTransaction = { client: PrismaClient; token?: object; beforeCommit?: () => Promise<void> };
+
+/**
+ * Where a request's raw reads stand (lib/db/raw-read.ts): the read connection, the data version it
+ * read and where this process's writer stood then. Opaque to everyone but raw-read.
+ */
+export type ReadSnapshot = { reader?: object; version?: number; writer?: object | null; changes?: number | bigint };
 
 /**
  * What a request carries through its awaits: its tenant scope (lib/tenancy.ts), the transaction it
- * runs in (lib/db.ts) and the snapshot its raw reads share (lib/db/raw-read.ts). One
- * AsyncLocalStorage for all three, once per process (lib/process-global.ts: a production build can
- * hold more than one copy of a module): every storage that exists costs each promise the process
- * makes a little, about 1 % of a key-authenticated GET per storage.
+ * runs in (lib/db/transaction.ts) and the snapshot its raw reads share (lib/db/raw-read.ts). Its types
+ * are declared here, so this module imports none of theirs. One AsyncLocalStorage for all three, once
+ * per process (lib/process-global.ts: a production build can hold more than one copy of a module):
+ * every storage that exists costs each promise the process makes a little, about 1 % of a
+ * key-authenticated GET per storage.
  */
 type RequestContext = { readonly scope?: Scope; readonly transaction?: OpenTransaction; readonly reads?: ReadSnapshot };
 

@@ -5,11 +5,11 @@ import { newApiKeySecret } from "@/lib/auth/api-key-secret";
 import { assertCreatorStillActive } from "@/lib/auth/creator";
 import { DEFAULT_KEY_PERMISSIONS, permissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
 import { DomainError, notFound } from "@/lib/errors";
-import { apiKeySchema, presentApiKey, type ApiKeyFields, type KeyCreator } from "@/lib/api-keys/schemas";
+import { apiKeySchema, presentApiKey, type KeyCreator } from "@/lib/api-keys/schemas";
 import { isoTimestamp, type Rows } from "@/lib/db/raw-read";
+import { readKeyList, type KeyListRow } from "@/lib/db/raw-rows";
 import { immutable, isImmutable } from "@/lib/immutable";
-import { andThen, type MaybePromise } from "@/lib/maybe-promise";
-import { scopeAccountId, tenantDb, tenantRead } from "@/lib/tenancy";
+import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { changeOnce, emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -75,38 +75,28 @@ export async function issueApiKey(key: NewKey) {
   });
 }
 
-/** A key as the raw read gives it: times as ISO-8601 text, Json columns as JSON text. */
-type RawKeyRow = Omit<ApiKeyFields, "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt"> &
-  Record<"expiresAt" | "createdAt", string> &
-  Record<"lastUsedAt" | "revokedAt", string | null>;
-
 /**
- * The scope's keys, newest first. Read raw (tenantRead) because key-authenticated callers poll this
- * list and Prisma's per-query overhead would be most of the request (see README, Benchmarks). On
- * SQLite the same rows come back while nothing changed, and so does the same immutable list (its
- * JSON is then kept by the route wrapper): a poll answers without a promise or a re-presentation.
+ * The scope's keys, newest first. Read raw (lib/db/raw-rows.ts) because key-authenticated callers
+ * poll this list and Prisma's per-query overhead would be most of the request (see README,
+ * Benchmarks). On SQLite the same rows come back while nothing changed, and so does the same
+ * immutable list (its JSON is then kept by the route wrapper).
  */
-export function listApiKeys(): MaybePromise<readonly ReturnType<typeof presentRawKey>[]> {
-  const rows = tenantRead<RawKeyRow>(
-    `SELECT "id", "name", "prefix", "expiresAt", "cidrAllowlist", "createdAt", "lastUsedAt", "revokedAt", "permissions", "createdByType", "createdById"
-     FROM "ApiKey" WHERE "accountId" = :accountId ORDER BY "createdAt" DESC, "id" DESC`,
-  );
-  return andThen(rows, (read) => {
-    // Kept rows are immutable (lib/db/raw-read.ts); rows read afresh (PostgreSQL) come once.
-    if (!isImmutable(read)) return read.map(presentRawKey);
-    let keys = presentedLists.get(read);
-    if (!keys) {
-      keys = immutable(read.map(presentRawKey));
-      presentedLists.set(read, keys);
-    }
-    return keys;
-  });
+export async function listApiKeys(): Promise<readonly ReturnType<typeof presentRawKey>[]> {
+  const read = await readKeyList();
+  // Kept rows are immutable (lib/db/raw-read.ts); rows read afresh (PostgreSQL) come once.
+  if (!isImmutable(read)) return read.map(presentRawKey);
+  let keys = presentedLists.get(read);
+  if (!keys) {
+    keys = immutable(read.map(presentRawKey));
+    presentedLists.set(read, keys);
+  }
+  return keys;
 }
 
-const presentedLists = new WeakMap<Rows<RawKeyRow>, readonly ReturnType<typeof presentRawKey>[]>();
+const presentedLists = new WeakMap<Rows<KeyListRow>, readonly ReturnType<typeof presentRawKey>[]>();
 
 const time = (value: string | null) => (value === null ? null : isoTimestamp(value));
-const presentRawKey = (row: Readonly<RawKeyRow>) =>
+const presentRawKey = (row: Readonly<KeyListRow>) =>
   presentApiKey({ ...row, expiresAt: isoTimestamp(row.expiresAt), createdAt: isoTimestamp(row.createdAt), lastUsedAt: time(row.lastUsedAt), revokedAt: time(row.revokedAt) });
 
 async function findKey(keyId: string) {

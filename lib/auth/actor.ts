@@ -2,7 +2,6 @@ import { DomainError } from "@/lib/errors";
 import { idPattern } from "@/lib/ids/schema";
 import { readSessionCookie, resolveSession } from "@/lib/auth/sessions";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
-import { andThen, type MaybePromise } from "@/lib/maybe-promise";
 import { ROLE_PERMISSIONS, type Permission, type Role } from "@/lib/auth/permissions";
 
 /**
@@ -44,9 +43,9 @@ export type EmployeeActor = Extract<Actor, { type: "employee" }>;
  * Bearer key first (it needs no CSRF check), then the session cookie. Ambiguous credentials answer
  * 400: two Authorization headers (a Headers object joins them with ", "; a key never holds a comma)
  * or two session cookies (readSessionCookie). server.mjs refuses both before any route runs too.
- * A key is answered at once when its check was (lib/maybe-promise.ts); refusals are thrown DomainErrors (lib/errors.ts).
+ * Refusals are thrown DomainErrors (lib/errors.ts).
  */
-export function authenticate(request: Request, ip: string | null): MaybePromise<Actor> {
+export async function authenticate(request: Request, ip: string | null): Promise<Actor> {
   const authorization = request.headers.get("authorization");
   const token = readSessionCookie(request);
   if (authorization === null) return authenticateSession(token);
@@ -55,7 +54,8 @@ export function authenticate(request: Request, ip: string | null): MaybePromise<
   if (!match) throw new DomainError("unauthenticated", "Authorization must be `Bearer <API key>`");
   const named = request.headers.get("service-account-id")?.trim();
   const serviceAccountId = named && idPattern("acct").test(named) ? named : null;
-  return andThen(verifyApiKey({ secret: match[1]!, ip, serviceAccountId }), (key): Actor => ({
+  const key = await verifyApiKey({ secret: match[1]!, ip, serviceAccountId });
+  return {
     type: "api_key",
     id: key.id,
     accountId: key.accountId,
@@ -63,7 +63,7 @@ export function authenticate(request: Request, ip: string | null): MaybePromise<
     permissions: key.permissions,
     confined: key.accountId !== key.platformId,
     ...(key.serviceAccount && { serviceAccount: key.serviceAccount }),
-  }));
+  };
 }
 
 async function authenticateSession(token: string | null): Promise<Actor> {

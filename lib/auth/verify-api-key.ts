@@ -1,15 +1,14 @@
-import { db, postgresqlPool } from "@/lib/db";
+import { db } from "@/lib/db";
+import { readKeyForCheck, writeKeysLastUsed, type KeyCheckRow } from "@/lib/db/raw-rows";
 import { databaseProvider } from "@/lib/env";
 import { processGlobal } from "@/lib/process-global";
-import { rawRead } from "@/lib/db/raw-read";
 import { DomainError } from "@/lib/errors";
 import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
 import { sha256 } from "@/lib/auth/tokens";
 import { ipInRanges } from "@/lib/net/ip";
 import { permissionList, type Permission } from "@/lib/auth/permissions";
-import { andThen, type MaybePromise } from "@/lib/maybe-promise";
 import { isString, jsonNames } from "@/lib/db/json";
-import type { Account, ApiKey, Prisma } from "@/lib/generated/prisma/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 const TOUCH_EVERY_MS = 60_000;
 
@@ -26,15 +25,11 @@ export type VerifiedKey = {
   serviceAccount?: { id: string; inPlatform: boolean };
 };
 
-const KEY_COLUMNS = `k."id", k."accountId", a."platformId", k."expiresAt", k."revokedAt", k."lastUsedAt", k."cidrAllowlist", k."permissions"`;
-const KEY_FROM = `FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."secretHash" = :secretHash`;
-
 /**
  * The one ordered check for a presented key: unknown or revoked -> expired -> IP allowlist.
- * Every refusal is a DomainError (thrown at once on SQLite), so the HTTP mapping happens in one place.
- * Answers at once when the read did and no lastUsedAt is due (lib/maybe-promise.ts).
+ * Every refusal is a DomainError, so the HTTP mapping happens in one place.
  */
-export function verifyApiKey({
+export async function verifyApiKey({
   secret,
   ip,
   serviceAccountId = null,
@@ -45,24 +40,17 @@ export function verifyApiKey({
   /** The request's Service-Account-Id, when it names an account id: looked up in the same statement. */
   serviceAccountId?: string | null;
   now?: number;
-}): MaybePromise<VerifiedKey> {
+}): Promise<VerifiedKey> {
   if (!looksLikeApiKey(secret)) throw invalidKey();
-  // One indexed read (unique secretHash) joined to the account's platform, raw (lib/db/raw-read.ts):
+  // One indexed read (unique secretHash) joined to the account's platform, raw (lib/db/raw-rows.ts):
   // it runs on every key-authenticated request. Times stay ISO strings, compared as milliseconds.
-  const secretHash = sha256(secret);
-  const rows =
-    serviceAccountId === null
-      ? rawRead<KeyRow>(`SELECT ${KEY_COLUMNS} ${KEY_FROM}`, { secretHash })
-      : rawRead<KeyRow>(
-          `SELECT ${KEY_COLUMNS}, (SELECT n."id" FROM "Account" n WHERE n."id" = :named AND n."platformId" = a."platformId") AS "namedAccountId" ${KEY_FROM}`,
-          { secretHash, named: serviceAccountId },
-        );
-  return andThen(rows, ([key]) => checkKey(key, ip, now, serviceAccountId));
+  const key = await readKeyForCheck(sha256(secret), serviceAccountId);
+  return checkKey(key, ip, now, serviceAccountId);
 }
 
 const invalidKey = () => new DomainError("unauthenticated", "Invalid, revoked or expired API key");
 
-function checkKey(key: Readonly<KeyRow> | undefined, ip: string | null, now: number, serviceAccountId: string | null): MaybePromise<VerifiedKey> {
+async function checkKey(key: Readonly<KeyCheckRow> | undefined, ip: string | null, now: number, serviceAccountId: string | null): Promise<VerifiedKey> {
   if (!key) throw invalidKey();
   const refuse = (error: DomainError) => {
     error.actor = { type: "api_key", id: key.id, platformId: key.platformId, accountId: key.accountId };
@@ -81,17 +69,12 @@ function checkKey(key: Readonly<KeyRow> | undefined, ip: string | null, now: num
     touchLater(key.id, now);
     return verified;
   }
-  return db()
-    .apiKey.updateMany({
-      where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - TOUCH_EVERY_MS) } }] },
-      data: { lastUsedAt: new Date(now) },
-    })
-    .then(() => verified);
+  await db().apiKey.updateMany({
+    where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - TOUCH_EVERY_MS) } }] },
+    data: { lastUsedAt: new Date(now) },
+  });
+  return verified;
 }
-
-/** The key's row as the raw read gives it: DateTime columns as ISO-8601 text, Json columns as JSON text. */
-type KeyRow = Pick<ApiKey, "id" | "accountId" | "cidrAllowlist" | "permissions"> &
-  Pick<Account, "platformId"> & { expiresAt: string; revokedAt: string | null; lastUsedAt: string | null; namedAccountId?: string | null };
 
 /** PostgreSQL: the keys used since the last write of lastUsedAt, with when (ms); one copy per process. */
 const touches = processGlobal("api-key-touches", () => ({ pending: new Map<string, number>(), timer: undefined as NodeJS.Timeout | undefined }));
@@ -115,11 +98,7 @@ export async function flushKeyTouches() {
   if (touches.pending.size === 0) return;
   const used = [...touches.pending];
   touches.pending.clear();
-  await postgresqlPool().query(
-    `UPDATE "ApiKey" k SET "lastUsedAt" = u."at" FROM unnest($1::text[], $2::timestamp(3)[]) AS u("id", "at")
-     WHERE k."id" = u."id" AND (k."lastUsedAt" IS NULL OR k."lastUsedAt" < u."at")`,
-    [used.map(([id]) => id), used.map(([, at]) => new Date(at).toISOString())],
-  );
+  await writeKeysLastUsed(used);
 }
 
 /** A key's allowlist, parsed once per distinct text (keys are few; requests are many). */

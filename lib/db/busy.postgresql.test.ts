@@ -3,7 +3,8 @@
 // DATABASE_LOCK_TIMEOUT_MS. This file's process runs with a pool of one connection and short waits.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { disconnectDb, postgresqlPool } from "@/lib/db";
+import { disconnectDb } from "@/lib/db";
+import { postgresqlPool } from "@/lib/db/postgresql";
 import { resetEnv } from "@/lib/env";
 import { platformWithKey } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";

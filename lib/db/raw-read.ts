@@ -1,12 +1,12 @@
 import type { Database, Statement } from "better-sqlite3";
 import pg from "pg";
-import { postgresqlPool, sqliteWriterMark } from "@/lib/db";
+import { postgresqlPool } from "@/lib/db/postgresql";
+import { sqliteWriterMark } from "@/lib/db/sqlite";
 import { readConnection } from "@/lib/db/read-connection";
 import { positional, valuesFor } from "@/lib/db/raw-sql";
 import { databaseProvider } from "@/lib/env";
 import { immutable } from "@/lib/immutable";
-import type { MaybePromise } from "@/lib/maybe-promise";
-import { requestContext } from "@/lib/request-context";
+import { requestContext, type ReadSnapshot } from "@/lib/request-context";
 
 /**
  * Raw reads for the few per-request hot paths where Prisma's per-query overhead would cost more
@@ -16,10 +16,8 @@ import { requestContext } from "@/lib/request-context";
  * (select no Boolean column: SQLite answers 0/1, PostgreSQL true/false). On SQLite it runs on the read-only connection (lib/db/read-connection.ts),
  * on PostgreSQL on the process's pool. Everything else goes through Prisma. SQLite rows are kept
  * while the database is unchanged (see sqliteCache), so they come back immutable (lib/immutable.ts).
- *
- * SQLite answers at once (a failed read throws), PostgreSQL with a promise (lib/maybe-promise.ts).
  */
-export function rawRead<Row>(sql: string, params: Record<string, unknown> = {}): MaybePromise<Rows<Row>> {
+export async function rawRead<Row>(sql: string, params: Record<string, unknown> = {}): Promise<Rows<Row>> {
   if (databaseProvider() === "postgresql") return postgresqlRead<Row>(sql, params);
   return sqliteRead(sql, params) as Rows<Row>;
 }
@@ -43,10 +41,9 @@ const MAX_CACHED_READS = 1000;
  * a snapshot, lib/http/route.ts): they see the database as it was at the request's first raw read,
  * which came after the request did, plus anything this process has committed since. A later read
  * checks again when this process's connection may have committed (sqliteWriterMark moved, or a
- * transaction was open at the check) or when the cache has moved on to another version.
+ * transaction was open at the check) or when the cache has moved on to another version. The snapshot
+ * lives in the request's context (lib/request-context.ts, ReadSnapshot).
  */
-export type ReadSnapshot = { reader?: Database; version?: number; writer?: object | null; changes?: number | bigint };
-
 function sqliteRead(sql: string, params: Record<string, unknown>): readonly unknown[] {
   const statement = sqliteStatement(sql);
   const connection = statement.database;

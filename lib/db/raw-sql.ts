@@ -1,4 +1,7 @@
-import { currentTransaction, db, isUniqueViolation, onSqliteConnection, type OpenTransaction } from "@/lib/db";
+import { currentTransaction, db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { onSqliteConnection } from "@/lib/db/sqlite";
+import type { OpenTransaction } from "@/lib/request-context";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { databaseProvider } from "@/lib/env";
 
@@ -73,6 +76,9 @@ export async function rawQuery<Row>(sql: string, params: Record<string, unknown>
   if (databaseProvider() === "sqlite") return onSqliteConnection((statement) => statement(query.text).raw(false).all(values.map(sqliteValue)) as Row[]);
   return db().$queryRawUnsafe<Row[]>(query.text, ...values);
 }
+
+/** Whether deferredInsert puts inserts off until COMMIT here (PostgreSQL, inside a transaction). */
+export const insertsAreDeferred = () => databaseProvider() === "postgresql" && currentTransaction() !== undefined;
 
 /** An insert put off until its transaction commits (deferredInsert). */
 type DeferredInsert = { sql: string; params: Record<string, unknown>; table: string; conflict?: () => Error };

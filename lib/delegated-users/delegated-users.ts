@@ -2,7 +2,8 @@ import { newId } from "@/lib/ids/generate";
 import { DomainError, notFound } from "@/lib/errors";
 import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { delegatedUserSchema, presentDelegatedUser } from "@/lib/delegated-users/schemas";
-import { tenantDb, tenantDeferredInsert } from "@/lib/tenancy";
+import { insertDelegatedUser } from "@/lib/db/raw-rows";
+import { tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -11,15 +12,12 @@ import { emitResourceEvent } from "@/lib/webhooks/events";
 /**
  * Links a user of the platform's own system. The unique index on (accountId, externalId) refuses a
  * duplicate, whether it was there before or a concurrent request inserted it a moment ago: 409.
- * A raw INSERT (tenantExecute): platforms call this once per customer they sign up, and a model
+ * A raw INSERT (lib/db/raw-rows.ts): platforms call this once per customer they sign up, and a model
  * create (which reads the row back) cost as much as the rest of the request.
  */
 export async function createDelegatedUser({ externalId }: { externalId: string }) {
   const user = { id: newId("du"), externalId, createdAt: new Date() };
-  // On PostgreSQL put off to the one statement before COMMIT, with the audit record and the events.
-  await tenantDeferredInsert(`INSERT INTO "DelegatedUser" ("id", "accountId", "externalId", "createdAt") VALUES (:id, :accountId, :externalId, :createdAt)`, user, {
-    conflict: () => new DomainError("conflict", "A delegated user with this externalId already exists", { externalId: "already exists" }),
-  });
+  await insertDelegatedUser(user, () => new DomainError("conflict", "A delegated user with this externalId already exists", { externalId: "already exists" }));
   await emitResourceEvent("delegated_user.created", delegatedUserSchema, user);
   return presentDelegatedUser(user);
 }

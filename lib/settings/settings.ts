@@ -1,3 +1,4 @@
+import { inTransaction } from "@/lib/db";
 import { presentSettings } from "@/lib/settings/schemas";
 import { currentScope, tenantDb } from "@/lib/tenancy";
 
@@ -9,7 +10,8 @@ export async function getPlatformSettings() {
 
 /** Changes the settings; `before` is what they were, for the audit trail. */
 export async function updatePlatformSettings(changes: { requireTwoFactor?: boolean; fourEyesApproval?: boolean }) {
-  return tenantDb().$transaction(async (tx) => {
+  return inTransaction(async () => {
+    const tx = tenantDb();
     // Read in the change's own transaction. It decides nothing: two concurrent changes may both name the
     // same `before`, and the audit trail's order still says which came last.
     const before = presentSettings(await tx.account.findUniqueOrThrow({ where: { id: currentScope().platformId } }));

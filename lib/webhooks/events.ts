@@ -1,8 +1,7 @@
-import { currentTransaction, db } from "@/lib/db";
-import { databaseProvider } from "@/lib/env";
+import { db } from "@/lib/db";
 import { isString, jsonNames } from "@/lib/db/json";
 import type { Prisma, WebhookEndpoint } from "@/lib/generated/prisma/client";
-import { deferredInsert, rawQuery } from "@/lib/db/raw-sql";
+import { deferredInsert, insertsAreDeferred, rawQuery } from "@/lib/db/raw-sql";
 import type { z } from "zod";
 import { newId } from "@/lib/ids/generate";
 import { currentScope } from "@/lib/tenancy";
@@ -24,7 +23,7 @@ export async function emitEvent(
 ) {
   // System code: the platform's endpoints are outside a sub-account's tenant scope.
   platformId ??= (await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { platformId: true } })).platformId;
-  if (databaseProvider() === "postgresql" && currentTransaction()) return recordDeliveriesAtCommit(type, data, { accountId, platformId, now });
+  if (insertsAreDeferred()) return recordDeliveriesAtCommit(type, data, { accountId, platformId, now });
   // Raw (lib/db/raw-sql.ts): every change looks, and most platforms have no endpoint to find.
   const endpoints = await rawQuery<Pick<WebhookEndpoint, "id" | "accountId" | "subscribedEvents">>(
     `SELECT "id", "accountId", "subscribedEvents" FROM "WebhookEndpoint"

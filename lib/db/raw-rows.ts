@@ -1,0 +1,89 @@
+import type { Account, ApiKey, DelegatedUser, Prisma } from "@/lib/generated/prisma/client";
+import { postgresqlPool } from "@/lib/db/postgresql";
+import { rawRead, type Rows } from "@/lib/db/raw-read";
+import { deferredInsert } from "@/lib/db/raw-sql";
+import { currentScope } from "@/lib/db/tenant";
+
+// The raw statements of the hot paths (a model query's own cost would be most of their request),
+// each behind a typed function. Every column list is declared below and raw-rows.test.ts checks it
+// against the Prisma model on both databases: what a statement leaves out of its model is named, so
+// a column added to the schema fails that test instead of compiling and answering 500.
+
+/** A raw statement's columns of one model, and the model's columns it leaves out on purpose. */
+export type ColumnList<Model> = { model: Prisma.ModelName; columns: readonly (keyof Model & string)[]; omitted: readonly (keyof Model & string)[] };
+
+const quoted = (alias: string, columns: readonly string[]) => columns.map((column) => `${alias}"${column}"`).join(", ");
+
+/** The key look-up of every key-authenticated request: what the check needs, nothing shown. */
+export const KEY_CHECK_COLUMNS = {
+  model: "ApiKey",
+  columns: ["id", "accountId", "expiresAt", "revokedAt", "lastUsedAt", "cidrAllowlist", "permissions"],
+  omitted: ["name", "prefix", "secretHash", "createdAt", "createdByType", "createdById", "rolledToId"],
+} as const satisfies ColumnList<ApiKey>;
+export const KEY_CHECK_ACCOUNT_COLUMNS = { model: "Account", columns: ["platformId"], omitted: ["id", "parentId", "name", "featureFlags", "createdAt", "requireTwoFactor", "fourEyesApproval"] } as const satisfies ColumnList<Account>;
+
+/** A key's row as the check reads it: DateTime columns as ISO-8601 text, Json columns as JSON text. */
+export type KeyCheckRow = Pick<ApiKey, "id" | "accountId" | "cidrAllowlist" | "permissions"> &
+  Pick<Account, "platformId"> & { expiresAt: string; revokedAt: string | null; lastUsedAt: string | null; namedAccountId?: string | null };
+
+const KEY_CHECK_FROM = `FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."secretHash" = :secretHash`;
+const KEY_CHECK_SELECT = `SELECT ${quoted("k.", KEY_CHECK_COLUMNS.columns)}, ${quoted("a.", KEY_CHECK_ACCOUNT_COLUMNS.columns)}`;
+
+/**
+ * The key whose secret hashes to `secretHash`, joined to its account's platform (one indexed read),
+ * and with `named`: whether that account is one of the same platform (`namedAccountId`), in the same statement.
+ */
+export async function readKeyForCheck(secretHash: string, named: string | null): Promise<Readonly<KeyCheckRow> | undefined> {
+  const rows =
+    named === null
+      ? await rawRead<KeyCheckRow>(`${KEY_CHECK_SELECT} ${KEY_CHECK_FROM}`, { secretHash })
+      : await rawRead<KeyCheckRow>(
+          `${KEY_CHECK_SELECT}, (SELECT n."id" FROM "Account" n WHERE n."id" = :named AND n."platformId" = a."platformId") AS "namedAccountId" ${KEY_CHECK_FROM}`,
+          { secretHash, named },
+        );
+  return rows[0];
+}
+
+/** PostgreSQL: writes keys' lastUsedAt (id, when in ms) in one statement, never moving one back. */
+export async function writeKeysLastUsed(used: readonly (readonly [string, number])[]): Promise<void> {
+  await postgresqlPool().query(
+    `UPDATE "ApiKey" k SET "lastUsedAt" = u."at" FROM unnest($1::text[], $2::timestamp(3)[]) AS u("id", "at")
+     WHERE k."id" = u."id" AND (k."lastUsedAt" IS NULL OR k."lastUsedAt" < u."at")`,
+    [used.map(([id]) => id), used.map(([, at]) => new Date(at).toISOString())],
+  );
+}
+
+/** The key list: every column but the account (the caller's own) and the secret's hash. */
+export const KEY_LIST_COLUMNS = {
+  model: "ApiKey",
+  columns: ["id", "name", "prefix", "expiresAt", "cidrAllowlist", "createdAt", "lastUsedAt", "revokedAt", "permissions", "createdByType", "createdById", "rolledToId"],
+  omitted: ["accountId", "secretHash"],
+} as const satisfies ColumnList<ApiKey>;
+
+/** A listed key as the raw read gives it: times as ISO-8601 text, Json columns as JSON text. */
+export type KeyListRow = Omit<Pick<ApiKey, (typeof KEY_LIST_COLUMNS.columns)[number]>, "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt"> &
+  Record<"expiresAt" | "createdAt", string> &
+  Record<"lastUsedAt" | "revokedAt", string | null>;
+
+/**
+ * The scope's keys (lib/db/tenant.ts), newest first. On SQLite the same rows come back (immutable)
+ * while nothing changed (lib/db/raw-read.ts).
+ */
+export function readKeyList(): Promise<Rows<KeyListRow>> {
+  const { accountId } = currentScope();
+  return rawRead<KeyListRow>(`SELECT ${quoted("", KEY_LIST_COLUMNS.columns)} FROM "ApiKey" WHERE "accountId" = :accountId ORDER BY "createdAt" DESC, "id" DESC`, { accountId });
+}
+
+/** A new delegated user: every column. */
+export const DELEGATED_USER_INSERT_COLUMNS = { model: "DelegatedUser", columns: ["id", "accountId", "externalId", "createdAt"], omitted: [] } as const satisfies ColumnList<DelegatedUser>;
+
+/**
+ * Inserts a delegated user in the scope's account (lib/db/raw-sql.ts deferredInsert: on PostgreSQL, in
+ * a transaction, sent with the audit record and the events just before COMMIT); a duplicate
+ * externalId throws `conflict()`.
+ */
+export function insertDelegatedUser(user: Omit<DelegatedUser, "accountId">, conflict: () => Error): Promise<void> {
+  const { columns } = DELEGATED_USER_INSERT_COLUMNS;
+  const row: DelegatedUser = { ...user, accountId: currentScope().accountId };
+  return deferredInsert(`INSERT INTO "DelegatedUser" (${quoted("", columns)}) VALUES (${columns.map((column) => `:${column}`).join(", ")})`, row, { conflict });
+}
