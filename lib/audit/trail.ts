@@ -1,5 +1,5 @@
 import { inTransaction } from "@/lib/db";
-import { deferredInsert } from "@/lib/db/raw-sql";
+import { insertAuditEvent } from "@/lib/db/raw-rows";
 import { newId } from "@/lib/ids/generate";
 
 export type AuditActor = { type: "employee" | "api_key"; id: string; platformId: string; accountId: string };
@@ -37,30 +37,26 @@ export type AuditEventInput = {
  */
 export async function writeAuditEvent(event: AuditEventInput) {
   const outcome = event.status < 400 ? "success" : event.status === 401 || event.status === 403 ? "denied" : "failure";
-  // A raw INSERT (lib/db/raw-sql.ts): every write and refusal makes one, and a model create (which
+  // A raw INSERT (lib/db/raw-rows.ts): every write and refusal makes one, and a model create (which
   // builds and reads back the whole row) cost several times the statement itself. In a transaction on
   // PostgreSQL it goes with the change's own inserts, in one statement before COMMIT.
-  await deferredInsert(
-    `INSERT INTO "AuditEvent" ("id", "platformId", "accountId", "actedForAccountId", "at", "actorType", "actorId", "action", "targetId", "ip", "outcome", "status", "requestId", "clientRequestId", "details")
-     VALUES (:id, :platformId, :accountId, :actedForAccountId, :at, :actorType, :actorId, :action, :targetId, :ip, :outcome, :status, :requestId, :clientRequestId, :details)`,
-    {
-      id: newId("aud"),
-      platformId: event.actor?.platformId ?? event.platformId ?? null,
-      accountId: event.actor?.accountId ?? null,
-      actedForAccountId: event.actedForAccountId ?? event.actor?.accountId ?? null,
-      at: new Date(),
-      actorType: event.actor?.type ?? "anonymous",
-      actorId: event.actor?.id ?? null,
-      action: event.action,
-      targetId: event.targetId,
-      ip: event.ip,
-      outcome,
-      status: event.status,
-      requestId: event.requestId,
-      clientRequestId: event.clientRequestId ?? null,
-      details: event.details ? JSON.stringify(event.details) : null,
-    },
-  );
+  await insertAuditEvent({
+    id: newId("aud"),
+    platformId: event.actor?.platformId ?? event.platformId ?? null,
+    accountId: event.actor?.accountId ?? null,
+    actedForAccountId: event.actedForAccountId ?? event.actor?.accountId ?? null,
+    at: new Date(),
+    actorType: event.actor?.type ?? "anonymous",
+    actorId: event.actor?.id ?? null,
+    action: event.action,
+    targetId: event.targetId,
+    ip: event.ip,
+    outcome,
+    status: event.status,
+    requestId: event.requestId,
+    clientRequestId: event.clientRequestId ?? null,
+    details: event.details ? JSON.stringify(event.details) : null,
+  });
 }
 
 /** Records a refusal or an outcome whose change (if any) already committed: a failure to record is logged, not a 500. */

@@ -6,7 +6,10 @@ import { createPlatform } from "@/lib/accounts/platforms";
 import { db } from "@/lib/db";
 import { rawQuery } from "@/lib/db/raw-sql";
 import {
+  AUDIT_EVENT_INSERT_COLUMNS,
   DELEGATED_USER_INSERT_COLUMNS,
+  DELIVERY_INSERT_COLUMNS,
+  LISTENING_ENDPOINT_COLUMNS,
   KEY_CHECK_ACCOUNT_COLUMNS,
   KEY_CHECK_COLUMNS,
   KEY_LIST_COLUMNS,
@@ -28,6 +31,9 @@ const LISTS: Record<string, ColumnList<Record<string, unknown>>> = {
   KEY_CHECK_ACCOUNT_COLUMNS,
   KEY_LIST_COLUMNS,
   DELEGATED_USER_INSERT_COLUMNS,
+  AUDIT_EVENT_INSERT_COLUMNS,
+  LISTENING_ENDPOINT_COLUMNS,
+  DELIVERY_INSERT_COLUMNS,
 };
 
 /** A model's columns as a generated client knows them (`<Model>ScalarFieldEnum`). */

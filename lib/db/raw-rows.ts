@@ -1,7 +1,7 @@
-import type { Account, ApiKey, DelegatedUser, Prisma } from "@/lib/generated/prisma/client";
+import type { Account, ApiKey, AuditEvent, DelegatedUser, Prisma, WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { postgresqlPool } from "@/lib/db/postgresql";
 import { rawRead, type Rows } from "@/lib/db/raw-read";
-import { deferredInsert } from "@/lib/db/raw-sql";
+import { deferredInsert, rawQuery } from "@/lib/db/raw-sql";
 import { currentScope } from "@/lib/db/tenant";
 
 // The raw statements of the hot paths (a model query's own cost would be most of their request),
@@ -85,5 +85,61 @@ export const DELEGATED_USER_INSERT_COLUMNS = { model: "DelegatedUser", columns: 
 export function insertDelegatedUser(user: Omit<DelegatedUser, "accountId">, conflict: () => Error): Promise<void> {
   const { columns } = DELEGATED_USER_INSERT_COLUMNS;
   const row: DelegatedUser = { ...user, accountId: currentScope().accountId };
-  return deferredInsert(`INSERT INTO "DelegatedUser" (${quoted("", columns)}) VALUES (${columns.map((column) => `:${column}`).join(", ")})`, row, { conflict });
+  return deferredInsert(insertInto("DelegatedUser", columns), row, { conflict });
+}
+
+const insertInto = (table: string, columns: readonly string[]) => `INSERT INTO "${table}" (${quoted("", columns)}) VALUES (${columns.map((column) => `:${column}`).join(", ")})`;
+
+/** An audit record: every column. */
+export const AUDIT_EVENT_INSERT_COLUMNS = {
+  model: "AuditEvent",
+  columns: ["id", "platformId", "accountId", "actedForAccountId", "at", "actorType", "actorId", "action", "targetId", "ip", "outcome", "status", "requestId", "clientRequestId", "details"],
+  omitted: [],
+} as const satisfies ColumnList<AuditEvent>;
+
+/**
+ * Appends an audit record, in the caller's transaction when there is one (deferredInsert: on
+ * PostgreSQL sent with the change's own inserts just before COMMIT). `details` as JSON text.
+ */
+export function insertAuditEvent(row: Omit<AuditEvent, "details"> & { details: string | null }): Promise<void> {
+  return deferredInsert(insertInto("AuditEvent", AUDIT_EVENT_INSERT_COLUMNS.columns), row);
+}
+
+/** What emitEvent needs of an endpoint to tell whether it listens. */
+export const LISTENING_ENDPOINT_COLUMNS = {
+  model: "WebhookEndpoint",
+  columns: ["id", "accountId", "subscribedEvents"],
+  omitted: ["url", "description", "enabled", "publicKey", "privateKey", "createdAt", "disabledAt", "deletedAt", "createdByType", "createdById"],
+} as const satisfies ColumnList<WebhookEndpoint>;
+
+/** The enabled, undeleted endpoints of an account and of its platform's own account, in the caller's transaction. */
+export function readLiveEndpoints(accountId: string, platformId: string): Promise<Pick<WebhookEndpoint, (typeof LISTENING_ENDPOINT_COLUMNS.columns)[number]>[]> {
+  return rawQuery(
+    `SELECT ${quoted("", LISTENING_ENDPOINT_COLUMNS.columns)} FROM "WebhookEndpoint"
+     WHERE "accountId" IN (:accountId, :platformId) AND "enabled" = :enabled AND "deletedAt" IS NULL`,
+    { accountId, platformId, enabled: true },
+  );
+}
+
+/** A new delivery's columns; the others keep their defaults (pending, no attempt yet). */
+export const DELIVERY_INSERT_COLUMNS = {
+  model: "WebhookDelivery",
+  columns: ["id", "accountId", "webhookEndpointId", "eventType", "eventData", "occurredAt", "nextAttemptAt"],
+  omitted: ["status", "attempts", "responseStatusCode", "responseBody", "lastError", "lastAttemptAt", "leaseUntil", "leaseOwner"],
+} as const satisfies ColumnList<WebhookDelivery>;
+
+/**
+ * PostgreSQL, in a transaction: one pending delivery of `type` for each live endpoint of the account
+ * or its platform that subscribed to it, as one INSERT ... SELECT put off to the statement before
+ * COMMIT (deferredInsert). The endpoints found are held (FOR KEY SHARE) until the transaction ends.
+ */
+export function insertDeliveriesAtCommit({ type, eventData, now, accountId, platformId }: { type: string; eventData: string; now: Date; accountId: string; platformId: string }): Promise<void> {
+  return deferredInsert(
+    `INSERT INTO "WebhookDelivery" (${quoted("", DELIVERY_INSERT_COLUMNS.columns)})
+     SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), e."accountId", e."id", :type, CAST(:eventData AS jsonb), :now, :now
+     FROM "WebhookEndpoint" e
+     WHERE e."accountId" IN (:accountId, :platformId) AND e."enabled" AND e."deletedAt" IS NULL AND e."subscribedEvents" @> CAST(:types AS jsonb)
+     FOR KEY SHARE OF e`,
+    { type, eventData, now, accountId, platformId, types: JSON.stringify([type]) },
+  );
 }

@@ -1,7 +1,8 @@
 import { db } from "@/lib/db";
 import { isString, jsonNames } from "@/lib/db/json";
-import type { Prisma, WebhookEndpoint } from "@/lib/generated/prisma/client";
-import { deferredInsert, insertsAreDeferred, rawQuery } from "@/lib/db/raw-sql";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { insertsAreDeferred } from "@/lib/db/raw-sql";
+import { insertDeliveriesAtCommit, readLiveEndpoints } from "@/lib/db/raw-rows";
 import type { z } from "zod";
 import { newId } from "@/lib/ids/generate";
 import { currentScope } from "@/lib/tenancy";
@@ -24,12 +25,8 @@ export async function emitEvent(
   // System code: the platform's endpoints are outside a sub-account's tenant scope.
   platformId ??= (await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { platformId: true } })).platformId;
   if (insertsAreDeferred()) return recordDeliveriesAtCommit(type, data, { accountId, platformId, now });
-  // Raw (lib/db/raw-sql.ts): every change looks, and most platforms have no endpoint to find.
-  const endpoints = await rawQuery<Pick<WebhookEndpoint, "id" | "accountId" | "subscribedEvents">>(
-    `SELECT "id", "accountId", "subscribedEvents" FROM "WebhookEndpoint"
-     WHERE "accountId" IN (:accountId, :platformId) AND "enabled" = :enabled AND "deletedAt" IS NULL`,
-    { accountId, platformId, enabled: true },
-  );
+  // Raw (lib/db/raw-rows.ts): every change looks, and most platforms have no endpoint to find.
+  const endpoints = await readLiveEndpoints(accountId, platformId);
   const listening = endpoints.filter((endpoint) => jsonNames(endpoint.subscribedEvents, isString).includes(type));
   if (listening.length === 0) return 0;
   // As the API shows it: Dates as ISO strings, no undefined properties.
@@ -51,7 +48,7 @@ export async function emitEvent(
 /**
  * emitEvent on PostgreSQL inside a transaction: the look-up of the listening endpoints and the insert
  * of their deliveries are one INSERT ... SELECT, put off to the transaction's one statement before
- * COMMIT (lib/db/raw-sql.ts deferredInsert), so a change with its audit record and its events costs one
+ * COMMIT (lib/db/raw-rows.ts), so a change with its audit record and its events costs one
  * round trip, and none is spent asking whether anything listens. The endpoints found are held (key
  * share) until the transaction ends: a change of their URL or events, or their deletion, waits for the
  * deliveries recorded here and then sees them (lib/webhooks/webhook-endpoints.ts), and one that
@@ -59,14 +56,7 @@ export async function emitEvent(
  */
 async function recordDeliveriesAtCommit(type: EventType, data: object | (() => object), { accountId, platformId, now }: { accountId: string; platformId: string; now: Date }) {
   const plain: Prisma.InputJsonObject = JSON.parse(JSON.stringify(typeof data === "function" ? data() : data));
-  await deferredInsert(
-    `INSERT INTO "WebhookDelivery" ("id", "accountId", "webhookEndpointId", "eventType", "eventData", "occurredAt", "nextAttemptAt")
-     SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), e."accountId", e."id", :type, CAST(:eventData AS jsonb), :now, :now
-     FROM "WebhookEndpoint" e
-     WHERE e."accountId" IN (:accountId, :platformId) AND e."enabled" AND e."deletedAt" IS NULL AND e."subscribedEvents" @> CAST(:types AS jsonb)
-     FOR KEY SHARE OF e`,
-    { type, eventData: JSON.stringify({ ...plain, accountId }), now, accountId, platformId, types: JSON.stringify([type]) },
-  );
+  await insertDeliveriesAtCommit({ type, eventData: JSON.stringify({ ...plain, accountId }), now, accountId, platformId });
   return null;
 }
 
