@@ -9,7 +9,7 @@ import { processGlobal } from "@/lib/process-global";
 export type Scope = { platformId: string; accountId: string; confined?: boolean };
 
 /**
- * The transaction inTransaction() runs (lib/db/transaction.ts): the client its queries use, (SQLite)
+ * The transaction inTransaction() runs (lib/db/client.ts): the client its queries use, (SQLite)
  * its identity, and (PostgreSQL) what runs just before COMMIT: the inserts lib/db/raw-sql.ts put off.
  */
 export type OpenTransaction = { client: PrismaClient; token?: object; beforeCommit?: () => Promise<void> };
@@ -22,7 +22,7 @@ export type ReadSnapshot = { reader?: object; version?: number; writer?: object 
 
 /**
  * What a request carries through its awaits: its tenant scope (lib/tenancy.ts), the transaction it
- * runs in (lib/db/transaction.ts) and the snapshot its raw reads share (lib/db/raw-read.ts). Its types
+ * runs in (lib/db/client.ts) and the snapshot its raw reads share (lib/db/raw-read.ts). Its types
  * are declared here, so this module imports none of theirs. One AsyncLocalStorage for all three, once
  * per process (lib/process-global.ts: a production build can hold more than one copy of a module):
  * every storage that exists costs each promise the process makes a little, about 1 % of a
