@@ -1,7 +1,5 @@
-import { db } from "@/lib/db";
-import { readKeyForCheck, writeKeysLastUsed, type KeyCheckRow } from "@/lib/db/raw-rows";
-import { databaseProvider } from "@/lib/env";
-import { processGlobal } from "@/lib/process-global";
+import { recordKeyUse } from "@/lib/db/key-use";
+import { readKeyForCheck, type KeyCheckRow } from "@/lib/db/raw-rows";
 import { DomainError } from "@/lib/errors";
 import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
 import { sha256 } from "@/lib/auth/tokens";
@@ -65,40 +63,8 @@ async function checkKey(key: Readonly<KeyCheckRow> | undefined, ip: string | nul
   if (serviceAccountId !== null) verified.serviceAccount = { id: serviceAccountId, inPlatform: key.namedAccountId === serviceAccountId };
   // lastUsedAt is for people, not for auditing: a write per minute per key keeps requests read-only.
   if (key.lastUsedAt !== null && now - Date.parse(key.lastUsedAt) <= TOUCH_EVERY_MS) return verified;
-  if (databaseProvider() === "postgresql") {
-    touchLater(key.id, now);
-    return verified;
-  }
-  await db().apiKey.updateMany({
-    where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now - TOUCH_EVERY_MS) } }] },
-    data: { lastUsedAt: new Date(now) },
-  });
+  await recordKeyUse(key.id, now, TOUCH_EVERY_MS);
   return verified;
-}
-
-/** PostgreSQL: the keys used since the last write of lastUsedAt, with when (ms); one copy per process. */
-const touches = processGlobal("api-key-touches", () => ({ pending: new Map<string, number>(), timer: undefined as NodeJS.Timeout | undefined }));
-const TOUCH_FLUSH_MS = 5_000;
-
-/**
- * PostgreSQL: lastUsedAt is written off the request's path, for every key used in the last few
- * seconds at once (flushKeyTouches), so a key-authenticated read costs its two statements and no more
- * (a round trip to a database across the network costs more than the read itself). SQLite writes it
- * at once, as it always has: a local statement costs no round trip.
- */
-function touchLater(id: string, now: number) {
-  touches.pending.set(id, now);
-  touches.timer ??= setTimeout(() => void flushKeyTouches().catch((error: Error) => console.error(`Could not record when API keys were last used: ${error.message}`)), TOUCH_FLUSH_MS).unref();
-}
-
-/** Writes the pending lastUsedAt times in one statement, never moving one back (tests call it to see them at once). */
-export async function flushKeyTouches() {
-  clearTimeout(touches.timer);
-  touches.timer = undefined;
-  if (touches.pending.size === 0) return;
-  const used = [...touches.pending];
-  touches.pending.clear();
-  await writeKeysLastUsed(used);
 }
 
 /** A key's allowlist, parsed once per distinct text (keys are few; requests are many). */

@@ -9,7 +9,7 @@ import { call } from "@/lib/testing/http";
 import { platformWithKey } from "@/lib/testing/factories";
 import { withScope } from "@/lib/tenancy";
 import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
-import { flushKeyTouches } from "@/lib/auth/verify-api-key";
+import { flushKeyUses } from "@/lib/db/key-use";
 import * as delegatedUsers from "@/app/v1/delegated_users/route";
 import * as delegatedUser from "@/app/v1/delegated_users/[id]/route";
 
@@ -41,7 +41,7 @@ describe("statements per request on PostgreSQL", () => {
     const made = await create(apiKey, "reader");
     expect(made.status).toBe(201);
     const id = (made.body as { id: string }).id;
-    await flushKeyTouches();
+    await flushKeyUses();
     // The key's first use since its lastUsedAt was written: the time is noted, not written on the way.
     await db().apiKey.updateMany({ data: { lastUsedAt: null } });
 
@@ -62,7 +62,7 @@ describe("statements per request on PostgreSQL", () => {
 
     // The time of use is written by one statement for every key used meanwhile.
     expect((await db().apiKey.findFirstOrThrow({ where: { accountId: account.id } })).lastUsedAt).toBeNull();
-    const flushed = await statementsOf(flushKeyTouches);
+    const flushed = await statementsOf(flushKeyUses);
     expect(flushed).toHaveLength(1);
     expect((await db().apiKey.findFirstOrThrow({ where: { accountId: account.id } })).lastUsedAt).not.toBeNull();
   });
@@ -70,7 +70,7 @@ describe("statements per request on PostgreSQL", () => {
   it("a simple write sends 4: the key, BEGIN, the row with its audit record and events in one statement, COMMIT", async () => {
     const { apiKey } = await platformWithKey();
     await create(apiKey, "warm-up");
-    await flushKeyTouches();
+    await flushKeyUses();
     let answer: Awaited<ReturnType<typeof create>> | undefined;
     const sent = await statementsOf(async () => (answer = await create(apiKey, "counted")));
     expect(answer!.status).toBe(201);
@@ -91,7 +91,7 @@ describe("statements per request on PostgreSQL", () => {
       ]),
     );
     await create(apiKey, "warm-up");
-    await flushKeyTouches();
+    await flushKeyUses();
     let answer: Awaited<ReturnType<typeof create>> | undefined;
     const sent = await statementsOf(async () => (answer = await create(apiKey, "heard")));
     expect(answer!.status).toBe(201);

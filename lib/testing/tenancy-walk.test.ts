@@ -5,7 +5,7 @@
 // each refused call is then made with A's own credential, which succeeds: B's 404 comes from
 // tenancy, not from validation. Every endpoint needs an entry in `fixtures` (a test fails otherwise),
 // so a new route cannot silently skip the walk.
-import { flushKeyTouches } from "@/lib/auth/verify-api-key";
+import { flushKeyUses } from "@/lib/db/key-use";
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
@@ -301,7 +301,7 @@ function auditLeaks(response: Response, f: F): string[] {
 /** A's rows in every tenant model (audit events aside), to compare before and after B's calls. */
 async function snapshotOf(platformId: string) {
   // On PostgreSQL A's key's lastUsedAt from A's own requests is written a few seconds later: now, so it is in `before`.
-  await flushKeyTouches();
+  await flushKeyUses();
   const accounts = await db().account.findMany({ where: { platformId }, orderBy: { id: "asc" } });
   const inAccounts = { where: { accountId: { in: accounts.map((account) => account.id) } }, orderBy: { id: "asc" as const } };
   const employees = await db().employee.findMany(inAccounts);

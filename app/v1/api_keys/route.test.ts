@@ -1,4 +1,4 @@
-import { flushKeyTouches } from "@/lib/auth/verify-api-key";
+import { flushKeyUses } from "@/lib/db/key-use";
 import { DEFAULT_KEY_PERMISSIONS, KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -19,7 +19,7 @@ describe("GET /v1/api_keys", () => {
     await apiKeyFor(account.id);
     // Its first use writes lastUsedAt (on PostgreSQL a few seconds later, off the request's path: now).
     await call(GET, { apiKey: key.secret, ip: "10.1.2.3" });
-    await flushKeyTouches();
+    await flushKeyUses();
     const response = await call(GET, { apiKey: key.secret, ip: "10.1.2.3" });
     expect(response.status).toBe(200);
     expect(response.body).toHaveLength(2);
@@ -119,10 +119,10 @@ describe("GET /v1/api_keys", () => {
   it("lastUsedAt is written at most once a minute", async () => {
     const { account } = await signedInEmployee();
     const key = await apiKeyFor(account.id);
-    // On PostgreSQL the time is written a few seconds later, off the request's path: flushKeyTouches writes it now.
+    // On PostgreSQL the time is written a few seconds later, off the request's path: flushKeyUses writes it now.
     const used = async () => {
       await call(GET, { apiKey: key.secret });
-      await flushKeyTouches();
+      await flushKeyUses();
     };
     await used();
     const first = (await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt!;
