@@ -1,6 +1,6 @@
 /**
  * Results that may be handed out again unchanged: frozen all the way down and registered, so the
- * route wrapper keeps their checked JSON (lib/http/route.ts) for as long as the same object comes
+ * route wrapper keeps their checked JSON (lib/http/pipeline/present.ts) for as long as the same object comes
  * back. The SQLite read cache (lib/db/raw-read.ts) returns the same frozen rows while the database
  * is unchanged, so a result presented from them once (the API key list) is the same result until then.
  */

@@ -1,0 +1,48 @@
+import { ApiError } from "@/lib/http/api-error";
+import type { RequestState } from "@/lib/http/pipeline/request-state";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The body's text, read before the Idempotency-Key claim (its fingerprint holds it) and parsed after it (a replay needs none). */
+export async function readBody(state: RequestState): Promise<void> {
+  const { definition, request } = state;
+  if (definition.body || request.method === "POST") state.bodyText = await readBodyText(request);
+}
+
+/** The body as text, refused past MAX_BODY_BYTES bytes without reading further (Content-Length can lie or be absent), and unless it is UTF-8. */
+async function readBodyText(request: Request): Promise<string> {
+  const tooLarge = () => new ApiError("err_bad_request", "The body is larger than 1 MiB");
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client closed the connection mid-body ("aborted"): nobody is left to read a reply, and it is no fault of ours to log.
+      throw new ApiError("err_bad_request", "The body ended before it was complete");
+    }
+    const { done, value } = chunk;
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    return UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError("err_bad_request", "The body is not valid UTF-8");
+  }
+}
+
+/**
+ * Refuses bytes that are not UTF-8 (Buffer.toString would store them as U+FFFD without a word). A
+ * byte order mark stays a character, so JSON.parse refuses it as before (RFC 8259: never send one).
+ */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
