@@ -1,5 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { HSTS, SECURITY_HEADERS, edgeRefusal, edgeSettings, pageCsp, refusalBody, type EdgeSettings } from "@/lib/http/edge.mjs";
+import {
+  HSTS,
+  SECURITY_HEADERS,
+  edgeRefusal,
+  edgeSettings,
+  pageCsp,
+  refusalBody,
+  type EdgeSettings,
+} from "@/lib/http/edge.mjs";
 
 let settings: EdgeSettings | undefined;
 
@@ -26,7 +34,12 @@ export function proxy(request: NextRequest) {
   if (refusal) {
     return new NextResponse(refusalBody(refusal), {
       status: refusal.status,
-      headers: { ...SECURITY_HEADERS, ...refusal.headers, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+      headers: {
+        ...SECURITY_HEADERS,
+        ...refusal.headers,
+        "Content-Type": "application/json; charset=utf-8",
+        "Cache-Control": "no-store",
+      },
     });
   }
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");

@@ -139,7 +139,9 @@ async function serve() {
       socket.end(methodNotAllowed("given"));
       return;
     }
-    const status = { HPE_HEADER_OVERFLOW: 431, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413, ERR_HTTP_REQUEST_TIMEOUT: 408 }[error.code] ?? 400;
+    const status =
+      { HPE_HEADER_OVERFLOW: 431, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413, ERR_HTTP_REQUEST_TIMEOUT: 408 }[error.code] ??
+      400;
     socket.end(rawResponse(status, {}));
   });
 
@@ -172,7 +174,8 @@ async function serve() {
 
 function countHeader(rawHeaders, name) {
   let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].length === name.length && rawHeaders[i].toLowerCase() === name) count += 1;
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i].length === name.length && rawHeaders[i].toLowerCase() === name) count += 1;
   return count;
 }
 
@@ -180,12 +183,22 @@ function countHeader(rawHeaders, name) {
 function rawResponse(status, extra, body) {
   const headers = { "X-Request-Id": `req_${randomHex12()}`, ...SECURITY_HEADERS, ...extra, Connection: "close" };
   if (settings.cookieSecure) headers["Strict-Transport-Security"] = HSTS;
-  if (body !== undefined) Object.assign(headers, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "Content-Length": Buffer.byteLength(body) });
-  const lines = Object.entries(headers).map(([key, value]) => `${key}: ${value}\r\n`).join("");
+  if (body !== undefined)
+    Object.assign(headers, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Length": Buffer.byteLength(body),
+    });
+  const lines = Object.entries(headers)
+    .map(([key, value]) => `${key}: ${value}\r\n`)
+    .join("");
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}\r\n${body ?? ""}`;
 }
 
 function methodNotAllowed(method) {
-  const refusal = edgeRefusal({ method, path: "", host: null, forwardedHost: null, authorizationCount: 0, cookie: null }, { ...settings, appHosts: null });
+  const refusal = edgeRefusal(
+    { method, path: "", host: null, forwardedHost: null, authorizationCount: 0, cookie: null },
+    { ...settings, appHosts: null },
+  );
   return rawResponse(405, { Allow: ALLOWED_METHODS.join(", ") }, refusalBody(refusal));
 }

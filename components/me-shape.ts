@@ -5,7 +5,16 @@ import type { sessionSchema } from "@/lib/employees/schemas";
 export type SessionBody = z.output<typeof sessionSchema>;
 
 /** The signed-in employee, what their role allows and the platform's settings. */
-export type Me = SessionBody["employee"] & { accountName: string; permissions: readonly Permission[]; settings: SessionBody["settings"] };
+export type Me = SessionBody["employee"] & {
+  accountName: string;
+  permissions: readonly Permission[];
+  settings: SessionBody["settings"];
+};
 
 /** GET /v1/sessions/current's answer, flattened for the dashboard (server and browser alike). */
-export const toMe = (body: SessionBody): Me => ({ ...body.employee, accountName: body.account.name, permissions: body.permissions, settings: body.settings });
+export const toMe = (body: SessionBody): Me => ({
+  ...body.employee,
+  accountName: body.account.name,
+  permissions: body.permissions,
+  settings: body.settings,
+});

@@ -9,7 +9,8 @@ import { signOutEndpoint } from "@/lib/employees/endpoints";
 import { ROLE_LABELS } from "@/components/employees/roles";
 
 /** True when the platform requires 2FA and this employee has none yet: only enrolment is open to them. */
-export const mustEnrol = (me: { twoFactorEnabled: boolean; settings: { requireTwoFactor: boolean } }) => me.settings.requireTwoFactor && !me.twoFactorEnabled;
+export const mustEnrol = (me: { twoFactorEnabled: boolean; settings: { requireTwoFactor: boolean } }) =>
+  me.settings.requireTwoFactor && !me.twoFactorEnabled;
 
 export function Sidebar() {
   const pathname = usePathname();
@@ -26,7 +27,10 @@ export function Sidebar() {
         <ul>
           {links.map((link) => (
             <li key={link.href}>
-              <Link href={link.href} aria-current={pathname === link.href || pathname.startsWith(`${link.href}/`) ? "page" : undefined}>
+              <Link
+                href={link.href}
+                aria-current={pathname === link.href || pathname.startsWith(`${link.href}/`) ? "page" : undefined}
+              >
                 {link.label}
               </Link>
             </li>

@@ -11,7 +11,8 @@ import { ApiRequestError } from "@/lib/client/api";
  * an open browser learns it on its next click.
  */
 function signInAgainOn401(error: unknown) {
-  if (error instanceof ApiRequestError && error.status === 401 && window.location.pathname !== "/login") window.location.assign("/login");
+  if (error instanceof ApiRequestError && error.status === 401 && window.location.pathname !== "/login")
+    window.location.assign("/login");
 }
 
 export function Providers({ children }: { children: ReactNode }) {

@@ -11,7 +11,10 @@ export type Issue = { path: readonly PropertyKey[]; message: string };
  * A resolver running the API's own schemas (through `validate`), so the browser's messages read like
  * the API's `details`; `formPath` puts each under the form field its API path belongs to (first message wins).
  */
-export function schemaResolver<V extends FieldValues>(formPath: (path: readonly PropertyKey[]) => string, validate: (values: V) => Issue[]): Resolver<V> {
+export function schemaResolver<V extends FieldValues>(
+  formPath: (path: readonly PropertyKey[]) => string,
+  validate: (values: V) => Issue[],
+): Resolver<V> {
   return (values, _context, options) => {
     const issues = validate(values);
     if (issues.length === 0) return { values, errors: {} };
@@ -22,4 +25,5 @@ export function schemaResolver<V extends FieldValues>(formPath: (path: readonly 
 }
 
 /** The authenticator code's problems, under the code field. */
-export const codeIssues = (code: string): Issue[] => (totpCodeSchema.safeParse(code).error?.issues ?? []).map(({ message }) => ({ path: ["code"], message }));
+export const codeIssues = (code: string): Issue[] =>
+  (totpCodeSchema.safeParse(code).error?.issues ?? []).map(({ message }) => ({ path: ["code"], message }));

@@ -52,7 +52,17 @@ export function StepUpForm<I extends FieldValues & { code: string }, O>({
 }
 
 /** A dialog about one thing (a key, an employee, an endpoint): open while there is one, drawn for it. */
-export function DialogFor<S>({ subject, title, onClose, children }: { subject: S | null; title: string; onClose: () => void; children: (subject: S) => ReactNode }) {
+export function DialogFor<S>({
+  subject,
+  title,
+  onClose,
+  children,
+}: {
+  subject: S | null;
+  title: string;
+  onClose: () => void;
+  children: (subject: S) => ReactNode;
+}) {
   return (
     <Dialog open={subject !== null} onClose={onClose} title={title}>
       {subject !== null && children(subject)}

@@ -14,7 +14,8 @@ export function TotpCodeField({ registration, error }: { registration: UseFormRe
   if (!me.twoFactorEnabled) {
     return (
       <div className="alert warn" role="alert">
-        This action needs a code from your authenticator app. <Link href="/security">Set up two-factor authentication</Link> first.
+        This action needs a code from your authenticator app.{" "}
+        <Link href="/security">Set up two-factor authentication</Link> first.
       </div>
     );
   }

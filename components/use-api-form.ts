@@ -2,7 +2,14 @@
 
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm, type FieldValues, type Path, type UseFormProps, type UseFormReturn, type UseFormSetError } from "react-hook-form";
+import {
+  useForm,
+  type FieldValues,
+  type Path,
+  type UseFormProps,
+  type UseFormReturn,
+  type UseFormSetError,
+} from "react-hook-form";
 import { ApiRequestError, applyFieldErrors } from "@/lib/client/api";
 
 /** How a form reads the API's refusals. */
@@ -25,7 +32,11 @@ const isOtpRefusal = (error: unknown): error is ApiRequestError =>
  * Puts an API refusal where it is read: authenticator problems under the code field (focused),
  * `details` under the fields they name. Returns what no field claimed, for a message above the buttons.
  */
-export function showApiFormError<F extends FieldValues>(error: unknown, setError: UseFormSetError<F>, { fields, formPath, conflict }: ApiErrorMapping): string | null {
+export function showApiFormError<F extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<F>,
+  { fields, formPath, conflict }: ApiErrorMapping,
+): string | null {
   if (error instanceof ApiRequestError && error.status === 409 && conflict !== undefined) {
     if (conflict === "form") return error.message;
     setError(conflict as Path<F>, { type: "server", message: error.message }, { shouldFocus: true });
@@ -36,7 +47,9 @@ export function showApiFormError<F extends FieldValues>(error: unknown, setError
     setError("code" as Path<F>, { type: "server", message: error.message }, { shouldFocus: true });
     return null;
   }
-  const setAtFormPath: UseFormSetError<F> = formPath ? (name, fieldError, options) => setError(formPath(name) as Path<F>, fieldError, options) : setError;
+  const setAtFormPath: UseFormSetError<F> = formPath
+    ? (name, fieldError, options) => setError(formPath(name) as Path<F>, fieldError, options)
+    : setError;
   return applyFieldErrors(error, setAtFormPath, fields);
 }
 

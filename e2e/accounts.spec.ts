@@ -6,7 +6,9 @@ const run = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(
 async function createAccounts(admin: APIRequestContext, prefix: string, count: number) {
   const ids: string[] = [];
   for (let i = 1; i <= count; i += 1) {
-    const response = await admin.post("/v1/sandbox/accounts", { data: { name: `${prefix} #${String(i).padStart(2, "0")}` } });
+    const response = await admin.post("/v1/sandbox/accounts", {
+      data: { name: `${prefix} #${String(i).padStart(2, "0")}` },
+    });
     expect(response.status()).toBe(201);
     ids.push(((await response.json()) as { id: string }).id);
   }
@@ -14,7 +16,10 @@ async function createAccounts(admin: APIRequestContext, prefix: string, count: n
 }
 
 test.describe("accounts", () => {
-  test("lists the platform's accounts twenty at a time, newest first, with Load more", async ({ page, server }, testInfo) => {
+  test("lists the platform's accounts twenty at a time, newest first, with Load more", async ({
+    page,
+    server,
+  }, testInfo) => {
     const prefix = `Paging ${run()}`;
     const ids = await createAccounts(server.admin, prefix, 22);
     await page.goto("/accounts");
@@ -39,7 +44,10 @@ test.describe("accounts", () => {
     await expect(page.getByRole("row").filter({ hasText: OWNER.accountName }).getByText("platform")).toBeVisible();
   });
 
-  test("an account's feature flag is saved, kept after a reload, and an API refusal shows next to the flag", async ({ page, server }, testInfo) => {
+  test("an account's feature flag is saved, kept after a reload, and an API refusal shows next to the flag", async ({
+    page,
+    server,
+  }, testInfo) => {
     const prefix = `Flags ${run()}`;
     const [id] = await createAccounts(server.admin, prefix, 1);
     await page.goto("/accounts");
@@ -55,7 +63,10 @@ test.describe("accounts", () => {
     await page.reload();
     await expect(row.getByLabel("partner")).toHaveValue("forbid");
     await expect(row.getByLabel("named")).toHaveValue("prefer");
-    const listed = (await (await server.admin.get("/v1/accounts")).json()) as { id: string; featureFlags: Record<string, string> }[];
+    const listed = (await (await server.admin.get("/v1/accounts")).json()) as {
+      id: string;
+      featureFlags: Record<string, string>;
+    }[];
     expect(listed.find((account) => account.id === id)?.featureFlags).toEqual({ named: "prefer", partner: "forbid" });
 
     // A value the API refuses (sent by rewriting the request, as a stale or tampered client would): 422 under the flag.
@@ -91,18 +102,26 @@ test.describe("accounts", () => {
     await page.reload();
     await expect(page.getByLabel("named")).toHaveValue("require");
     await expect(page.getByLabel("partner")).toHaveValue("discourage");
-    expect(await (await server.admin.get("/v1/feature_flags")).json()).toEqual({ named: "require", partner: "discourage" });
+    expect(await (await server.admin.get("/v1/feature_flags")).json()).toEqual({
+      named: "require",
+      partner: "discourage",
+    });
 
     // A refusal from the API lands under the flag it names.
     await page.route("**/v1/feature_flags", (route) =>
-      route.request().method() === "POST" ? route.continue({ postData: JSON.stringify({ named: "always" }) }) : route.continue(),
+      route.request().method() === "POST"
+        ? route.continue({ postData: JSON.stringify({ named: "always" }) })
+        : route.continue(),
     );
     await page.getByLabel("named").selectOption("forbid");
     await page.getByRole("button", { name: "Save flags" }).click();
     await expect(page.getByText("must be one of require, prefer, discourage, forbid")).toBeVisible();
     await expect(page.getByLabel("named")).toHaveAttribute("aria-invalid", "true");
     await page.unroute("**/v1/feature_flags");
-    expect(await (await server.admin.get("/v1/feature_flags")).json()).toEqual({ named: "require", partner: "discourage" });
+    expect(await (await server.admin.get("/v1/feature_flags")).json()).toEqual({
+      named: "require",
+      partner: "discourage",
+    });
   });
 
   test("accounts at phone width", async ({ page }, testInfo) => {

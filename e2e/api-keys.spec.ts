@@ -24,7 +24,8 @@ async function issueKeyViaApi(request: APIRequestContext, baseURL: string, authe
   return (await response.json()) as { id: string; name: string; prefix: string };
 }
 
-const rowOf = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
+const rowOf = (page: Page, name: string) =>
+  page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });
 /** A key's row by its prefix: after a roll, the old and the new key share their name. */
 const rowOfPrefix = (page: Page, prefix: string) => page.getByRole("row").filter({ hasText: `${prefix}…` });
 
@@ -50,7 +51,11 @@ test.describe("API keys page", () => {
       const page = await context.newPage();
       page.on("pageerror", (error) => problems.push(error.message));
       page.on("console", (message) => {
-        if (message.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(message.text());
+        if (
+          message.type() === "error" &&
+          !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+        )
+          problems.push(message.text());
       });
       const setup = await context.request.post("/v1/setup", { data: OWNER, headers: { origin: fresh.baseURL } });
       expect(setup.status()).toBe(201);
@@ -67,7 +72,11 @@ test.describe("API keys page", () => {
     }
   });
 
-  test("issues a key with a fresh code, shows the secret once with a copy button, then lists it", async ({ page, baseURL, employee: _ }, testInfo) => {
+  test("issues a key with a fresh code, shows the secret once with a copy button, then lists it", async ({
+    page,
+    baseURL,
+    employee: _,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     const name = `Payouts ${unique()}`;
@@ -128,11 +137,16 @@ test.describe("API keys page", () => {
     await snap(page, testInfo, "api-keys-list-phone");
   });
 
-  test("refuses a past expiry and flags ranges as they are typed, before any request", async ({ page, baseURL, employee: _ }, testInfo) => {
+  test("refuses a past expiry and flags ranges as they are typed, before any request", async ({
+    page,
+    baseURL,
+    employee: _,
+  }, testInfo) => {
     await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const sent: string[] = [];
     page.on("request", (request) => {
-      if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/v1/api_keys")) sent.push(request.url());
+      if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/v1/api_keys"))
+        sent.push(request.url());
     });
     await page.goto("/api-keys");
     const { dialog } = await openIssueDialog(page);
@@ -170,7 +184,11 @@ test.describe("API keys page", () => {
     expect(sent).toEqual([]);
   });
 
-  test("a wrong authenticator code is refused under the code field; API details land next to their fields", async ({ page, baseURL, employee: _ }, testInfo) => {
+  test("a wrong authenticator code is refused under the code field; API details land next to their fields", async ({
+    page,
+    baseURL,
+    employee: _,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Wrong code ${unique()}`;
     await page.goto("/api-keys");
@@ -194,7 +212,10 @@ test.describe("API keys page", () => {
               error_code: "err_validation",
               http_code: 422,
               message: "The request is invalid",
-              details: { "cidrAllowlist.1": '"192.0.2.0/24" is not allowed here', expiresAt: "must be at most one year from now" },
+              details: {
+                "cidrAllowlist.1": '"192.0.2.0/24" is not allowed here',
+                expiresAt: "must be at most one year from now",
+              },
             },
           })
         : route.continue(),
@@ -205,7 +226,9 @@ test.describe("API keys page", () => {
     await dialog.getByLabel("Range 2", { exact: true }).fill("192.0.2.0/24");
     await code.fill(await authenticator.next());
     await dialog.getByRole("button", { name: "Issue key" }).click();
-    await expect(dialog.getByLabel("Range 2", { exact: true })).toHaveAccessibleDescription('"192.0.2.0/24" is not allowed here');
+    await expect(dialog.getByLabel("Range 2", { exact: true })).toHaveAccessibleDescription(
+      '"192.0.2.0/24" is not allowed here',
+    );
     await expect(dialog.getByLabel("Range 1", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
     await expect(dialog.getByLabel("Expires on")).toHaveAccessibleDescription(/must be at most one year from now/);
     await snap(page, testInfo, "api-details-next-to-fields");
@@ -214,14 +237,19 @@ test.describe("API keys page", () => {
     await expect(rowOf(page, name)).toHaveCount(0);
   });
 
-  test("issues a key with a chosen subset of permissions; the list shows exactly those", async ({ page, baseURL, employee: _ }, testInfo) => {
+  test("issues a key with a chosen subset of permissions; the list shows exactly those", async ({
+    page,
+    baseURL,
+    employee: _,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Reconciliation ${unique()}`;
     await page.goto("/api-keys");
     const { dialog, box } = await openIssueDialog(page);
 
     // Checked at first: the API's defaults. Employees: write never is, and warns once checked.
-    for (const label of ["Transactions: read", "Webhooks: write", "Employees: read"]) await expect(box(label)).toBeChecked();
+    for (const label of ["Transactions: read", "Webhooks: write", "Employees: read"])
+      await expect(box(label)).toBeChecked();
     await expect(box("Employees: write")).not.toBeChecked();
     await expect(box("Employees: write")).toBeEnabled();
     // Never offered: no key may hold them.
@@ -258,12 +286,22 @@ test.describe("API keys page", () => {
     await expect(row).toContainText("3 permissions");
     await expect(row).toContainText("by you");
     await row.getByText("3 permissions").click();
-    await expect(row.getByRole("list", { name: "Permissions" }).getByRole("listitem")).toHaveText(["Transactions: read", "Recipients: read, write"]);
+    await expect(row.getByRole("list", { name: "Permissions" }).getByRole("listitem")).toHaveText([
+      "Transactions: read",
+      "Recipients: read, write",
+    ]);
     await snap(page, testInfo, "permissions-expanded");
 
     // The API agrees, and the key can do what it was given and nothing more.
-    const listed = (await (await page.request.get(`${baseURL}/v1/api_keys`)).json()) as { name: string; permissions: string[] }[];
-    expect(listed.find((key) => key.name === name)?.permissions).toEqual(["transactions:read", "recipients:read", "recipients:write"]);
+    const listed = (await (await page.request.get(`${baseURL}/v1/api_keys`)).json()) as {
+      name: string;
+      permissions: string[];
+    }[];
+    expect(listed.find((key) => key.name === name)?.permissions).toEqual([
+      "transactions:read",
+      "recipients:read",
+      "recipients:write",
+    ]);
     expect(await statusWith(baseURL!, secret)).toBe(403);
 
     await page.setViewportSize({ width: 390, height: 844 });
@@ -271,13 +309,21 @@ test.describe("API keys page", () => {
     await snap(page, testInfo, "permissions-expanded-phone");
   });
 
-  test("rolls a key: the old secret works through a 1-hour overlap, and stops at once with none", async ({ page, baseURL, employee: _ }, testInfo) => {
+  test("rolls a key: the old secret works through a 1-hour overlap, and stops at once with none", async ({
+    page,
+    baseURL,
+    employee: _,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Ledger sync ${unique()}`;
     const first = (await (
       await page.request.post(`${baseURL}/v1/api_keys`, {
         headers: { origin: baseURL!, "service-totp-code": await authenticator.next() },
-        data: { name, expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), permissions: ["api_keys:read", "transactions:read"] },
+        data: {
+          name,
+          expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+          permissions: ["api_keys:read", "transactions:read"],
+        },
       })
     ).json()) as { id: string; prefix: string; secret: string };
     expect(await statusWith(baseURL!, first.secret)).toBe(200);
@@ -354,7 +400,9 @@ test.describe("API keys page", () => {
     await expect(dialog.getByLabel("Range 1", { exact: true })).toHaveValue("203.0.113.0/24");
     await dialog.getByRole("button", { name: "Add range" }).click();
     await dialog.getByLabel("Range 2", { exact: true }).pressSequentially("198.51.100.7/24");
-    await expect(dialog.getByLabel("Range 2", { exact: true })).toHaveAccessibleDescription(/did you mean 198\.51\.100\.0\/24\?/);
+    await expect(dialog.getByLabel("Range 2", { exact: true })).toHaveAccessibleDescription(
+      /did you mean 198\.51\.100\.0\/24\?/,
+    );
     await dialog.getByLabel("Range 2", { exact: true }).fill("198.51.100.0/24");
     await dialog.getByRole("button", { name: "Remove range 1" }).click();
     await expect(dialog.getByLabel("Range 1", { exact: true })).toHaveValue("198.51.100.0/24");
@@ -369,7 +417,11 @@ test.describe("API keys page", () => {
     await snap(page, testInfo, "edit-allowlist-saved");
   });
 
-  test("revokes a key after a confirmation naming it; a revoked key cannot be edited", async ({ page, baseURL, employee: _ }, testInfo) => {
+  test("revokes a key after a confirmation naming it; a revoked key cannot be edited", async ({
+    page,
+    baseURL,
+    employee: _,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const name = `Old integration ${unique()}`;
     const key = await issueKeyViaApi(page.request, baseURL!, authenticator, { name });
@@ -418,7 +470,9 @@ test.describe("API keys page", () => {
 test.describe("API keys page for a viewer", () => {
   test.use({ role: "viewer" });
 
-  test("sees the keys, their permissions and who issued them, but nothing to change them with", async ({ page }, testInfo) => {
+  test("sees the keys, their permissions and who issued them, but nothing to change them with", async ({
+    page,
+  }, testInfo) => {
     await page.goto("/api-keys");
     await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
     // The worker's inviter key, issued by the owner with employees:read and write.
@@ -426,7 +480,9 @@ test.describe("API keys page for a viewer", () => {
     await expect(row).toContainText("2 permissions");
     await expect(row).toContainText("Can invite people");
     await expect(row).toContainText(`by ${OWNER.name}`);
-    await expect(page.getByRole("note").filter({ hasText: "Your role can see API keys but not issue, roll or revoke them." })).toBeVisible();
+    await expect(
+      page.getByRole("note").filter({ hasText: "Your role can see API keys but not issue, roll or revoke them." }),
+    ).toBeVisible();
     await expect(page.getByRole("button", { name: /^(Issue key|Roll|Revoke|Edit allowlist)/ })).toHaveCount(0);
     await expect(page.getByRole("columnheader", { name: "Actions" })).toHaveCount(0);
     await snap(page, testInfo, "viewer");
@@ -439,7 +495,9 @@ test.describe("API keys page for a viewer", () => {
 test.describe("API keys page for a developer", () => {
   test.use({ role: "developer" });
 
-  test("offers only the permissions the role holds, and no changes to keys that hold more", async ({ page }, testInfo) => {
+  test("offers only the permissions the role holds, and no changes to keys that hold more", async ({
+    page,
+  }, testInfo) => {
     await page.goto("/api-keys");
     // Without employees:read the issuer's name cannot be read; the key holds more than a developer.
     const row = rowOf(page, "e2e inviter");

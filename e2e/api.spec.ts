@@ -82,7 +82,12 @@ function wrongTotpCode(): string {
   return wrong;
 }
 
-async function call(request: APIRequestContext, method: Method, path: string, options: CallOptions = {}): Promise<APIResponse> {
+async function call(
+  request: APIRequestContext,
+  method: Method,
+  path: string,
+  options: CallOptions = {},
+): Promise<APIResponse> {
   // Each request states its own credentials: nothing is carried over in the context's cookie jar.
   await request.clearCookies();
   const headers: Record<string, string> = { ...options.headers };
@@ -104,7 +109,9 @@ async function expectError(response: APIResponse, status: number, errorCode: str
   expect(response.headers()["content-type"]).toContain("application/json");
   expect(response.headers()["x-request-id"]).toBeTruthy();
   const body = JSON.parse(text) as ErrorBody;
-  expect(body).toEqual(expect.objectContaining({ error_code: errorCode, http_code: status, message: expect.any(String) }));
+  expect(body).toEqual(
+    expect.objectContaining({ error_code: errorCode, http_code: status, message: expect.any(String) }),
+  );
   expect(body.message.length).toBeGreaterThan(0);
   return body;
 }
@@ -143,7 +150,9 @@ test.describe.serial("the /v1 API, end to end", () => {
   });
 
   test("serves its OpenAPI document and request ids", async ({ request }) => {
-    const response = await call(request, "GET", "/v1/openapi.json", { headers: { "X-Request-Id": "e2e-openapi.1:check" } });
+    const response = await call(request, "GET", "/v1/openapi.json", {
+      headers: { "X-Request-Id": "e2e-openapi.1:check" },
+    });
     const document = await expectOk<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(response);
     expect(response.headers()["x-request-id"]).toBe("e2e-openapi.1:check");
     expect(document.openapi).toBe("3.1.0");
@@ -164,7 +173,9 @@ test.describe.serial("the /v1 API, end to end", () => {
     const generated = await call(request, "GET", "/v1/openapi.json");
     expect(generated.status()).toBe(200);
     expect(generated.headers()["x-request-id"]).toMatch(/^req_[0-9a-f]+$/);
-    const insane = await call(request, "GET", "/v1/openapi.json", { headers: { "X-Request-Id": `bad id <script>${"x".repeat(200)}` } });
+    const insane = await call(request, "GET", "/v1/openapi.json", {
+      headers: { "X-Request-Id": `bad id <script>${"x".repeat(200)}` },
+    });
     expect(insane.status()).toBe(200);
     expect(insane.headers()["x-request-id"]).toMatch(/^req_[0-9a-f]+$/);
 
@@ -207,16 +218,21 @@ test.describe.serial("the /v1 API, end to end", () => {
     expect(weakBody.details).toHaveProperty("password");
     // The common-password list is read by the built server too (node_modules, outside the bundle).
     const common = await call(request, "POST", "/v1/setup", { json: { ...owner, password: "Password1234" } });
-    expect((await expectError(common, 422, "err_validation")).details).toEqual({ password: "is one of the 100,000 most common passwords; choose another" });
+    expect((await expectError(common, 422, "err_validation")).details).toEqual({
+      password: "is one of the 100,000 most common passwords; choose another",
+    });
 
-    const wrongToken = await call(request, "POST", "/v1/setup", { json: { ...owner, setupToken: "not-the-setup-token" } });
+    const wrongToken = await call(request, "POST", "/v1/setup", {
+      json: { ...owner, setupToken: "not-the-setup-token" },
+    });
     expect((await expectError(wrongToken, 403, "err_forbidden")).details).toEqual({ setupToken: "is wrong" });
 
     const setup = await call(request, "POST", "/v1/setup", { json: owner });
-    const session = await expectOk<{ employee: { email: string; twoFactorEnabled: boolean }; account: { name: string }; expiresAt: string }>(
-      setup,
-      201,
-    );
+    const session = await expectOk<{
+      employee: { email: string; twoFactorEnabled: boolean };
+      account: { name: string };
+      expiresAt: string;
+    }>(setup, 201);
     expect(session.employee.email).toBe(owner.email);
     expect(session.employee.twoFactorEnabled).toBe(false);
     expect(session.account.name).toBe(owner.accountName);
@@ -229,11 +245,16 @@ test.describe.serial("the /v1 API, end to end", () => {
     const again = await call(request, "POST", "/v1/setup", { json: { ...owner, email: "someone-else@example.com" } });
     await expectError(again, 409, "err_conflict");
 
-    const me = await expectOk<{ employee: { email: string } }>(await call(request, "GET", "/v1/sessions/current", { session: sessionToken }));
+    const me = await expectOk<{ employee: { email: string } }>(
+      await call(request, "GET", "/v1/sessions/current", { session: sessionToken }),
+    );
     expect(me.employee.email).toBe(owner.email);
 
     // A mutating request on the cookie needs same-origin proof.
-    const evil = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: "https://evil.example" });
+    const evil = await call(request, "POST", "/v1/employees/totp", {
+      session: sessionToken,
+      origin: "https://evil.example",
+    });
     await expectError(evil, 403, "err_forbidden");
     const noOrigin = await call(request, "POST", "/v1/employees/totp", { session: sessionToken });
     await expectError(noOrigin, 403, "err_forbidden");
@@ -243,7 +264,10 @@ test.describe.serial("the /v1 API, end to end", () => {
       headers: { "Sec-Fetch-Site": "cross-site" },
     });
     await expectError(crossSite, 403, "err_forbidden");
-    const evilSignOut = await call(request, "DELETE", "/v1/sessions/current", { session: sessionToken, origin: "https://evil.example" });
+    const evilSignOut = await call(request, "DELETE", "/v1/sessions/current", {
+      session: sessionToken,
+      origin: "https://evil.example",
+    });
     await expectError(evilSignOut, 403, "err_forbidden");
     // ...and the refused sign-out did not sign anyone out.
     expect((await call(request, "GET", "/v1/sessions/current", { session: sessionToken })).status()).toBe(200);
@@ -259,11 +283,23 @@ test.describe.serial("the /v1 API, end to end", () => {
     expect(earlyBody.message).toMatch(/enrol|set up/i);
 
     // The session alone cannot enrol: the current password is required, and a wrong one is refused.
-    const noPassword = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin, json: {} });
+    const noPassword = await call(request, "POST", "/v1/employees/totp", {
+      session: sessionToken,
+      origin: appOrigin,
+      json: {},
+    });
     expect((await expectError(noPassword, 422, "err_validation")).details).toHaveProperty("password");
-    const wrongPassword = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin, json: { password: "not the owner's password" } });
+    const wrongPassword = await call(request, "POST", "/v1/employees/totp", {
+      session: sessionToken,
+      origin: appOrigin,
+      json: { password: "not the owner's password" },
+    });
     await expectError(wrongPassword, 403, "err_password_incorrect");
-    const start = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin, json: { password: owner.password } });
+    const start = await call(request, "POST", "/v1/employees/totp", {
+      session: sessionToken,
+      origin: appOrigin,
+      json: { password: owner.password },
+    });
     const enrolment = await expectOk<{ secret: string; uri: string }>(start);
     expect(enrolment.secret).toMatch(/^[A-Z2-7]+=*$/);
     expect(enrolment.uri).toMatch(/^otpauth:\/\/totp\//);
@@ -298,7 +334,11 @@ test.describe.serial("the /v1 API, end to end", () => {
     );
     expect(me.employee.twoFactorEnabled).toBe(true);
 
-    const restart = await call(request, "POST", "/v1/employees/totp", { session: sessionToken, origin: appOrigin, json: { password: owner.password } });
+    const restart = await call(request, "POST", "/v1/employees/totp", {
+      session: sessionToken,
+      origin: appOrigin,
+      json: { password: owner.password },
+    });
     await expectError(restart, 409, "err_conflict");
   });
 
@@ -335,7 +375,9 @@ test.describe.serial("the /v1 API, end to end", () => {
   });
 
   test("authenticates with the key and never shows its secret again", async ({ request }) => {
-    const list = await expectOk<Array<Record<string, unknown>>>(await call(request, "GET", "/v1/api_keys", { bearer: firstKey.secret }));
+    const list = await expectOk<Array<Record<string, unknown>>>(
+      await call(request, "GET", "/v1/api_keys", { bearer: firstKey.secret }),
+    );
     expect(Array.isArray(list)).toBe(true);
     const listed = list.find((key) => key.id === firstKey.id);
     expect(listed).toBeTruthy();
@@ -345,21 +387,29 @@ test.describe.serial("the /v1 API, end to end", () => {
       expect(key).not.toHaveProperty("secretHash");
     }
     // The list as an employee sees it is the same account's keys.
-    const bySession = await expectOk<Array<{ id: string }>>(await call(request, "GET", "/v1/api_keys", { session: sessionToken }));
+    const bySession = await expectOk<Array<{ id: string }>>(
+      await call(request, "GET", "/v1/api_keys", { session: sessionToken }),
+    );
     expect(bySession.map((key) => key.id)).toContain(firstKey.id);
 
     const unknown = `svc_${"A".repeat(43)}`;
     await expectError(await call(request, "GET", "/v1/api_keys", { bearer: unknown }), 401, "err_unauthenticated");
     await expectError(await call(request, "GET", "/v1/api_keys", { bearer: "not-a-key" }), 401, "err_unauthenticated");
     await expectError(
-      await call(request, "GET", "/v1/api_keys", { headers: { Authorization: `Basic ${Buffer.from("a:b").toString("base64")}` } }),
+      await call(request, "GET", "/v1/api_keys", {
+        headers: { Authorization: `Basic ${Buffer.from("a:b").toString("base64")}` },
+      }),
       401,
       "err_unauthenticated",
     );
     await expectError(await call(request, "GET", "/v1/api_keys"), 401, "err_unauthenticated");
 
     // Employee-only routes refuse keys.
-    await expectError(await call(request, "GET", "/v1/sessions/current", { bearer: firstKey.secret }), 403, "err_forbidden");
+    await expectError(
+      await call(request, "GET", "/v1/sessions/current", { bearer: firstKey.secret }),
+      403,
+      "err_forbidden",
+    );
   });
 
   test("enforces a key's CIDR allowlist on the TCP peer, not on X-Forwarded-For", async ({ request }) => {
@@ -375,7 +425,11 @@ test.describe.serial("the /v1 API, end to end", () => {
     expect(issued.cidrAllowlist).toEqual(["203.0.113.0/24"]);
     secondKey = issued;
 
-    await expectError(await call(request, "GET", "/v1/api_keys", { bearer: secondKey.secret }), 403, "err_ip_not_allowed");
+    await expectError(
+      await call(request, "GET", "/v1/api_keys", { bearer: secondKey.secret }),
+      403,
+      "err_ip_not_allowed",
+    );
     // A client cannot talk its way in by claiming an address.
     const spoofs: Record<string, string>[] = [
       { "X-Forwarded-For": "203.0.113.7" },
@@ -397,7 +451,9 @@ test.describe.serial("the /v1 API, end to end", () => {
     expect(updated.cidrAllowlist).toEqual(["127.0.0.0/8", "::1/128"]);
     expect(updated).not.toHaveProperty("secret");
 
-    const allowed = await expectOk<Array<{ id: string }>>(await call(request, "GET", "/v1/api_keys", { bearer: secondKey.secret }));
+    const allowed = await expectOk<Array<{ id: string }>>(
+      await call(request, "GET", "/v1/api_keys", { bearer: secondKey.secret }),
+    );
     expect(allowed.map((key) => key.id)).toEqual(expect.arrayContaining([firstKey.id, secondKey.id]));
 
     const invalid = await call(request, "POST", `/v1/api_keys/${secondKey.id}`, {
@@ -426,33 +482,57 @@ test.describe.serial("the /v1 API, end to end", () => {
     await expectError(fromSession, 400, "err_otp_required");
 
     await expectError(
-      await call(request, "POST", "/v1/api_keys/key_doesnotexist0", { bearer: firstKey.secret, json: { cidrAllowlist: [] } }),
+      await call(request, "POST", "/v1/api_keys/key_doesnotexist0", {
+        bearer: firstKey.secret,
+        json: { cidrAllowlist: [] },
+      }),
       404,
       "err_not_found",
     );
   });
 
   test("revokes keys at once and bounds their expiry", async ({ request }) => {
-    const revoked = await expectOk<ApiKey>(await call(request, "DELETE", `/v1/api_keys/${secondKey.id}`, { bearer: firstKey.secret }));
+    const revoked = await expectOk<ApiKey>(
+      await call(request, "DELETE", `/v1/api_keys/${secondKey.id}`, { bearer: firstKey.secret }),
+    );
     expect(revoked.id).toBe(secondKey.id);
     expect(revoked.revokedAt).not.toBeNull();
     expect(new Date(revoked.revokedAt!).getTime()).not.toBeNaN();
 
-    await expectError(await call(request, "GET", "/v1/api_keys", { bearer: secondKey.secret }), 401, "err_unauthenticated");
+    await expectError(
+      await call(request, "GET", "/v1/api_keys", { bearer: secondKey.secret }),
+      401,
+      "err_unauthenticated",
+    );
 
     // Idempotent: revoking again changes nothing.
-    const again = await expectOk<ApiKey>(await call(request, "DELETE", `/v1/api_keys/${secondKey.id}`, { bearer: firstKey.secret }));
+    const again = await expectOk<ApiKey>(
+      await call(request, "DELETE", `/v1/api_keys/${secondKey.id}`, { bearer: firstKey.secret }),
+    );
     expect(again.revokedAt).toBe(revoked.revokedAt);
-    const update = await call(request, "POST", `/v1/api_keys/${secondKey.id}`, { bearer: firstKey.secret, json: { cidrAllowlist: [] } });
+    const update = await call(request, "POST", `/v1/api_keys/${secondKey.id}`, {
+      bearer: firstKey.secret,
+      json: { cidrAllowlist: [] },
+    });
     await expectError(update, 409, "err_conflict");
-    await expectError(await call(request, "DELETE", "/v1/api_keys/key_doesnotexist0", { bearer: firstKey.secret }), 404, "err_not_found");
+    await expectError(
+      await call(request, "DELETE", "/v1/api_keys/key_doesnotexist0", { bearer: firstKey.secret }),
+      404,
+      "err_not_found",
+    );
 
     // The first key still works.
     expect((await call(request, "GET", "/v1/api_keys", { bearer: firstKey.secret })).status()).toBe(200);
 
-    const past = await call(request, "POST", "/v1/api_keys", { bearer: firstKey.secret, json: { expiresAt: inFuture(-60_000) } });
+    const past = await call(request, "POST", "/v1/api_keys", {
+      bearer: firstKey.secret,
+      json: { expiresAt: inFuture(-60_000) },
+    });
     expect((await expectError(past, 422, "err_validation")).details).toHaveProperty("expiresAt");
-    const tooFar = await call(request, "POST", "/v1/api_keys", { bearer: firstKey.secret, json: { expiresAt: inFuture(days(400)) } });
+    const tooFar = await call(request, "POST", "/v1/api_keys", {
+      bearer: firstKey.secret,
+      json: { expiresAt: inFuture(days(400)) },
+    });
     expect((await expectError(tooFar, 422, "err_validation")).details).toHaveProperty("expiresAt");
     const missing = await call(request, "POST", "/v1/api_keys", { bearer: firstKey.secret, json: {} });
     expect((await expectError(missing, 422, "err_validation")).details).toHaveProperty("expiresAt");
@@ -462,28 +542,46 @@ test.describe.serial("the /v1 API, end to end", () => {
     const signOut = await call(request, "DELETE", "/v1/sessions/current", { session: sessionToken, origin: appOrigin });
     expect(await expectOk<{ signedOut: boolean }>(signOut)).toEqual({ signedOut: true });
     expect(sessionCookieOf(signOut)).toMatch(/^pmc_session=;.*Max-Age=0/i);
-    await expectError(await call(request, "GET", "/v1/sessions/current", { session: sessionToken }), 401, "err_unauthenticated");
+    await expectError(
+      await call(request, "GET", "/v1/sessions/current", { session: sessionToken }),
+      401,
+      "err_unauthenticated",
+    );
 
     const credentials = { email: owner.email, password: owner.password };
-    const wrongPassword = await call(request, "POST", "/v1/sessions", { json: { ...credentials, password: "not the password at all" } });
+    const wrongPassword = await call(request, "POST", "/v1/sessions", {
+      json: { ...credentials, password: "not the password at all" },
+    });
     await expectError(wrongPassword, 401, "err_unauthenticated");
 
     const noCode = await call(request, "POST", "/v1/sessions", { json: credentials });
     await expectError(noCode, 400, "err_otp_required");
-    const evilOrigin = await call(request, "POST", "/v1/sessions", { json: credentials, origin: "https://evil.example" });
+    const evilOrigin = await call(request, "POST", "/v1/sessions", {
+      json: credentials,
+      origin: "https://evil.example",
+    });
     await expectError(evilOrigin, 403, "err_forbidden");
 
     // A recovery code works in place of a code, once.
-    const recovery = await call(request, "POST", "/v1/sessions", { json: { ...credentials, totpCode: recoveryCodes[0] } });
+    const recovery = await call(request, "POST", "/v1/sessions", {
+      json: { ...credentials, totpCode: recoveryCodes[0] },
+    });
     expect((await expectOk<{ employee: { email: string } }>(recovery)).employee.email).toBe(owner.email);
     const recoverySession = tokenOf(sessionCookieOf(recovery));
     expect(recoverySession).not.toBe(sessionToken);
-    const reused = await call(request, "POST", "/v1/sessions", { json: { ...credentials, totpCode: recoveryCodes[0] } });
+    const reused = await call(request, "POST", "/v1/sessions", {
+      json: { ...credentials, totpCode: recoveryCodes[0] },
+    });
     await expectError(reused, 400, "err_otp_invalid");
 
     // A current authenticator code from a step not yet spent (may wait for the next 30 s step).
-    const signIn = await call(request, "POST", "/v1/sessions", { json: { ...credentials, totpCode: await freshTotpCode() }, origin: appOrigin });
-    const signedIn = await expectOk<{ employee: { email: string; twoFactorEnabled: boolean; lastLoginAt: string | null } }>(signIn);
+    const signIn = await call(request, "POST", "/v1/sessions", {
+      json: { ...credentials, totpCode: await freshTotpCode() },
+      origin: appOrigin,
+    });
+    const signedIn = await expectOk<{
+      employee: { email: string; twoFactorEnabled: boolean; lastLoginAt: string | null };
+    }>(signIn);
     expect(signedIn.employee.email).toBe(owner.email);
     expect(signedIn.employee.twoFactorEnabled).toBe(true);
     expect(signedIn.employee.lastLoginAt).not.toBeNull();
@@ -492,7 +590,9 @@ test.describe.serial("the /v1 API, end to end", () => {
     expect(cookie).toMatch(/;\s*SameSite=Lax(;|$)/i);
     sessionToken = tokenOf(cookie);
 
-    const me = await expectOk<{ employee: { email: string } }>(await call(request, "GET", "/v1/sessions/current", { session: sessionToken }));
+    const me = await expectOk<{ employee: { email: string } }>(
+      await call(request, "GET", "/v1/sessions/current", { session: sessionToken }),
+    );
     expect(me.employee.email).toBe(owner.email);
   });
 });

@@ -3,7 +3,12 @@ import { expect, snap, test } from "./fixtures";
 const run = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
 test.describe("audit log", () => {
-  test("what the employee just did shows with the right actor and outcome; filters come from the URL", async ({ page, server, employee, baseURL }, testInfo) => {
+  test("what the employee just did shows with the right actor and outcome; filters come from the URL", async ({
+    page,
+    server,
+    employee,
+    baseURL,
+  }, testInfo) => {
     const externalId = `audited-${run()}`;
     const headers = { origin: baseURL! };
     // Through the browser's own session: one success, one refusal (duplicate → 409).
@@ -12,12 +17,19 @@ test.describe("audit log", () => {
     const user = (await created.json()) as { id: string };
     expect((await page.request.post("/v1/delegated_users", { headers, data: { externalId } })).status()).toBe(409);
     // One for a sub-account (Service-Account-Id): the record names the account acted for.
-    const sub = (await (await server.admin.post("/v1/sandbox/accounts", { data: { name: `Audited sub ${run()}` } })).json()) as { id: string };
-    const forSub = await page.request.post("/v1/delegated_users", { headers: { ...headers, "service-account-id": sub.id }, data: { externalId } });
+    const sub = (await (
+      await server.admin.post("/v1/sandbox/accounts", { data: { name: `Audited sub ${run()}` } })
+    ).json()) as { id: string };
+    const forSub = await page.request.post("/v1/delegated_users", {
+      headers: { ...headers, "service-account-id": sub.id },
+      data: { externalId },
+    });
     expect(forSub.status()).toBe(201);
     // And something by the owner, who must not show up under this employee.
     const owner = (await (await server.admin.get("/v1/sessions/current")).json()) as { employee: { id: string } };
-    expect((await server.admin.post("/v1/sandbox/recipients", { data: { name: `Audit ${run()}` } })).status()).toBe(201);
+    expect((await server.admin.post("/v1/sandbox/recipients", { data: { name: `Audit ${run()}` } })).status()).toBe(
+      201,
+    );
 
     await page.goto("/audit-log?action=delegated_user.create");
     await expect(page.getByLabel("Action")).toHaveValue("delegated_user.create");
@@ -63,7 +75,9 @@ test.describe("audit log", () => {
     await expect(page).toHaveURL(new RegExp(`startDate=${today}&endDate=${today}$`));
   });
 
-  test("an unknown action is an empty state; a malformed date in the URL is refused next to its field", async ({ page }) => {
+  test("an unknown action is an empty state; a malformed date in the URL is refused next to its field", async ({
+    page,
+  }) => {
     await page.goto("/audit-log?action=no.such.action");
     await expect(page.getByText("No events match these filters.")).toBeVisible();
     await page.goto("/audit-log?startDate=yesterday");

@@ -3,7 +3,9 @@ import { expect, snap, test } from "./fixtures";
 const run = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
 test.describe("delegated users", () => {
-  test("creates a delegated user; a duplicate or empty external id is refused under the field", async ({ page }, testInfo) => {
+  test("creates a delegated user; a duplicate or empty external id is refused under the field", async ({
+    page,
+  }, testInfo) => {
     const externalId = `customer-${run()}`;
     await page.goto("/delegated-users");
     const field = page.getByLabel("External id", { exact: true });
@@ -29,11 +31,16 @@ test.describe("delegated users", () => {
     await snap(page, testInfo, "delegated-users-duplicate");
   });
 
-  test("search by external id comes from the URL and goes into it; the full list pages with Load more", async ({ page, server }, testInfo) => {
+  test("search by external id comes from the URL and goes into it; the full list pages with Load more", async ({
+    page,
+    server,
+  }, testInfo) => {
     const prefix = `ext-${run()}`;
     const ids: string[] = [];
     for (let i = 1; i <= 22; i += 1) {
-      const response = await server.admin.post("/v1/delegated_users", { data: { externalId: `${prefix}-${String(i).padStart(2, "0")}` } });
+      const response = await server.admin.post("/v1/delegated_users", {
+        data: { externalId: `${prefix}-${String(i).padStart(2, "0")}` },
+      });
       expect(response.status()).toBe(201);
       ids.push(((await response.json()) as { id: string }).id);
     }

@@ -24,7 +24,9 @@ function send(baseURL: string, method: string, path: string, headers: string[] =
     };
     request.on("response", (response) => read(response, response.statusCode!, response.headers));
     // CONNECT's reply arrives as a tunnel: the body is what follows the head on the socket.
-    request.on("connect", (response, socket: Socket, head: Buffer) => read(socket, response.statusCode!, response.headers, head.toString()));
+    request.on("connect", (response, socket: Socket, head: Buffer) =>
+      read(socket, response.statusCode!, response.headers, head.toString()),
+    );
     request.on("error", reject);
     request.end();
   });
@@ -44,12 +46,18 @@ async function logDuring(server: Server, work: () => Promise<void>) {
 test.describe("methods outside GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS", () => {
   // Before: TRACE was a bare 500 "Internal Server Error" with a stack trace in the log, CONNECT
   // dropped the connection, an unknown token got Node's bodiless 400.
-  test("answer 405 in the contract's shape with Allow and the security headers, on the API and pages, and log nothing", async ({ server }) => {
+  test("answer 405 in the contract's shape with Allow and the security headers, on the API and pages, and log nothing", async ({
+    server,
+  }) => {
     const replies: Array<[string, string, Reply]> = [];
     const log = await logDuring(server, async () => {
       for (const method of ["TRACE", "CONNECT", "PROPFIND", "TRACK", "FOO"]) {
         for (const path of ["/v1/api_keys", "/login", "/healthz"]) {
-          replies.push([method, path, await send(server.baseURL, method, method === "CONNECT" ? "127.0.0.1:443" : path)]);
+          replies.push([
+            method,
+            path,
+            await send(server.baseURL, method, method === "CONNECT" ? "127.0.0.1:443" : path),
+          ]);
           if (method === "CONNECT") break;
         }
       }
@@ -80,14 +88,26 @@ test.describe("ambiguous credentials against the real server (two header lines, 
     const one = await send(server.baseURL, "GET", "/v1/api_keys", ["Authorization", "Bearer svc_not_a_key"]);
     expect(one.status).toBe(401);
     for (const path of ["/v1/api_keys", "/v1/sessions/current", "/information-requests"]) {
-      const two = await send(server.baseURL, "GET", path, ["Authorization", "Bearer svc_not_a_key", "Authorization", "Bearer svc_another"]);
+      const two = await send(server.baseURL, "GET", path, [
+        "Authorization",
+        "Bearer svc_not_a_key",
+        "Authorization",
+        "Bearer svc_another",
+      ]);
       expect(two.status, path).toBe(400);
-      expect(JSON.parse(two.body), path).toEqual({ error_code: "err_bad_request", message: "Send one Authorization header, not several", http_code: 400 });
+      expect(JSON.parse(two.body), path).toEqual({
+        error_code: "err_bad_request",
+        message: "Send one Authorization header, not several",
+        http_code: 400,
+      });
       expect(two.headers["x-frame-options"]).toBe("DENY");
     }
   });
 
-  test("two session cookies answer 400 on the API and pages, in one Cookie line or two, even when the first is valid", async ({ server, page }) => {
+  test("two session cookies answer 400 on the API and pages, in one Cookie line or two, even when the first is valid", async ({
+    server,
+    page,
+  }) => {
     const session = await sessionCookie(page.context());
     const alone = await send(server.baseURL, "GET", "/v1/sessions/current", ["Cookie", `pmc_session=${session}`]);
     expect(alone.status).toBe(200);
@@ -100,7 +120,11 @@ test.describe("ambiguous credentials against the real server (two header lines, 
       for (const path of ["/v1/sessions/current", "/information-requests"]) {
         const reply = await send(server.baseURL, "GET", path, headers);
         expect(reply.status, `${path} ${headers.join(" ")}`).toBe(400);
-        expect(JSON.parse(reply.body)).toEqual({ error_code: "err_bad_request", message: "Send one pmc_session cookie, not several", http_code: 400 });
+        expect(JSON.parse(reply.body)).toEqual({
+          error_code: "err_bad_request",
+          message: "Send one pmc_session cookie, not several",
+          http_code: 400,
+        });
       }
     }
   });
@@ -113,10 +137,17 @@ test("with APP_ORIGIN set, other Hosts answer 400 on pages, the API and static f
     const page = await send(server.baseURL, "GET", "/setup", own);
     expect(page.status).toBe(200);
     const asset = /src="(\/_next\/static\/[^"]+\.js)"/.exec(page.body)![1]!;
-    for (const path of ["/v1/openapi.json", asset]) expect((await send(server.baseURL, "GET", path, own)).status, path).toBe(200);
+    for (const path of ["/v1/openapi.json", asset])
+      expect((await send(server.baseURL, "GET", path, own)).status, path).toBe(200);
     expect((await send(server.baseURL, "GET", "/setup", ["Host", "compliance.example.com:443"])).status).toBe(200);
 
-    for (const host of ["127.0.0.1", new URL(server.baseURL).host, "evil.example", "compliance.example.com.evil.example", "compliance.example.com:8443"]) {
+    for (const host of [
+      "127.0.0.1",
+      new URL(server.baseURL).host,
+      "evil.example",
+      "compliance.example.com.evil.example",
+      "compliance.example.com:8443",
+    ]) {
       for (const path of ["/setup", "/", "/v1/openapi.json", "/v1/setup", asset, "/no-such-page"]) {
         const reply = await send(server.baseURL, "GET", path, ["Host", host]);
         expect(reply.status, `${host} ${path}`).toBe(400);
@@ -131,7 +162,16 @@ test("with APP_ORIGIN set, other Hosts answer 400 on pages, the API and static f
       expect((await send(server.baseURL, "GET", "/healthz", ["Host", host])).status).toBe(200);
     }
     // Without TRUST_PROXY, X-Forwarded-Host is the client's word and changes nothing.
-    expect((await send(server.baseURL, "GET", "/setup", ["Host", "evil.example", "X-Forwarded-Host", "compliance.example.com"])).status).toBe(400);
+    expect(
+      (
+        await send(server.baseURL, "GET", "/setup", [
+          "Host",
+          "evil.example",
+          "X-Forwarded-Host",
+          "compliance.example.com",
+        ])
+      ).status,
+    ).toBe(400);
   } finally {
     await server.stop();
   }
@@ -140,7 +180,9 @@ test("with APP_ORIGIN set, other Hosts answer 400 on pages, the API and static f
 test.describe("prototype keys in a query string, against the real server", () => {
   // Next.js's router copies the query into a plain object, where __proto__ sets the object's
   // prototype instead of a key, and builds the route handler's URL from it: the route never saw it.
-  test("__proto__ answers 422 like constructor and prototype, with a key or without credentials, and logs nothing", async ({ server }) => {
+  test("__proto__ answers 422 like constructor and prototype, with a key or without credentials, and logs nothing", async ({
+    server,
+  }) => {
     const message = "is not accepted as a key (__proto__, constructor, prototype never are)";
     const log = await logDuring(server, async () => {
       expect((await server.inviter.get("/v1/employees?limit=5")).status()).toBe(200);
@@ -153,7 +195,12 @@ test.describe("prototype keys in a query string, against the real server", () =>
       ] as const) {
         const answer = await server.inviter.get(`/v1/employees?${query}`);
         expect(answer.status(), query).toBe(422);
-        expect(await answer.json(), query).toEqual({ error_code: "err_validation", message: `${key}: ${message}`, http_code: 422, details: { [key]: message } });
+        expect(await answer.json(), query).toEqual({
+          error_code: "err_validation",
+          message: `${key}: ${message}`,
+          http_code: 422,
+          details: { [key]: message },
+        });
       }
       // As sent on the wire, percent-encoded, to a public route and with no credentials at all.
       for (const path of ["/v1/openapi.json?%5F%5Fproto%5F%5F=1", "/v1/api_keys?__proto__=1"]) {
@@ -169,10 +216,20 @@ test.describe("prototype keys in a query string, against the real server", () =>
 });
 
 test.describe("the CSRF check compares the whole origin (scheme, host and port) against the real server", () => {
-  test("without APP_ORIGIN, a cookie-authenticated change from https://<its host> is refused 403 by the http server", async ({ server, page }) => {
+  test("without APP_ORIGIN, a cookie-authenticated change from https://<its host> is refused 403 by the http server", async ({
+    server,
+    page,
+  }) => {
     const session = await sessionCookie(page.context());
     const host = new URL(server.baseURL).host;
-    const signOut = (origin: string, extra: string[] = []) => send(server.baseURL, "DELETE", "/v1/sessions/current", ["Cookie", `pmc_session=${session}`, "Origin", origin, ...extra]);
+    const signOut = (origin: string, extra: string[] = []) =>
+      send(server.baseURL, "DELETE", "/v1/sessions/current", [
+        "Cookie",
+        `pmc_session=${session}`,
+        "Origin",
+        origin,
+        ...extra,
+      ]);
     for (const [origin, extra] of [
       [`https://${host}`, []],
       [`http://${new URL(server.baseURL).hostname}:1`, []],
@@ -184,19 +241,32 @@ test.describe("the CSRF check compares the whole origin (scheme, host and port) 
       expect(refused.status, `${origin} ${extra.join(" ")}`).toBe(403);
       expect(JSON.parse(refused.body)).toMatchObject({ error_code: "err_forbidden", http_code: 403 });
     }
-    expect((await send(server.baseURL, "GET", "/v1/sessions/current", ["Cookie", `pmc_session=${session}`])).status).toBe(200);
+    expect(
+      (await send(server.baseURL, "GET", "/v1/sessions/current", ["Cookie", `pmc_session=${session}`])).status,
+    ).toBe(200);
     expect((await signOut(server.baseURL)).status).toBe(200);
-    expect((await send(server.baseURL, "GET", "/v1/sessions/current", ["Cookie", `pmc_session=${session}`])).status).toBe(401);
+    expect(
+      (await send(server.baseURL, "GET", "/v1/sessions/current", ["Cookie", `pmc_session=${session}`])).status,
+    ).toBe(401);
   });
 
   test("the reverse: a server reached over https (COOKIE_SECURE=true) refuses an http Origin of its own host", async () => {
     const secure = await startServer({ COOKIE_SECURE: "true" });
     try {
       const host = new URL(secure.baseURL).host;
-      const signIn = (origin: string) => jsonRequest(`${secure.baseURL}/v1/sessions`, { method: "POST", headers: { origin }, body: { email: "nobody@acme.example", password: "not a password at all" } });
+      const signIn = (origin: string) =>
+        jsonRequest(`${secure.baseURL}/v1/sessions`, {
+          method: "POST",
+          headers: { origin },
+          body: { email: "nobody@acme.example", password: "not a password at all" },
+        });
       const refused = await signIn(`http://${host}`);
       expect(refused.status).toBe(403);
-      expect(refused.json()).toEqual({ error_code: "err_forbidden", message: "Cross-site request refused", http_code: 403 });
+      expect(refused.json()).toEqual({
+        error_code: "err_forbidden",
+        message: "Cross-site request refused",
+        http_code: 403,
+      });
       // Its own https origin gets as far as the credentials.
       expect((await signIn(`https://${host}`)).status).toBe(401);
     } finally {

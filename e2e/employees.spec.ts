@@ -1,7 +1,18 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { generateSync } from "otplib";
 import type { Role } from "../lib/auth/permissions";
-import { copyFromDialog, EMPLOYEE_PASSWORD, enrolTotp, expect, OWNER, setRole, snap, snapAlsoOnPhone, test, type Server } from "./fixtures";
+import {
+  copyFromDialog,
+  EMPLOYEE_PASSWORD,
+  enrolTotp,
+  expect,
+  OWNER,
+  setRole,
+  snap,
+  snapAlsoOnPhone,
+  test,
+  type Server,
+} from "./fixtures";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const rowOf = (page: Page, text: string) => page.getByRole("row").filter({ hasText: text });
@@ -15,7 +26,9 @@ function wrongCode(secret: string) {
 
 /** Nothing wider than a phone's screen: the page never scrolls sideways. */
 async function expectNoSidewaysScroll(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    page.viewportSize()!.width,
+  );
 }
 
 /** Opens the Change role dialog of the employee called `name` from the employees page. */
@@ -44,13 +57,18 @@ async function colleague(
   if (role !== "viewer") setRole(server, id, role);
   if (!signedIn) return { id, name, email };
   const session = await newContext();
-  const accepted = await session.post("/v1/employees/invitations/accept", { data: { token: new URL(invitationUrl).searchParams.get("token"), password: EMPLOYEE_PASSWORD } });
+  const accepted = await session.post("/v1/employees/invitations/accept", {
+    data: { token: new URL(invitationUrl).searchParams.get("token"), password: EMPLOYEE_PASSWORD },
+  });
   expect(accepted.status()).toBe(200);
   return { id, name, email, session };
 }
 
 test.describe("employees", () => {
-  test("the list shows everyone with role, status, 2FA and last sign-in, at desktop and phone width", async ({ page, employee }, testInfo) => {
+  test("the list shows everyone with role, status, 2FA and last sign-in, at desktop and phone width", async ({
+    page,
+    employee,
+  }, testInfo) => {
     await page.goto("/employees");
     await expect(page.getByRole("heading", { name: "Employees" })).toBeVisible();
     const me = rowOf(page, employee.email);
@@ -93,7 +111,9 @@ test.describe("employees", () => {
     await expect(roles.getByRole("radio")).toHaveCount(4);
     await expect(roles.getByRole("radio", { name: "Viewer" })).toBeChecked();
     await expect(roles.getByRole("radio", { name: "Owner" })).toHaveCount(0);
-    await expect(roles.getByRole("radio", { name: "Compliance" })).toHaveAccessibleDescription("Information requests, KYC and delegated users; reads operations");
+    await expect(roles.getByRole("radio", { name: "Compliance" })).toHaveAccessibleDescription(
+      "Information requests, KYC and delegated users; reads operations",
+    );
 
     // The API's own schemas check the form first, the code included.
     await dialog.getByRole("button", { name: "Invite" }).click();
@@ -140,7 +160,11 @@ test.describe("employees", () => {
       const problems: string[] = [];
       invitee.on("pageerror", (error) => problems.push(error.message));
       invitee.on("console", (message) => {
-        if (message.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(message.text());
+        if (
+          message.type() === "error" &&
+          !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+        )
+          problems.push(message.text());
       });
       // The link points at the address the inviter reached the service at (no APP_ORIGIN here).
       expect(link.startsWith(`${baseURL}/invitations/accept?token=`)).toBe(true);
@@ -171,7 +195,12 @@ test.describe("employees", () => {
     await expect(rowOf(page, email)).toContainText("active");
   });
 
-  test("changes a role with a code; choosing the same role is caught before a code is spent", async ({ page, baseURL, server, playwright }, testInfo) => {
+  test("changes a role with a code; choosing the same role is caught before a code is spent", async ({
+    page,
+    baseURL,
+    server,
+    playwright,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const target = await colleague(server, () => playwright.request.newContext({ baseURL }));
     await page.goto("/employees");
@@ -203,7 +232,11 @@ test.describe("employees", () => {
     playwright,
   }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
-    const leaver = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { signedIn: true });
+    const leaver = await colleague(
+      server,
+      () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }),
+      { signedIn: true },
+    );
     try {
       expect((await leaver.session!.get("/v1/sessions/current")).status()).toBe(200);
       await page.goto("/employees");
@@ -231,7 +264,11 @@ test.describe("employees", () => {
       await snap(page, testInfo, "deactivated-in-list");
 
       expect((await leaver.session!.get("/v1/sessions/current")).status()).toBe(401);
-      expect((await leaver.session!.post("/v1/sessions", { data: { email: leaver.email, password: EMPLOYEE_PASSWORD } })).status()).toBe(401);
+      expect(
+        (
+          await leaver.session!.post("/v1/sessions", { data: { email: leaver.email, password: EMPLOYEE_PASSWORD } })
+        ).status(),
+      ).toBe(401);
 
       await row.getByRole("link", { name: leaver.name }).click();
       const details = page.getByRole("region", { name: "Details" });
@@ -244,9 +281,18 @@ test.describe("employees", () => {
     }
   });
 
-  test("deactivating lists the key and webhook endpoint the employee made, and with the box ticked revokes them", async ({ page, baseURL, server, playwright }, testInfo) => {
+  test("deactivating lists the key and webhook endpoint the employee made, and with the box ticked revokes them", async ({
+    page,
+    baseURL,
+    server,
+    playwright,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
-    const leaver = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { role: "developer", signedIn: true });
+    const leaver = await colleague(
+      server,
+      () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }),
+      { role: "developer", signedIn: true },
+    );
     try {
       // The leaver, before leaving, issues a key and creates an endpoint from their own session.
       const leaversCode = (await enrolTotp(leaver.session!, baseURL!, EMPLOYEE_PASSWORD)).authenticator;
@@ -264,7 +310,10 @@ test.describe("employees", () => {
       });
       expect(hooked.status()).toBe(201);
       const endpointId = ((await hooked.json()) as { id: string }).id;
-      const keyContext = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${key.secret}` } });
+      const keyContext = await playwright.request.newContext({
+        baseURL,
+        extraHTTPHeaders: { authorization: `Bearer ${key.secret}` },
+      });
       try {
         expect((await keyContext.get("/v1/api_keys")).status()).toBe(200);
 
@@ -275,7 +324,9 @@ test.describe("employees", () => {
         await expect(keys.getByRole("listitem")).toHaveCount(1);
         await expect(keys.getByRole("listitem")).toContainText(keyName);
         await expect(keys.getByRole("listitem")).toContainText(key.prefix);
-        await expect(dialog.getByRole("list", { name: "Webhook endpoints they created" }).getByRole("listitem")).toHaveText([hookUrl]);
+        await expect(
+          dialog.getByRole("list", { name: "Webhook endpoints they created" }).getByRole("listitem"),
+        ).toHaveText([hookUrl]);
         const revoke = dialog.getByLabel("Also revoke these keys and disable these endpoints");
         await expect(revoke).toBeChecked();
         await dialog.getByLabel("Authenticator code").fill(await authenticator.next());
@@ -298,9 +349,19 @@ test.describe("employees", () => {
     }
   });
 
-  test("resets another employee's 2FA with a code; one's own is never offered", async ({ page, baseURL, server, playwright, employee }, testInfo) => {
+  test("resets another employee's 2FA with a code; one's own is never offered", async ({
+    page,
+    baseURL,
+    server,
+    playwright,
+    employee,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
-    const locked = await colleague(server, () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }), { signedIn: true });
+    const locked = await colleague(
+      server,
+      () => playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL! } }),
+      { signedIn: true },
+    );
     try {
       await enrolTotp(locked.session!, baseURL!, EMPLOYEE_PASSWORD);
       await page.goto("/employees");
@@ -324,7 +385,12 @@ test.describe("employees", () => {
     }
   });
 
-  test("a conflict the API reports (someone deactivated meanwhile) shows as a message in the dialog", async ({ page, baseURL, server, playwright }, testInfo) => {
+  test("a conflict the API reports (someone deactivated meanwhile) shows as a message in the dialog", async ({
+    page,
+    baseURL,
+    server,
+    playwright,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     const target = await colleague(server, () => playwright.request.newContext({ baseURL }));
     await page.goto("/employees");
@@ -341,7 +407,12 @@ test.describe("employees", () => {
     await expect(dialog).toBeHidden();
   });
 
-  test("an admin is offered no action on an owner, and cannot make owners", async ({ page, server, playwright, baseURL }, testInfo) => {
+  test("an admin is offered no action on an owner, and cannot make owners", async ({
+    page,
+    server,
+    playwright,
+    baseURL,
+  }, testInfo) => {
     const target = await colleague(server, () => playwright.request.newContext({ baseURL }), { role: "developer" });
     await page.goto("/employees");
     const owner = rowOf(page, OWNER.email);
@@ -361,7 +432,10 @@ test.describe("employees", () => {
     await snap(page, testInfo, "owner-seen-by-admin");
   });
 
-  test("the detail page shows one employee, their role and actions, and links back", async ({ page, employee }, testInfo) => {
+  test("the detail page shows one employee, their role and actions, and links back", async ({
+    page,
+    employee,
+  }, testInfo) => {
     await page.goto("/employees");
     await page.getByRole("link", { name: employee.name }).click();
     await expect(page).toHaveURL(new RegExp(`/employees/${employee.id}$`));
@@ -405,7 +479,9 @@ test.describe("employees, as an owner", () => {
     await expect(page.getByRole("button", { name: `Deactivate ${OWNER.name}` })).toBeVisible();
     const dialog = await openChangeRole(page, target.name);
     await expect(dialog.getByRole("radio")).toHaveCount(5);
-    await expect(dialog.getByRole("radio", { name: "Owner" })).toHaveAccessibleDescription("Everything, including owners and platform settings");
+    await expect(dialog.getByRole("radio", { name: "Owner" })).toHaveAccessibleDescription(
+      "Everything, including owners and platform settings",
+    );
     await snap(page, testInfo, "owner-change-role");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await page.getByRole("button", { name: "Invite employee" }).click();
@@ -416,7 +492,13 @@ test.describe("employees, as an owner", () => {
 test.describe("employees, as a viewer", () => {
   test.use({ role: "viewer" });
 
-  test("a viewer sees everyone but no invite button and no actions", async ({ page, employee, server, playwright, baseURL }, testInfo) => {
+  test("a viewer sees everyone but no invite button and no actions", async ({
+    page,
+    employee,
+    server,
+    playwright,
+    baseURL,
+  }, testInfo) => {
     const other = await colleague(server, () => playwright.request.newContext({ baseURL }));
     await page.goto("/employees");
     await expect(rowOf(page, employee.email).getByRole("cell").nth(1)).toHaveText("Viewer");

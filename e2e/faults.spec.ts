@@ -9,14 +9,22 @@ import { authenticatorFor, OWNER, startServer, type Server } from "./fixtures";
 type Caller = { baseURL: string; cookie: string };
 
 async function setUp(server: Server): Promise<Caller> {
-  const response = await fetch(`${server.baseURL}/v1/setup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(OWNER) });
+  const response = await fetch(`${server.baseURL}/v1/setup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(OWNER),
+  });
   expect(response.status).toBe(201);
   const cookie = response.headers.get("set-cookie")!.split(";")[0]!;
   return { baseURL: server.baseURL, cookie };
 }
 
 /** A request as the signed-in owner (cookie + same-origin Origin, as the dashboard sends). */
-function asOwner(caller: Caller, pathname: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+function asOwner(
+  caller: Caller,
+  pathname: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   return fetch(`${caller.baseURL}${pathname}`, {
     method: init.method ?? "GET",
     headers: { cookie: caller.cookie, origin: caller.baseURL, "content-type": "application/json", ...init.headers },
@@ -26,7 +34,10 @@ function asOwner(caller: Caller, pathname: string, init: { method?: string; body
 
 /** A separate platform with a working API key, through the sandbox. */
 async function platformKey(caller: Caller): Promise<string> {
-  const response = await asOwner(caller, "/v1/sandbox/platforms", { method: "POST", body: { accountName: `Tenant ${Date.now()}` } });
+  const response = await asOwner(caller, "/v1/sandbox/platforms", {
+    method: "POST",
+    body: { accountName: `Tenant ${Date.now()}` },
+  });
   expect(response.status).toBe(201);
   return ((await response.json()) as { apiKey: { secret: string } }).apiKey.secret;
 }
@@ -82,7 +93,11 @@ test.describe("faults and races", () => {
       const stored = new Set<string>();
       let next: string | null = null;
       do {
-        const response = await withKey({ ...caller, baseURL: server.baseURL }, key, `/v1/delegated_users?limit=100${next ? `&next=${next}` : ""}`);
+        const response = await withKey(
+          { ...caller, baseURL: server.baseURL },
+          key,
+          `/v1/delegated_users?limit=100${next ? `&next=${next}` : ""}`,
+        );
         expect(response.status).toBe(200);
         const page = (await response.json()) as { items: { externalId: string }[]; next: string | null };
         page.items.forEach((item) => stored.add(item.externalId));
@@ -99,14 +114,27 @@ test.describe("faults and races", () => {
 
   test("twenty concurrent requests with the same Service-Totp-Code: exactly one succeeds", async () => {
     await withFreshServer(async (caller) => {
-      const { secret } = (await (await asOwner(caller, "/v1/employees/totp", { method: "POST", body: { password: OWNER.password } })).json()) as { secret: string };
+      const { secret } = (await (
+        await asOwner(caller, "/v1/employees/totp", { method: "POST", body: { password: OWNER.password } })
+      ).json()) as { secret: string };
       const authenticator = authenticatorFor(secret);
-      expect((await asOwner(caller, "/v1/employees/totp/confirm", { method: "POST", body: { code: await authenticator.next() } })).status).toBe(200);
+      expect(
+        (
+          await asOwner(caller, "/v1/employees/totp/confirm", {
+            method: "POST",
+            body: { code: await authenticator.next() },
+          })
+        ).status,
+      ).toBe(200);
       const code = await authenticator.next();
       const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
       const statuses = await Promise.all(
         Array.from({ length: 20 }, () =>
-          asOwner(caller, "/v1/api_keys", { method: "POST", body: { expiresAt }, headers: { "service-totp-code": code } }).then((r) => r.status),
+          asOwner(caller, "/v1/api_keys", {
+            method: "POST",
+            body: { expiresAt },
+            headers: { "service-totp-code": code },
+          }).then((r) => r.status),
         ),
       );
       expect(statuses.filter((status) => status === 201)).toHaveLength(1);
@@ -117,7 +145,12 @@ test.describe("faults and races", () => {
   test("once a revoke has answered 200, no later request with that key succeeds", async () => {
     await withFreshServer(async (caller) => {
       const admin = await platformKey(caller);
-      const issued = (await (await withKey(caller, admin, "/v1/api_keys", { method: "POST", body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() } })).json()) as {
+      const issued = (await (
+        await withKey(caller, admin, "/v1/api_keys", {
+          method: "POST",
+          body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+        })
+      ).json()) as {
         id: string;
         secret: string;
       };
@@ -136,7 +169,9 @@ test.describe("faults and races", () => {
         }
       };
       const hammers = Array.from({ length: 8 }, hammer);
-      await expect.poll(() => outcomes.filter((outcome) => outcome.status === 200).length, { timeout: 60_000 }).toBeGreaterThanOrEqual(8);
+      await expect
+        .poll(() => outcomes.filter((outcome) => outcome.status === 200).length, { timeout: 60_000 })
+        .toBeGreaterThanOrEqual(8);
       const revoke = await withKey(caller, admin, `/v1/api_keys/${issued.id}`, { method: "DELETE" });
       expect(revoke.status).toBe(200);
       revokedAt = performance.now();
@@ -154,12 +189,16 @@ test.describe("faults and races", () => {
       const key = await platformKey(caller);
       for (let round = 0; round < 20; round++) {
         const body = { externalId: `twin-${round}` };
-        const pair = await Promise.all([1, 2].map(() => withKey(caller, key, "/v1/delegated_users", { method: "POST", body }).then((r) => r.status)));
+        const pair = await Promise.all(
+          [1, 2].map(() => withKey(caller, key, "/v1/delegated_users", { method: "POST", body }).then((r) => r.status)),
+        );
         expect(pair.sort()).toEqual([201, 409]);
       }
       const burst = await Promise.all(
         Array.from({ length: 200 }, (_, i) =>
-          withKey(caller, key, "/v1/delegated_users", { method: "POST", body: { externalId: `burst-${i}` } }).then(async (r) => ({ status: r.status, text: await r.text() })),
+          withKey(caller, key, "/v1/delegated_users", { method: "POST", body: { externalId: `burst-${i}` } }).then(
+            async (r) => ({ status: r.status, text: await r.text() }),
+          ),
         ),
       );
       expect(burst.filter((response) => response.status !== 201)).toEqual([]);

@@ -11,11 +11,18 @@ const test = base.extend<{ fresh: Server }>({
   },
 });
 
-test("a fresh install prints a setup link; the link sets up the platform, and afterwards / leads to sign-in", async ({ page, fresh }, testInfo) => {
+test("a fresh install prints a setup link; the link sets up the platform, and afterwards / leads to sign-in", async ({
+  page,
+  fresh,
+}, testInfo) => {
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(error.message));
   page.on("console", (message) => {
-    if (message.type() === "error" && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(message.text());
+    if (
+      message.type() === "error" &&
+      !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+    )
+      problems.push(message.text());
   });
 
   const notFound: string[] = [];
@@ -24,7 +31,9 @@ test("a fresh install prints a setup link; the link sets up the platform, and af
   });
 
   const link = printedSetupLink(fresh);
-  expect(link, `the server printed a setup link:\n${fresh.output()}`).toMatch(/^http:\/\/localhost:\d+\/setup\?token=[A-Za-z0-9_-]{43}$/);
+  expect(link, `the server printed a setup link:\n${fresh.output()}`).toMatch(
+    /^http:\/\/localhost:\d+\/setup\?token=[A-Za-z0-9_-]{43}$/,
+  );
   const token = new URL(link!).searchParams.get("token")!;
 
   await page.goto(`${fresh.baseURL}/`);
@@ -59,7 +68,9 @@ test("a fresh install prints a setup link; the link sets up the platform, and af
   await page.getByLabel("Password").fill("Password1234");
   await page.getByRole("button", { name: "Create platform" }).click();
   await expect(page.getByLabel("Password")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByLabel("Password")).toHaveAccessibleDescription(/is one of the 100,000 most common passwords; choose another/);
+  await expect(page.getByLabel("Password")).toHaveAccessibleDescription(
+    /is one of the 100,000 most common passwords; choose another/,
+  );
   await snap(page, testInfo, "setup-common-password");
 
   // A wrong token: the server refuses it and the page says so at the field; nobody is created.
@@ -82,7 +93,10 @@ test("a fresh install prints a setup link; the link sets up the platform, and af
   await snap(page, testInfo, "setup-stale-link-390");
 
   // The printed link fills the token in, out of sight; the rest is the owner's to fill.
-  for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await page.goto(link!);
     await expect(page.getByTestId("setup-token-from-link")).toHaveText("Setup token: taken from your setup link.");
@@ -95,11 +109,17 @@ test("a fresh install prints a setup link; the link sets up the platform, and af
   await page.getByRole("button", { name: "Create platform" }).click();
   await expect(page).toHaveURL(/\/security$/);
   await expect(page.getByTestId("two-factor-status")).toHaveText("Off");
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Security" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Security" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   await expect(page.getByRole("link", { name: OWNER.accountName })).toBeVisible();
 
   // The link is dead now: the API refuses its token (setup is done), and the server never printed it again.
-  const reused = await page.request.post(`${fresh.baseURL}/v1/setup`, { data: { ...OWNER, setupToken: token }, headers: { origin: fresh.baseURL } });
+  const reused = await page.request.post(`${fresh.baseURL}/v1/setup`, {
+    data: { ...OWNER, setupToken: token },
+    headers: { origin: fresh.baseURL },
+  });
   expect(reused.status()).toBe(409);
   expect(fresh.output().split(token).length - 1).toBe(1);
 

@@ -13,7 +13,13 @@ import type { Role } from "../lib/auth/permissions";
 
 const root = path.resolve(__dirname, "..");
 
-export type Server = { baseURL: string; dataDir: string; output: () => string; stop: () => Promise<void>; kill: () => Promise<void> };
+export type Server = {
+  baseURL: string;
+  dataDir: string;
+  output: () => string;
+  stop: () => Promise<void>;
+  kill: () => Promise<void>;
+};
 
 /**
  * Starts the production server (server.mjs, the one `npm start` runs, on the build the config's
@@ -23,10 +29,25 @@ export type Server = { baseURL: string; dataDir: string; output: () => string; s
  * The sandbox is on and the setup token is SETUP_TOKEN (OWNER carries it); pass `SETUP_TOKEN: ""` for
  * a server that generates its own and prints the setup link, as a real first start does.
  */
-export async function startServer(env: Record<string, string> = {}, dataDir = mkdtempSync(path.join(os.tmpdir(), "pmc-e2e-server-"))): Promise<Server> {
+export async function startServer(
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "pmc-e2e-server-")),
+): Promise<Server> {
   const child = spawn(process.execPath, ["server.mjs"], {
     cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_URL: `file:${path.join(dataDir, "app.db")}`, DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", PASSWORD_HASH_COST: "test", SANDBOX: "on", WEBHOOK_ALLOW_PRIVATE: "true", SETUP_TOKEN, ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: `file:${path.join(dataDir, "app.db")}`,
+      DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+      PASSWORD_HASH_COST: "test",
+      SANDBOX: "on",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      SETUP_TOKEN,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -65,7 +86,13 @@ export async function startServer(env: Record<string, string> = {}, dataDir = mk
 export const SETUP_TOKEN = process.env.E2E_SETUP_TOKEN || "e2e-setup-token-for-test-servers";
 
 /** The first employee, as POST /v1/setup takes them (with the setup token of the servers startServer starts). */
-export const OWNER = { setupToken: SETUP_TOKEN, accountName: "Acme Payments", name: "Casey Morgan", email: "casey@acme.example", password: "a long owner passphrase" };
+export const OWNER = {
+  setupToken: SETUP_TOKEN,
+  accountName: "Acme Payments",
+  name: "Casey Morgan",
+  email: "casey@acme.example",
+  password: "a long owner passphrase",
+};
 
 /** The setup link a server printed at start (when it generated its token), or null. */
 export function printedSetupLink(server: Server): string | null {
@@ -80,8 +107,19 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => probe.close(resolve));
   return port;
 }
-export type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string; json: () => Record<string, unknown> };
-export type Call = { method?: string; body?: unknown; headers?: Record<string, string>; agent?: http.Agent | false; localAddress?: string };
+export type Answer = {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: () => Record<string, unknown>;
+};
+export type Call = {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  agent?: http.Agent | false;
+  localAddress?: string;
+};
 
 /**
  * One request with node:http, for tests that choose the connection (`agent`: a keep-alive socket
@@ -99,17 +137,27 @@ export function httpRequest(url: string, init: Call = {}): Promise<Answer> {
         method: init.method ?? "GET",
         agent: init.agent,
         localAddress: init.localAddress,
-        headers: { ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}), ...init.headers },
+        headers: {
+          ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
+          ...init.headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           const body = Buffer.concat(chunks).toString("utf8");
-          resolve({ status: res.statusCode!, headers: res.headers, body, json: () => JSON.parse(body) as Record<string, unknown> });
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body) as Record<string, unknown>,
+          });
         });
         res.on("error", reject);
-        res.on("close", () => (res.complete ? undefined : reject(new Error("the connection closed before the answer was complete"))));
+        res.on("close", () =>
+          res.complete ? undefined : reject(new Error("the connection closed before the answer was complete")),
+        );
       },
     );
     req.setTimeout(20_000, () => req.destroy(new Error("no answer within 20 s")));
@@ -152,7 +200,8 @@ export async function startReceiver({ port = 0, holdMs = 0 }: { port?: number; h
 export const EMPLOYEE_PASSWORD = "a long employee passphrase";
 
 /** A current TOTP code for `secret`, `steps` steps from now (the server accepts ±1 step, each step once). */
-export const totpCode = (secret: string, steps = 0) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+export const totpCode = (secret: string, steps = 0) =>
+  generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
 
 /** How long a code handed out must stay acceptable, so a slow machine can still use it in time. */
 const CODE_LIFETIME_MS = 15_000;
@@ -182,7 +231,8 @@ export function authenticatorFor(secret: string) {
     /** Marks the step of a code the test spent some other way (say, by typing it into the page). */
     spent(code: string) {
       const now = Math.floor(Date.now() / 1000 / 30);
-      for (const step of [now - 1, now, now + 1]) if (generateSync({ secret, epoch: step * 30 + 1 }) === code) lastStep = Math.max(lastStep, step);
+      for (const step of [now - 1, now, now + 1])
+        if (generateSync({ secret, epoch: step * 30 + 1 }) === code) lastStep = Math.max(lastStep, step);
     },
   };
 }
@@ -197,7 +247,10 @@ export async function enrolTotp(request: APIRequestContext, baseURL: string, pas
   expect(started.status()).toBe(200);
   const { secret } = (await started.json()) as { secret: string };
   const authenticator = authenticatorFor(secret);
-  const confirmed = await request.post(`${baseURL}/v1/employees/totp/confirm`, { headers, data: { code: await authenticator.next() } });
+  const confirmed = await request.post(`${baseURL}/v1/employees/totp/confirm`, {
+    headers,
+    data: { code: await authenticator.next() },
+  });
   expect(confirmed.status()).toBe(200);
   const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
   return { authenticator, recoveryCodes };
@@ -257,7 +310,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   server: [
     async ({ playwright }, use) => {
       const server = await startServer();
-      const admin = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
+      const admin = await playwright.request.newContext({
+        baseURL: server.baseURL,
+        extraHTTPHeaders: { origin: server.baseURL },
+      });
       const setup = await admin.post("/v1/setup", { data: OWNER });
       expect(setup.status()).toBe(201);
       // Invitations need a code from a session, or a key that was given employees:write: the owner
@@ -265,11 +321,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const { authenticator } = await enrolTotp(admin, server.baseURL, OWNER.password);
       const issued = await admin.post("/v1/api_keys", {
         headers: { "service-totp-code": await authenticator.next() },
-        data: { name: "e2e inviter", expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), permissions: ["employees:read", "employees:write"] },
+        data: {
+          name: "e2e inviter",
+          expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+          permissions: ["employees:read", "employees:write"],
+        },
       });
       expect(issued.status()).toBe(201);
       const { secret } = (await issued.json()) as { secret: string };
-      const inviter = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { authorization: `Bearer ${secret}` } });
+      const inviter = await playwright.request.newContext({
+        baseURL: server.baseURL,
+        extraHTTPHeaders: { authorization: `Bearer ${secret}` },
+      });
       await use({ ...server, admin, inviter });
       await inviter.dispose();
       await admin.dispose();
@@ -282,19 +345,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   role: ["admin", { option: true }],
   // Every test gets a browser signed in as a new employee of the platform, without 2FA (automatic,
   // so a test that never names `employee` is signed in all the same).
-  employee: [async ({ server, page, role }, use, testInfo) => {
-    const suffix = `${testInfo.workerIndex}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-    const name = `Taylor Tester ${suffix}`;
-    const email = `taylor.${suffix}@acme.example`;
-    const invited = await server.inviter.post("/v1/employees", { data: { name, email } });
-    expect(invited.status()).toBe(201);
-    const { invitationUrl, id } = (await invited.json()) as { invitationUrl: string; id: string };
-    setRole(server, id, role);
-    const token = new URL(invitationUrl).searchParams.get("token")!;
-    const accepted = await page.request.post(`${server.baseURL}/v1/employees/invitations/accept`, { data: { token, password: EMPLOYEE_PASSWORD } });
-    expect(accepted.status()).toBe(200);
-    await use({ name, email, password: EMPLOYEE_PASSWORD, id });
-  }, { auto: true }],
+  employee: [
+    async ({ server, page, role }, use, testInfo) => {
+      const suffix = `${testInfo.workerIndex}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+      const name = `Taylor Tester ${suffix}`;
+      const email = `taylor.${suffix}@acme.example`;
+      const invited = await server.inviter.post("/v1/employees", { data: { name, email } });
+      expect(invited.status()).toBe(201);
+      const { invitationUrl, id } = (await invited.json()) as { invitationUrl: string; id: string };
+      setRole(server, id, role);
+      const token = new URL(invitationUrl).searchParams.get("token")!;
+      const accepted = await page.request.post(`${server.baseURL}/v1/employees/invitations/accept`, {
+        data: { token, password: EMPLOYEE_PASSWORD },
+      });
+      expect(accepted.status()).toBe(200);
+      await use({ name, email, password: EMPLOYEE_PASSWORD, id });
+    },
+    { auto: true },
+  ],
   // No console errors or uncaught page errors in any test. Chromium's own network log of a 4xx
   // answer ("Failed to load resource") is not an app error: refusals are part of the journeys.
   page: async ({ page }, use) => {

@@ -24,12 +24,18 @@ async function platformKey(server: Server): Promise<string> {
 const createUser = (server: Server, apiKey: string, externalId: string, idempotencyKey: string) =>
   fetch(`${server.baseURL}/v1/delegated_users`, {
     method: "POST",
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json", "idempotency-key": idempotencyKey },
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      "content-type": "application/json",
+      "idempotency-key": idempotencyKey,
+    },
     body: JSON.stringify({ externalId }),
   });
 
 async function usersOf(server: Server, apiKey: string): Promise<{ id: string; externalId: string }[]> {
-  const response = await fetch(`${server.baseURL}/v1/delegated_users?limit=100`, { headers: { authorization: `Bearer ${apiKey}` } });
+  const response = await fetch(`${server.baseURL}/v1/delegated_users?limit=100`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { items: { id: string; externalId: string }[] }).items;
 }
@@ -41,8 +47,16 @@ test.describe("Idempotency-Key on the real server", () => {
   test("twenty parallel POSTs with one key: one runs, the rest replay it or answer 409; one user exists", async () => {
     server = await startServer();
     const apiKey = await platformKey(server);
-    const responses = await Promise.all(Array.from({ length: 20 }, () => createUser(server, apiKey, "parallel-customer", "parallel-1")));
-    const bodies = await Promise.all(responses.map(async (response) => ({ status: response.status, replayed: response.headers.get("idempotent-replayed"), body: await response.json() })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => createUser(server, apiKey, "parallel-customer", "parallel-1")),
+    );
+    const bodies = await Promise.all(
+      responses.map(async (response) => ({
+        status: response.status,
+        replayed: response.headers.get("idempotent-replayed"),
+        body: await response.json(),
+      })),
+    );
     const ran = bodies.filter((entry) => entry.status === 201 && entry.replayed === null);
     expect(ran, JSON.stringify(bodies.map((entry) => [entry.status, entry.replayed]))).toHaveLength(1);
     for (const entry of bodies) {

@@ -13,20 +13,29 @@ async function created<T>(response: Awaited<ReturnType<APIRequestContext["post"]
 
 /** A transfer to a new recipient, and a KYC submission: what a request can concern. */
 async function transferAndSubmission(admin: APIRequestContext) {
-  const recipient = await created<{ id: string }>(await admin.post("/v1/sandbox/recipients", { data: { name: `Supplier ${run()}` } }));
+  const recipient = await created<{ id: string }>(
+    await admin.post("/v1/sandbox/recipients", { data: { name: `Supplier ${run()}` } }),
+  );
   const transfer = await created<{ id: string }>(
-    await admin.post("/v1/sandbox/transfers", { data: { recipientId: recipient.id, amount: "125.50", currency: "EUR" } }),
+    await admin.post("/v1/sandbox/transfers", {
+      data: { recipientId: recipient.id, amount: "125.50", currency: "EUR" },
+    }),
   );
   const submission = await created<{ id: string }>(
     await admin.post("/v1/sandbox/kyc/submissions", {
-      data: { type: "business", beneficiaries: [{ type: "individual", country: "DE", roles: ["ubo"], shareSize: 100, name: "Greta Graf" }] },
+      data: {
+        type: "business",
+        beneficiaries: [{ type: "individual", country: "DE", roles: ["ubo"], shareSize: 100, name: "Greta Graf" }],
+      },
     }),
   );
   return { transfer, submission };
 }
 
 async function raise(admin: APIRequestContext, kind: Kind, links: { transferId?: string; submissionId?: string } = {}) {
-  const request = await created<{ id: string }>(await admin.post("/v1/sandbox/information_requests", { data: { kind, ...links } }));
+  const request = await created<{ id: string }>(
+    await admin.post("/v1/sandbox/information_requests", { data: { kind, ...links } }),
+  );
   return request.id;
 }
 
@@ -37,10 +46,15 @@ async function moveViaApi(admin: APIRequestContext, id: string, status: string) 
   expect(response.status(), await response.text()).toBe(200);
 }
 
-const requestLink = (page: import("@playwright/test").Page, id: string) => page.getByRole("link", { name: id, exact: true });
+const requestLink = (page: import("@playwright/test").Page, id: string) =>
+  page.getByRole("link", { name: id, exact: true });
 
 test.describe("information requests", () => {
-  test("filters by kind and dates live in the URL: they survive a reload, and back/forward steps through them", async ({ page, server, employee }, testInfo) => {
+  test("filters by kind and dates live in the URL: they survive a reload, and back/forward steps through them", async ({
+    page,
+    server,
+    employee,
+  }, testInfo) => {
     expect(employee.id).toMatch(/^emp_/);
     const diligence = await raise(server.admin, "due_diligence");
     const endorsement = await raise(server.admin, "endorsement");
@@ -105,7 +119,11 @@ test.describe("information requests", () => {
     await expect(requestLink(page, diligence)).toBeVisible();
   });
 
-  test("pages twenty at a time with next and previous; the page is in the URL too", async ({ page, server, employee }, testInfo) => {
+  test("pages twenty at a time with next and previous; the page is in the URL too", async ({
+    page,
+    server,
+    employee,
+  }, testInfo) => {
     expect(employee.id).toMatch(/^emp_/);
     const ids: string[] = [];
     for (let i = 0; i < 25; i += 1) ids.push(await raise(server.admin, i % 2 ? "endorsement" : "due_diligence"));
@@ -136,7 +154,11 @@ test.describe("information requests", () => {
     await expect(requestLink(page, twentyFirst)).toBeVisible();
   });
 
-  test("detail: fields, its transfer and KYC submission, and only the legal transitions, through to approved", async ({ page, server, employee }, testInfo) => {
+  test("detail: fields, its transfer and KYC submission, and only the legal transitions, through to approved", async ({
+    page,
+    server,
+    employee,
+  }, testInfo) => {
     expect(employee.id).toMatch(/^emp_/);
     const { transfer, submission } = await transferAndSubmission(server.admin);
     const id = await raise(server.admin, "due_diligence", { transferId: transfer.id, submissionId: submission.id });
@@ -144,14 +166,20 @@ test.describe("information requests", () => {
     await page.goto("/information-requests");
     const row = page.getByTestId("information-request-row").filter({ has: requestLink(page, id) });
     await expect(row.getByRole("link", { name: `Transfer ${transfer.id}` })).toBeVisible();
-    await expect(row.getByRole("link", { name: `KYC submission ${submission.id}` })).toHaveAttribute("href", `/kyc/submissions/${submission.id}`);
+    await expect(row.getByRole("link", { name: `KYC submission ${submission.id}` })).toHaveAttribute(
+      "href",
+      `/kyc/submissions/${submission.id}`,
+    );
     await requestLink(page, id).click();
 
     await expect(page).toHaveURL(new RegExp(`/information-requests/${id}$`));
     await expect(page.getByRole("heading", { name: "Due diligence request", level: 1 })).toBeVisible();
     await expect(page.getByTestId("request-status")).toHaveText("requested");
     await expect(page.getByTestId("transfer-amount")).toHaveText("125.50 EUR");
-    await expect(page.getByRole("link", { name: `Open KYC submission ${submission.id}` })).toHaveAttribute("href", `/kyc/submissions/${submission.id}`);
+    await expect(page.getByRole("link", { name: `Open KYC submission ${submission.id}` })).toHaveAttribute(
+      "href",
+      `/kyc/submissions/${submission.id}`,
+    );
 
     // From requested: start review or expire; approving or rejecting is not offered.
     const actions = page.getByRole("region", { name: "Actions" });
@@ -197,7 +225,11 @@ test.describe("information requests", () => {
     await expect(page.getByText("125.50 EUR")).toBeVisible();
   });
 
-  test("a stale page: the request moved through the API meanwhile, so the action answers 409 next to the actions and the page shows the new status", async ({ page, server, employee }, testInfo) => {
+  test("a stale page: the request moved through the API meanwhile, so the action answers 409 next to the actions and the page shows the new status", async ({
+    page,
+    server,
+    employee,
+  }, testInfo) => {
     expect(employee.id).toMatch(/^emp_/);
     const id = await raise(server.admin, "endorsement");
     await page.goto(`/information-requests/${id}`);
@@ -223,7 +255,11 @@ test.describe("information requests", () => {
     await expect(actions.getByRole("button")).toHaveCount(0);
   });
 
-  test("rejecting needs a reason, refused under the field when empty; the history then says who decided and why", async ({ page, server, employee }, testInfo) => {
+  test("rejecting needs a reason, refused under the field when empty; the history then says who decided and why", async ({
+    page,
+    server,
+    employee,
+  }, testInfo) => {
     const id = await raise(server.admin, "due_diligence");
     await moveViaApi(server.admin, id, "on_review");
     await page.goto(`/information-requests/${id}`);

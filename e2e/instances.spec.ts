@@ -3,7 +3,17 @@ import { writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { test, expect } from "@playwright/test";
-import { authenticatorFor, httpRequest, OWNER, printedSetupLink, startReceiver, startServer, type Answer as HttpAnswer, type Call, type Server } from "./fixtures";
+import {
+  authenticatorFor,
+  httpRequest,
+  OWNER,
+  printedSetupLink,
+  startReceiver,
+  startServer,
+  type Answer as HttpAnswer,
+  type Call,
+  type Server,
+} from "./fixtures";
 
 // WEB_CONCURRENCY=2 against the production server (server.mjs): two worker processes behind one
 // port, each with its own memory, share only the database. What one worker learns (a TOTP step
@@ -15,7 +25,10 @@ import { authenticatorFor, httpRequest, OWNER, printedSetupLink, startReceiver, 
 type Answer = HttpAnswer & { pid: number };
 
 function request(server: Server, agent: http.Agent | false, pathname: string, init: Call = {}): Promise<Answer> {
-  return httpRequest(`${server.baseURL}${pathname}`, { ...init, agent }).then((answer) => ({ ...answer, pid: Number(answer.headers["x-worker-pid"]) }));
+  return httpRequest(`${server.baseURL}${pathname}`, { ...init, agent }).then((answer) => ({
+    ...answer,
+    pid: Number(answer.headers["x-worker-pid"]),
+  }));
 }
 
 /** A request on a new connection: the primary hands each new connection to the next worker in turn. */
@@ -51,7 +64,8 @@ async function pinnedClients(server: Server, pids: number[]): Promise<Pinned[]> 
 }
 
 /** The pids of the workers the primary reported ready, in order (replacements included). */
-const readyWorkers = (server: Server) => [...server.output().matchAll(/Worker \d+ \(pid (\d+)\) is ready/g)].map((match) => Number(match[1]));
+const readyWorkers = (server: Server) =>
+  [...server.output().matchAll(/Worker \d+ \(pid (\d+)\) is ready/g)].map((match) => Number(match[1]));
 
 const alive = (pid: number) => {
   try {
@@ -66,7 +80,10 @@ function deliveryRow(server: Server, id: string) {
   const db = new Database(path.join(server.dataDir, "app.db"), { readonly: true });
   try {
     db.pragma("busy_timeout = 5000");
-    return db.prepare(`SELECT status, attempts FROM "WebhookDelivery" WHERE id = ?`).get(id) as { status: string; attempts: number };
+    return db.prepare(`SELECT status, attempts FROM "WebhookDelivery" WHERE id = ?`).get(id) as {
+      status: string;
+      attempts: number;
+    };
   } finally {
     db.close();
   }
@@ -123,13 +140,19 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
     cookie = setup.headers["set-cookie"]![0]!.split(";")[0]!;
     // A session made on one worker is good on the other, and one signed out on one is gone on the other.
     expect((await asOwner(one, "/v1/sessions/current")).status).toBe(200);
-    const other = await one.call("/v1/sessions", { method: "POST", body: { email: OWNER.email, password: OWNER.password } });
+    const other = await one.call("/v1/sessions", {
+      method: "POST",
+      body: { email: OWNER.email, password: OWNER.password },
+    });
     expect(other.status, other.body).toBe(200);
     const otherCookie = { cookie: other.headers["set-cookie"]![0]!.split(";")[0]!, origin: server.baseURL };
     expect((await two.call("/v1/sessions/current", { headers: otherCookie })).status).toBe(200);
     expect((await two.call("/v1/sessions/current", { method: "DELETE", headers: otherCookie })).status).toBe(200);
     expect((await one.call("/v1/sessions/current", { headers: otherCookie })).status).toBe(401);
-    const platform = await asOwner(two, "/v1/sandbox/platforms", { method: "POST", body: { accountName: "Tenant on two workers" } });
+    const platform = await asOwner(two, "/v1/sandbox/platforms", {
+      method: "POST",
+      body: { accountName: "Tenant on two workers" },
+    });
     expect(platform.status, platform.body).toBe(201);
     platformKey = (platform.json().apiKey as { secret: string }).secret;
   });
@@ -138,23 +161,41 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
     const started = await asOwner(one, "/v1/employees/totp", { method: "POST", body: { password: OWNER.password } });
     expect(started.status, started.body).toBe(200);
     const authenticator = authenticatorFor(started.json().secret as string);
-    expect((await asOwner(two, "/v1/employees/totp/confirm", { method: "POST", body: { code: await authenticator.next() } })).status).toBe(200);
+    expect(
+      (await asOwner(two, "/v1/employees/totp/confirm", { method: "POST", body: { code: await authenticator.next() } }))
+        .status,
+    ).toBe(200);
 
     const code = await authenticator.next();
     const body = { name: "issued with a code", expiresAt: new Date(Date.now() + 86_400_000).toISOString() };
-    const accepted = await asOwner(one, "/v1/api_keys", { method: "POST", body, headers: { "service-totp-code": code } });
+    const accepted = await asOwner(one, "/v1/api_keys", {
+      method: "POST",
+      body,
+      headers: { "service-totp-code": code },
+    });
     expect(accepted.status, accepted.body).toBe(201);
-    const replayed = await asOwner(two, "/v1/api_keys", { method: "POST", body, headers: { "service-totp-code": code } });
+    const replayed = await asOwner(two, "/v1/api_keys", {
+      method: "POST",
+      body,
+      headers: { "service-totp-code": code },
+    });
     expect(replayed.status).toBe(400);
     expect(replayed.json()).toMatchObject({ error_code: "err_otp_invalid" });
     // And the other way round, with the next code.
     const next = await authenticator.next();
-    expect((await asOwner(two, "/v1/api_keys", { method: "POST", body, headers: { "service-totp-code": next } })).status).toBe(201);
-    expect((await asOwner(one, "/v1/api_keys", { method: "POST", body, headers: { "service-totp-code": next } })).status).toBe(400);
+    expect(
+      (await asOwner(two, "/v1/api_keys", { method: "POST", body, headers: { "service-totp-code": next } })).status,
+    ).toBe(201);
+    expect(
+      (await asOwner(one, "/v1/api_keys", { method: "POST", body, headers: { "service-totp-code": next } })).status,
+    ).toBe(400);
   });
 
   test("a key revoked through one worker is refused on the next request, whichever worker gets it", async () => {
-    const issued = await withKey(one, platformKey, "/v1/api_keys", { method: "POST", body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    const issued = await withKey(one, platformKey, "/v1/api_keys", {
+      method: "POST",
+      body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
     expect(issued.status, issued.body).toBe(201);
     const { id, secret } = issued.json() as { id: string; secret: string };
     // Both workers have used the key (anything a worker kept about it would be kept now).
@@ -166,7 +207,11 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
     expect(revoked.status, revoked.body).toBe(200);
     expect((await withKey(two, secret, "/v1/api_keys")).status).toBe(401);
     expect((await withKey(one, secret, "/v1/api_keys")).status).toBe(401);
-    const later = await Promise.all(Array.from({ length: 8 }, () => fresh(server, "/v1/api_keys", { headers: { authorization: `Bearer ${secret}` } })));
+    const later = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        fresh(server, "/v1/api_keys", { headers: { authorization: `Bearer ${secret}` } }),
+      ),
+    );
     expect(later.map((answer) => answer.status)).toEqual(Array(8).fill(401));
     expect(new Set(later.map((answer) => answer.pid)).size).toBe(2);
   });
@@ -193,16 +238,24 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
   test("a webhook attempt is sent once, though both workers run a delivery worker", async () => {
     const receiver = await startReceiver({ holdMs: 20 });
     try {
-      const endpoint = await withKey(one, platformKey, "/v1/webhook_endpoints", { method: "POST", body: { url: receiver.url, events: ["webhook.test"] } });
+      const endpoint = await withKey(one, platformKey, "/v1/webhook_endpoints", {
+        method: "POST",
+        body: { url: receiver.url, events: ["webhook.test"] },
+      });
       expect(endpoint.status, endpoint.body).toBe(201);
       const endpointId = endpoint.json().id as string;
       const ids: string[] = [];
       for (let i = 0; i < 30; i += 1) {
-        const sent = await withKey(i % 2 ? two : one, platformKey, `/v1/webhook_endpoints/${endpointId}/test`, { method: "POST", body: {} });
+        const sent = await withKey(i % 2 ? two : one, platformKey, `/v1/webhook_endpoints/${endpointId}/test`, {
+          method: "POST",
+          body: {},
+        });
         expect(sent.status, sent.body).toBeLessThan(300);
         ids.push(sent.json().id as string);
       }
-      await expect.poll(() => ids.filter((id) => deliveryRow(server, id).status !== "delivered").length, { timeout: 60_000 }).toBe(0);
+      await expect
+        .poll(() => ids.filter((id) => deliveryRow(server, id).status !== "delivered").length, { timeout: 60_000 })
+        .toBe(0);
       // Time for a duplicate to show up, had one been sent.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(receiver.received).toHaveLength(30);
@@ -227,7 +280,11 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
         while (!stop && sent < 3_000) {
           const externalId = `burst-${sent++}`;
           try {
-            const answer = await request(server, agent, "/v1/delegated_users", { method: "POST", body: { externalId }, headers: { authorization: `Bearer ${platformKey}` } });
+            const answer = await request(server, agent, "/v1/delegated_users", {
+              method: "POST",
+              body: { externalId },
+              headers: { authorization: `Bearer ${platformKey}` },
+            });
             if (answer.status === 201) acknowledged.push(externalId);
             else failures.push(`${answer.status} ${answer.body}`);
           } catch {
@@ -260,7 +317,9 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
     const stored = new Set<string>();
     let next: string | null = null;
     do {
-      const page = await fresh(server, `/v1/delegated_users?limit=100${next ? `&next=${next}` : ""}`, { headers: { authorization: `Bearer ${platformKey}` } });
+      const page = await fresh(server, `/v1/delegated_users?limit=100${next ? `&next=${next}` : ""}`, {
+        headers: { authorization: `Bearer ${platformKey}` },
+      });
       expect(page.status).toBe(200);
       const { items, next: after } = page.json() as { items: { externalId: string }[]; next: string | null };
       items.forEach((item) => stored.add(item.externalId));
@@ -275,9 +334,15 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
     const receiver = await startReceiver({ holdMs: 3_000 });
     try {
       const [client] = await pinnedClients(server, [workers[0]!]);
-      const endpoint = await withKey(client!, platformKey, "/v1/webhook_endpoints", { method: "POST", body: { url: receiver.url, events: ["webhook.test"] } });
+      const endpoint = await withKey(client!, platformKey, "/v1/webhook_endpoints", {
+        method: "POST",
+        body: { url: receiver.url, events: ["webhook.test"] },
+      });
       expect(endpoint.status, endpoint.body).toBe(201);
-      const sent = await withKey(client!, platformKey, `/v1/webhook_endpoints/${endpoint.json().id as string}/test`, { method: "POST", body: {} });
+      const sent = await withKey(client!, platformKey, `/v1/webhook_endpoints/${endpoint.json().id as string}/test`, {
+        method: "POST",
+        body: {},
+      });
       client!.close();
       await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(1);
       await server.stop(); // resolves when the primary has exited

@@ -6,14 +6,22 @@ type Owner = { type: "individual" | "business"; country: string; roles: string[]
 const run = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 const utcDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-async function submission(admin: APIRequestContext, beneficiaries: Owner[], type: "individual" | "business" = "business") {
+async function submission(
+  admin: APIRequestContext,
+  beneficiaries: Owner[],
+  type: "individual" | "business" = "business",
+) {
   const response = await admin.post("/v1/sandbox/kyc/submissions", { data: { type, beneficiaries } });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { id: string }).id;
 }
 
 test.describe("KYC", () => {
-  test("a submission's owners with country names, the ownership chart, and shares that miss 100% flagged", async ({ page, server, employee }, testInfo) => {
+  test("a submission's owners with country names, the ownership chart, and shares that miss 100% flagged", async ({
+    page,
+    server,
+    employee,
+  }, testInfo) => {
     expect(employee.id).toMatch(/^emp_/);
     const tag = run();
     const partial = await submission(server.admin, [
@@ -28,12 +36,19 @@ test.describe("KYC", () => {
 
     await page.goto("/kyc");
     await expect(page.getByRole("heading", { name: "KYC", level: 1 })).toBeVisible();
-    const partialRow = page.getByTestId("kyc-submission-row").filter({ has: page.getByRole("link", { name: partial }) });
+    const partialRow = page
+      .getByTestId("kyc-submission-row")
+      .filter({ has: page.getByRole("link", { name: partial }) });
     await expect(partialRow).toContainText("85%, not 100%");
-    const completeRow = page.getByTestId("kyc-submission-row").filter({ has: page.getByRole("link", { name: complete }) });
+    const completeRow = page
+      .getByTestId("kyc-submission-row")
+      .filter({ has: page.getByRole("link", { name: complete }) });
     await expect(completeRow).toContainText("100%");
     await expect(completeRow).not.toContainText("not 100%");
-    await expect(page.getByRole("link", { name: "Applicant profile", exact: true })).toHaveAttribute("href", "/kyc/profile");
+    await expect(page.getByRole("link", { name: "Applicant profile", exact: true })).toHaveAttribute(
+      "href",
+      "/kyc/profile",
+    );
     await snap(page, testInfo, "kyc-submissions");
 
     await page.getByRole("link", { name: partial }).click();
@@ -41,8 +56,12 @@ test.describe("KYC", () => {
     await expect(page.getByRole("heading", { name: "Business KYC submission", level: 1 })).toBeVisible();
     const owners = page.getByRole("table", { name: "Beneficial owners" });
     await expect(owners.getByRole("row", { name: new RegExp(`Greta Graf ${tag}`) })).toContainText("Germany (DE)");
-    await expect(owners.getByRole("row", { name: new RegExp(`Greta Graf ${tag}`) })).toContainText("Ultimate beneficial owner, Director");
-    await expect(owners.getByRole("row", { name: new RegExp(`Thames Holdings ${tag}`) })).toContainText("United Kingdom (GB)");
+    await expect(owners.getByRole("row", { name: new RegExp(`Greta Graf ${tag}`) })).toContainText(
+      "Ultimate beneficial owner, Director",
+    );
+    await expect(owners.getByRole("row", { name: new RegExp(`Thames Holdings ${tag}`) })).toContainText(
+      "United Kingdom (GB)",
+    );
     await expect(owners.getByRole("row", { name: new RegExp(`Thames Holdings ${tag}`) })).toContainText("Business");
     await expect(page.getByTestId("total-share")).toHaveText("85%");
 
@@ -79,9 +98,15 @@ test.describe("KYC", () => {
     await expect(page.getByRole("alert").filter({ hasText: "KYC submission not found" })).toBeVisible();
   });
 
-  test("accepting an agreement: listed once accepted; a bad IP and a duplicate are refused under their fields", async ({ page, server, employee }, testInfo) => {
+  test("accepting an agreement: listed once accepted; a bad IP and a duplicate are refused under their fields", async ({
+    page,
+    server,
+    employee,
+  }, testInfo) => {
     expect(employee.id).toMatch(/^emp_/);
-    const id = await submission(server.admin, [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100, name: "Noor de Vries" }]);
+    const id = await submission(server.admin, [
+      { type: "individual", country: "NL", roles: ["ubo"], shareSize: 100, name: "Noor de Vries" },
+    ]);
     const documentSetId = `terms-${run()}`;
     await page.goto(`/kyc/submissions/${id}`);
     const agreements = page.getByRole("region", { name: "Agreements" });
@@ -93,7 +118,9 @@ test.describe("KYC", () => {
     await agreements.getByLabel("Document set ID").fill(documentSetId);
     await agreements.getByLabel("Applicant IP address (optional)").fill("203.0.113.300");
     await agreements.getByRole("button", { name: "Record acceptance" }).click();
-    await expect(agreements.getByText("must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8::1")).toBeVisible();
+    await expect(
+      agreements.getByText("must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8::1"),
+    ).toBeVisible();
     await expect(agreements.getByLabel("Applicant IP address (optional)")).toHaveAttribute("aria-invalid", "true");
 
     await agreements.getByLabel("Applicant IP address (optional)").fill("203.0.113.7");
@@ -122,12 +149,21 @@ test.describe("KYC", () => {
     await expect(page.getByRole("region", { name: "Agreements" }).getByTestId("agreement-row")).toHaveCount(2);
   });
 
-  test("the applicant profile form: errors under the fields, then a save that sends only the changed fields", async ({ page, server, employee }, testInfo) => {
+  test("the applicant profile form: errors under the fields, then a save that sends only the changed fields", async ({
+    page,
+    server,
+    employee,
+  }, testInfo) => {
     expect(employee.id).toMatch(/^emp_/);
     // A known starting point, set through the API.
     const lastName = `Lovelace-${run()}`;
     const seeded = await server.admin.post("/v1/kyc/update_profile", {
-      data: { firstName: "Ada", lastName, email: "ada@acme.example", address: { line1: "1 Main St", city: "London", postalCode: "SW1A 1AA", country: "GB" } },
+      data: {
+        firstName: "Ada",
+        lastName,
+        email: "ada@acme.example",
+        address: { line1: "1 Main St", city: "London", postalCode: "SW1A 1AA", country: "GB" },
+      },
     });
     expect(seeded.status()).toBe(200);
 
@@ -177,7 +213,9 @@ test.describe("KYC", () => {
 
     // Saved: only what changed goes out (the address whole, as the API replaces it whole).
     await page.getByLabel("Nationality").selectOption("DE");
-    const sent = page.waitForRequest((request) => request.url().endsWith("/v1/kyc/update_profile") && request.method() === "POST");
+    const sent = page.waitForRequest(
+      (request) => request.url().endsWith("/v1/kyc/update_profile") && request.method() === "POST",
+    );
     await page.getByRole("button", { name: "Save profile" }).click();
     expect((await sent).postDataJSON()).toEqual({
       dateOfBirth: "1985-12-10",
@@ -193,7 +231,13 @@ test.describe("KYC", () => {
     await expect(page.getByLabel("Nationality").locator("option:checked")).toHaveText("Germany");
     await expect(page.getByLabel("City")).toHaveValue("Berlin");
     const stored = (await (await server.admin.get("/v1/kyc/profile")).json()) as Record<string, unknown>;
-    expect(stored).toMatchObject({ firstName: "Ada", lastName, phone: "+4915112345678", nationality: "DE", email: "ada@acme.example" });
+    expect(stored).toMatchObject({
+      firstName: "Ada",
+      lastName,
+      phone: "+4915112345678",
+      nationality: "DE",
+      email: "ada@acme.example",
+    });
     await snap(page, testInfo, "kyc-profile");
 
     await page.setViewportSize({ width: 390, height: 844 });

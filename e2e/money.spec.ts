@@ -12,16 +12,22 @@ async function openVirtualAccount(admin: APIRequestContext, key: string, currenc
 }
 
 async function payIn(admin: APIRequestContext, account: VirtualAccount, amount: string, walletAddress?: string) {
-  return admin.post(`/v1/sandbox/virtual_accounts/${account.id}/pay_in`, { data: { amount, currency: account.currency, walletAddress } });
+  return admin.post(`/v1/sandbox/virtual_accounts/${account.id}/pay_in`, {
+    data: { amount, currency: account.currency, walletAddress },
+  });
 }
 
 test.describe("transactions", () => {
-  test("filters by virtual account and wallet address, kept in the URL, and pages with Load more", async ({ page, server }, testInfo) => {
+  test("filters by virtual account and wallet address, kept in the URL, and pages with Load more", async ({
+    page,
+    server,
+  }, testInfo) => {
     const tag = run();
     const alpha = await openVirtualAccount(server.admin, `alpha-${tag}`);
     const beta = await openVirtualAccount(server.admin, `beta-${tag}`, "USDC");
     const wallet = `0xwallet${tag}`;
-    for (let i = 1; i <= 22; i += 1) expect((await payIn(server.admin, alpha, `${i}.50`, i % 2 ? wallet : undefined)).status()).toBe(201);
+    for (let i = 1; i <= 22; i += 1)
+      expect((await payIn(server.admin, alpha, `${i}.50`, i % 2 ? wallet : undefined)).status()).toBe(201);
     expect((await payIn(server.admin, beta, "1000.12345678", wallet)).status()).toBe(201);
 
     await page.goto("/transactions");
@@ -41,7 +47,10 @@ test.describe("transactions", () => {
     const row = page.getByRole("row").filter({ has: amount });
     await expect(row.getByText("pay in", { exact: true })).toBeVisible();
     await expect(row.getByText("completed", { exact: true })).toBeVisible();
-    await expect(row.getByRole("link", { name: `alpha-${tag}` })).toHaveAttribute("href", `/virtual-accounts#${alpha.id}`);
+    await expect(row.getByRole("link", { name: `alpha-${tag}` })).toHaveAttribute(
+      "href",
+      `/virtual-accounts#${alpha.id}`,
+    );
     await snap(page, testInfo, "transactions");
 
     // Both filters combined, then the wallet alone (which spans both virtual accounts).
@@ -82,7 +91,10 @@ test.describe("transactions", () => {
 });
 
 test.describe("virtual accounts", () => {
-  test("deactivating asks first, then shows the account inactive, and the API refuses pay-ins to it", async ({ page, server }, testInfo) => {
+  test("deactivating asks first, then shows the account inactive, and the API refuses pay-ins to it", async ({
+    page,
+    server,
+  }, testInfo) => {
     const tag = run();
     const account = await openVirtualAccount(server.admin, `va-${tag}`);
     const other = await openVirtualAccount(server.admin, `keep-${tag}`);
@@ -114,11 +126,18 @@ test.describe("virtual accounts", () => {
     await row.getByRole("button", { name: `Deactivate va-${tag}` }).click();
     await dialog.getByRole("button", { name: "Deactivate", exact: true }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole("status").filter({ hasText: `Virtual account va-${tag} is deactivated` })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: `Virtual account va-${tag} is deactivated` }),
+    ).toBeVisible();
     await expect(row.getByText("inactive", { exact: true })).toBeVisible();
     await expect(row.getByText(/^since /)).toBeVisible();
     await expect(row.getByRole("button", { name: /Deactivate/ })).toHaveCount(0);
-    await expect(page.getByRole("row").filter({ hasText: `keep-${tag}` }).getByText("active", { exact: true })).toBeVisible();
+    await expect(
+      page
+        .getByRole("row")
+        .filter({ hasText: `keep-${tag}` })
+        .getByText("active", { exact: true }),
+    ).toBeVisible();
 
     const refused = await payIn(server.admin, account, "2.00");
     expect(refused.status()).toBe(409);
@@ -185,7 +204,13 @@ test.describe("recipients", () => {
     await expect(page.getByRole("row").filter({ hasText: names[0]! })).toHaveCount(0);
     // Deleted means gone: the API answers 404 for it, and refuses transfers to it.
     expect((await server.admin.delete(`/v1/recipients/${ids[0]}`)).status()).toBe(404);
-    expect((await server.admin.post("/v1/sandbox/transfers", { data: { recipientId: ids[0], amount: "1.00", currency: "EUR" } })).status()).toBe(409);
+    expect(
+      (
+        await server.admin.post("/v1/sandbox/transfers", {
+          data: { recipientId: ids[0], amount: "1.00", currency: "EUR" },
+        })
+      ).status(),
+    ).toBe(409);
   });
 
   test("a recipient deleted elsewhere meanwhile: the refusal shows in the dialog", async ({ page, server }) => {

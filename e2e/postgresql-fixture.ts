@@ -26,7 +26,8 @@ export async function onPostgresql<T>(work: (client: pg.Client) => Promise<T>, u
 export async function missingPostgresql(): Promise<string | null> {
   const reachable = await onPostgresql(() => Promise.resolve(true)).catch((error: Error) => error.message);
   if (reachable === true) return null;
-  if (process.env.REQUIRE_POSTGRESQL === "1") throw new Error(`REQUIRE_POSTGRESQL=1 but no PostgreSQL server: ${reachable}`);
+  if (process.env.REQUIRE_POSTGRESQL === "1")
+    throw new Error(`REQUIRE_POSTGRESQL=1 but no PostgreSQL server: ${reachable}`);
   return `no PostgreSQL server at ${serverUrl.replace(/\/\/[^@/]*@/, "//")}: ${reachable}`;
 }
 
@@ -36,7 +37,11 @@ export async function createDatabase(): Promise<{ url: string; drop: () => Promi
   await onPostgresql((client) => client.query(`CREATE DATABASE "${name}"`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => onPostgresql((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined) };
+  return {
+    url: url.toString(),
+    drop: () =>
+      onPostgresql((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
 }
 
 /** `database`: the URL of a fresh database for this test, dropped after it. */

@@ -4,7 +4,16 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { authenticatorFor, httpRequest, OWNER, startReceiver, startServer, type Answer, type Call, type Server } from "./fixtures";
+import {
+  authenticatorFor,
+  httpRequest,
+  OWNER,
+  startReceiver,
+  startServer,
+  type Answer,
+  type Call,
+  type Server,
+} from "./fixtures";
 import { createDatabase, expect, missingPostgresql, onPostgresql, test } from "./postgresql-fixture";
 
 // Two separate server processes (two "machines": each its own DATA_DIR, one TOTP_ENCRYPTION_KEY, as
@@ -64,7 +73,13 @@ async function startProxy() {
         if (!connected && error.code === "ECONNREFUSED" && attempt + 1 < upstreams.length) return forward(attempt + 1);
         if (res.headersSent) return res.destroy();
         const body = JSON.stringify({ error: `upstream ${upstream.name}: ${error.message}` });
-        res.writeHead(502, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-upstream": upstream.name }).end(body);
+        res
+          .writeHead(502, {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+            "x-upstream": upstream.name,
+          })
+          .end(body);
       });
       res.on("close", () => out.destroy());
     };
@@ -91,10 +106,16 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
 
   /** A request through the proxy (a new upstream each time), with the name of the instance that answered. */
   const via = (pathname: string, init: Call = {}): Promise<Reply> =>
-    httpRequest(`${proxy!.baseURL}${pathname}`, init).then((answer) => ({ ...answer, upstream: String(answer.headers["x-upstream"]) }));
-  const asOwner = (pathname: string, init: Call = {}) => via(pathname, { ...init, headers: { cookie, origin: proxy!.baseURL, ...init.headers } });
-  const withKey = (key: string, pathname: string, init: Call = {}) => via(pathname, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
-  const query = <T>(sql: string, values: unknown[] = []) => onPostgresql(async (client) => (await client.query(sql, values)).rows as T[], database!.url);
+    httpRequest(`${proxy!.baseURL}${pathname}`, init).then((answer) => ({
+      ...answer,
+      upstream: String(answer.headers["x-upstream"]),
+    }));
+  const asOwner = (pathname: string, init: Call = {}) =>
+    via(pathname, { ...init, headers: { cookie, origin: proxy!.baseURL, ...init.headers } });
+  const withKey = (key: string, pathname: string, init: Call = {}) =>
+    via(pathname, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
+  const query = <T>(sql: string, values: unknown[] = []) =>
+    onPostgresql(async (client) => (await client.query(sql, values)).rows as T[], database!.url);
 
   test.beforeAll(async () => {
     const missing = await missingPostgresql();
@@ -103,7 +124,13 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
     proxy = await startProxy();
     // What every instance must share: the database, the key TOTP secrets and webhook keys are
     // encrypted with, and the public origin (the proxy's, which it passes through as Host).
-    const shared = { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex"), APP_ORIGIN: proxy.baseURL, TRUST_PROXY: "1", WEBHOOK_POLL_MS: "50" };
+    const shared = {
+      DATABASE_URL: database.url,
+      TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      APP_ORIGIN: proxy.baseURL,
+      TRUST_PROXY: "1",
+      WEBHOOK_POLL_MS: "50",
+    };
     const started = await Promise.all(
       ["a", "b"].map((name) => {
         const dataDir = mkdtempSync(path.join(os.tmpdir(), `pmc-e2e-pg-${name}-`));
@@ -117,7 +144,8 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
   });
 
   test.afterEach(async ({}, testInfo) => {
-    if (testInfo.status !== testInfo.expectedStatus) for (const [name, server] of instances) writeFileSync(testInfo.outputPath(`server-${name}.log`), server.output());
+    if (testInfo.status !== testInfo.expectedStatus)
+      for (const [name, server] of instances) writeFileSync(testInfo.outputPath(`server-${name}.log`), server.output());
   });
 
   test.afterAll(async () => {
@@ -128,7 +156,10 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
 
   test("both instances serve through the proxy in turn; migrated once; setup on one is seen by the other", async () => {
     const outputs = [...instances.values()].map((server) => server.output());
-    expect(outputs.filter((output) => /Applied migrations: \d+_init/.test(output)), outputs.join("\n---\n")).toHaveLength(1);
+    expect(
+      outputs.filter((output) => /Applied migrations: \d+_init/.test(output)),
+      outputs.join("\n---\n"),
+    ).toHaveLength(1);
 
     const served: string[] = [];
     for (let i = 0; i < 6; i += 1) {
@@ -148,7 +179,10 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
     const current = [await asOwner("/v1/sessions/current"), await asOwner("/v1/sessions/current")];
     expect(current.map((answer) => answer.status)).toEqual([200, 200]);
     expect(new Set(current.map((answer) => answer.upstream))).toEqual(new Set(["a", "b"]));
-    const platform = await asOwner("/v1/sandbox/platforms", { method: "POST", body: { accountName: "Tenant on two instances" } });
+    const platform = await asOwner("/v1/sandbox/platforms", {
+      method: "POST",
+      body: { accountName: "Tenant on two instances" },
+    });
     expect(platform.status, platform.body).toBe(201);
     platformKey = (platform.json().apiKey as { secret: string }).secret;
   });
@@ -158,7 +192,12 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
     // own X-Forwarded-For (which the servers ignore: only the proxy's entry is trusted). The limit is
     // 5 per (e-mail, client): exactly 5 are checked, where each instance counting alone would allow ten.
     const attempt = (from: string, password: string, claimed?: string) =>
-      via("/v1/sessions", { method: "POST", body: { email: OWNER.email, password }, localAddress: from, headers: claimed ? { "x-forwarded-for": claimed } : {} });
+      via("/v1/sessions", {
+        method: "POST",
+        body: { email: OWNER.email, password },
+        localAddress: from,
+        headers: claimed ? { "x-forwarded-for": claimed } : {},
+      });
     const answers: Reply[] = [];
     for (let i = 0; i < 10; i += 1) answers.push(await attempt("127.0.0.2", `wrong guess ${i}`, `198.51.100.${i + 1}`));
     expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
@@ -181,7 +220,8 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
     expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
     expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
     expect(new Set(burst.map((answer) => answer.upstream))).toEqual(new Set(["a", "b"]));
-    for (let i = 0; i < 6 && statuses.at(-1) !== 429; i += 1) statuses.push((await attempt("127.0.0.4", `one more guess ${i}`)).status);
+    for (let i = 0; i < 6 && statuses.at(-1) !== 429; i += 1)
+      statuses.push((await attempt("127.0.0.4", `one more guess ${i}`)).status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.at(-1)).toBe(429);
     expect((await attempt("127.0.0.4", OWNER.password)).status).toBe(429);
@@ -192,12 +232,16 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
     const started = await asOwner("/v1/employees/totp", { method: "POST", body: { password: OWNER.password } });
     expect(started.status, started.body).toBe(200);
     const authenticator = authenticatorFor(started.json().secret as string);
-    const confirmed = await asOwner("/v1/employees/totp/confirm", { method: "POST", body: { code: await authenticator.next() } });
+    const confirmed = await asOwner("/v1/employees/totp/confirm", {
+      method: "POST",
+      body: { code: await authenticator.next() },
+    });
     expect(confirmed.upstream).not.toBe(started.upstream);
     expect(confirmed.status, confirmed.body).toBe(200);
 
     const body = { name: "issued with a code", expiresAt: new Date(Date.now() + 86_400_000).toISOString() };
-    const issue = (code: string) => asOwner("/v1/api_keys", { method: "POST", body, headers: { "service-totp-code": code } });
+    const issue = (code: string) =>
+      asOwner("/v1/api_keys", { method: "POST", body, headers: { "service-totp-code": code } });
     const code = await authenticator.next();
     const accepted = await issue(code);
     expect(accepted.status, accepted.body).toBe(201);
@@ -217,7 +261,10 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
   });
 
   test("a key revoked through one instance is refused by the other on the next request", async () => {
-    const issued = await withKey(platformKey, "/v1/api_keys", { method: "POST", body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    const issued = await withKey(platformKey, "/v1/api_keys", {
+      method: "POST",
+      body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
     expect(issued.status, issued.body).toBe(201);
     const { id, secret } = issued.json() as { id: string; secret: string };
     // Both instances have used the key (anything an instance kept about it would be kept now).
@@ -237,20 +284,34 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
   test("a webhook attempt is sent once, though both instances run a delivery worker", async () => {
     const receiver = await startReceiver({ holdMs: 20 });
     try {
-      const endpoint = await withKey(platformKey, "/v1/webhook_endpoints", { method: "POST", body: { url: receiver.url, events: ["webhook.test"] } });
+      const endpoint = await withKey(platformKey, "/v1/webhook_endpoints", {
+        method: "POST",
+        body: { url: receiver.url, events: ["webhook.test"] },
+      });
       expect(endpoint.status, endpoint.body).toBe(201);
       const endpointId = endpoint.json().id as string;
       const sent: Reply[] = [];
-      for (let i = 0; i < 30; i += 1) sent.push(await withKey(platformKey, `/v1/webhook_endpoints/${endpointId}/test`, { method: "POST", body: {} }));
+      for (let i = 0; i < 30; i += 1)
+        sent.push(await withKey(platformKey, `/v1/webhook_endpoints/${endpointId}/test`, { method: "POST", body: {} }));
       for (const answer of sent) expect(answer.status, answer.body).toBeLessThan(300);
       expect(new Set(sent.map((answer) => answer.upstream))).toEqual(new Set(["a", "b"]));
       const ids = sent.map((answer) => answer.json().id as string);
-      const rows = () => query<{ id: string; status: string; attempts: number }>(`SELECT id, status, attempts FROM "WebhookDelivery" WHERE id = ANY($1)`, [ids]);
-      await expect.poll(async () => (await rows()).filter((row) => row.status === "delivered").length, { timeout: 60_000 }).toBe(30);
+      const rows = () =>
+        query<{ id: string; status: string; attempts: number }>(
+          `SELECT id, status, attempts FROM "WebhookDelivery" WHERE id = ANY($1)`,
+          [ids],
+        );
+      await expect
+        .poll(async () => (await rows()).filter((row) => row.status === "delivered").length, { timeout: 60_000 })
+        .toBe(30);
       // Time for a duplicate to show up, had one been sent.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const perEvent = new Map<string, number>();
-      for (const request of receiver.received) perEvent.set(String(request.headers["webhook-id"]), (perEvent.get(String(request.headers["webhook-id"])) ?? 0) + 1);
+      for (const request of receiver.received)
+        perEvent.set(
+          String(request.headers["webhook-id"]),
+          (perEvent.get(String(request.headers["webhook-id"])) ?? 0) + 1,
+        );
       expect(Object.fromEntries(perEvent)).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
       expect((await rows()).map((row) => row.attempts)).toEqual(Array(30).fill(1));
     } finally {
@@ -295,7 +356,9 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
     expect(failed.length).toBeLessThanOrEqual(12);
 
     // Every acknowledged write is in the database (read straight from it).
-    const stored = new Set((await query<{ externalId: string }>(`SELECT "externalId" FROM "DelegatedUser"`)).map((row) => row.externalId));
+    const stored = new Set(
+      (await query<{ externalId: string }>(`SELECT "externalId" FROM "DelegatedUser"`)).map((row) => row.externalId),
+    );
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
 
     // The survivor answers everything now, and its API lists every acknowledged write.

@@ -7,14 +7,20 @@ import { expect, test } from "./postgresql-fixture";
 // them. Needs a PostgreSQL server (e2e/postgresql-fixture.ts): skipped, saying why, when none answers
 // (a failure under REQUIRE_POSTGRESQL=1).
 
-test("two servers on one PostgreSQL database: migrated once, a session and a key work on both, the dashboard shows what either wrote", async ({ page, database }, testInfo) => {
+test("two servers on one PostgreSQL database: migrated once, a session and a key work on both, the dashboard shows what either wrote", async ({
+  page,
+  database,
+}, testInfo) => {
   // As several instances must be run: one database and one key for the TOTP secrets (each keeps its other files in its own DATA_DIR).
   const shared = { DATABASE_URL: database, TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex") };
   const servers: Server[] = await Promise.all([startServer(shared), startServer(shared)]);
   try {
     const [a, b] = servers as [Server, Server];
     // The advisory lock: one process applied the migrations, the other found them applied.
-    expect(servers.filter((server) => /Applied migrations: \d+_init/.test(server.output())), servers.map((s) => s.output()).join("\n---\n")).toHaveLength(1);
+    expect(
+      servers.filter((server) => /Applied migrations: \d+_init/.test(server.output())),
+      servers.map((s) => s.output()).join("\n---\n"),
+    ).toHaveLength(1);
 
     // Setup on one; the session cookie (the browser sends it to both: cookies ignore the port) works on the other.
     const setup = await page.request.post(`${a.baseURL}/v1/setup`, { headers: { origin: a.baseURL }, data: OWNER });
@@ -25,7 +31,11 @@ test("two servers on one PostgreSQL database: migrated once, a session and a key
     const { authenticator } = await enrolTotp(page.request, a.baseURL, OWNER.password);
     const issued = await page.request.post(`${a.baseURL}/v1/api_keys`, {
       headers: { origin: a.baseURL, "service-totp-code": await authenticator.next() },
-      data: { name: "On PostgreSQL", expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), permissions: ["api_keys:read", "delegated_users:read", "delegated_users:write"] },
+      data: {
+        name: "On PostgreSQL",
+        expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+        permissions: ["api_keys:read", "delegated_users:read", "delegated_users:write"],
+      },
     });
     expect(issued.status()).toBe(201);
     const { secret, id } = (await issued.json()) as { secret: string; id: string };
@@ -37,13 +47,21 @@ test("two servers on one PostgreSQL database: migrated once, a session and a key
     };
     expect((await listKeys()).id).toBe(id);
     // lastUsedAt is written off the request's path on PostgreSQL, within a few seconds (README, "Running on PostgreSQL").
-    await expect.poll(async () => (await listKeys()).lastUsedAt, { timeout: 30_000 }).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    await expect
+      .poll(async () => (await listKeys()).lastUsedAt, { timeout: 30_000 })
+      .toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Math.abs(Date.parse((await listKeys()).lastUsedAt!) - Date.now())).toBeLessThan(60_000);
 
     // Writes on one, the contract's 409 for a duplicate on the other.
-    const created = await page.request.post(`${a.baseURL}/v1/delegated_users`, { headers: auth, data: { externalId: "customer-on-pg" } });
+    const created = await page.request.post(`${a.baseURL}/v1/delegated_users`, {
+      headers: auth,
+      data: { externalId: "customer-on-pg" },
+    });
     expect(created.status()).toBe(201);
-    const duplicate = await page.request.post(`${b.baseURL}/v1/delegated_users`, { headers: auth, data: { externalId: "customer-on-pg" } });
+    const duplicate = await page.request.post(`${b.baseURL}/v1/delegated_users`, {
+      headers: auth,
+      data: { externalId: "customer-on-pg" },
+    });
     expect(duplicate.status()).toBe(409);
     expect((await duplicate.json()).error_code).toBe("err_conflict");
 

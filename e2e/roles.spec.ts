@@ -1,5 +1,15 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { authenticatorFor, enrolTotp, expect, OWNER, scanQrCode, snap, startServer, test, type Server } from "./fixtures";
+import {
+  authenticatorFor,
+  enrolTotp,
+  expect,
+  OWNER,
+  scanQrCode,
+  snap,
+  startServer,
+  test,
+  type Server,
+} from "./fixtures";
 
 // The journey of roles, end to end on a server of its own (it changes platform settings): an owner
 // invites a compliance officer, who joins, enrols 2FA by scanning the QR code, decides information
@@ -63,7 +73,10 @@ test("an owner invites a compliance officer, who decides requests under four-eye
     await officer.getByLabel("Repeat password").fill(OFFICER.password);
     await officer.getByRole("button", { name: "Activate account" }).click();
     await expect(officer).toHaveURL(/\/security$/);
-    await officer.getByRole("form", { name: "Set up two-factor authentication" }).getByLabel("Current password").fill(OFFICER.password);
+    await officer
+      .getByRole("form", { name: "Set up two-factor authentication" })
+      .getByLabel("Current password")
+      .fill(OFFICER.password);
     await officer.getByRole("button", { name: "Set up two-factor authentication" }).click();
     const uri = await scanQrCode(officer.getByTestId("totp-qr"));
     const officerCodes = authenticatorFor(uri.searchParams.get("secret")!);
@@ -79,7 +92,11 @@ test("an owner invites a compliance officer, who decides requests under four-eye
     await expect(nav.getByRole("link", { name: "API keys" })).toHaveCount(0);
     await expect(nav.getByRole("link", { name: "Employees" })).toHaveCount(0);
     await officer.goto("/api-keys");
-    await expect(officer.getByRole("alert").filter({ hasText: "Your role (compliance) does not allow this: it needs the api_keys:read permission" })).toBeVisible();
+    await expect(
+      officer
+        .getByRole("alert")
+        .filter({ hasText: "Your role (compliance) does not allow this: it needs the api_keys:read permission" }),
+    ).toBeVisible();
     await expect(officer.getByRole("button", { name: "Issue key" })).toHaveCount(0);
     await snap(officer, testInfo, "2-officer-no-keys");
 
@@ -96,7 +113,11 @@ test("an owner invites a compliance officer, who decides requests under four-eye
 
     // ...while on a request the owner started reviewing, the officer is the second reviewer and rejects it, with a reason.
     const ownersReview = await raise(owner.request, "endorsement");
-    expect((await owner.request.post(`/v1/information_requests/${ownersReview}/status`, { data: { status: "on_review" } })).status()).toBe(200);
+    expect(
+      (
+        await owner.request.post(`/v1/information_requests/${ownersReview}/status`, { data: { status: "on_review" } })
+      ).status(),
+    ).toBe(200);
     await officer.goto(`/information-requests/${ownersReview}`);
     await actions.getByRole("button", { name: "Reject" }).click();
     const decide = officer.getByRole("dialog");

@@ -30,7 +30,13 @@ function expectSecurityHeaders(headers: Record<string, string>, what: string, ki
 }
 
 /** GETs `url` with `request`, expects `status` and the security headers of `kind` (see expectSecurityHeaders); returns the response. */
-async function getWithSecurityHeaders(request: APIRequestContext, url: string, status: number, what: string, kind: "page" | "other") {
+async function getWithSecurityHeaders(
+  request: APIRequestContext,
+  url: string,
+  status: number,
+  what: string,
+  kind: "page" | "other",
+) {
   const response = await request.get(url);
   expect(response.status()).toBe(status);
   expectSecurityHeaders(response.headers(), what, kind);
@@ -59,13 +65,17 @@ async function watchCsp(page: Page) {
     });
   });
   page.on("console", (message) => {
-    if (/Content Security Policy|Refused to (execute|load|apply|evaluate|connect|frame)/i.test(message.text())) violations.push(`console: ${message.text()}`);
+    if (/Content Security Policy|Refused to (execute|load|apply|evaluate|connect|frame)/i.test(message.text()))
+      violations.push(`console: ${message.text()}`);
   });
   return violations;
 }
 
 test.describe("security headers", () => {
-  test("on a page, an API response, the health check, a 404 of each kind and static assets; no two pages share a nonce", async ({ page, request: anonymous }) => {
+  test("on a page, an API response, the health check, a 404 of each kind and static assets; no two pages share a nonce", async ({
+    page,
+    request: anonymous,
+  }) => {
     const request = page.request; // signed in
     const pageResponse = await request.get("/security", { maxRedirects: 0 });
     expect(pageResponse.status()).toBe(200);
@@ -101,7 +111,8 @@ test.describe("security headers", () => {
     const iconResponse = await getWithSecurityHeaders(request, icon!, 200, "icon", "other");
 
     // No HSTS over plain HTTP without COOKIE_SECURE.
-    for (const response of [pageResponse, api, iconResponse]) expect(response.headers()["strict-transport-security"]).toBeUndefined();
+    for (const response of [pageResponse, api, iconResponse])
+      expect(response.headers()["strict-transport-security"]).toBeUndefined();
     await page.goto("/security");
   });
 
@@ -109,11 +120,17 @@ test.describe("security headers", () => {
     const server = await startServer({ COOKIE_SECURE: "true" });
     try {
       const request = await playwright.request.newContext({ baseURL: server.baseURL });
-      const responses = await Promise.all(["/setup", "/healthz", "/v1/api_keys", "/nowhere", "/v1/nowhere"].map((path) => request.get(path, { maxRedirects: 0 })));
+      const responses = await Promise.all(
+        ["/setup", "/healthz", "/v1/api_keys", "/nowhere", "/v1/nowhere"].map((path) =>
+          request.get(path, { maxRedirects: 0 }),
+        ),
+      );
       const asset = /src="(\/_next\/static\/[^"]+\.js)"/.exec(await responses[0]!.text())![1]!;
       responses.push(await request.get(asset));
       for (const response of responses) {
-        expect(response.headers()["strict-transport-security"], response.url()).toBe("max-age=31536000; includeSubDomains");
+        expect(response.headers()["strict-transport-security"], response.url()).toBe(
+          "max-age=31536000; includeSubDomains",
+        );
         expect(response.headers(), response.url()).toMatchObject(EVERY_RESPONSE);
       }
       await request.dispose();
@@ -142,7 +159,10 @@ test.describe("the dashboard under its CSP", () => {
       await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
     }
     // The QR code (an SVG rendered by the page's script) and a form that answers from the API.
-    await page.getByRole("form", { name: "Set up two-factor authentication" }).getByLabel("Current password").fill(EMPLOYEE_PASSWORD);
+    await page
+      .getByRole("form", { name: "Set up two-factor authentication" })
+      .getByLabel("Current password")
+      .fill(EMPLOYEE_PASSWORD);
     await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
     await expect(page.getByTestId("totp-qr")).toBeVisible();
     const code = page.getByLabel("Authenticator code");
@@ -208,7 +228,9 @@ async function framingSite(urls: string[]): Promise<{ url: string; server: HttpS
   const server = createServer((req, res) => {
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     if (req.url === "/own") return res.end("<!doctype html><h1>own page</h1>");
-    res.end(`<!doctype html>${[...urls, "/own"].map((url) => `<iframe src="${url}" width="600" height="300"></iframe>`).join("")}`);
+    res.end(
+      `<!doctype html>${[...urls, "/own"].map((url) => `<iframe src="${url}" width="600" height="300"></iframe>`).join("")}`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
@@ -223,7 +245,17 @@ async function framedContents(browser: Browser, url: string, count: number) {
   await expect(own.locator("h1")).toHaveText("own page");
   // A refused frame shows Chromium's error page, never the framed document.
   const contents = await Promise.all(
-    page.frames().slice(1).filter((frame) => frame !== own).map(async (frame) => ({ url: frame.url(), text: await frame.locator("body").innerText().catch(() => "") })),
+    page
+      .frames()
+      .slice(1)
+      .filter((frame) => frame !== own)
+      .map(async (frame) => ({
+        url: frame.url(),
+        text: await frame
+          .locator("body")
+          .innerText()
+          .catch(() => ""),
+      })),
   );
   await context.close();
   return contents;

@@ -5,7 +5,10 @@ import { EMPLOYEE_PASSWORD, enrolTotp, expect, snap, snapAlsoOnPhone, test } fro
 /** Signs the same employee in from another browser (cookies of its own): a second session. */
 async function signInElsewhere(browser: Browser, baseURL: string, email: string) {
   const context = await browser.newContext({ baseURL });
-  const signedIn = await context.request.post("/v1/sessions", { headers: { origin: baseURL }, data: { email, password: EMPLOYEE_PASSWORD } });
+  const signedIn = await context.request.post("/v1/sessions", {
+    headers: { origin: baseURL },
+    data: { email, password: EMPLOYEE_PASSWORD },
+  });
   expect(signedIn.status()).toBe(200);
   const page = await context.newPage();
   await page.goto("/security");
@@ -40,7 +43,12 @@ function wrongCode(secret: string) {
   return ["000000", "111111", "222222"].find((code) => !valid.has(code))!;
 }
 
-test("changing the password: the current one is checked, the other browser is signed out, the new one signs in", async ({ page, employee, browser, baseURL }, testInfo) => {
+test("changing the password: the current one is checked, the other browser is signed out, the new one signs in", async ({
+  page,
+  employee,
+  browser,
+  baseURL,
+}, testInfo) => {
   const elsewhere = await signInElsewhere(browser, baseURL!, employee.email);
   await page.goto("/security");
   const form = page.getByRole("form", { name: "Change password" });
@@ -78,7 +86,9 @@ test("changing the password: the current one is checked, the other browser is si
 
   await current.fill(employee.password);
   await submit.click();
-  await expect(page.getByRole("status").filter({ hasText: "Password changed." })).toHaveText("Password changed. 1 other session was signed out.");
+  await expect(page.getByRole("status").filter({ hasText: "Password changed." })).toHaveText(
+    "Password changed. 1 other session was signed out.",
+  );
   await expect(current).toHaveValue("");
   await expect(current).not.toHaveAttribute("aria-invalid", "true");
   await snap(page, testInfo, "2-password-changed");
@@ -103,7 +113,12 @@ test("changing the password: the current one is checked, the other browser is si
   await expect(page.getByText("Signed in as")).toContainText(employee.name);
 });
 
-test("sessions: another browser appears in the list, End signs it out, and so does signing out all other sessions", async ({ page, employee, browser, baseURL }, testInfo) => {
+test("sessions: another browser appears in the list, End signs it out, and so does signing out all other sessions", async ({
+  page,
+  employee,
+  browser,
+  baseURL,
+}, testInfo) => {
   await page.goto("/security");
   const section = page.getByRole("region", { name: "Sessions" });
   const rows = section.locator("tbody tr");
@@ -149,7 +164,12 @@ test("sessions: another browser appears in the list, End signs it out, and so do
   await expect(rows).toHaveCount(1);
 });
 
-test("new recovery codes need an authenticator code, are shown once, and replace the old ones", async ({ page, employee, browser, baseURL }, testInfo) => {
+test("new recovery codes need an authenticator code, are shown once, and replace the old ones", async ({
+  page,
+  employee,
+  browser,
+  baseURL,
+}, testInfo) => {
   const { authenticator, recoveryCodes: oldCodes } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
   await page.goto("/security");
   const section = page.getByRole("region", { name: "Recovery codes" });
@@ -179,7 +199,9 @@ test("new recovery codes need an authenticator code, are shown once, and replace
 
   await dialog.getByRole("button", { name: "Done" }).click();
   await expect(dialog).toBeHidden();
-  await expect(section.getByRole("status")).toHaveText("New recovery codes are in use; the previous ones no longer work.");
+  await expect(section.getByRole("status")).toHaveText(
+    "New recovery codes are in use; the previous ones no longer work.",
+  );
   await expect(page.getByRole("list", { name: "New recovery codes" })).toHaveCount(0);
   await snap(page, testInfo, "4-replaced");
 

@@ -18,7 +18,9 @@ async function restoreDefaults(request: APIRequestContext, baseURL: string, auth
 /** A colleague without 2FA, signed in in a browser of their own. */
 async function colleagueWithout2fa(server: Server & { inviter: APIRequestContext }, browser: Browser) {
   const suffix = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-  const invited = await server.inviter.post("/v1/employees", { data: { name: `Robin Colleague ${suffix}`, email: `robin.${suffix}@acme.example` } });
+  const invited = await server.inviter.post("/v1/employees", {
+    data: { name: `Robin Colleague ${suffix}`, email: `robin.${suffix}@acme.example` },
+  });
   expect(invited.status()).toBe(201);
   const { invitationUrl } = (await invited.json()) as { invitationUrl: string };
   const context = await browser.newContext({ baseURL: server.baseURL });
@@ -40,7 +42,9 @@ test("an admin turns on four-eyes approval with an authenticator code", async ({
     const save = form.getByRole("button", { name: "Save settings" });
     await expect(fourEyes).not.toBeChecked();
     await expect(fourEyes).toHaveAccessibleDescription(/cannot approve or reject it/);
-    await expect(form.getByRole("switch", { name: "Require two-factor authentication" })).toHaveAccessibleDescription(/can only set it up/);
+    await expect(form.getByRole("switch", { name: "Require two-factor authentication" })).toHaveAccessibleDescription(
+      /can only set it up/,
+    );
     await expect(save).toBeDisabled();
     await snap(page, testInfo, "1-settings");
 
@@ -85,7 +89,12 @@ test("an admin turns on four-eyes approval with an authenticator code", async ({
   }
 });
 
-test("requiring two-factor authentication sends a colleague without it to Security, until the rule is turned off", async ({ page, baseURL, browser, server }, testInfo) => {
+test("requiring two-factor authentication sends a colleague without it to Security, until the rule is turned off", async ({
+  page,
+  baseURL,
+  browser,
+  server,
+}, testInfo) => {
   const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
   let restored = false;
   try {
@@ -108,7 +117,9 @@ test("requiring two-factor authentication sends a colleague without it to Securi
     const colleague = await colleagueWithout2fa(server, browser);
     await colleague.page.goto("/information-requests");
     await expect(colleague.page).toHaveURL(/\/security$/);
-    await expect(colleague.page.getByText("Your platform requires two-factor authentication. Set it up below")).toBeVisible();
+    await expect(
+      colleague.page.getByText("Your platform requires two-factor authentication. Set it up below"),
+    ).toBeVisible();
     await expect(colleague.page.getByRole("button", { name: "Set up two-factor authentication" })).toBeVisible();
     await expect(colleague.page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Security"]);
     // The rest of the page would only be refused by the API until they enrol.
@@ -122,7 +133,9 @@ test("requiring two-factor authentication sends a colleague without it to Securi
     await page.goto("/settings");
     await requireTwoFactor.uncheck();
     await form.getByRole("button", { name: "Save settings" }).click();
-    await expect(dialog.getByRole("list", { name: "Changes" })).toHaveText("Turn off require two-factor authentication");
+    await expect(dialog.getByRole("list", { name: "Changes" })).toHaveText(
+      "Turn off require two-factor authentication",
+    );
     await dialog.getByLabel("Authenticator code").fill(await authenticator.next());
     await dialog.getByRole("button", { name: "Save settings" }).click();
     await expect(page.getByRole("status")).toHaveText(/^Settings saved\./);
@@ -142,7 +155,9 @@ test.describe("as a viewer", () => {
 
   test("the settings are shown read-only, with who may change them", async ({ page }, testInfo) => {
     await page.goto("/settings");
-    await expect(page.getByRole("note")).toHaveText("Your role can see these settings; only owners and admins change them.");
+    await expect(page.getByRole("note")).toHaveText(
+      "Your role can see these settings; only owners and admins change them.",
+    );
     const form = page.getByRole("form", { name: "Platform settings" });
     for (const name of ["Require two-factor authentication", "Four-eyes approval"]) {
       await expect(form.getByRole("switch", { name })).toBeDisabled();

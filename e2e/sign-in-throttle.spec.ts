@@ -34,11 +34,19 @@ async function signIn(password: string, clientIp: string) {
     body: JSON.stringify({ email: OWNER.email, password }),
   });
   const body = (await response.json()) as { error_code?: string; http_code?: number };
-  return { status: response.status, body, retryAfter: response.headers.get("retry-after"), cookie: response.headers.get("set-cookie") };
+  return {
+    status: response.status,
+    body,
+    retryAfter: response.headers.get("retry-after"),
+    cookie: response.headers.get("set-cookie"),
+  };
 }
 
 const tally = (results: Array<{ status: number }>) =>
-  results.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+  results.reduce<Record<number, number>>(
+    (counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }),
+    {},
+  );
 
 test("30 wrong passwords at once from one client: at most the limit are answered 401, the rest 429; the right password from another client signs in", async () => {
   const attacker = "203.0.113.10";
@@ -61,7 +69,10 @@ test("30 wrong passwords at once from one client: at most the limit are answered
 });
 
 test("a stranger spread over an IPv6 /64 is one client; the employee is not locked out by them", async () => {
-  const addresses = Array.from({ length: 30 }, (_, i) => `2001:db8:66:1:${randomBytes(2).toString("hex")}:${i.toString(16)}::1`);
+  const addresses = Array.from(
+    { length: 30 },
+    (_, i) => `2001:db8:66:1:${randomBytes(2).toString("hex")}:${i.toString(16)}::1`,
+  );
   const results = await Promise.all(addresses.map((address, i) => signIn(`stranger ${i}`, address)));
   const counts = tally(results);
   expect(counts[401]).toBeLessThanOrEqual(LIMIT);

@@ -1,7 +1,11 @@
 import { EMPLOYEE_PASSWORD, enrolTotp, expect, snap, test } from "./fixtures";
 
 test.describe("sign-in with two-factor authentication", () => {
-  test("asks for the authenticator code after the password; a wrong code is refused next to the field", async ({ page, employee, baseURL }, testInfo) => {
+  test("asks for the authenticator code after the password; a wrong code is refused next to the field", async ({
+    page,
+    employee,
+    baseURL,
+  }, testInfo) => {
     const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
     await page.goto("/information-requests");
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
@@ -53,7 +57,9 @@ test.describe("sign-in with two-factor authentication", () => {
     await page.goto("/security");
     await page.keyboard.press("Tab");
     await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Security" })).toHaveAttribute("aria-current", "page");
+    await expect(
+      page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Security" }),
+    ).toHaveAttribute("aria-current", "page");
     await expect(page.getByText("2FA is off")).toBeVisible();
     await snap(page, testInfo, "security-phone");
   });
@@ -62,7 +68,10 @@ test.describe("sign-in with two-factor authentication", () => {
 // Regression (a roles.spec run on a loaded machine): a click on Sign in before React had taken over
 // the page submitted the form natively, a GET with the password in the URL, and lost what was typed.
 // The server's HTML has the button disabled; the page enables it once it can handle the submit.
-test("the sign-in button is disabled in the server's HTML and enabled once the page is live", async ({ browser, baseURL }) => {
+test("the sign-in button is disabled in the server's HTML and enabled once the page is live", async ({
+  browser,
+  baseURL,
+}) => {
   // Signed out: a context of its own, without the fixtures' session.
   const context = await browser.newContext({ baseURL });
   try {

@@ -8,11 +8,17 @@ import { OWNER, startServer } from "./fixtures";
 
 /** The password hash the server stored for the owner it was set up with. */
 async function ownerPasswordHash(baseURL: string, dataDir: string): Promise<string> {
-  const setup = await fetch(`${baseURL}/v1/setup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(OWNER) });
+  const setup = await fetch(`${baseURL}/v1/setup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(OWNER),
+  });
   expect(setup.status).toBe(201);
   const db = new Database(path.join(dataDir, "app.db"), { readonly: true });
   try {
-    return (db.prepare("SELECT passwordHash FROM Employee WHERE email = ?").get(OWNER.email) as { passwordHash: string }).passwordHash;
+    return (
+      db.prepare("SELECT passwordHash FROM Employee WHERE email = ?").get(OWNER.email) as { passwordHash: string }
+    ).passwordHash;
   } finally {
     db.close();
   }
@@ -49,7 +55,11 @@ test("a plain start keeps the sandbox off unless SANDBOX=on", async () => {
   // No test runner marker, no test-cost hashing, SANDBOX unset: what an operator's first start is.
   const server = await startServer({ TEST_WORKER_INDEX: "", PASSWORD_HASH_COST: "", SANDBOX: "" });
   try {
-    const response = await fetch(`${server.baseURL}/v1/sandbox/platforms`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const response = await fetch(`${server.baseURL}/v1/sandbox/platforms`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error_code: "err_not_found", http_code: 404 });
   } finally {

@@ -11,7 +11,11 @@ import { OWNER, startReceiver, startServer, type Received, type Server } from ".
 
 /** First-run setup, then a sandbox platform whose API key (webhooks:write among its defaults) the test uses. */
 async function platformKey(server: Server): Promise<string> {
-  const setup = await fetch(`${server.baseURL}/v1/setup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(OWNER) });
+  const setup = await fetch(`${server.baseURL}/v1/setup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(OWNER),
+  });
   expect(setup.status).toBe(201);
   const cookie = setup.headers.get("set-cookie")!.split(";")[0]!;
   const platform = await fetch(`${server.baseURL}/v1/sandbox/platforms`, {
@@ -40,14 +44,19 @@ type Delivery = { id: string; status: string };
 const createEndpoint = (server: Server, key: string, url: string) =>
   call<Endpoint>(server, key, "/v1/webhook_endpoints", { url, events: ["webhook.test"], description: "e2e receiver" });
 
-const sendTestEvent = (server: Server, key: string, endpoint: Endpoint) => call<Delivery>(server, key, `/v1/webhook_endpoints/${endpoint.id}/test`, {});
+const sendTestEvent = (server: Server, key: string, endpoint: Endpoint) =>
+  call<Delivery>(server, key, `/v1/webhook_endpoints/${endpoint.id}/test`, {});
 
 /** The delivery's row, read straight from the server's database file. */
 function deliveryRow(server: Server, id: string) {
   const db = new Database(path.join(server.dataDir, "app.db"), { readonly: true });
   try {
     db.pragma("busy_timeout = 5000");
-    return db.prepare(`SELECT status, attempts, responseStatusCode, responseBody, leaseOwner FROM "WebhookDelivery" WHERE id = ?`).get(id) as {
+    return db
+      .prepare(
+        `SELECT status, attempts, responseStatusCode, responseBody, leaseOwner FROM "WebhookDelivery" WHERE id = ?`,
+      )
+      .get(id) as {
       status: string;
       attempts: number;
       responseStatusCode: number | null;
@@ -62,7 +71,9 @@ function deliveryRow(server: Server, id: string) {
 /** Both signatures of a received delivery verify against the endpoint's public key. */
 function expectSigned(request: Received, endpoint: Endpoint) {
   const key = createPublicKey(endpoint.publicKey);
-  expect(verify(null, Buffer.from(request.body), key, Buffer.from(request.headers["x-webhook-signature"] as string, "hex"))).toBe(true);
+  expect(
+    verify(null, Buffer.from(request.body), key, Buffer.from(request.headers["x-webhook-signature"] as string, "hex")),
+  ).toBe(true);
   const signed = `${request.headers["webhook-id"]}.${request.headers["webhook-timestamp"]}.${request.body}`;
   const signature = (request.headers["webhook-signature"] as string).replace(/^v1a,/, "");
   expect(verify(null, Buffer.from(signed), key, Buffer.from(signature, "base64"))).toBe(true);
@@ -74,7 +85,8 @@ test.describe("webhook delivery by the server", () => {
   const receivers: { close: () => Promise<void> }[] = [];
   test.afterEach(async ({}, testInfo) => {
     if (testInfo.status !== testInfo.expectedStatus) {
-      for (const [i, server] of servers.entries()) writeFileSync(testInfo.outputPath(`server-${i}.log`), server.output());
+      for (const [i, server] of servers.entries())
+        writeFileSync(testInfo.outputPath(`server-${i}.log`), server.output());
     }
     await Promise.all(servers.splice(0).map((server) => server.kill()));
     await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
@@ -111,10 +123,18 @@ test.describe("webhook delivery by the server", () => {
     await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
     const request = receiver.received[0]!;
     expect(request.headers["webhook-id"]).toBe(sent.id);
-    expect(JSON.parse(request.body)).toMatchObject({ id: sent.id, type: "webhook.test", data: { webhookEndpointId: endpoint.id } });
+    expect(JSON.parse(request.body)).toMatchObject({
+      id: sent.id,
+      type: "webhook.test",
+      data: { webhookEndpointId: endpoint.id },
+    });
     expectSigned(request, endpoint);
     await expect.poll(() => deliveryRow(second, sent.id).status).toBe("delivered");
-    expect(deliveryRow(second, sent.id)).toMatchObject({ attempts: 1, responseStatusCode: 200, responseBody: "received" });
+    expect(deliveryRow(second, sent.id)).toMatchObject({
+      attempts: 1,
+      responseStatusCode: 200,
+      responseBody: "received",
+    });
   });
 
   test("two server processes on one database deliver each attempt once", async () => {
@@ -130,7 +150,9 @@ test.describe("webhook delivery by the server", () => {
         for (let i = 0; i < 10; i += 1) ids.push((await sendTestEvent(writer % 2 ? two : one, key, endpoint)).id);
       }),
     );
-    await expect.poll(() => new Set(receiver.received.map((request) => request.headers["webhook-id"])).size, { timeout: 60_000 }).toBe(40);
+    await expect
+      .poll(() => new Set(receiver.received.map((request) => request.headers["webhook-id"])).size, { timeout: 60_000 })
+      .toBe(40);
     await expect.poll(() => ids.filter((id) => deliveryRow(one, id).status !== "delivered").length).toBe(0);
     // Time for a duplicate to show up, had one been sent.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -153,6 +175,12 @@ test.describe("webhook delivery by the server", () => {
     // It waited for the receiver's answer (held 3 s), well within the attempt's 10 s bound.
     expect(took).toBeGreaterThan(2_000);
     expect(took).toBeLessThan(15_000);
-    expect(deliveryRow(server, sent.id)).toMatchObject({ status: "delivered", attempts: 1, responseStatusCode: 200, responseBody: "received", leaseOwner: null });
+    expect(deliveryRow(server, sent.id)).toMatchObject({
+      status: "delivered",
+      attempts: 1,
+      responseStatusCode: 200,
+      responseBody: "received",
+      leaseOwner: null,
+    });
   });
 });

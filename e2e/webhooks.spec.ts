@@ -22,7 +22,9 @@ async function startReceiver() {
     request.on("end", () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") });
       response.writeHead(status, { "content-type": "application/json" });
-      response.end(status < 300 ? JSON.stringify({ ok: true }) : JSON.stringify({ error: "receiver is down for maintenance" }));
+      response.end(
+        status < 300 ? JSON.stringify({ ok: true }) : JSON.stringify({ error: "receiver is down for maintenance" }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -46,8 +48,17 @@ function expectSigned(delivery: Received, publicKeyPem: string) {
   const timestamp = String(delivery.headers["webhook-timestamp"]);
   const [version, signature = ""] = String(delivery.headers["webhook-signature"]).split(",");
   expect(version).toBe("v1a");
-  expect(verify(null, Buffer.from(`${id}.${timestamp}.${delivery.body}`), publicKeyPem, Buffer.from(signature, "base64")), "webhook-signature verifies").toBe(true);
-  return JSON.parse(delivery.body) as { id: string; type: string; data: Record<string, unknown>; occurredAt: string; attemptedAt: string };
+  expect(
+    verify(null, Buffer.from(`${id}.${timestamp}.${delivery.body}`), publicKeyPem, Buffer.from(signature, "base64")),
+    "webhook-signature verifies",
+  ).toBe(true);
+  return JSON.parse(delivery.body) as {
+    id: string;
+    type: string;
+    data: Record<string, unknown>;
+    occurredAt: string;
+    attemptedAt: string;
+  };
 }
 
 /** Full-page screenshots at desktop and phone width (test-results/<test>/<name>-1280.png, -390.png). */
@@ -66,7 +77,9 @@ async function snapWidths(page: Page, testInfo: TestInfo, name: string) {
  */
 async function adminWithCode(server: Server & { inviter: APIRequestContext }, request: APIRequestContext) {
   const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const invited = await server.inviter.post("/v1/employees", { data: { name: `Webhook Admin ${suffix}`, email: `webhook.admin.${suffix}@acme.example` } });
+  const invited = await server.inviter.post("/v1/employees", {
+    data: { name: `Webhook Admin ${suffix}`, email: `webhook.admin.${suffix}@acme.example` },
+  });
   expect(invited.status()).toBe(201);
   const { invitationUrl, id } = (await invited.json()) as { invitationUrl: string; id: string };
   setRole(server, id, "admin");
@@ -80,7 +93,10 @@ async function adminWithCode(server: Server & { inviter: APIRequestContext }, re
 const deliveries = (page: Page) => page.getByTestId("webhook-delivery");
 
 test.describe("Webhooks page", () => {
-  test("adds an endpoint, sends a test event, sees a failure with its response, retries it from the page", async ({ page, baseURL }, testInfo) => {
+  test("adds an endpoint, sends a test event, sees a failure with its response, retries it from the page", async ({
+    page,
+    baseURL,
+  }, testInfo) => {
     const receiver = await startReceiver();
     try {
       const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
@@ -96,7 +112,9 @@ test.describe("Webhooks page", () => {
       await dialog.getByLabel("URL").fill(receiver.url);
       const description = `Payouts service ${Date.now().toString(36)}`;
       await dialog.getByLabel("Description").fill(description);
-      await expect(dialog.getByLabel("transfer.created")).toHaveAccessibleDescription("A transfer to a recipient was created.");
+      await expect(dialog.getByLabel("transfer.created")).toHaveAccessibleDescription(
+        "A transfer to a recipient was created.",
+      );
       await dialog.getByLabel("transfer.created").check();
       await dialog.getByLabel("api_key.expiring").check();
       await expect(dialog.getByText("2 of 16 chosen")).toBeVisible();
@@ -143,7 +161,9 @@ test.describe("Webhooks page", () => {
       await expect(failing.getByTestId("delivery-attempts")).toHaveText("1");
       await expect(failing).toContainText("last attempt failed");
       await failing.getByText("Payload and last response").click();
-      await expect(failing.getByTestId("delivery-response-body")).toContainText('"error": "receiver is down for maintenance"');
+      await expect(failing.getByTestId("delivery-response-body")).toContainText(
+        '"error": "receiver is down for maintenance"',
+      );
       const failedId = expectSigned(receiver.received[1]!, publicKey).id;
       await expect(failing.getByTestId("delivery-payload")).toContainText('"accountId"');
       await deliveries(page).nth(1).getByText("Payload and last response").click();
@@ -241,7 +261,10 @@ test.describe("Webhooks page", () => {
 
     test("sees endpoints and their deliveries, with no controls", async ({ page, server, playwright }) => {
       const receiver = await startReceiver();
-      const admin = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
+      const admin = await playwright.request.newContext({
+        baseURL: server.baseURL,
+        extraHTTPHeaders: { origin: server.baseURL },
+      });
       try {
         const { authenticator } = await adminWithCode(server, admin);
         const description = `Viewer sees ${Date.now().toString(36)}`;
@@ -254,8 +277,12 @@ test.describe("Webhooks page", () => {
         expect((await admin.post(`/v1/webhook_endpoints/${id}/test`)).status()).toBe(201);
 
         await page.goto("/webhooks");
-        await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" })).toHaveAttribute("aria-current", "page");
-        await expect(page.getByRole("note")).toContainText("can see webhook endpoints and their deliveries but not change them");
+        await expect(
+          page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }),
+        ).toHaveAttribute("aria-current", "page");
+        await expect(page.getByRole("note")).toContainText(
+          "can see webhook endpoints and their deliveries but not change them",
+        );
         const row = page.getByRole("row").filter({ hasText: description });
         await expect(row).toBeVisible();
         await expect(page.getByRole("button", { name: "Add endpoint" })).toHaveCount(0);
@@ -264,7 +291,9 @@ test.describe("Webhooks page", () => {
         await row.getByRole("link", { name: `Deliveries of ${description}` }).click();
         await expect(deliveries(page)).toHaveCount(1);
         await expect(deliveries(page).first()).toHaveAttribute("data-status", "delivered");
-        await expect(page.getByRole("button", { name: /^(Send test event|Edit|Enable|Disable|Delete|Retry.*)$/ })).toHaveCount(0);
+        await expect(
+          page.getByRole("button", { name: /^(Send test event|Edit|Enable|Disable|Delete|Retry.*)$/ }),
+        ).toHaveCount(0);
         await expect(page.getByRole("button", { name: "Copy public key" })).toBeVisible();
       } finally {
         await admin.dispose();
@@ -275,9 +304,17 @@ test.describe("Webhooks page", () => {
   test.describe("as a developer", () => {
     test.use({ role: "developer" });
 
-    test("is offered only the event types they may read, and sees a delivery of any other as hidden, without retry", async ({ page, server, playwright, baseURL }, testInfo) => {
+    test("is offered only the event types they may read, and sees a delivery of any other as hidden, without retry", async ({
+      page,
+      server,
+      playwright,
+      baseURL,
+    }, testInfo) => {
       const receiver = await startReceiver();
-      const admin = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { origin: server.baseURL } });
+      const admin = await playwright.request.newContext({
+        baseURL: server.baseURL,
+        extraHTTPHeaders: { origin: server.baseURL },
+      });
       try {
         // An admin (who may read employees) subscribes an endpoint to employee.invited; an invitation follows.
         const { authenticator: adminCode } = await adminWithCode(server, admin);
@@ -289,7 +326,11 @@ test.describe("Webhooks page", () => {
         expect(created.status()).toBe(201);
         const { id } = (await created.json()) as { id: string };
         const inviteeEmail = `hidden.invitee.${Date.now().toString(36)}@acme.example`;
-        expect((await server.inviter.post("/v1/employees", { data: { name: "Hidden Invitee", email: inviteeEmail } })).status()).toBe(201);
+        expect(
+          (
+            await server.inviter.post("/v1/employees", { data: { name: "Hidden Invitee", email: inviteeEmail } })
+          ).status(),
+        ).toBe(201);
         expect((await admin.post(`/v1/webhook_endpoints/${id}/test`)).status()).toBe(201);
 
         // The add dialog offers what a developer may read, and nothing else (computed from the role table).
@@ -297,9 +338,14 @@ test.describe("Webhooks page", () => {
         await page.goto("/webhooks");
         await page.getByRole("button", { name: "Add endpoint" }).click();
         const dialog = page.getByRole("dialog");
-        const offered = EVENT_TYPE_NAMES.filter((type) => ROLE_PERMISSIONS.developer.includes(EVENT_TYPE_READ_PERMISSIONS[type]));
+        const offered = EVENT_TYPE_NAMES.filter((type) =>
+          ROLE_PERMISSIONS.developer.includes(EVENT_TYPE_READ_PERMISSIONS[type]),
+        );
         expect(offered).toContain("transfer.created");
-        for (const type of EVENT_TYPE_NAMES) await expect(dialog.getByRole("checkbox", { name: type, exact: true })).toHaveCount(offered.includes(type) ? 1 : 0);
+        for (const type of EVENT_TYPE_NAMES)
+          await expect(dialog.getByRole("checkbox", { name: type, exact: true })).toHaveCount(
+            offered.includes(type) ? 1 : 0,
+          );
         await expect(dialog.getByText(`0 of ${offered.length} chosen`)).toBeVisible();
         await dialog.getByRole("button", { name: "All", exact: true }).click();
         await expect(dialog.getByText(`${offered.length} of ${offered.length} chosen`)).toBeVisible();

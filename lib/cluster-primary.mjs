@@ -45,7 +45,9 @@ export function runPrimary({ workers: wanted, exec, origin }) {
       if (isReady) return;
       isReady = true;
       ready += 1;
-      console.log(`Worker ${worker.id} (pid ${worker.process.pid}) is ready${replacing ? `, replacing worker ${replacing}` : ""}`);
+      console.log(
+        `Worker ${worker.id} (pid ${worker.process.pid}) is ready${replacing ? `, replacing worker ${replacing}` : ""}`,
+      );
       if (worker.id === 1) for (let i = 1; i < wanted; i += 1) fork();
       if (!listening && ready === wanted) {
         listening = true;
@@ -70,7 +72,9 @@ export function runPrimary({ workers: wanted, exec, origin }) {
       deaths.push(now);
       while (deaths.length && deaths[0] < now - RECENT_MS) deaths.shift();
       const delay = Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** (deaths.length - 1));
-      console.error(`Worker ${worker.id} (pid ${worker.process.pid}) died unexpectedly (${how}); starting a replacement in ${delay / 1000} s`);
+      console.error(
+        `Worker ${worker.id} (pid ${worker.process.pid}) died unexpectedly (${how}); starting a replacement in ${delay / 1000} s`,
+      );
       const timer = setTimeout(() => {
         pendingRestarts.delete(timer);
         fork(worker.id);

@@ -10,7 +10,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("the database client", () => {
   it("keeps a write made beside a transaction that rolls back (regression: it ran inside it and vanished)", async () => {
     const platform = await createPlatform({ name: "Beside a rollback" });
-    const child = await db().account.create({ data: { id: newId("acct"), platformId: platform.id, parentId: platform.id, name: "Child" } });
+    const child = await db().account.create({
+      data: { id: newId("acct"), platformId: platform.id, parentId: platform.id, name: "Child" },
+    });
     const failing = db()
       .$transaction(async (tx) => {
         await tx.account.update({ where: { id: platform.id }, data: { name: "Renamed, then rolled back" } });
@@ -73,7 +75,9 @@ describe("the database client", () => {
         await db().account.update({ where: { id: platform.id }, data: { name: "Inside only" } });
         // Both in one tick: Prisma batches findUnique calls of one shape made together into one query.
         const inside = db().account.findUnique({ where: { id: platform.id }, select: { name: true } });
-        outside = anotherRequest.runInAsyncScope(() => db().account.findUnique({ where: { id: platform.id }, select: { name: true } }));
+        outside = anotherRequest.runInAsyncScope(() =>
+          db().account.findUnique({ where: { id: platform.id }, select: { name: true } }),
+        );
         expect((await inside)?.name).toBe("Inside only");
         await pause(20);
         throw new Error("roll back");
@@ -87,7 +91,15 @@ describe("the database client", () => {
     const platform = await createPlatform({ name: "Nested" });
     let leftover: (() => Promise<unknown>) | undefined;
     const create = (name: string) =>
-      db().account.create({ data: { id: newId("acct"), platformId: platform.id, parentId: platform.id, name, children: { create: { id: newId("acct"), platformId: platform.id, name: `${name}, child` } } } });
+      db().account.create({
+        data: {
+          id: newId("acct"),
+          platformId: platform.id,
+          parentId: platform.id,
+          name,
+          children: { create: { id: newId("acct"), platformId: platform.id, name: `${name}, child` } },
+        },
+      });
     await inTransaction(async () => {
       await create("Kept");
       const client = db();

@@ -43,4 +43,7 @@ const isEndpoint = (value: unknown): value is Endpoint =>
   typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
 
 /** Every /v1 endpoint; the OpenAPI document is generated from this list, and a test checks each route file is in it. */
-export const allEndpoints: Endpoint[] = [...modules.flatMap((module) => Object.values(module).filter(isEndpoint)), openApiEndpoint];
+export const allEndpoints: Endpoint[] = [
+  ...modules.flatMap((module) => Object.values(module).filter(isEndpoint)),
+  openApiEndpoint,
+];

@@ -1,6 +1,17 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { databaseFile, databaseProvider, decodeKey, env, EnvError, type Env, parseEnv, resetEnv, sandboxDefault, testRunner } from "@/lib/env";
+import {
+  databaseFile,
+  databaseProvider,
+  decodeKey,
+  env,
+  EnvError,
+  type Env,
+  parseEnv,
+  resetEnv,
+  sandboxDefault,
+  testRunner,
+} from "@/lib/env";
 import { POST as createSandboxRecipient } from "@/app/v1/sandbox/recipients/route";
 import { thrownBy } from "@/lib/testing/errors";
 import { platformWithKey } from "@/lib/testing/factories";
@@ -75,7 +86,13 @@ describe("parseEnv", () => {
     expect(error.message).not.toMatch(/^\s+(?!PORT)\w+: /m);
   });
 
-  readsEach("TRUST_PROXY", "reads TRUST_PROXY=%s as %i", [["false", 0], ["true", 1], ["0", 0], ["2", 2], ["10", 10]]);
+  readsEach("TRUST_PROXY", "reads TRUST_PROXY=%s as %i", [
+    ["false", 0],
+    ["true", 1],
+    ["0", 0],
+    ["2", 2],
+    ["10", 10],
+  ]);
 
   it.each(["bogus", "yes", "TRUE", "-1", "100", "1.5"])("refuses TRUST_PROXY=%s and names it", (value) => {
     expect(envError({ TRUST_PROXY: value }).message).toMatch(/^\s+TRUST_PROXY: /m);
@@ -96,15 +113,29 @@ describe("parseEnv", () => {
     expect(envError({ TOTP_ENCRYPTION_KEY: key }).message).toMatch(/^\s+TOTP_ENCRYPTION_KEY: /m);
   });
 
-  readsEach("WEB_CONCURRENCY", "reads WEB_CONCURRENCY=%j as %i worker processes", [["1", 1], ["2", 2], ["32", 32], ["", 1]]);
+  readsEach("WEB_CONCURRENCY", "reads WEB_CONCURRENCY=%j as %i worker processes", [
+    ["1", 1],
+    ["2", 2],
+    ["32", 32],
+    ["", 1],
+  ]);
 
-  it.each(["0", "33", "1000", "-2", "1.5", "2x", " 2", "auto", "0x2", "1e1"])("refuses WEB_CONCURRENCY=%j and names it with the range", (value) => {
-    const message = envError({ WEB_CONCURRENCY: value }).message;
-    expect(message).toMatch(/^\s+WEB_CONCURRENCY: must be a whole number from 1 to 32/m);
-    expect(message).not.toMatch(/^\s+(?!WEB_CONCURRENCY)\w+: /m);
-  });
+  it.each(["0", "33", "1000", "-2", "1.5", "2x", " 2", "auto", "0x2", "1e1"])(
+    "refuses WEB_CONCURRENCY=%j and names it with the range",
+    (value) => {
+      const message = envError({ WEB_CONCURRENCY: value }).message;
+      expect(message).toMatch(/^\s+WEB_CONCURRENCY: must be a whole number from 1 to 32/m);
+      expect(message).not.toMatch(/^\s+(?!WEB_CONCURRENCY)\w+: /m);
+    },
+  );
 
-  readsEach("COOKIE_SECURE", "reads COOKIE_SECURE=%s as %s", [["yes", true], ["on", true], ["1", true], ["off", false], ["no", false]]);
+  readsEach("COOKIE_SECURE", "reads COOKIE_SECURE=%s as %s", [
+    ["yes", true],
+    ["on", true],
+    ["1", true],
+    ["off", false],
+    ["no", false],
+  ]);
 
   it("refuses an unknown boolean, NODE_ENV and APP_ORIGIN, naming each", () => {
     const message = envError({ COOKIE_SECURE: "maybe", NODE_ENV: "staging", APP_ORIGIN: "not a url" }).message;
@@ -166,7 +197,9 @@ describe("parseEnv", () => {
   it("reads SETUP_TOKEN and refuses a short or spaced one, naming it", () => {
     expect(parseEnv({}).SETUP_TOKEN).toBeUndefined();
     expect(parseEnv({ SETUP_TOKEN: "0123456789abcdef" }).SETUP_TOKEN).toBe("0123456789abcdef");
-    expect(envError({ SETUP_TOKEN: "0123456789abcde" }).message).toMatch(/^\s+SETUP_TOKEN: must be at least 16 characters/m);
+    expect(envError({ SETUP_TOKEN: "0123456789abcde" }).message).toMatch(
+      /^\s+SETUP_TOKEN: must be at least 16 characters/m,
+    );
     expect(envError({ SETUP_TOKEN: "with a space in the middle" }).message).toMatch(/^\s+SETUP_TOKEN: /m);
     expect(envError({ SETUP_TOKEN: "x".repeat(257) }).message).toMatch(/^\s+SETUP_TOKEN: /m);
   });
@@ -182,7 +215,19 @@ describe("parseEnv", () => {
   });
 
   it("treats empty strings as unset", () => {
-    const names = ["PORT", "DATABASE_URL", "TRUST_PROXY", "TOTP_ENCRYPTION_KEY", "APP_ORIGIN", "COOKIE_SECURE", "NODE_ENV", "TOTP_ISSUER", "PASSWORD_HASH_COST", "SANDBOX", "SETUP_TOKEN"];
+    const names = [
+      "PORT",
+      "DATABASE_URL",
+      "TRUST_PROXY",
+      "TOTP_ENCRYPTION_KEY",
+      "APP_ORIGIN",
+      "COOKIE_SECURE",
+      "NODE_ENV",
+      "TOTP_ISSUER",
+      "PASSWORD_HASH_COST",
+      "SANDBOX",
+      "SETUP_TOKEN",
+    ];
     const parsed = parseEnv(Object.fromEntries(names.map((name) => [name, ""])));
     expect(parsed).toEqual(parseEnv({}));
   });
@@ -208,7 +253,9 @@ describe("decodeKey", () => {
 
 describe("databaseProvider", () => {
   it("accepts PostgreSQL URLs and tells them from SQLite files", () => {
-    expect(parseEnv({ DATABASE_URL: "postgresql://pcs:secret@db:5432/pcs" }).DATABASE_URL).toBe("postgresql://pcs:secret@db:5432/pcs");
+    expect(parseEnv({ DATABASE_URL: "postgresql://pcs:secret@db:5432/pcs" }).DATABASE_URL).toBe(
+      "postgresql://pcs:secret@db:5432/pcs",
+    );
     expect(databaseProvider("postgresql://db/pcs")).toBe("postgresql");
     expect(databaseProvider("postgres://db/pcs")).toBe("postgresql");
     expect(databaseProvider("file:./data/app.db")).toBe("sqlite");

@@ -48,8 +48,18 @@ const schema = z.object({
     .string()
     .refine((value) => decodeKey(value) !== null, "must be 32 bytes, as 64 hex characters or base64")
     .optional(),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(30),
-  SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(30 * 24).default(12),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24)
+    .default(12),
   /** Set the Secure flag on the session cookie; turn on whenever the service is reached over HTTPS. */
   COOKIE_SECURE: boolean.default(false),
   /** The dashboard's public origin, e.g. https://compliance.example.com; same-origin checks accept it. */
@@ -166,12 +176,15 @@ export function databaseProvider(url = env().DATABASE_URL): "sqlite" | "postgres
 
 /** Absolute path of the SQLite file named by DATABASE_URL (relative paths are from the project root). */
 export function databaseFile(url = env().DATABASE_URL): string {
-  if (databaseProvider(url) !== "sqlite") throw new Error("databaseFile(): DATABASE_URL names PostgreSQL, not a SQLite file");
+  if (databaseProvider(url) !== "sqlite")
+    throw new Error("databaseFile(): DATABASE_URL names PostgreSQL, not a SQLite file");
   return path.resolve(/*turbopackIgnore: true*/ process.cwd(), url.replace(/^file:/, "").replace(/\?.*$/, ""));
 }
 
 export function dataDirectory(): string {
   const { DATA_DIR, DATABASE_URL } = env();
   if (DATA_DIR) return path.resolve(/*turbopackIgnore: true*/ process.cwd(), DATA_DIR);
-  return databaseProvider(DATABASE_URL) === "postgresql" ? path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data") : path.dirname(databaseFile());
+  return databaseProvider(DATABASE_URL) === "postgresql"
+    ? path.resolve(/*turbopackIgnore: true*/ process.cwd(), "data")
+    : path.dirname(databaseFile());
 }

@@ -14,7 +14,8 @@ export function immutable<T extends object>(value: T): T {
 }
 
 /** Whether `value` went through immutable() (a plain boolean: a value that did not is still an object). */
-export const isImmutable = (value: unknown): boolean => typeof value === "object" && value !== null && registered.has(value);
+export const isImmutable = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && registered.has(value);
 
 function deepFreeze(value: unknown) {
   if (typeof value !== "object" || value === null) return;

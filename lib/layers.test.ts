@@ -30,7 +30,11 @@ function importsOf(source: string): string[] {
 /** The repository path a specifier names ("lib/http/route"), or null for a package. */
 function targetOf(specifier: string, file: string): string | null {
   if (specifier.startsWith("@/")) return specifier.slice(2);
-  if (specifier.startsWith(".")) return path.relative(root, path.resolve(path.dirname(file), specifier)).split(path.sep).join("/");
+  if (specifier.startsWith("."))
+    return path
+      .relative(root, path.resolve(path.dirname(file), specifier))
+      .split(path.sep)
+      .join("/");
   return null;
 }
 
@@ -54,13 +58,20 @@ describe("layers", () => {
     const source = [
       'import { a } from "@/lib/http/api-error";',
       "import type { B } from '@/lib/http/route';",
-      "import {\n  c,\n  d,\n} from \"../http/text\";",
+      'import {\n  c,\n  d,\n} from "../http/text";',
       'export { e } from "@/lib/http/edge.mjs";',
       'import "@/lib/http/side-effect";',
       'const f = await import("@/lib/http/client-ip");',
       "// a comment naming lib/http/route.ts is no import",
     ].join("\n");
-    expect(importsOf(source)).toEqual(["@/lib/http/api-error", "@/lib/http/route", "../http/text", "@/lib/http/edge.mjs", "@/lib/http/side-effect", "@/lib/http/client-ip"]);
+    expect(importsOf(source)).toEqual([
+      "@/lib/http/api-error",
+      "@/lib/http/route",
+      "../http/text",
+      "@/lib/http/edge.mjs",
+      "@/lib/http/side-effect",
+      "@/lib/http/client-ip",
+    ]);
   });
 
   it("nothing in lib outside lib/http and lib/testing imports lib/http (domains throw DomainError; the contract lives in lib/contract)", () => {

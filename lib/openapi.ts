@@ -110,7 +110,8 @@ function schemaRegistry(): SchemaRegistry {
       },
     }) as JsonSchema;
     const { $defs, ...rest } = json as { $defs?: Record<string, JsonSchema> };
-    if ($defs) Object.assign(components, JSON.parse(JSON.stringify($defs).replaceAll("#/$defs/", "#/components/schemas/")));
+    if ($defs)
+      Object.assign(components, JSON.parse(JSON.stringify($defs).replaceAll("#/$defs/", "#/components/schemas/")));
     delete (rest as { $schema?: string }).$schema;
     return JSON.parse(JSON.stringify(rest).replaceAll("#/$defs/", "#/components/schemas/"));
   };
@@ -125,7 +126,10 @@ const isIdempotent = (endpoint: Endpoint) => endpoint.method === "POST" && endpo
 /** The endpoint's path and query parameters, from its zod schemas, then the headers it reads. */
 function parametersOf(endpoint: Endpoint, { toSchema, resolve }: SchemaRegistry): unknown[] {
   const parameters: unknown[] = [];
-  for (const [where, schema] of [["path", endpoint.params], ["query", endpoint.query]] as const) {
+  for (const [where, schema] of [
+    ["path", endpoint.params],
+    ["query", endpoint.query],
+  ] as const) {
     if (!schema) continue;
     const json = resolve(toSchema(schema, "input")) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
@@ -149,7 +153,8 @@ function headerParametersOf(endpoint: Endpoint): unknown[] {
       name: "Service-Account-Id",
       in: "header",
       required: false,
-      description: "Act for this account of the caller's platform instead of the caller's own; an account outside the platform answers 404.",
+      description:
+        "Act for this account of the caller's platform instead of the caller's own; an account outside the platform answers 404.",
       schema: { type: "string", pattern: "^acct_[a-z0-9]+$" },
     });
   }
@@ -193,16 +198,27 @@ function operationOf(endpoint: Endpoint, registry: SchemaRegistry): Record<strin
   return {
     operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
     summary: endpoint.summary,
-    ...(endpoint.description || access ? { description: [access, endpoint.description].filter(Boolean).join("\n\n") } : {}),
+    ...(endpoint.description || access
+      ? { description: [access, endpoint.description].filter(Boolean).join("\n\n") }
+      : {}),
     ...(endpoint.auth !== "public" ? { "x-permission": endpoint.permission } : {}),
     ...(endpoint.platformWide ? { "x-platform-wide": true } : {}),
     tags: [endpoint.tag],
     ...(isExtension(endpoint) ? { "x-extension": true } : {}),
     security:
-      endpoint.auth === "public" ? [] : endpoint.auth === "session" ? [{ sessionCookie: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
+      endpoint.auth === "public"
+        ? []
+        : endpoint.auth === "session"
+          ? [{ sessionCookie: [] }]
+          : [{ bearerAuth: [] }, { sessionCookie: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(endpoint.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(endpoint.body, "input") } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: toSchema(endpoint.body, "input") } },
+          },
+        }
       : {}),
     responses: responsesOf(endpoint, registry),
   };
@@ -213,14 +229,27 @@ function responsesOf(endpoint: Endpoint, { toSchema }: SchemaRegistry): Record<s
     [String(endpoint.status ?? 200)]: {
       description: "Success",
       ...(isIdempotent(endpoint)
-        ? { headers: { "Idempotent-Replayed": { description: "`true` when this is the kept response of an earlier request with the same Idempotency-Key.", schema: { type: "string", enum: ["true"] } } } }
+        ? {
+            headers: {
+              "Idempotent-Replayed": {
+                description:
+                  "`true` when this is the kept response of an earlier request with the same Idempotency-Key.",
+                schema: { type: "string", enum: ["true"] },
+              },
+            },
+          }
         : {}),
-      ...(endpoint.response ? { content: { "application/json": { schema: toSchema(endpoint.response, "output") } } } : {}),
+      ...(endpoint.response
+        ? { content: { "application/json": { schema: toSchema(endpoint.response, "output") } } }
+        : {}),
     },
     ...Object.fromEntries(
       errorsOf(endpoint).map((code) => [
         String(code),
-        { description: statusText[code] ?? "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+        {
+          description: statusText[code] ?? "Error",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+        },
       ]),
     ),
   };
@@ -240,21 +269,32 @@ function apiDescription(): string {
     "lone surrogates, and single-line ones (all but text areas such as a decision's reason) also bidirectional controls " +
     "(U+202A..U+202E, U+2066..U+2069) and U+2028/U+2029: 422 naming the character. `__proto__`, `constructor` and `prototype` " +
     "are refused as keys anywhere in a body or query (422).\n\n" +
-    "Extensions (not in the spec; marked `x-extension`): " + extensions.join(", ") + ". " +
+    "Extensions (not in the spec; marked `x-extension`): " +
+    extensions.join(", ") +
+    ". " +
     "The `/v1/sandbox` routes exist only when the operator turns them on (`SANDBOX=on`; off by default, on for local development, the demo and the tests).\n\n" +
     "Who may do what: every operation names its permission (`x-permission`). Employees hold their role's permissions: " +
-    ROLES.map((role) => `\`${role}\` (${ROLE_DESCRIPTIONS[role]}): ${ROLE_PERMISSIONS[role].map((p) => `\`${p}\``).join(", ")}`).join("; ") +
-    ". An API key holds the permissions it was issued with (default: " + DEFAULT_KEY_PERMISSIONS.map((p) => `\`${p}\``).join(", ") + ")."
+    ROLES.map(
+      (role) => `\`${role}\` (${ROLE_DESCRIPTIONS[role]}): ${ROLE_PERMISSIONS[role].map((p) => `\`${p}\``).join(", ")}`,
+    ).join("; ") +
+    ". An API key holds the permissions it was issued with (default: " +
+    DEFAULT_KEY_PERMISSIONS.map((p) => `\`${p}\``).join(", ") +
+    ")."
   );
 }
 
 const securitySchemes = {
-  bearerAuth: { type: "http", scheme: "bearer", description: "An API key (`svc_...`): `Authorization: Bearer <secret>`." },
+  bearerAuth: {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key (`svc_...`): `Authorization: Bearer <secret>`.",
+  },
   sessionCookie: {
     type: "apiKey",
     in: "cookie",
     name: "pmc_session",
-    description: "Employee session from POST /v1/sessions. Mutating requests must come from the service's own origin, scheme, host and port " +
+    description:
+      "Employee session from POST /v1/sessions. Mutating requests must come from the service's own origin, scheme, host and port " +
       "(`Origin` and `Sec-Fetch-Site`; the origin is `APP_ORIGIN`, or the request's own): otherwise 403 `err_forbidden`.",
   },
 };

@@ -15,7 +15,9 @@ import Database from "better-sqlite3";
  */
 export async function startUp() {
   // server.mjs listens once this has finished (Next.js does not wait for instrumentation itself).
-  const done = (globalThis as Record<symbol, { resolve(): void; reject(error: unknown): void } | undefined>)[Symbol.for("platform-compliance.started")];
+  const done = (globalThis as Record<symbol, { resolve(): void; reject(error: unknown): void } | undefined>)[
+    Symbol.for("platform-compliance.started")
+  ];
   try {
     await startUpSteps();
   } catch (error) {
@@ -28,7 +30,9 @@ export async function startUp() {
 async function startUpSteps() {
   try {
     if (env().PASSWORD_HASH_COST === "test") {
-      console.warn(`Passwords are hashed at test cost (PASSWORD_HASH_COST=test, under ${testRunner(process.env)}): never for real use.`);
+      console.warn(
+        `Passwords are hashed at test cost (PASSWORD_HASH_COST=test, under ${testRunner(process.env)}): never for real use.`,
+      );
     }
   } catch (error) {
     if (error instanceof EnvError) {

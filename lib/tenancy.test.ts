@@ -29,18 +29,29 @@ describe("tenantDb() writes", () => {
     const { other, scope } = await twoPlatforms();
     const externalId = `du-${newId("du")}`;
     await withScope(scope, async () => {
-      await expect(tenantDb().delegatedUser.create({ data: { id: newId("du"), accountId: other.id, externalId } })).rejects.toThrow(/another tenant's accountId/);
       await expect(
-        tenantDb().delegatedUser.createMany({ data: [{ id: newId("du"), accountId: scopeAccountId(), externalId }, { id: newId("du"), accountId: other.id, externalId: `${externalId}-2` }] }),
+        tenantDb().delegatedUser.create({ data: { id: newId("du"), accountId: other.id, externalId } }),
       ).rejects.toThrow(/another tenant's accountId/);
-      await expect(tenantDb().account.create({ data: { id: newId("acct"), platformId: other.id, parentId: other.id, name: "Stray" } })).rejects.toThrow(
-        /another tenant's platformId/,
-      );
+      await expect(
+        tenantDb().delegatedUser.createMany({
+          data: [
+            { id: newId("du"), accountId: scopeAccountId(), externalId },
+            { id: newId("du"), accountId: other.id, externalId: `${externalId}-2` },
+          ],
+        }),
+      ).rejects.toThrow(/another tenant's accountId/);
+      await expect(
+        tenantDb().account.create({
+          data: { id: newId("acct"), platformId: other.id, parentId: other.id, name: "Stray" },
+        }),
+      ).rejects.toThrow(/another tenant's platformId/);
     });
     // A create with no accountId at all does not type-check; from untyped code it is refused the same way.
     const untyped: Record<string, unknown> = { id: newId("du"), externalId };
     await withScope(scope, async () => {
-      await expect(Reflect.apply(tenantDb().delegatedUser.create, tenantDb().delegatedUser, [{ data: untyped }])).rejects.toThrow(/without accountId/);
+      await expect(
+        Reflect.apply(tenantDb().delegatedUser.create, tenantDb().delegatedUser, [{ data: untyped }]),
+      ).rejects.toThrow(/without accountId/);
     });
     expect(await db().delegatedUser.count({ where: { externalId: { startsWith: externalId } } })).toBe(0);
     expect(await db().account.count({ where: { name: "Stray" } })).toBe(0);
@@ -52,10 +63,18 @@ describe("tenantDb() writes", () => {
     const id = newId("du");
     await withScope(scope, async () => {
       await tenantDb().delegatedUser.create({ data: { id, accountId: scopeAccountId(), externalId } });
-      await expect(tenantDb().delegatedUser.update({ where: { id }, data: { accountId: other.id } })).rejects.toThrow(/another tenant's accountId/);
-      await expect(tenantDb().delegatedUser.updateMany({ data: { accountId: other.id } })).rejects.toThrow(/another tenant's accountId/);
+      await expect(tenantDb().delegatedUser.update({ where: { id }, data: { accountId: other.id } })).rejects.toThrow(
+        /another tenant's accountId/,
+      );
+      await expect(tenantDb().delegatedUser.updateMany({ data: { accountId: other.id } })).rejects.toThrow(
+        /another tenant's accountId/,
+      );
       await expect(
-        tenantDb().applicantProfile.upsert({ where: { accountId: scopeAccountId() }, create: { accountId: other.id }, update: {} }),
+        tenantDb().applicantProfile.upsert({
+          where: { accountId: scopeAccountId() },
+          create: { accountId: other.id },
+          update: {},
+        }),
       ).rejects.toThrow(/another tenant's accountId/);
     });
     expect((await db().delegatedUser.findUniqueOrThrow({ where: { id } })).accountId).toBe(own.id);
@@ -73,12 +92,26 @@ describe("tenantDb() writes", () => {
           type: "individual",
           status: "submitted",
           // Another tenant's owner, slipped in through the relation.
-          beneficiaries: { create: [{ id: newId("ben"), accountId: other.id, type: "individual", country: "DE", roles: "[]", shareSize: "100" }] },
+          beneficiaries: {
+            create: [
+              {
+                id: newId("ben"),
+                accountId: other.id,
+                type: "individual",
+                country: "DE",
+                roles: "[]",
+                shareSize: "100",
+              },
+            ],
+          },
         },
       });
       await expect(nested).rejects.toThrow(/nested write through KycSubmission.beneficiaries/);
       await expect(
-        tenantDb().account.update({ where: { id: scopeAccountId() }, data: { children: { create: { id: newId("acct"), platformId: other.id, name: "Stray" } } } }),
+        tenantDb().account.update({
+          where: { id: scopeAccountId() },
+          data: { children: { create: { id: newId("acct"), platformId: other.id, name: "Stray" } } },
+        }),
       ).rejects.toThrow(/nested write through Account.children/);
     });
     expect(await db().kycSubmission.count({ where: { id: submissionId } })).toBe(0);
@@ -88,7 +121,9 @@ describe("tenantDb() writes", () => {
 
   it("answers a refused write with a logged 500, like any other bug", async () => {
     const { other, scope } = await twoPlatforms();
-    const error = await withScope(scope, () => tenantDb().recipient.create({ data: { id: newId("rcp"), accountId: other.id, name: "Stray" } })).catch((caught: unknown) => caught);
+    const error = await withScope(scope, () =>
+      tenantDb().recipient.create({ data: { id: newId("rcp"), accountId: other.id, name: "Stray" } }),
+    ).catch((caught: unknown) => caught);
     // A plain Error, not an ApiError: the route wrapper maps it to err_internal (500) and logs it.
     expect(error).toBeInstanceOf(Error);
     expect(Object.getPrototypeOf(error)).toBe(Error.prototype);

@@ -26,7 +26,12 @@ export const scopePlatformId = () => currentScope().platformId;
  * The scope of a request: the caller's own account, or the account named by Service-Account-Id
  * when it belongs to the caller's platform (otherwise 404: never reveal another tenant's account).
  */
-type ScopeHolder = { platformId: string; accountId: string; confined: boolean; serviceAccount?: { id: string; inPlatform: boolean } };
+type ScopeHolder = {
+  platformId: string;
+  accountId: string;
+  confined: boolean;
+  serviceAccount?: { id: string; inPlatform: boolean };
+};
 
 export async function scopeFor(actor: ScopeHolder, serviceAccountId: string | null): Promise<Scope> {
   const own = { platformId: actor.platformId, accountId: actor.accountId, confined: actor.confined };

@@ -13,6 +13,7 @@ export const WEB_CONCURRENCY_MAX = 32;
 export function parseWebConcurrency(value) {
   if (value === undefined || value === "") return { workers: 1 };
   const workers = /^[0-9]{1,3}$/.test(value) ? Number(value) : NaN;
-  if (!(workers >= 1 && workers <= WEB_CONCURRENCY_MAX)) return { error: `must be a whole number from 1 to ${WEB_CONCURRENCY_MAX} (worker processes)` };
+  if (!(workers >= 1 && workers <= WEB_CONCURRENCY_MAX))
+    return { error: `must be a whole number from 1 to ${WEB_CONCURRENCY_MAX} (worker processes)` };
   return { workers };
 }

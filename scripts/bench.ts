@@ -47,11 +47,17 @@ async function createPostgresqlDatabase(): Promise<(BenchDatabase & { drop(): Pr
   try {
     await admin(`CREATE DATABASE "${name}"`);
   } catch (error) {
-    return { skipped: `no database could be created on ${postgresqlServer.replace(/\/\/[^@/]*@/, "//")}: ${(error as Error).message}` };
+    return {
+      skipped: `no database could be created on ${postgresqlServer.replace(/\/\/[^@/]*@/, "//")}: ${(error as Error).message}`,
+    };
   }
   const url = new URL(postgresqlServer);
   url.pathname = `/${name}`;
-  return { label: "PostgreSQL", url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  return {
+    label: "PostgreSQL",
+    url: url.toString(),
+    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
 }
 
 /**
@@ -90,7 +96,8 @@ type Result = { name: string; rps: number; p50: number; p99: number; non2xx: num
 const sqliteTime = (date: Date) => date.toISOString().replace("Z", "+00:00");
 
 let idCounter = 0;
-const fastId = (prefix: string) => `${prefix}_b${(idCounter++).toString(36).padStart(12, "0")}${Math.random().toString(36).slice(2, 9)}`;
+const fastId = (prefix: string) =>
+  `${prefix}_b${(idCounter++).toString(36).padStart(12, "0")}${Math.random().toString(36).slice(2, 9)}`;
 
 /** Bulk insert in transactions of 50k rows: the way a migration or import would, not an HTTP call per row. */
 function seedTransactions(db: Database.Database, accountId: string, count: number, virtualAccountId: string) {
@@ -101,7 +108,15 @@ function seedTransactions(db: Database.Database, accountId: string, count: numbe
   const types = ["pay_in", "payout", "transfer", "fee"];
   const batch = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
-      insert.run(fastId("txn"), accountId, i % 3 === 0 ? virtualAccountId : null, i % 5 === 0 ? `0xwallet${i % 97}` : null, ((i % 100_000) / 100 + 1).toFixed(2), types[i % 4], sqliteTime(new Date(start + i * 17)));
+      insert.run(
+        fastId("txn"),
+        accountId,
+        i % 3 === 0 ? virtualAccountId : null,
+        i % 5 === 0 ? `0xwallet${i % 97}` : null,
+        ((i % 100_000) / 100 + 1).toFixed(2),
+        types[i % 4],
+        sqliteTime(new Date(start + i * 17)),
+      );
     }
   });
   for (let from = 0; from < count; from += 50_000) batch(from, Math.min(count, from + 50_000));
@@ -123,7 +138,8 @@ function seedInformationRequests(db: Database.Database, accountId: string, count
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 /** Nearest-rank percentile: with few samples, p95 is the slowest but one or the slowest. */
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * values.length) - 1)]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * values.length) - 1)]!;
 
 type SignInResult = { name: string; samples: number; medianMs: number; p95Ms: number; statuses: number[] };
 
@@ -136,21 +152,37 @@ async function measureSignIn(name: string, baseURL: string, body: object, sample
   const statuses: number[] = [];
   for (let i = 0; i < samples; i++) {
     const started = performance.now();
-    const response = await fetch(`${baseURL}/v1/sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${baseURL}/v1/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     await response.arrayBuffer();
     times.push(performance.now() - started);
     statuses.push(response.status);
   }
-  const row = { name, samples, medianMs: Math.round(median(times)), p95Ms: Math.round(percentile(times, 95)), statuses: [...new Set(statuses)] };
-  console.log(`${name.padEnd(44)} ${String(samples).padStart(3)} sequential   median ${String(row.medianMs).padStart(4)} ms   p95 ${String(row.p95Ms).padStart(4)} ms   status ${row.statuses.join(",")}`);
+  const row = {
+    name,
+    samples,
+    medianMs: Math.round(median(times)),
+    p95Ms: Math.round(percentile(times, 95)),
+    statuses: [...new Set(statuses)],
+  };
+  console.log(
+    `${name.padEnd(44)} ${String(samples).padStart(3)} sequential   median ${String(row.medianMs).padStart(4)} ms   p95 ${String(row.p95Ms).padStart(4)} ms   status ${row.statuses.join(",")}`,
+  );
   return row;
 }
 
 /** The Node flags `npm start` runs the server with (package.json), so the bench measures the same process. */
-const startFlags: string[] = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start.match(/--[\w-]+=\S+/g) ?? [];
+const startFlags: string[] =
+  JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start.match(/--[\w-]+=\S+/g) ?? [];
 
 /** The production server on `database`; `extraEnv` overrides the defaults (a second instance's own DATA_DIR). */
-async function startServer(database: BenchDatabase, extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; baseURL: string }> {
+async function startServer(
+  database: BenchDatabase,
+  extraEnv: Record<string, string> = {},
+): Promise<{ child: ChildProcess; baseURL: string }> {
   const child = spawn(process.execPath, [...startFlags, "server.mjs"], {
     cwd: root,
     // The webhook worker's poll is slowed so its background queries do not count against the routes.
@@ -184,7 +216,8 @@ function listeningURL(child: ChildProcess, name: string): Promise<string> {
 }
 
 /** Peak resident memory of a process, from the kernel's own high-water mark. */
-const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const peakRssMb = (pid: number) =>
+  Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
 // --- Server CPU time per request ------------------------------------------------------------
 // Requests per second swing several-fold with whatever else a shared machine runs; the CPU time the
@@ -242,7 +275,14 @@ function pin(pid: number, cpu: number): boolean {
   return result.status === 0;
 }
 
-type CpuResult = { name: string; requests: number; cpuMsPerRequest: number; rounds: number[]; non2xx: number; ratio?: number };
+type CpuResult = {
+  name: string;
+  requests: number;
+  cpuMsPerRequest: number;
+  rounds: number[];
+  non2xx: number;
+  ratio?: number;
+};
 type CpuTarget = { name: string; pid: number; options: autocannon.Options };
 type CpuSample = { ms: number; requests: number; non2xx: number };
 
@@ -254,7 +294,11 @@ async function sideBySide(reference: CpuTarget, target: CpuTarget): Promise<[Cpu
   const before = [cpuMs(reference.pid), cpuMs(target.pid)];
   const run = async (side: CpuTarget, index: number): Promise<CpuSample> => {
     const result = await autocannon({ ...side.options, connections: 4, duration: CPU_SECONDS });
-    return { ms: (cpuMs(side.pid) - before[index]!) / result.requests.total, requests: result.requests.total, non2xx: result.non2xx };
+    return {
+      ms: (cpuMs(side.pid) - before[index]!) / result.requests.total,
+      requests: result.requests.total,
+      non2xx: result.non2xx,
+    };
   };
   const [base, measured] = await Promise.all([run(reference, 0), run(target, 1)]);
   return [base!, measured!];
@@ -267,10 +311,15 @@ async function sideBySide(reference: CpuTarget, target: CpuTarget): Promise<[Cpu
  * over the reference's in the same rounds: a total, not a median, so that a garbage collection
  * falling in some rounds only still counts in full. Each round's own ratio is printed for the spread.
  */
-async function measureCpu(reference: CpuTarget, targets: CpuTarget[], rounds = CPU_ROUNDS): Promise<{ reference: CpuResult; targets: CpuResult[] }> {
+async function measureCpu(
+  reference: CpuTarget,
+  targets: CpuTarget[],
+  rounds = CPU_ROUNDS,
+): Promise<{ reference: CpuResult; targets: CpuResult[] }> {
   // A long warm-up: V8 optimises Next.js's request path over the first few thousand requests.
   // The reference last, so that it is as warm as the targets when the first round starts.
-  for (const target of [...targets, reference]) await autocannon({ ...target.options, connections: 4, amount: CPU_WARM_UP });
+  for (const target of [...targets, reference])
+    await autocannon({ ...target.options, connections: 4, amount: CPU_WARM_UP });
   const referenceSamples: CpuSample[] = [];
   const samples = targets.map(() => ({ values: [] as CpuSample[], ratios: [] as number[] }));
   for (let round = 0; round < rounds; round++) {
@@ -283,7 +332,8 @@ async function measureCpu(reference: CpuTarget, targets: CpuTarget[], rounds = C
   }
   const round3 = (value: number) => Math.round(value * 1000) / 1000;
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-  const perRequest = (values: CpuSample[]) => sum(values.map((value) => value.ms * value.requests)) / sum(values.map((value) => value.requests));
+  const perRequest = (values: CpuSample[]) =>
+    sum(values.map((value) => value.ms * value.requests)) / sum(values.map((value) => value.requests));
   const row = (name: string, values: CpuSample[], ratios?: number[], reference?: CpuSample[]): CpuResult => {
     const result: CpuResult = {
       name,
@@ -293,14 +343,23 @@ async function measureCpu(reference: CpuTarget, targets: CpuTarget[], rounds = C
       non2xx: sum(values.map((value) => value.non2xx)),
     };
     if (ratios && reference) result.ratio = Math.round((perRequest(values) / perRequest(reference)) * 100) / 100;
-    const ratioText = ratios ? `   ratio ${result.ratio} (rounds ${ratios.map((value) => value.toFixed(2)).join(", ")})` : "";
-    console.log(`${name.padEnd(44)} ${result.cpuMsPerRequest.toFixed(3).padStart(7)} ms CPU/request${ratioText}   non-2xx ${result.non2xx}`);
+    const ratioText = ratios
+      ? `   ratio ${result.ratio} (rounds ${ratios.map((value) => value.toFixed(2)).join(", ")})`
+      : "";
+    console.log(
+      `${name.padEnd(44)} ${result.cpuMsPerRequest.toFixed(3).padStart(7)} ms CPU/request${ratioText}   non-2xx ${result.non2xx}`,
+    );
     return result;
   };
   return {
     reference: row(reference.name, referenceSamples),
     targets: targets.map((target, index) =>
-      row(target.name, samples[index]!.values, samples[index]!.ratios, referenceSamples.filter((_, sample) => sample % targets.length === index)),
+      row(
+        target.name,
+        samples[index]!.values,
+        samples[index]!.ratios,
+        referenceSamples.filter((_, sample) => sample % targets.length === index),
+      ),
     ),
   };
 }
@@ -319,10 +378,18 @@ async function startBareApp(): Promise<BareApp> {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
   });
   if (build.status !== 0) throw new Error("bare app build failed");
-  const child = spawn(process.execPath, [...startFlags, "server.mjs"], { cwd: dir, env: { ...process.env, PORT: "0", NODE_ENV: "production" }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...startFlags, "server.mjs"], {
+    cwd: dir,
+    env: { ...process.env, PORT: "0", NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const baseURL = await listeningURL(child, "bare app");
   const pinned = pin(child.pid!, SERVER_CPU) && pin(process.pid, 0);
-  console.log(pinned ? `\nServers pinned to CPU ${SERVER_CPU}, the load generator to CPU 0 (taskset)` : "\nNo taskset or one CPU: the servers run unpinned (noisier ratios)");
+  console.log(
+    pinned
+      ? `\nServers pinned to CPU ${SERVER_CPU}, the load generator to CPU 0 (taskset)`
+      : "\nNo taskset or one CPU: the servers run unpinned (noisier ratios)",
+  );
   return { child, baseURL, pinned };
 }
 
@@ -347,31 +414,48 @@ async function measureServerCpu(database: BenchDatabase, secret: string, bare: B
     `\nServer CPU time per request on ${database.label} (${CPU_ROUNDS} rounds; in each, every route loaded beside the bare route for ${CPU_SECONDS} s, 4 connections each, after ${CPU_WARM_UP} requests to warm up)\n`,
   );
   const server = await startServer(database);
-  if (bare.pinned && !pin(server.child.pid!, SERVER_CPU)) console.log(`Could not pin the server to CPU ${SERVER_CPU}: its ratios are noisier`);
+  if (bare.pinned && !pin(server.child.pid!, SERVER_CPU))
+    console.log(`Could not pin the server to CPU ${SERVER_CPU}: its ratios are noisier`);
   const auth = { authorization: `Bearer ${secret}` };
   let measured: { reference: CpuResult; targets: CpuResult[] };
   try {
-    measured = await measureCpu({ name: "bare Next.js app: GET /ping", pid: bare.child.pid!, options: { url: `${bare.baseURL}/ping` } }, [
-      { name: "GET /healthz", pid: server.child.pid!, options: { url: `${server.baseURL}/healthz` } },
-      { name: "GET /v1/api_keys (key-authenticated)", pid: server.child.pid!, options: { url: `${server.baseURL}/v1/api_keys`, headers: auth } },
-      {
-        name: "POST /v1/delegated_users",
-        pid: server.child.pid!,
-        options: {
-          url: `${server.baseURL}/v1/delegated_users`,
-          method: "POST",
-          headers: { ...auth, "content-type": "application/json" },
-          requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ externalId: `cpu-${process.pid}-${cpuCounter++}` }) }) }],
+    measured = await measureCpu(
+      { name: "bare Next.js app: GET /ping", pid: bare.child.pid!, options: { url: `${bare.baseURL}/ping` } },
+      [
+        { name: "GET /healthz", pid: server.child.pid!, options: { url: `${server.baseURL}/healthz` } },
+        {
+          name: "GET /v1/api_keys (key-authenticated)",
+          pid: server.child.pid!,
+          options: { url: `${server.baseURL}/v1/api_keys`, headers: auth },
         },
-      },
-    ]);
+        {
+          name: "POST /v1/delegated_users",
+          pid: server.child.pid!,
+          options: {
+            url: `${server.baseURL}/v1/delegated_users`,
+            method: "POST",
+            headers: { ...auth, "content-type": "application/json" },
+            requests: [
+              {
+                setupRequest: (request) => ({
+                  ...request,
+                  body: JSON.stringify({ externalId: `cpu-${process.pid}-${cpuCounter++}` }),
+                }),
+              },
+            ],
+          },
+        },
+      ],
+    );
   } finally {
     await stop(server.child);
   }
   const bareRow = measured.reference;
   const [healthz, apiKeys, createDelegatedUser] = measured.targets as [CpuResult, CpuResult, CpuResult];
   const ratios = { healthz: healthz.ratio!, apiKeys: apiKeys.ratio!, createDelegatedUser: createDelegatedUser.ratio! };
-  console.log(`\nRatios to the bare app on ${database.label}: /healthz ${ratios.healthz}, key GET ${ratios.apiKeys}, POST ${ratios.createDelegatedUser}`);
+  console.log(
+    `\nRatios to the bare app on ${database.label}: /healthz ${ratios.healthz}, key GET ${ratios.apiKeys}, POST ${ratios.createDelegatedUser}`,
+  );
   return { cpu: { bare: bareRow, healthz, apiKeys, createDelegatedUser }, ratios };
 }
 
@@ -395,15 +479,31 @@ type Target = { target: string; value: number | string; ok: boolean | null };
 /** The CPU targets on SQLite; PostgreSQL's figures are reported beside them (no target, but every request must succeed). */
 function cpuTargets(sqlite: CpuRun, postgresql: CpuRun | { skipped: string }): Target[] {
   const rows: Target[] = [
-    { target: "CPU/request: key-authenticated GET ≤ 1.2 × bare trivial route", value: sqlite.ratios.apiKeys, ok: sqlite.ratios.apiKeys <= 1.2 && sqlite.cpu.apiKeys.non2xx === 0 },
-    { target: "CPU/request: POST /v1/delegated_users ≤ 2.0 × bare trivial route", value: sqlite.ratios.createDelegatedUser, ok: sqlite.ratios.createDelegatedUser <= 2.0 && sqlite.cpu.createDelegatedUser.non2xx === 0 },
+    {
+      target: "CPU/request: key-authenticated GET ≤ 1.2 × bare trivial route",
+      value: sqlite.ratios.apiKeys,
+      ok: sqlite.ratios.apiKeys <= 1.2 && sqlite.cpu.apiKeys.non2xx === 0,
+    },
+    {
+      target: "CPU/request: POST /v1/delegated_users ≤ 2.0 × bare trivial route",
+      value: sqlite.ratios.createDelegatedUser,
+      ok: sqlite.ratios.createDelegatedUser <= 2.0 && sqlite.cpu.createDelegatedUser.non2xx === 0,
+    },
   ];
   if ("skipped" in postgresql) return [...rows, { target: "CPU/request on PostgreSQL", value: "skipped", ok: null }];
   const reported = (row: CpuResult) => (row.non2xx === 0 ? null : false);
   return [
     ...rows,
-    { target: "CPU/request on PostgreSQL: key-authenticated GET × bare", value: postgresql.ratios.apiKeys, ok: reported(postgresql.cpu.apiKeys) },
-    { target: "CPU/request on PostgreSQL: POST /v1/delegated_users × bare", value: postgresql.ratios.createDelegatedUser, ok: reported(postgresql.cpu.createDelegatedUser) },
+    {
+      target: "CPU/request on PostgreSQL: key-authenticated GET × bare",
+      value: postgresql.ratios.apiKeys,
+      ok: reported(postgresql.cpu.apiKeys),
+    },
+    {
+      target: "CPU/request on PostgreSQL: POST /v1/delegated_users × bare",
+      value: postgresql.ratios.createDelegatedUser,
+      ok: reported(postgresql.cpu.createDelegatedUser),
+    },
   ];
 }
 
@@ -422,7 +522,13 @@ const STATEMENT_SAMPLES = 100;
 /** How long the proxy is watched with no request, to tell the server's own background statements. */
 const IDLE_MS = 2000;
 
-type StatementCount = { route: string; requests: number; statements: number; perRequest: number; kinds: Record<string, number> };
+type StatementCount = {
+  route: string;
+  requests: number;
+  statements: number;
+  perRequest: number;
+  kinds: Record<string, number>;
+};
 type WriteLoad = {
   name: string;
   instances: number;
@@ -474,7 +580,12 @@ const sumCounts = (counts: Map<string, number>) => [...counts.values()].reduce((
  * The statements `samples` sequential requests sent through the proxy, per request, with the
  * server's background rate (measured idle beforehand) taken off the total.
  */
-async function countStatements(proxy: DelayProxy, route: string, send: () => Promise<Response>, backgroundPerSecond: number): Promise<StatementCount> {
+async function countStatements(
+  proxy: DelayProxy,
+  route: string,
+  send: () => Promise<Response>,
+  backgroundPerSecond: number,
+): Promise<StatementCount> {
   const before = proxy.statements();
   const started = performance.now();
   for (let i = 0; i < STATEMENT_SAMPLES; i++) {
@@ -485,12 +596,21 @@ async function countStatements(proxy: DelayProxy, route: string, send: () => Pro
   const seconds = (performance.now() - started) / 1000;
   const after = proxy.statements();
   const kinds: Record<string, number> = {};
-  for (const [kind, count] of after) if (count !== (before.get(kind) ?? 0)) kinds[kind] = (count - (before.get(kind) ?? 0)) / STATEMENT_SAMPLES;
+  for (const [kind, count] of after)
+    if (count !== (before.get(kind) ?? 0)) kinds[kind] = (count - (before.get(kind) ?? 0)) / STATEMENT_SAMPLES;
   const statements = Math.max(0, Math.round(sumCounts(after) - sumCounts(before) - backgroundPerSecond * seconds));
   // One decimal: a key's lastUsedAt, written at most once a minute, may fall in the window and add a
   // few hundredths; it is not a statement of every request.
-  const count = { route, requests: STATEMENT_SAMPLES, statements, perRequest: Math.round((statements / STATEMENT_SAMPLES) * 10) / 10, kinds };
-  const breakdown = Object.entries(kinds).map(([kind, perRequest]) => `${kind} ${perRequest}`).join(", ");
+  const count = {
+    route,
+    requests: STATEMENT_SAMPLES,
+    statements,
+    perRequest: Math.round((statements / STATEMENT_SAMPLES) * 10) / 10,
+    kinds,
+  };
+  const breakdown = Object.entries(kinds)
+    .map(([kind, perRequest]) => `${kind} ${perRequest}`)
+    .join(", ");
   console.log(`${route.padEnd(44)} ${count.perRequest.toFixed(1).padStart(6)} statements/request   (${breakdown})`);
   return count;
 }
@@ -502,14 +622,26 @@ let pgWriteCounter = 0;
  * (loaded at the same moment), after a 2 s warm-up: successful writes per second, summed over the
  * servers, and the latency of every successful write (p50 and p99 over all servers together).
  */
-async function loadWrites(name: string, servers: { baseURL: string; pid: number }[], connections: number, secret: string): Promise<WriteLoad> {
+async function loadWrites(
+  name: string,
+  servers: { baseURL: string; pid: number }[],
+  connections: number,
+  secret: string,
+): Promise<WriteLoad> {
   const baseURLs = servers.map((server) => server.baseURL);
   const options = (baseURL: string): autocannon.Options => ({
     url: `${baseURL}/v1/delegated_users`,
     method: "POST",
     connections: connections / baseURLs.length,
     headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ externalId: `pg-${process.pid}-${pgWriteCounter++}` }) }) }],
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ externalId: `pg-${process.pid}-${pgWriteCounter++}` }),
+        }),
+      },
+    ],
   });
   await Promise.all(baseURLs.map((baseURL) => autocannon({ ...options(baseURL), duration: 2 })));
   const latencies: number[] = [];
@@ -522,7 +654,9 @@ async function loadWrites(name: string, servers: { baseURL: string; pid: number 
     baseURLs.map(
       (baseURL) =>
         new Promise<autocannon.Result>((resolve, reject) => {
-          const instance = autocannon({ ...options(baseURL), duration: DURATION }, (error, result) => (error ? reject(error) : resolve(result)));
+          const instance = autocannon({ ...options(baseURL), duration: DURATION }, (error, result) =>
+            error ? reject(error) : resolve(result),
+          );
           instance.on("response", (_client, statusCode, _bytes, responseTime) => {
             if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
           });
@@ -550,7 +684,9 @@ async function loadWrites(name: string, servers: { baseURL: string; pid: number 
     serverBusy: Math.round((Math.max(...serverCpu) / wallMs) * 100) / 100,
     postgresqlCpuMsPerWrite: written ? Math.round((postgresqlCpu / written) * 100) / 100 : 0,
     benchCpuMsPerWrite: written ? Math.round(((benchUsage.user + benchUsage.system) / 1000 / written) * 100) / 100 : 0,
-    machineBusy: Math.round((1 - (machineAfter.idle - machineBefore.idle) / (machineAfter.total - machineBefore.total)) * 100) / 100,
+    machineBusy:
+      Math.round((1 - (machineAfter.idle - machineBefore.idle) / (machineAfter.total - machineBefore.total)) * 100) /
+      100,
   };
   console.log(
     `${name.padEnd(44)} ${row.writesPerSecond.toFixed(1).padStart(7)} writes/s   p50 ${row.p50.toFixed(1).padStart(6)} ms   p99 ${row.p99.toFixed(1).padStart(6)} ms   non-2xx ${row.non2xx}   errors ${row.errors}   server CPU ${row.serverCpuMsPerWrite.toFixed(2)} ms/write, busy ${Math.round(row.serverBusy * 100)} % of a core`,
@@ -574,7 +710,11 @@ async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
     return database;
   }
   const upstream = new URL(postgresqlServer);
-  const proxy = await startDelayProxy({ host: upstream.hostname, port: Number(upstream.port || 5432), delayMs: PG_DELAY_MS });
+  const proxy = await startDelayProxy({
+    host: upstream.hostname,
+    port: Number(upstream.port || 5432),
+    delayMs: PG_DELAY_MS,
+  });
   const servers: ChildProcess[] = [];
   try {
     const { secret } = await withDatabase(database, seedPlatform);
@@ -601,11 +741,27 @@ async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
     const oneConnection = await loadWrites("1 connection, one server", [first], 1, secret);
     const sixteenConnections = await loadWrites(`${CONNECTIONS} connections, one server`, [first], CONNECTIONS, secret);
     const second = await startInstance("b");
-    const twoInstances = await loadWrites(`${CONNECTIONS} connections over two servers (${CONNECTIONS / 2} each)`, [first, second], CONNECTIONS, secret);
+    const twoInstances = await loadWrites(
+      `${CONNECTIONS} connections over two servers (${CONNECTIONS / 2} each)`,
+      [first, second],
+      CONNECTIONS,
+      secret,
+    );
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-    const ratios = { sixteenToOne: ratio(sixteenConnections.writesPerSecond, oneConnection.writesPerSecond), twoInstancesToOne: ratio(twoInstances.writesPerSecond, sixteenConnections.writesPerSecond) };
-    console.log(`\nRatios: ${CONNECTIONS} connections / 1: ${ratios.sixteenToOne}; two servers / one (${CONNECTIONS} connections): ${ratios.twoInstancesToOne}`);
-    return { delayMs: PG_DELAY_MS, roundTripMs, statements, writes: { oneConnection, sixteenConnections, twoInstances }, ratios };
+    const ratios = {
+      sixteenToOne: ratio(sixteenConnections.writesPerSecond, oneConnection.writesPerSecond),
+      twoInstancesToOne: ratio(twoInstances.writesPerSecond, sixteenConnections.writesPerSecond),
+    };
+    console.log(
+      `\nRatios: ${CONNECTIONS} connections / 1: ${ratios.sixteenToOne}; two servers / one (${CONNECTIONS} connections): ${ratios.twoInstancesToOne}`,
+    );
+    return {
+      delayMs: PG_DELAY_MS,
+      roundTripMs,
+      statements,
+      writes: { oneConnection, sixteenConnections, twoInstances },
+      ratios,
+    };
   } finally {
     for (const child of servers) await stop(child);
     await proxy.close();
@@ -628,7 +784,9 @@ async function countPgStatements(proxy: Awaited<ReturnType<typeof startDelayProx
   const idleBefore = sumCounts(proxy.statements());
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
   const backgroundPerSecond = (sumCounts(proxy.statements()) - idleBefore) / (IDLE_MS / 1000);
-  console.log(`Statements per request (${STATEMENT_SAMPLES} sequential requests each, counted on the wire; idle server: ${backgroundPerSecond}/s, taken off)`);
+  console.log(
+    `Statements per request (${STATEMENT_SAMPLES} sequential requests each, counted on the wire; idle server: ${backgroundPerSecond}/s, taken off)`,
+  );
   return {
     backgroundPerSecond,
     keyGet: await countStatements(proxy, "GET /v1/api_keys (key-authenticated)", keyGet, backgroundPerSecond),
@@ -642,22 +800,44 @@ function pgWritesTargets(pgWrites: PgWrites | { skipped: string }): Target[] {
   const { writes, ratios, statements } = pgWrites;
   const clean = Object.values(writes).every((load) => load.non2xx === 0 && load.errors === 0);
   return [
-    { target: `PostgreSQL, ${PG_DELAY_MS} ms each way: writes/s at ${CONNECTIONS} connections ≥ 8 × at 1`, value: ratios.sixteenToOne, ok: ratios.sixteenToOne >= 8 && clean },
-    { target: `PostgreSQL: two servers ≥ 1.6 × one (writes/s at ${CONNECTIONS} connections)`, value: ratios.twoInstancesToOne, ok: ratios.twoInstancesToOne >= 1.6 && clean },
-    { target: "PostgreSQL: statements per key-authenticated GET ≤ 2", value: statements.keyGet.perRequest, ok: statements.keyGet.perRequest <= 2 },
-    { target: "PostgreSQL: statements per POST /v1/delegated_users ≤ 4", value: statements.write.perRequest, ok: statements.write.perRequest <= 4 },
+    {
+      target: `PostgreSQL, ${PG_DELAY_MS} ms each way: writes/s at ${CONNECTIONS} connections ≥ 8 × at 1`,
+      value: ratios.sixteenToOne,
+      ok: ratios.sixteenToOne >= 8 && clean,
+    },
+    {
+      target: `PostgreSQL: two servers ≥ 1.6 × one (writes/s at ${CONNECTIONS} connections)`,
+      value: ratios.twoInstancesToOne,
+      ok: ratios.twoInstancesToOne >= 1.6 && clean,
+    },
+    {
+      target: "PostgreSQL: statements per key-authenticated GET ≤ 2",
+      value: statements.keyGet.perRequest,
+      ok: statements.keyGet.perRequest <= 2,
+    },
+    {
+      target: "PostgreSQL: statements per POST /v1/delegated_users ≤ 4",
+      value: statements.write.perRequest,
+      ok: statements.write.perRequest <= 4,
+    },
   ];
 }
 
 /** `ok` null: a figure reported without a target. */
 function printTargets(targets: Target[]) {
   console.log("\nTargets");
-  for (const row of targets) console.log(`  ${row.ok === null ? "reported" : row.ok ? "met     " : "MISSED  "}  ${row.target.padEnd(66)} ${row.value}`);
+  for (const row of targets)
+    console.log(
+      `  ${row.ok === null ? "reported" : row.ok ? "met     " : "MISSED  "}  ${row.target.padEnd(66)} ${row.value}`,
+    );
 }
 
 function writeResults(results: object) {
   mkdirSync(path.join(root, "bench"), { recursive: true });
-  writeFileSync(path.join(root, "bench", "results.json"), JSON.stringify({ at: new Date().toISOString(), ...results }, null, 2) + "\n");
+  writeFileSync(
+    path.join(root, "bench", "results.json"),
+    JSON.stringify({ at: new Date().toISOString(), ...results }, null, 2) + "\n",
+  );
   console.log(`\nWrote bench/results.json`);
 }
 
@@ -674,7 +854,9 @@ async function measure(name: string, options: autocannon.Options): Promise<Resul
     errors: result.errors + result.timeouts,
     requests: result.requests.total,
   };
-  console.log(`${name.padEnd(44)} ${String(row.rps).padStart(6)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   non-2xx ${row.non2xx}`);
+  console.log(
+    `${name.padEnd(44)} ${String(row.rps).padStart(6)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   non-2xx ${row.non2xx}`,
+  );
   return row;
 }
 
@@ -694,8 +876,21 @@ async function seedBenchPlatform() {
     const { scryptSync } = await import("node:crypto");
     const legacySalt = randomBytes(16);
     const legacyHash = `scrypt$131072$8$1$${legacySalt.toString("base64")}$${scryptSync(benchPassword, legacySalt, 32, { N: 131072, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }).toString("base64")}`;
-    for (const [email, passwordHash] of [[signInEmployees.current, await hashPassword(benchPassword)], [signInEmployees.legacy, legacyHash]] as const) {
-      await db().employee.create({ data: { id: newId("emp"), accountId: seeded.platformId, name: email, email, passwordHash, status: "active", role: "viewer" } });
+    for (const [email, passwordHash] of [
+      [signInEmployees.current, await hashPassword(benchPassword)],
+      [signInEmployees.legacy, legacyHash],
+    ] as const) {
+      await db().employee.create({
+        data: {
+          id: newId("emp"),
+          accountId: seeded.platformId,
+          name: email,
+          email,
+          passwordHash,
+          status: "active",
+          role: "viewer",
+        },
+      });
     }
     return seeded;
   });
@@ -707,11 +902,36 @@ async function measureSignIns(): Promise<Record<string, SignInResult>> {
   const server = await startServer(sqliteDatabase);
   console.log(`\nServer on ${server.baseURL} (node ${startFlags.join(" ")})\n`);
   await measureSignIn("(warm-up)", server.baseURL, { email: signInEmployees.current, password: benchPassword }, 1);
-  signIn.right = await measureSignIn("POST /v1/sessions, argon2id, right password", server.baseURL, { email: signInEmployees.current, password: benchPassword }, 9);
-  signIn.wrong = await measureSignIn("  wrong password", server.baseURL, { email: signInEmployees.current, password: "not the passphrase" }, 4);
-  signIn.unknown = await measureSignIn("  unknown e-mail", server.baseURL, { email: "nobody@example.com", password: benchPassword }, 4);
-  signIn.legacy = await measureSignIn("  scrypt hash: first sign-in re-hashes", server.baseURL, { email: signInEmployees.legacy, password: benchPassword }, 1);
-  signIn.legacyAfter = await measureSignIn("  the same employee afterwards", server.baseURL, { email: signInEmployees.legacy, password: benchPassword }, 4);
+  signIn.right = await measureSignIn(
+    "POST /v1/sessions, argon2id, right password",
+    server.baseURL,
+    { email: signInEmployees.current, password: benchPassword },
+    9,
+  );
+  signIn.wrong = await measureSignIn(
+    "  wrong password",
+    server.baseURL,
+    { email: signInEmployees.current, password: "not the passphrase" },
+    4,
+  );
+  signIn.unknown = await measureSignIn(
+    "  unknown e-mail",
+    server.baseURL,
+    { email: "nobody@example.com", password: benchPassword },
+    4,
+  );
+  signIn.legacy = await measureSignIn(
+    "  scrypt hash: first sign-in re-hashes",
+    server.baseURL,
+    { email: signInEmployees.legacy, password: benchPassword },
+    1,
+  );
+  signIn.legacyAfter = await measureSignIn(
+    "  the same employee afterwards",
+    server.baseURL,
+    { email: signInEmployees.legacy, password: benchPassword },
+    4,
+  );
   await stop(server.child);
   return signIn;
 }
@@ -732,10 +952,18 @@ async function measureServerCpuSections(secret: string) {
 }
 
 /** A cursor pointing 90% of the way down the chain: what a client holds after paging far. */
-function deepCursorOf(sqlite: Database.Database, platformId: string, encodeCursor: typeof import("@/lib/contract/pagination").encodeCursor) {
-  const total = (sqlite.prepare(`SELECT count(*) AS n FROM "Transaction" WHERE accountId = ?`).get(platformId) as { n: number }).n;
+function deepCursorOf(
+  sqlite: Database.Database,
+  platformId: string,
+  encodeCursor: typeof import("@/lib/contract/pagination").encodeCursor,
+) {
+  const total = (
+    sqlite.prepare(`SELECT count(*) AS n FROM "Transaction" WHERE accountId = ?`).get(platformId) as { n: number }
+  ).n;
   const row = sqlite
-    .prepare(`SELECT id, createdAt FROM "Transaction" WHERE accountId = ? ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`)
+    .prepare(
+      `SELECT id, createdAt FROM "Transaction" WHERE accountId = ? ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`,
+    )
     .get(platformId, Math.floor(total * 0.9)) as { id: string; createdAt: string };
   return encodeCursor({ createdAt: new Date(row.createdAt), id: row.id, order: "desc" });
 }
@@ -747,7 +975,11 @@ async function measureSqliteRoutes(platformId: string, secret: string) {
   const sqlite = new Database(dbFile);
   sqlite.pragma("journal_mode = WAL");
   const virtualAccountId = fastId("va");
-  sqlite.prepare(`INSERT INTO "VirtualAccount" (id, accountId, key, currency, isActive, createdAt) VALUES (?, ?, 'BENCH-EUR', 'EUR', 1, ?)`).run(virtualAccountId, platformId, sqliteTime(new Date()));
+  sqlite
+    .prepare(
+      `INSERT INTO "VirtualAccount" (id, accountId, key, currency, isActive, createdAt) VALUES (?, ?, 'BENCH-EUR', 'EUR', 1, ?)`,
+    )
+    .run(virtualAccountId, platformId, sqliteTime(new Date()));
   seedTransactions(sqlite, platformId, 1_000, virtualAccountId);
   let started = Date.now();
   seedInformationRequests(sqlite, platformId, 100_000);
@@ -760,9 +992,18 @@ async function measureSqliteRoutes(platformId: string, secret: string) {
   let server = await startServer(sqliteDatabase);
   console.log(`\n${CONNECTIONS} connections, ${DURATION} s per route (SQLite)\n`);
   results.trivial = await measure("GET /healthz (framework ceiling)", { url: `${server.baseURL}/healthz` });
-  results.apiKeys = await measure("GET /v1/api_keys (key-authenticated)", { url: `${server.baseURL}/v1/api_keys`, headers: auth });
-  results.txFirst1k = await measure("GET /v1/transactions?limit=20, 1k rows", { url: `${server.baseURL}/v1/transactions?limit=20`, headers: auth });
-  results.txDeep1k = await measure("  deep page, 1k rows", { url: `${server.baseURL}/v1/transactions?limit=20&next=${deepCursor()}`, headers: auth });
+  results.apiKeys = await measure("GET /v1/api_keys (key-authenticated)", {
+    url: `${server.baseURL}/v1/api_keys`,
+    headers: auth,
+  });
+  results.txFirst1k = await measure("GET /v1/transactions?limit=20, 1k rows", {
+    url: `${server.baseURL}/v1/transactions?limit=20`,
+    headers: auth,
+  });
+  results.txDeep1k = await measure("  deep page, 1k rows", {
+    url: `${server.baseURL}/v1/transactions?limit=20&next=${deepCursor()}`,
+    headers: auth,
+  });
   const today = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 180 * 86_400_000).toISOString().slice(0, 10);
   results.informationRequests = await measure("GET /v1/information_requests kind+dates, 100k", {
@@ -774,7 +1015,14 @@ async function measureSqliteRoutes(platformId: string, secret: string) {
     url: `${server.baseURL}/v1/delegated_users`,
     method: "POST",
     headers: { ...auth, "content-type": "application/json" },
-    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ externalId: `bench-${process.pid}-${counter++}` }) }) }],
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ externalId: `bench-${process.pid}-${counter++}` }),
+        }),
+      },
+    ],
   });
   let peak = peakRssMb(server.child.pid!);
   await stop(server.child);
@@ -785,8 +1033,14 @@ async function measureSqliteRoutes(platformId: string, secret: string) {
   console.log(`\nSeeded 1,000,000 more transactions in ${(seedMillionMs / 1000).toFixed(1)} s\n`);
 
   server = await startServer(sqliteDatabase);
-  results.txFirst1m = await measure("GET /v1/transactions?limit=20, 1M rows", { url: `${server.baseURL}/v1/transactions?limit=20`, headers: auth });
-  results.txDeep1m = await measure("  deep page, 1M rows", { url: `${server.baseURL}/v1/transactions?limit=20&next=${deepCursor()}`, headers: auth });
+  results.txFirst1m = await measure("GET /v1/transactions?limit=20, 1M rows", {
+    url: `${server.baseURL}/v1/transactions?limit=20`,
+    headers: auth,
+  });
+  results.txDeep1m = await measure("  deep page, 1M rows", {
+    url: `${server.baseURL}/v1/transactions?limit=20&next=${deepCursor()}`,
+    headers: auth,
+  });
   peak = Math.max(peak, peakRssMb(server.child.pid!));
   await stop(server.child);
   sqlite.close();
@@ -794,21 +1048,57 @@ async function measureSqliteRoutes(platformId: string, secret: string) {
 }
 
 /** The targets of the route, sign-in, memory and seeding figures. */
-function routeTargets(results: Record<string, Result>, signIn: Record<string, SignInResult>, peak: number, seedMillionMs: number): Target[] {
+function routeTargets(
+  results: Record<string, Result>,
+  signIn: Record<string, SignInResult>,
+  peak: number,
+  seedMillionMs: number,
+): Target[] {
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
   return [
-    { target: "key-authenticated GET /v1/api_keys ≥ 0.8 × trivial req/s", value: ratio(results.apiKeys!.rps, results.trivial!.rps), ok: results.apiKeys!.rps >= 0.8 * results.trivial!.rps },
-    { target: "first page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txFirst1m!.p50 || 1, results.txFirst1k!.p50 || 1), ok: (results.txFirst1m!.p50 || 1) <= 1.5 * (results.txFirst1k!.p50 || 1) },
-    { target: "deep page p50 at 1M ≤ 1.5 × at 1k", value: ratio(results.txDeep1m!.p50 || 1, results.txDeep1k!.p50 || 1), ok: (results.txDeep1m!.p50 || 1) <= 1.5 * (results.txDeep1k!.p50 || 1) },
-    { target: "POST /v1/delegated_users ≥ 500/s, no error", value: results.createDelegatedUser!.rps, ok: results.createDelegatedUser!.rps >= 500 && results.createDelegatedUser!.non2xx === 0 && results.createDelegatedUser!.errors === 0 },
-    { target: "sign-in (argon2id) median ≤ 250 ms, p95 ≤ 500 ms", value: `${signIn.right!.medianMs}/${signIn.right!.p95Ms}`, ok: signIn.right!.medianMs <= 250 && signIn.right!.p95Ms <= 500 && signIn.right!.statuses.join() === "200" },
+    {
+      target: "key-authenticated GET /v1/api_keys ≥ 0.8 × trivial req/s",
+      value: ratio(results.apiKeys!.rps, results.trivial!.rps),
+      ok: results.apiKeys!.rps >= 0.8 * results.trivial!.rps,
+    },
+    {
+      target: "first page p50 at 1M ≤ 1.5 × at 1k",
+      value: ratio(results.txFirst1m!.p50 || 1, results.txFirst1k!.p50 || 1),
+      ok: (results.txFirst1m!.p50 || 1) <= 1.5 * (results.txFirst1k!.p50 || 1),
+    },
+    {
+      target: "deep page p50 at 1M ≤ 1.5 × at 1k",
+      value: ratio(results.txDeep1m!.p50 || 1, results.txDeep1k!.p50 || 1),
+      ok: (results.txDeep1m!.p50 || 1) <= 1.5 * (results.txDeep1k!.p50 || 1),
+    },
+    {
+      target: "POST /v1/delegated_users ≥ 500/s, no error",
+      value: results.createDelegatedUser!.rps,
+      ok:
+        results.createDelegatedUser!.rps >= 500 &&
+        results.createDelegatedUser!.non2xx === 0 &&
+        results.createDelegatedUser!.errors === 0,
+    },
+    {
+      target: "sign-in (argon2id) median ≤ 250 ms, p95 ≤ 500 ms",
+      value: `${signIn.right!.medianMs}/${signIn.right!.p95Ms}`,
+      ok: signIn.right!.medianMs <= 250 && signIn.right!.p95Ms <= 500 && signIn.right!.statuses.join() === "200",
+    },
     { target: "peak server RSS < 300 MB", value: Math.round(peak), ok: peak < 300 },
-    { target: "seeding 1M transactions < 60 s", value: Math.round(seedMillionMs / 100) / 10, ok: seedMillionMs < 60_000 },
+    {
+      target: "seeding 1M transactions < 60 s",
+      value: Math.round(seedMillionMs / 100) / 10,
+      ok: seedMillionMs < 60_000,
+    },
   ];
 }
 
 async function main() {
-  const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], { cwd: root, stdio: "inherit", env: process.env });
+  const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], {
+    cwd: root,
+    stdio: "inherit",
+    env: process.env,
+  });
   if (build.status !== 0) throw new Error("build failed");
   if (pgWritesOnly) {
     // `npm run bench -- --pg-writes`: just the PostgreSQL write section.
@@ -826,7 +1116,10 @@ async function main() {
   const signIn = cpuOnly ? {} : await measureSignIns();
   const { sqliteCpu, postgresqlCpu } = await measureServerCpuSections(secret);
   const cpu = { sqlite: sqliteCpu.cpu, postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.cpu };
-  const cpuRatios = { sqlite: sqliteCpu.ratios, postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.ratios };
+  const cpuRatios = {
+    sqlite: sqliteCpu.ratios,
+    postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.ratios,
+  };
   if (cpuOnly) {
     // `npm run bench -- --cpu-only`: just these figures (for profiling rounds).
     const targets = cpuTargets(sqliteCpu, postgresqlCpu);
@@ -838,9 +1131,25 @@ async function main() {
 
   const pgWrites = await measurePgWrites();
   const { results, peak, seedMillionMs, seedInformationRequestsMs } = await measureSqliteRoutes(platformId, secret);
-  const targets: Target[] = [...cpuTargets(sqliteCpu, postgresqlCpu), ...pgWritesTargets(pgWrites), ...routeTargets(results, signIn, peak, seedMillionMs)];
+  const targets: Target[] = [
+    ...cpuTargets(sqliteCpu, postgresqlCpu),
+    ...pgWritesTargets(pgWrites),
+    ...routeTargets(results, signIn, peak, seedMillionMs),
+  ];
   printTargets(targets);
-  writeResults({ connections: CONNECTIONS, durationSeconds: DURATION, cpu, cpuRatios, pgWrites, results, signIn, peakRssMb: Math.round(peak), seedMillionMs, seedInformationRequestsMs, targets });
+  writeResults({
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    cpu,
+    cpuRatios,
+    pgWrites,
+    results,
+    signIn,
+    peakRssMb: Math.round(peak),
+    seedMillionMs,
+    seedInformationRequestsMs,
+    targets,
+  });
   rmSync(work, { recursive: true, force: true });
 }
 

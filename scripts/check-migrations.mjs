@@ -20,7 +20,8 @@ if (!reachable.ok) {
   const postgresqlSql = await diffPostgresqlMigrationsToSchema();
   if (postgresqlSql) {
     console.error(
-      "schema.prisma has changes no PostgreSQL migration carries. Run `npm run db:migration -- <name>`:\n" + postgresqlSql,
+      "schema.prisma has changes no PostgreSQL migration carries. Run `npm run db:migration -- <name>`:\n" +
+        postgresqlSql,
     );
     failed = true;
   } else {

@@ -18,7 +18,9 @@ async function seed() {
   }
   const started = Date.now();
   const { platform, subAccounts } = await seedDemoPlatform();
-  console.log(`Demo platform "${platform.name}" with ${subAccounts.length} sub-accounts written to ${where} in ${Date.now() - started} ms.`);
+  console.log(
+    `Demo platform "${platform.name}" with ${subAccounts.length} sub-accounts written to ${where} in ${Date.now() - started} ms.`,
+  );
   console.log(`Sign in as ${DEMO_OWNER.email} with the password "${DEMO_OWNER.password}" (demo data only; change it).`);
 }
 

@@ -11,7 +11,10 @@ import {
   postgresqlReachable,
 } from "./lib/schema-diff.mjs";
 
-const name = (process.argv[2] ?? "").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+const name = (process.argv[2] ?? "")
+  .toLowerCase()
+  .replace(/[^a-z0-9]+/g, "_")
+  .replace(/^_|_$/g, "");
 if (!name) {
   console.error("usage: npm run db:migration -- <name>");
   process.exit(2);

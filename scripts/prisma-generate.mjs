@@ -14,7 +14,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1" };
 env.PRISMA_SCHEMA_ENGINE_BINARY ??= process.execPath;
 
-const generate = (...args) => spawnSync("npx", ["--no-install", "prisma", "generate", ...args], { stdio: "inherit", env, cwd: root });
+const generate = (...args) =>
+  spawnSync("npx", ["--no-install", "prisma", "generate", ...args], { stdio: "inherit", env, cwd: root });
 
 let result = generate();
 if (result.status === 0) {

@@ -21,7 +21,16 @@ function newestMtime(entry) {
 }
 
 const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
-const sources = ["app", "components", "lib", "instrumentation.ts", "instrumentation-client.ts", "proxy.ts", "next.config.js", "package-lock.json"]
+const sources = [
+  "app",
+  "components",
+  "lib",
+  "instrumentation.ts",
+  "instrumentation-client.ts",
+  "proxy.ts",
+  "next.config.js",
+  "package-lock.json",
+]
   .map((name) => path.join(root, name))
   .filter(existsSync);
 const stale = !existsSync(buildId) || Math.max(...sources.map(newestMtime)) > statSync(buildId).mtimeMs;

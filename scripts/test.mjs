@@ -23,9 +23,15 @@ const steps = [
   ["Type check", { run: npx("tsc", "--noEmit", "-p", ".") }],
   // ESLint, the import cycle check (dpdm) and prettier --check, as `npm run lint` runs them.
   ["Lint", { run: ["npm", ["run", "--silent", "lint"]] }],
-  ["Schema and migrations agree", { run: node("--experimental-wasm-modules", "--no-warnings", "scripts/check-migrations.mjs") }],
+  [
+    "Schema and migrations agree",
+    { run: node("--experimental-wasm-modules", "--no-warnings", "scripts/check-migrations.mjs") },
+  ],
   ["Unit and integration tests (vitest, SQLite)", vitest("vitest-sqlite.json")],
-  ["Unit and integration tests (vitest, PostgreSQL)", { ...vitest("vitest-postgresql.json"), env: { TEST_DATABASE: "postgresql" } }],
+  [
+    "Unit and integration tests (vitest, PostgreSQL)",
+    { ...vitest("vitest-postgresql.json"), env: { TEST_DATABASE: "postgresql" } },
+  ],
   ["Production build", { run: node("scripts/start.mjs", "--build-only") }],
   [
     "End-to-end tests (Playwright, production build)",
@@ -41,11 +47,24 @@ const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`.padStart(7);
 const results = [];
 // Without a server the PostgreSQL half is skipped, and says why (REQUIRE_POSTGRESQL=1, as .ci/run sets, makes it a failure).
 const postgresql = await postgresqlReachable();
-for (const [title, { run: [command, args], env: extraEnv, failures }] of steps) {
+for (const [
+  title,
+  {
+    run: [command, args],
+    env: extraEnv,
+    failures,
+  },
+] of steps) {
   console.log(`\n=== ${title} ===`);
   if (extraEnv?.TEST_DATABASE === "postgresql" && !postgresql.ok) {
-    console.log(`Skipped: ${postgresql.reason}. Set POSTGRESQL_TEST_URL to a server where the tests may create databases.`);
-    results.push({ title: `${title}: skipped, ${postgresql.reason}`, ok: process.env.REQUIRE_POSTGRESQL !== "1", ms: 0 });
+    console.log(
+      `Skipped: ${postgresql.reason}. Set POSTGRESQL_TEST_URL to a server where the tests may create databases.`,
+    );
+    results.push({
+      title: `${title}: skipped, ${postgresql.reason}`,
+      ok: process.env.REQUIRE_POSTGRESQL !== "1",
+      ms: 0,
+    });
     continue;
   }
   const started = Date.now();
@@ -62,5 +81,7 @@ for (const { title, ok, ms, listed = [] } of results) {
   console.log(`${ok ? "ok    " : "FAILED"} ${seconds(ms)}  ${title}`);
   for (const line of listed) console.log(line);
 }
-console.log(`       ${seconds(results.reduce((sum, { ms }) => sum + ms, 0))}  in all: ${results.length - failed} passed, ${failed} failed`);
+console.log(
+  `       ${seconds(results.reduce((sum, { ms }) => sum + ms, 0))}  in all: ${results.length - failed} passed, ${failed} failed`,
+);
 process.exit(failed ? 1 : 0);

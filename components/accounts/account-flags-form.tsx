@@ -18,7 +18,13 @@ export function AccountFlagsForm({ account }: { account: Account }) {
   const { form, onSubmit, formError } = apiForm;
 
   return (
-    <form className="row nowrap" style={{ alignItems: "flex-start" }} onSubmit={onSubmit} noValidate aria-label={`Feature flags of ${account.name}`}>
+    <form
+      className="row nowrap"
+      style={{ alignItems: "flex-start" }}
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={`Feature flags of ${account.name}`}
+    >
       <fieldset className="plain row nowrap" style={{ alignItems: "flex-start" }} disabled={readOnly}>
         <FlagSelects form={form} stored={account.featureFlags} onChange={unsave} />
       </fieldset>

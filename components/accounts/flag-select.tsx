@@ -26,10 +26,14 @@ export function FlagSelect({
     // A fixed width, so an error underneath wraps instead of squeezing the select beside it.
     <div className="field" style={{ width: "9rem" }}>
       <label htmlFor={id}>{label}</label>
-      <select id={id} style={{ width: "100%" }} aria-invalid={error ? true : undefined} aria-describedby={errorId} {...registration}>
-        {unset && (
-          <option value="">not set</option>
-        )}
+      <select
+        id={id}
+        style={{ width: "100%" }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={errorId}
+        {...registration}
+      >
+        {unset && <option value="">not set</option>}
         {featureFlagValues.map((value) => (
           <option key={value} value={value}>
             {value}

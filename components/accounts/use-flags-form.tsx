@@ -59,7 +59,15 @@ export function useFlagsForm<R>({
 }
 
 /** One select per feature flag, for a form of useFlagsForm. */
-export function FlagSelects({ form, stored, onChange }: { form: FlagsForm["form"]; stored: FeatureFlags; onChange: () => void }) {
+export function FlagSelects({
+  form,
+  stored,
+  onChange,
+}: {
+  form: FlagsForm["form"];
+  stored: FeatureFlags;
+  onChange: () => void;
+}) {
   const errors = form.formState.errors.featureFlags;
   return featureFlagNames.map((name) => (
     <FlagSelect

@@ -15,7 +15,8 @@ export function CidrAllowlistEditor({ form }: { form: UseFormReturn<KeyFormValue
     <fieldset>
       <legend>Allowed addresses</legend>
       <p className="muted" style={{ margin: 0, fontSize: "0.85rem" }}>
-        IPv4 or IPv6 CIDR ranges, such as 203.0.113.0/24 or 2001:db8::/32. With no ranges, the key works from any address.
+        IPv4 or IPv6 CIDR ranges, such as 203.0.113.0/24 or 2001:db8::/32. With no ranges, the key works from any
+        address.
       </p>
       {fields.map((row, index) => (
         <div key={row.id} className="cidr-row">
@@ -26,7 +27,9 @@ export function CidrAllowlistEditor({ form }: { form: UseFormReturn<KeyFormValue
             autoComplete="off"
             spellCheck={false}
             error={errors?.[index]?.value}
-            {...form.register(`cidrAllowlist.${index}.value`, { onChange: () => void form.trigger(`cidrAllowlist.${index}.value`) })}
+            {...form.register(`cidrAllowlist.${index}.value`, {
+              onChange: () => void form.trigger(`cidrAllowlist.${index}.value`),
+            })}
           />
           <button type="button" aria-label={`Remove range ${index + 1}`} onClick={() => remove(index)}>
             Remove

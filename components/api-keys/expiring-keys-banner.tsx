@@ -33,7 +33,8 @@ export function ExpiringKeysBanner() {
       <ul style={{ margin: "0.4rem 0 0", paddingLeft: "1.2rem" }}>
         {expiring.map(({ key, days }) => (
           <li key={key.id}>
-            <strong>{labelOf(key)}</strong> <code>{key.prefix}…</code>: {days === 1 ? "1 day left" : `${days} days left`} (expires <DateTime value={key.expiresAt} />)
+            <strong>{labelOf(key)}</strong> <code>{key.prefix}…</code>:{" "}
+            {days === 1 ? "1 day left" : `${days} days left`} (expires <DateTime value={key.expiresAt} />)
           </li>
         ))}
       </ul>

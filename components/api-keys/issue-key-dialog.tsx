@@ -5,7 +5,14 @@ import { Controller } from "react-hook-form";
 import { CidrAllowlistEditor } from "@/components/api-keys/cidr-allowlist-editor";
 import { ExpiryField } from "@/components/api-keys/expiry-field";
 import { IssuedSecret } from "@/components/api-keys/issued-secret";
-import { expiryBounds, formPath, issueBody, issueKeyResolver, keyFormFields, type KeyFormValues } from "@/components/api-keys/key-form";
+import {
+  expiryBounds,
+  formPath,
+  issueBody,
+  issueKeyResolver,
+  keyFormFields,
+  type KeyFormValues,
+} from "@/components/api-keys/key-form";
 import { PermissionPicker } from "@/components/api-keys/permission-picker";
 import { defaultPermissionsFor } from "@/components/api-keys/permissions";
 import { apiKeysQueryKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
@@ -22,7 +29,11 @@ export function IssueKeyDialog({ open, onClose }: { open: boolean; onClose: () =
   const [issued, setIssued, close] = useDialogResult<ApiKeyCreated>(onClose);
   return (
     <Dialog open={open} onClose={close} title={issued ? "Your new API key" : "Issue API key"}>
-      {issued ? <IssuedSecret issued={issued} onDone={close} /> : <IssueKeyForm onIssued={setIssued} onCancel={close} />}
+      {issued ? (
+        <IssuedSecret issued={issued} onDone={close} />
+      ) : (
+        <IssueKeyForm onIssued={setIssued} onCancel={close} />
+      )}
     </Dialog>
   );
 }
@@ -33,7 +44,13 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
   const apiForm = useApiForm<KeyFormValues, ApiKeyCreated>({
     resolver: issueKeyResolver,
     // Checked at first: what the API would give with `permissions` left out.
-    defaultValues: { name: "", expiresOn: bounds.suggested, cidrAllowlist: [], permissions: defaultPermissionsFor(me.permissions), code: "" },
+    defaultValues: {
+      name: "",
+      expiresOn: bounds.suggested,
+      cidrAllowlist: [],
+      permissions: defaultPermissionsFor(me.permissions),
+      code: "",
+    },
     submit: (values) => api(issueApiKeyEndpoint, { body: issueBody(values), totpCode: values.code.trim() }),
     // The list behind the dialog shows the new key as soon as the dialog closes.
     invalidates: [apiKeysQueryKey],
@@ -45,13 +62,32 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
   const { errors } = form.formState;
   return (
     <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Issue key" pendingLabel="Issuing…">
-      <Field label="Name" placeholder="Payouts service" autoComplete="off" hint="Optional. Helps you recognise the key later." error={errors.name} {...form.register("name")} />
-      <ExpiryField label="Expires on" what="The key" bounds={bounds} registration={form.register("expiresOn")} error={errors.expiresOn} />
+      <Field
+        label="Name"
+        placeholder="Payouts service"
+        autoComplete="off"
+        hint="Optional. Helps you recognise the key later."
+        error={errors.name}
+        {...form.register("name")}
+      />
+      <ExpiryField
+        label="Expires on"
+        what="The key"
+        bounds={bounds}
+        registration={form.register("expiresOn")}
+        error={errors.expiresOn}
+      />
       <Controller
         control={form.control}
         name="permissions"
         render={({ field, fieldState }) => (
-          <PermissionPicker value={field.value} onChange={field.onChange} held={me.permissions} role={me.role} error={fieldState.error} />
+          <PermissionPicker
+            value={field.value}
+            onChange={field.onChange}
+            held={me.permissions}
+            role={me.role}
+            error={fieldState.error}
+          />
         )}
       />
       <CidrAllowlistEditor form={form} />

@@ -6,7 +6,15 @@ import { ShownOnce } from "@/components/ui/shown-once";
 import { DateTime } from "@/components/ui/format";
 
 /** A new key's secret, shown this once with a copy button (after issuing and after rolling). */
-export function IssuedSecret({ issued, onDone, children }: { issued: ApiKeyCreated; onDone: () => void; children?: ReactNode }) {
+export function IssuedSecret({
+  issued,
+  onDone,
+  children,
+}: {
+  issued: ApiKeyCreated;
+  onDone: () => void;
+  children?: ReactNode;
+}) {
   return (
     <ShownOnce
       notice={
@@ -22,7 +30,8 @@ export function IssuedSecret({ issued, onDone, children }: { issued: ApiKeyCreat
     >
       {children}
       <p className="alert warn" style={{ margin: 0 }}>
-        <strong>Copy it now: you will not see this key again.</strong> Store it in your secret manager; we keep only a hash of it.
+        <strong>Copy it now: you will not see this key again.</strong> Store it in your secret manager; we keep only a
+        hash of it.
       </p>
     </ShownOnce>
   );

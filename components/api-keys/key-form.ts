@@ -36,7 +36,8 @@ export function formPath(path: readonly PropertyKey[] | string): string {
 }
 
 // An empty date picker would otherwise read as a malformed date-time.
-const dateIssues = (expiresOn: string): Issue[] => (expiresOn ? [] : [{ path: ["expiresAt"], message: "choose the day the key stops working" }]);
+const dateIssues = (expiresOn: string): Issue[] =>
+  expiresOn ? [] : [{ path: ["expiresAt"], message: "choose the day the key stops working" }];
 
 /** Midnight UTC of the picked day, so the picker's last day stays within one year. */
 const expiresAtOf = (expiresOn: string) => `${expiresOn}T00:00:00.000Z`;
@@ -55,9 +56,14 @@ export function issueBody(values: KeyFormValues): z.input<typeof issueApiKeyInpu
 }
 
 /** The POST /v1/api_keys/{key}/roll body for the roll dialog's values. */
-export const rollBody = (values: RollFormValues): z.input<typeof rollApiKeyInput> => ({ expiresAt: expiresAtOf(values.expiresOn), overlapSeconds: Number(values.overlapSeconds) });
+export const rollBody = (values: RollFormValues): z.input<typeof rollApiKeyInput> => ({
+  expiresAt: expiresAtOf(values.expiresOn),
+  overlapSeconds: Number(values.overlapSeconds),
+});
 
-export const allowlistBody = (values: KeyFormValues): z.input<typeof updateApiKeyInput> => ({ cidrAllowlist: values.cidrAllowlist.map((row) => row.value) });
+export const allowlistBody = (values: KeyFormValues): z.input<typeof updateApiKeyInput> => ({
+  cidrAllowlist: values.cidrAllowlist.map((row) => row.value),
+});
 
 export const issueKeyResolver = schemaResolver<KeyFormValues>(formPath, (values) => [
   ...dateIssues(values.expiresOn),
@@ -77,8 +83,12 @@ export const updateAllowlistResolver = schemaResolver<KeyFormValues>(formPath, (
 ]);
 
 // The API's body fields (checked against its schema) and the form's own code field.
-export const keyFormFields = ["name", "expiresAt", "cidrAllowlist", "permissions", "code"] as const satisfies readonly (keyof z.input<typeof issueApiKeyInput> | "code")[];
-export const rollFormFields = ["expiresAt", "overlapSeconds", "code"] as const satisfies readonly (keyof z.input<typeof rollApiKeyInput> | "code")[];
+export const keyFormFields = ["name", "expiresAt", "cidrAllowlist", "permissions", "code"] as const satisfies readonly (
+  keyof z.input<typeof issueApiKeyInput> | "code"
+)[];
+export const rollFormFields = ["expiresAt", "overlapSeconds", "code"] as const satisfies readonly (
+  keyof z.input<typeof rollApiKeyInput> | "code"
+)[];
 
 /** How long the old secret may keep working after a roll: the choices the dialog offers. */
 export const OVERLAP_CHOICES = [

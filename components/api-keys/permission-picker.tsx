@@ -1,7 +1,13 @@
 "use client";
 
 import { useId } from "react";
-import { defaultPermissionsFor, groupPermissions, offerablePermissions, permissionLabel, readOnlyPermissionsFor } from "@/components/api-keys/permissions";
+import {
+  defaultPermissionsFor,
+  groupPermissions,
+  offerablePermissions,
+  permissionLabel,
+  readOnlyPermissionsFor,
+} from "@/components/api-keys/permissions";
 import { ROLE_LABELS } from "@/components/employees/roles";
 import { KEY_PERMISSIONS, sortPermissions, type Permission, type Role } from "@/lib/auth/permissions";
 
@@ -28,7 +34,11 @@ export function PermissionPicker({
   const chosen = new Set(value);
   const set = (next: readonly Permission[]) => onChange(sortPermissions(next));
   const toggle = (permission: Permission, on: boolean) =>
-    set(on ? [...offerable.filter((item) => chosen.has(item)), permission] : offerable.filter((item) => item !== permission && chosen.has(item)));
+    set(
+      on
+        ? [...offerable.filter((item) => chosen.has(item)), permission]
+        : offerable.filter((item) => item !== permission && chosen.has(item)),
+    );
   const count = offerable.filter((permission) => chosen.has(permission)).length;
   const describedBy = [`${id}-count`, error?.message ? `${id}-error` : undefined].filter(Boolean).join(" ");
 
@@ -37,7 +47,8 @@ export function PermissionPicker({
       <legend>Permissions</legend>
       <p className="hint">
         What the key may do. The defaults are checked.
-        {offerable.length < KEY_PERMISSIONS.length && ` Greyed out: not part of your role (${ROLE_LABELS[role]}); a key never gets more than you hold.`}
+        {offerable.length < KEY_PERMISSIONS.length &&
+          ` Greyed out: not part of your role (${ROLE_LABELS[role]}); a key never gets more than you hold.`}
       </p>
       <div className="permission-presets" role="group" aria-label="Quick choices">
         <button type="button" onClick={() => set(defaultPermissionsFor(held))}>
@@ -61,7 +72,11 @@ export function PermissionPicker({
                   {resource.actions.map(({ permission, action }) => {
                     const allowed = held.includes(permission);
                     return (
-                      <label key={permission} className={`action-${action}${allowed ? "" : " unavailable"}`} title={allowed ? undefined : "Not part of your role"}>
+                      <label
+                        key={permission}
+                        className={`action-${action}${allowed ? "" : " unavailable"}`}
+                        title={allowed ? undefined : "Not part of your role"}
+                      >
                         <input
                           type="checkbox"
                           aria-label={permissionLabel(permission)}
@@ -81,12 +96,14 @@ export function PermissionPicker({
       </div>
       {chosen.has("employees:write") && (
         <p className="alert warn" role="note">
-          <strong>Employees: write</strong> lets this key invite people to the dashboard, deactivate employees and turn off their two-factor
-          authentication. Give it only to a system that manages your staff.
+          <strong>Employees: write</strong> lets this key invite people to the dashboard, deactivate employees and turn
+          off their two-factor authentication. Give it only to a system that manages your staff.
         </p>
       )}
       <p id={`${id}-count`} className={count === 0 ? "alert warn" : "hint"} role="status">
-        {count === 0 ? "No permissions chosen: the key will be refused everywhere." : `${count} of ${offerable.length} permissions chosen.`}
+        {count === 0
+          ? "No permissions chosen: the key will be refused everywhere."
+          : `${count} of ${offerable.length} permissions chosen.`}
       </p>
       {error?.message && (
         <span id={`${id}-error`} className="field-error" role="alert">

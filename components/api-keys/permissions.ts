@@ -43,9 +43,14 @@ const resourceOf = (permission: Permission) => permission.split(":")[0] as Resou
 const actionOf = (permission: Permission) => SPECIAL_ACTIONS[permission] ?? permission.split(":")[1] ?? permission;
 
 /** "transactions:read" → "Transactions: read". */
-export const permissionLabel = (permission: Permission) => `${RESOURCE_LABELS[resourceOf(permission)]}: ${actionOf(permission)}`;
+export const permissionLabel = (permission: Permission) =>
+  `${RESOURCE_LABELS[resourceOf(permission)]}: ${actionOf(permission)}`;
 
-export type ResourcePermissions = { resource: Resource; label: string; actions: { permission: Permission; action: string }[] };
+export type ResourcePermissions = {
+  resource: Resource;
+  label: string;
+  actions: { permission: Permission; action: string }[];
+};
 export type PermissionGroup = { label: string; resources: ResourcePermissions[] };
 
 /** The permissions of `list`, grouped and in the groups' order; empty groups and resources are left out. */
@@ -57,7 +62,9 @@ export function groupPermissions(list: readonly Permission[]): PermissionGroup[]
       .map((resource) => ({
         resource,
         label: RESOURCE_LABELS[resource],
-        actions: sorted.filter((permission) => resourceOf(permission) === resource).map((permission) => ({ permission, action: actionOf(permission) })),
+        actions: sorted
+          .filter((permission) => resourceOf(permission) === resource)
+          .map((permission) => ({ permission, action: actionOf(permission) })),
       }))
       .filter((entry) => entry.actions.length > 0),
   })).filter((group) => group.resources.length > 0);
@@ -65,18 +72,24 @@ export function groupPermissions(list: readonly Permission[]): PermissionGroup[]
 
 /** "Virtual accounts: read, write", one line per resource, for a compact list. */
 export const resourceLines = (list: readonly Permission[]) =>
-  groupPermissions(list).flatMap((group) => group.resources.map((entry) => `${entry.label}: ${entry.actions.map((item) => item.action).join(", ")}`));
+  groupPermissions(list).flatMap((group) =>
+    group.resources.map((entry) => `${entry.label}: ${entry.actions.map((item) => item.action).join(", ")}`),
+  );
 
-const sameSet = (a: readonly Permission[], b: readonly Permission[]) => a.length === b.length && a.every((permission) => b.includes(permission));
+const sameSet = (a: readonly Permission[], b: readonly Permission[]) =>
+  a.length === b.length && a.every((permission) => b.includes(permission));
 
 /** What a key would get from the API with `permissions` left out, for someone holding `held`. */
-export const defaultPermissionsFor = (held: readonly Permission[]) => DEFAULT_KEY_PERMISSIONS.filter((permission) => held.includes(permission));
+export const defaultPermissionsFor = (held: readonly Permission[]) =>
+  DEFAULT_KEY_PERMISSIONS.filter((permission) => held.includes(permission));
 
 /** Every key permission `held` includes: what the issue form can offer. */
-export const offerablePermissions = (held: readonly Permission[]) => KEY_PERMISSIONS.filter((permission) => held.includes(permission));
+export const offerablePermissions = (held: readonly Permission[]) =>
+  KEY_PERMISSIONS.filter((permission) => held.includes(permission));
 
 /** The read permissions among those `held` can give a key. */
-export const readOnlyPermissionsFor = (held: readonly Permission[]) => offerablePermissions(held).filter((permission) => permission.endsWith(":read"));
+export const readOnlyPermissionsFor = (held: readonly Permission[]) =>
+  offerablePermissions(held).filter((permission) => permission.endsWith(":read"));
 
 /** One phrase for a key's permissions, for the list ("All default permissions", "3 permissions, read only"). */
 export function summarisePermissions(list: readonly Permission[]): string {
@@ -94,7 +107,11 @@ export function summarisePermissions(list: readonly Permission[]): string {
  */
 export function creatorLabel(
   createdBy: ApiKey["createdBy"],
-  { meId, employees, keys }: { meId: string; employees?: ReadonlyMap<string, string>; keys: readonly Pick<ApiKey, "id" | "name" | "prefix">[] },
+  {
+    meId,
+    employees,
+    keys,
+  }: { meId: string; employees?: ReadonlyMap<string, string>; keys: readonly Pick<ApiKey, "id" | "name" | "prefix">[] },
 ): string | null {
   if (!createdBy) return null;
   if (createdBy.type === "employee") {

@@ -6,7 +6,15 @@ import { revokeApiKeyEndpoint } from "@/lib/api-keys/endpoints";
 import { api } from "@/lib/client/api";
 
 /** Asks before revoking a key (DELETE /v1/api_keys/{key}), naming it; needs an authenticator code. */
-export function RevokeKeyDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey | null; onClose: () => void; onRevoked: (key: ApiKey) => void }) {
+export function RevokeKeyDialog({
+  apiKey,
+  onClose,
+  onRevoked,
+}: {
+  apiKey: ApiKey | null;
+  onClose: () => void;
+  onRevoked: (key: ApiKey) => void;
+}) {
   return (
     <CodeConfirmDialog
       subject={apiKey}
@@ -21,8 +29,8 @@ export function RevokeKeyDialog({ apiKey, onClose, onRevoked }: { apiKey: ApiKey
     >
       {(apiKey) => (
         <>
-          Revoke <strong>{labelOf(apiKey)}</strong> (<code>{apiKey.prefix}…</code>)? Every request made with it is refused from now on. This cannot be
-          undone.
+          Revoke <strong>{labelOf(apiKey)}</strong> (<code>{apiKey.prefix}…</code>)? Every request made with it is
+          refused from now on. This cannot be undone.
         </>
       )}
     </CodeConfirmDialog>

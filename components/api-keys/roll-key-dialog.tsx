@@ -3,8 +3,22 @@
 import { useId, useState } from "react";
 import { ExpiryField } from "@/components/api-keys/expiry-field";
 import { IssuedSecret } from "@/components/api-keys/issued-secret";
-import { expiryBounds, formPath, OVERLAP_CHOICES, rollBody, rollFormFields, rollKeyResolver, type RollFormValues } from "@/components/api-keys/key-form";
-import { apiKeysQueryKey, labelOf, useApiKeys, type ApiKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
+import {
+  expiryBounds,
+  formPath,
+  OVERLAP_CHOICES,
+  rollBody,
+  rollFormFields,
+  rollKeyResolver,
+  type RollFormValues,
+} from "@/components/api-keys/key-form";
+import {
+  apiKeysQueryKey,
+  labelOf,
+  useApiKeys,
+  type ApiKey,
+  type ApiKeyCreated,
+} from "@/components/api-keys/use-api-keys";
 import { StepUpForm } from "@/components/step-up-form";
 import { Dialog, useDialogResult } from "@/components/ui/dialog";
 import { DateTime } from "@/components/ui/format";
@@ -34,14 +48,23 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onCl
   );
 }
 
-function RollKeyForm({ apiKey, onRolled, onCancel }: { apiKey: ApiKey; onRolled: (rolled: Rolled) => void; onCancel: () => void }) {
+function RollKeyForm({
+  apiKey,
+  onRolled,
+  onCancel,
+}: {
+  apiKey: ApiKey;
+  onRolled: (rolled: Rolled) => void;
+  onCancel: () => void;
+}) {
   const id = useId();
   const [bounds] = useState(() => expiryBounds());
   const apiForm = useApiForm<RollFormValues, ApiKeyCreated>({
     resolver: rollKeyResolver,
     // An hour by default: a roll should not break the systems still using the old secret.
     defaultValues: { expiresOn: bounds.suggested, overlapSeconds: "3600", code: "" },
-    submit: (values) => api(rollApiKeyEndpoint, { params: { key: apiKey.id }, body: rollBody(values), totpCode: values.code.trim() }),
+    submit: (values) =>
+      api(rollApiKeyEndpoint, { params: { key: apiKey.id }, body: rollBody(values), totpCode: values.code.trim() }),
     // Awaited before the secret shows, so the old key's new expiry is already in the list.
     invalidates: [apiKeysQueryKey],
     onDone: (key, values) => onRolled({ key, overlapSeconds: Number(values.overlapSeconds) }),
@@ -53,15 +76,30 @@ function RollKeyForm({ apiKey, onRolled, onCancel }: { apiKey: ApiKey; onRolled:
   return (
     <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Roll key" pendingLabel="Rolling…">
       <p style={{ margin: 0 }}>
-        Roll <strong>{labelOf(apiKey)}</strong> (<code>{apiKey.prefix}…</code>): you get a new secret with the same name, permissions and allowed
-        addresses. The old secret stops when the overlap you choose ends.
+        Roll <strong>{labelOf(apiKey)}</strong> (<code>{apiKey.prefix}…</code>): you get a new secret with the same
+        name, permissions and allowed addresses. The old secret stops when the overlap you choose ends.
       </p>
-      <ExpiryField label="New secret expires on" what="The new secret" bounds={bounds} registration={form.register("expiresOn")} error={errors.expiresOn} />
-      <fieldset className="overlap-picker" aria-describedby={errors.overlapSeconds?.message ? `${id}-error` : undefined}>
+      <ExpiryField
+        label="New secret expires on"
+        what="The new secret"
+        bounds={bounds}
+        registration={form.register("expiresOn")}
+        error={errors.expiresOn}
+      />
+      <fieldset
+        className="overlap-picker"
+        aria-describedby={errors.overlapSeconds?.message ? `${id}-error` : undefined}
+      >
         <legend>Old secret keeps working for</legend>
         {OVERLAP_CHOICES.map((choice) => (
           <div key={choice.seconds} className="overlap-option">
-            <input type="radio" id={`${id}-${choice.seconds}`} value={String(choice.seconds)} aria-describedby={`${id}-${choice.seconds}-hint`} {...form.register("overlapSeconds")} />
+            <input
+              type="radio"
+              id={`${id}-${choice.seconds}`}
+              value={String(choice.seconds)}
+              aria-describedby={`${id}-${choice.seconds}-hint`}
+              {...form.register("overlapSeconds")}
+            />
             <label htmlFor={`${id}-${choice.seconds}`}>{choice.label}</label>
             <span id={`${id}-${choice.seconds}-hint`} className="hint">
               {choice.hint}
@@ -84,7 +122,9 @@ function OldSecretNotice({ oldKey, overlapSeconds }: { oldKey: ApiKey; overlapSe
   const fresh = keys.data?.find((key) => key.id === oldKey.id);
   // The notice says how things stand when it renders: the clock is read on each render on purpose.
   // eslint-disable-next-line react-hooks/purity
-  const stopsAt = fresh?.expiresAt ?? new Date(Math.min(Date.now() + overlapSeconds * 1000, Date.parse(oldKey.expiresAt))).toISOString();
+  const stopsAt =
+    fresh?.expiresAt ??
+    new Date(Math.min(Date.now() + overlapSeconds * 1000, Date.parse(oldKey.expiresAt))).toISOString();
   return (
     <p className="alert info" role="note" style={{ margin: 0 }}>
       {/* eslint-disable-next-line react-hooks/purity */}
@@ -94,8 +134,8 @@ function OldSecretNotice({ oldKey, overlapSeconds }: { oldKey: ApiKey; overlapSe
         </>
       ) : (
         <>
-          The old secret (<code>{oldKey.prefix}…</code>) keeps working until <DateTime value={stopsAt} />, then stops. Put the new one in place before
-          then.
+          The old secret (<code>{oldKey.prefix}…</code>) keeps working until <DateTime value={stopsAt} />, then stops.
+          Put the new one in place before then.
         </>
       )}
     </p>

@@ -32,5 +32,8 @@ export const labelOf = (key: Pick<ApiKey, "name" | "prefix">) => key.name ?? `${
  */
 export function useEmployeeNames(enabled: boolean): ReadonlyMap<string, string> | undefined {
   const employees = useEmployees({ enabled });
-  return useMemo(() => (employees.data ? new Map(employees.data.map((employee) => [employee.id, employee.name])) : undefined), [employees.data]);
+  return useMemo(
+    () => (employees.data ? new Map(employees.data.map((employee) => [employee.id, employee.name])) : undefined),
+    [employees.data],
+  );
 }

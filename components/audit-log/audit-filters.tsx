@@ -24,9 +24,17 @@ const emptyAsMissing = (value: string) => (value.trim() === "" ? undefined : val
 /** Filter form of the audit log. */
 export function AuditFiltersForm({ current, serverErrors, onApply }: FilterFormProps<AuditFilters>) {
   const { form, errorOf } = useFilterForm(zodResolver(filtersSchema), current, serverErrors);
-  const field = (name: (typeof auditFilterNames)[number]) => ({ error: errorOf(name), ...form.register(name, { setValueAs: emptyAsMissing }) });
+  const field = (name: (typeof auditFilterNames)[number]) => ({
+    error: errorOf(name),
+    ...form.register(name, { setValueAs: emptyAsMissing }),
+  });
   return (
-    <FilterBar label="Filter the audit log" onSubmit={(event) => void form.handleSubmit(onApply)(event)} onClear={() => onApply({})} filtered={auditFilterNames.some((name) => current[name])}>
+    <FilterBar
+      label="Filter the audit log"
+      onSubmit={(event) => void form.handleSubmit(onApply)(event)}
+      onClear={() => onApply({})}
+      filtered={auditFilterNames.some((name) => current[name])}
+    >
       <Field label="Action" placeholder="api_key.issue" autoComplete="off" {...field("action")} />
       <Field label="Actor id" placeholder="emp_… or key_…" autoComplete="off" {...field("actorId")} />
       <Field label="From (UTC)" type="date" {...field("startDate")} />

@@ -7,7 +7,15 @@ export type EmployeeAction = "change-role" | "deactivate" | "reset-two-factor";
  * What the signed-in employee may do to `employee`, in the order the buttons show. The API decides
  * in the end; this only keeps out of sight what it would refuse (403) or what makes no sense.
  */
-export function availableActions({ meId, employee, can }: { meId: string; employee: Employee; can: (permission: Permission) => boolean }): EmployeeAction[] {
+export function availableActions({
+  meId,
+  employee,
+  can,
+}: {
+  meId: string;
+  employee: Employee;
+  can: (permission: Permission) => boolean;
+}): EmployeeAction[] {
   if (employee.status === "deactivated") return [];
   // Only owners make or remove owners, and only they may deactivate or reset an owner.
   if (employee.role === "owner" && !can("owners")) return [];

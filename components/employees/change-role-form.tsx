@@ -17,7 +17,15 @@ const changeRoleForm = changeRoleInput.extend({ code: totpCodeSchema });
 type Values = z.input<typeof changeRoleForm>;
 
 /** Gives an employee another role (POST /v1/employees/{id}), with an authenticator code. */
-export function ChangeRoleForm({ employee, onCancel, onDone }: { employee: Employee; onCancel: () => void; onDone: (employee: Employee) => void }) {
+export function ChangeRoleForm({
+  employee,
+  onCancel,
+  onDone,
+}: {
+  employee: Employee;
+  onCancel: () => void;
+  onDone: (employee: Employee) => void;
+}) {
   const me = useMe();
   const can = useCan();
   const isMe = employee.id === me.id;
@@ -30,7 +38,8 @@ export function ChangeRoleForm({ employee, onCancel, onDone }: { employee: Emplo
       form.setError("role", { type: "validate", message: "is already their role: choose another" });
       return false;
     },
-    submit: ({ role, code }) => api(changeRoleEndpoint, { params: { id: employee.id }, body: { role }, totpCode: code }),
+    submit: ({ role, code }) =>
+      api(changeRoleEndpoint, { params: { id: employee.id }, body: { role }, totpCode: code }),
     // One's own new role changes what the dashboard offers, at once.
     invalidates: isMe ? [employeesQueryKey, queryKey(currentSessionEndpoint)] : [employeesQueryKey],
     onDone,
@@ -51,7 +60,12 @@ export function ChangeRoleForm({ employee, onCancel, onDone }: { employee: Emplo
           </>
         )}
       </p>
-      <RolePicker roles={grantableRoles(can)} current={employee.role} registration={form.register("role")} error={form.formState.errors.role} />
+      <RolePicker
+        roles={grantableRoles(can)}
+        current={employee.role}
+        registration={form.register("role")}
+        error={form.formState.errors.role}
+      />
     </StepUpForm>
   );
 }

@@ -26,7 +26,11 @@ type Credentials = ResponseOf<typeof employeeCredentialsEndpoint>;
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What the page's notice says once they are deactivated, with what was revoked alongside. */
-export function deactivatedNotice(employee: { name: string }, { createdCredentials: { apiKeys, webhookEndpoints } }: Pick<Deactivated, "createdCredentials">, revoked: boolean) {
+export function deactivatedNotice(
+  employee: { name: string },
+  { createdCredentials: { apiKeys, webhookEndpoints } }: Pick<Deactivated, "createdCredentials">,
+  revoked: boolean,
+) {
   const base = `${employee.name} is deactivated: their sessions have ended and they can no longer sign in.`;
   if (apiKeys.length + webhookEndpoints.length === 0) return base;
   const what = `${count(apiKeys.length, "API key", "API keys")} and ${count(webhookEndpoints.length, "webhook endpoint", "webhook endpoints")}`;
@@ -38,7 +42,15 @@ export function deactivatedNotice(employee: { name: string }, { createdCredentia
  * keys and webhook endpoints they created that still work (GET /v1/employees/{id}/credentials), with
  * "also revoke" ticked: offboarding that leaves their credentials working is how a leaver keeps access.
  */
-export function DeactivateEmployeeForm({ employee, onCancel, onDone }: { employee: Employee; onCancel: () => void; onDone: (notice: string) => void }) {
+export function DeactivateEmployeeForm({
+  employee,
+  onCancel,
+  onDone,
+}: {
+  employee: Employee;
+  onCancel: () => void;
+  onDone: (notice: string) => void;
+}) {
   const can = useCan();
   const mayList = can("employees:read") && can("api_keys:read") && can("webhooks:read");
   const mayRevoke = can("api_keys:write") && can("webhooks:write");
@@ -55,27 +67,37 @@ export function DeactivateEmployeeForm({ employee, onCancel, onDone }: { employe
         totpCode: code,
       }),
     invalidates: [employeesQueryKey, apiKeysQueryKey, webhookEndpointsQueryKey],
-    onDone: (result, { revokeCredentials }) => onDone(deactivatedNotice(employee, result, revokeCredentials && mayRevoke)),
+    onDone: (result, { revokeCredentials }) =>
+      onDone(deactivatedNotice(employee, result, revokeCredentials && mayRevoke)),
     fields: ["code"],
     conflict: "form",
   });
   return (
     <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Deactivate" pendingLabel="Deactivating…" danger>
       <p style={{ margin: 0 }}>
-        Deactivate <strong>{employee.name}</strong> ({employee.email})? Every session of theirs ends at once and they can no longer sign in
-        {employee.status === "invited" ? "; the invitation link you sent them stops working" : ""}. Their name stays in the list and the audit log. This
-        cannot be undone.
+        Deactivate <strong>{employee.name}</strong> ({employee.email})? Every session of theirs ends at once and they
+        can no longer sign in
+        {employee.status === "invited" ? "; the invitation link you sent them stops working" : ""}. Their name stays in
+        the list and the audit log. This cannot be undone.
       </p>
       {mayList ? (
         <DataState query={credentials}>
-          {credentials.data && found === 0 && <p className="muted" style={{ margin: 0 }}>They created no API keys or webhook endpoints that still work.</p>}
+          {credentials.data && found === 0 && (
+            <p className="muted" style={{ margin: 0 }}>
+              They created no API keys or webhook endpoints that still work.
+            </p>
+          )}
           {credentials.data && found > 0 && (
-            <CreatedCredentials credentials={credentials.data} registration={mayRevoke ? apiForm.form.register("revokeCredentials") : null} />
+            <CreatedCredentials
+              credentials={credentials.data}
+              registration={mayRevoke ? apiForm.form.register("revokeCredentials") : null}
+            />
           )}
         </DataState>
       ) : (
         <p className="muted" style={{ margin: 0 }}>
-          Your role cannot read API keys and webhook endpoints, so the ones they created are not listed here and stay working.
+          Your role cannot read API keys and webhook endpoints, so the ones they created are not listed here and stay
+          working.
         </p>
       )}
     </StepUpForm>
@@ -126,7 +148,8 @@ function CreatedCredentials({
           <input type="checkbox" id={`${id}-revoke`} aria-describedby={`${id}-revoke-effect`} {...registration} />
           <label htmlFor={`${id}-revoke`}>Also revoke these keys and disable these endpoints</label>
           <p id={`${id}-revoke-effect`} className="muted">
-            In the same step as the deactivation. Untick to keep them working, e.g. while their integrations are handed over.
+            In the same step as the deactivation. Untick to keep them working, e.g. while their integrations are handed
+            over.
           </p>
         </div>
       ) : (

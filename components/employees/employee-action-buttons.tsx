@@ -29,7 +29,12 @@ export function EmployeeActionButtons({
   return (
     <div className="employee-actions">
       {actions.map((action) => (
-        <button key={action} type="button" aria-label={labels[action].name(employee.name)} onClick={() => onOpen(action)}>
+        <button
+          key={action}
+          type="button"
+          aria-label={labels[action].name(employee.name)}
+          onClick={() => onOpen(action)}
+        >
           {labels[action].text}
         </button>
       ))}

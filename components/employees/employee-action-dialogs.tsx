@@ -13,12 +13,26 @@ import { resetTwoFactorEndpoint } from "@/lib/employees/endpoints";
 export type OpenAction = { action: EmployeeAction; employee: Employee };
 
 /** The dialogs of the employee actions; `onDone` gets a sentence saying what happened. */
-export function EmployeeActionDialogs({ open, onClose, onDone }: { open: OpenAction | null; onClose: () => void; onDone: (notice: string) => void }) {
+export function EmployeeActionDialogs({
+  open,
+  onClose,
+  onDone,
+}: {
+  open: OpenAction | null;
+  onClose: () => void;
+  onDone: (notice: string) => void;
+}) {
   const target = (action: EmployeeAction) => (open?.action === action ? open.employee : null);
   return (
     <>
       <DialogFor subject={target("change-role")} onClose={onClose} title="Change role">
-        {(employee) => <ChangeRoleForm employee={employee} onCancel={onClose} onDone={(changed) => onDone(`${changed.name} is now ${ROLE_LABELS[changed.role]}.`)} />}
+        {(employee) => (
+          <ChangeRoleForm
+            employee={employee}
+            onCancel={onClose}
+            onDone={(changed) => onDone(`${changed.name} is now ${ROLE_LABELS[changed.role]}.`)}
+          />
+        )}
       </DialogFor>
       {/* Deactivating lists what they created first, with "also revoke" ticked. */}
       <DialogFor subject={target("deactivate")} onClose={onClose} title="Deactivate employee">
@@ -34,13 +48,18 @@ export function EmployeeActionDialogs({ open, onClose, onDone }: { open: OpenAct
         onConfirm={(employee, code) => api(resetTwoFactorEndpoint, { params: { id: employee.id }, totpCode: code })}
         invalidates={[employeesQueryKey]}
         onClose={onClose}
-        onDone={(employee) => onDone(`Two-factor authentication of ${employee.name} is off. They set it up again after signing in with their password.`)}
+        onDone={(employee) =>
+          onDone(
+            `Two-factor authentication of ${employee.name} is off. They set it up again after signing in with their password.`,
+          )
+        }
       >
         {(employee) => (
           <>
-            Turn off two-factor authentication for <strong>{employee.name}</strong> ({employee.email})? Their authenticator and recovery codes stop
-            working and every session of theirs ends. They sign in with their password alone and set up two-factor authentication again. Do this only
-            when you are sure it is them asking, for example after a lost phone.
+            Turn off two-factor authentication for <strong>{employee.name}</strong> ({employee.email})? Their
+            authenticator and recovery codes stop working and every session of theirs ends. They sign in with their
+            password alone and set up two-factor authentication again. Do this only when you are sure it is them asking,
+            for example after a lost phone.
           </>
         )}
       </CodeConfirmDialog>

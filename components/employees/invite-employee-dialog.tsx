@@ -24,7 +24,11 @@ export function InviteEmployeeDialog({ open, onClose }: { open: boolean; onClose
   const [invited, setInvited, close] = useDialogResult<InvitedEmployee>(onClose);
   return (
     <Dialog open={open} onClose={close} title={invited ? "Invitation ready" : "Invite employee"}>
-      {invited ? <InvitationLink invited={invited} onDone={close} /> : <InviteForm onInvited={setInvited} onCancel={close} />}
+      {invited ? (
+        <InvitationLink invited={invited} onDone={close} />
+      ) : (
+        <InviteForm onInvited={setInvited} onCancel={close} />
+      )}
     </Dialog>
   );
 }
@@ -50,9 +54,21 @@ function InviteForm({ onInvited, onCancel }: { onInvited: (employee: InvitedEmpl
   return (
     <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel="Invite" pendingLabel="Inviting…">
       <Field label="Name" autoComplete="off" error={errors.name} {...form.register("name")} />
-      <Field label="E-mail" type="email" autoComplete="off" hint="They sign in with this address." error={errors.email} {...form.register("email")} />
+      <Field
+        label="E-mail"
+        type="email"
+        autoComplete="off"
+        hint="They sign in with this address."
+        error={errors.email}
+        {...form.register("email")}
+      />
       {roles.length > 1 ? (
-        <RolePicker roles={roles} registration={form.register("role")} error={errors.role} hint="What they may do once they join. You can change it later." />
+        <RolePicker
+          roles={roles}
+          registration={form.register("role")}
+          error={errors.role}
+          hint="What they may do once they join. You can change it later."
+        />
       ) : (
         <p className="muted" style={{ margin: 0 }}>
           They join as <strong>{ROLE_LABELS.viewer}</strong>: they can read everything and change nothing.

@@ -26,7 +26,10 @@ export function RolePicker({
   const id = useId();
   const errorId = error?.message ? `${id}-error` : undefined;
   return (
-    <fieldset className="role-picker" aria-describedby={[hint ? `${id}-hint` : undefined, errorId].filter(Boolean).join(" ") || undefined}>
+    <fieldset
+      className="role-picker"
+      aria-describedby={[hint ? `${id}-hint` : undefined, errorId].filter(Boolean).join(" ") || undefined}
+    >
       <legend>Role</legend>
       {hint && (
         <span id={`${id}-hint`} className="hint">
@@ -35,7 +38,13 @@ export function RolePicker({
       )}
       {roles.map((role) => (
         <div key={role} className="role-option">
-          <input type="radio" id={`${id}-${role}`} value={role} aria-describedby={`${id}-${role}-description`} {...registration} />
+          <input
+            type="radio"
+            id={`${id}-${role}`}
+            value={role}
+            aria-describedby={`${id}-${role}-description`}
+            {...registration}
+          />
           <label htmlFor={`${id}-${role}`}>
             {ROLE_LABELS[role]}
             {role === current && <span className="muted"> (current)</span>}

@@ -9,7 +9,11 @@ export const ROLE_LABELS: Record<Role, string> = {
 };
 
 /** Roles for a select, each with what it may do. */
-export const roleOptions = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role], description: ROLE_DESCRIPTIONS[role] }));
+export const roleOptions = ROLES.map((role) => ({
+  value: role,
+  label: ROLE_LABELS[role],
+  description: ROLE_DESCRIPTIONS[role],
+}));
 
 /**
  * The roles someone holding these permissions may give, the API's own rule (assertMayGrant): any

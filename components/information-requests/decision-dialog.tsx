@@ -5,7 +5,11 @@ import type { RowDialogProps } from "@/components/ui/confirm-dialog";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Dialog } from "@/components/ui/dialog";
 import { ApiRequestError } from "@/lib/client/api";
-import { REASON_MAX_LENGTH, statusesNeedingReason, type InformationRequestStatus } from "@/lib/information-requests/schemas";
+import {
+  REASON_MAX_LENGTH,
+  statusesNeedingReason,
+  type InformationRequestStatus,
+} from "@/lib/information-requests/schemas";
 import { transitionLabels, type InformationRequestDetail, type useMoveInformationRequest } from "./hooks";
 
 const consequences: Partial<Record<InformationRequestStatus, string>> = {
@@ -22,7 +26,10 @@ export function DecisionDialog({
   row: target,
   onClose,
   onDone: onMoved,
-}: { request: InformationRequestDetail; move: ReturnType<typeof useMoveInformationRequest> } & RowDialogProps<InformationRequestStatus>) {
+}: {
+  request: InformationRequestDetail;
+  move: ReturnType<typeof useMoveInformationRequest>;
+} & RowDialogProps<InformationRequestStatus>) {
   const reasonId = useId();
   const [reason, setReason] = useState("");
   const [reasonError, setReasonError] = useState<string | null>(null);
@@ -38,7 +45,10 @@ export function DecisionDialog({
 
   const confirm = () => {
     const trimmed = reason.trim();
-    if (needsReason && trimmed === "") return setReasonError(`Say why you ${transitionLabels[target].toLowerCase()} it: the reason is kept with the decision.`);
+    if (needsReason && trimmed === "")
+      return setReasonError(
+        `Say why you ${transitionLabels[target].toLowerCase()} it: the reason is kept with the decision.`,
+      );
     if (trimmed.length > REASON_MAX_LENGTH) return setReasonError(`At most ${REASON_MAX_LENGTH} characters.`);
     setReasonError(null);
     move.mutate(
@@ -53,7 +63,10 @@ export function DecisionDialog({
     );
   };
   const danger = target === "rejected" || target === "expired";
-  const otherError = move.error && !(move.error instanceof ApiRequestError && (move.error.status === 409 || move.error.details.reason)) ? move.error : null;
+  const otherError =
+    move.error && !(move.error instanceof ApiRequestError && (move.error.status === 409 || move.error.details.reason))
+      ? move.error
+      : null;
   return (
     <Dialog open onClose={onClose} title={`${transitionLabels[target]}?`}>
       <p style={{ margin: 0 }}>
@@ -86,7 +99,13 @@ export function DecisionDialog({
         <button type="button" onClick={onClose} disabled={move.isPending}>
           Cancel
         </button>
-        <button type="button" className={danger ? "danger" : "primary"} onClick={confirm} disabled={move.isPending} autoFocus={!takesReason}>
+        <button
+          type="button"
+          className={danger ? "danger" : "primary"}
+          onClick={confirm}
+          disabled={move.isPending}
+          autoFocus={!takesReason}
+        >
           {move.isPending ? "Saving…" : `Yes, ${transitionLabels[target].toLowerCase()}`}
         </button>
       </div>

@@ -51,9 +51,13 @@ export function useMoveInformationRequest(request: Pick<InformationRequest, "id"
   const queryClient = useQueryClient();
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: { status: InformationRequestStatus; reason?: string }) => api(updateInformationRequestStatusEndpoint, { params: { id }, body }),
+    mutationFn: (body: { status: InformationRequestStatus; reason?: string }) =>
+      api(updateInformationRequestStatusEndpoint, { params: { id }, body }),
     onSuccess: (moved) => {
-      queryClient.setQueryData<InformationRequestDetail>(queryKey(getInformationRequestEndpoint, { params: { id } }), (old) => (old ? { ...old, ...moved } : old));
+      queryClient.setQueryData<InformationRequestDetail>(
+        queryKey(getInformationRequestEndpoint, { params: { id } }),
+        (old) => (old ? { ...old, ...moved } : old),
+      );
     },
     // The collection's key prefixes every list page and the request itself: after a 409 the page was
     // stale, so the request's real status is read before actions are offered again.

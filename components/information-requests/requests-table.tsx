@@ -36,12 +36,18 @@ function Concerns({ request: { transferId, submissionId } }: { request: Informat
   return (
     <div style={{ display: "grid", gap: "0.2rem" }}>
       {transferId && (
-        <Link href={`/information-requests?transferId=${encodeURIComponent(transferId)}`} aria-label={`Transfer ${transferId}`}>
+        <Link
+          href={`/information-requests?transferId=${encodeURIComponent(transferId)}`}
+          aria-label={`Transfer ${transferId}`}
+        >
           Transfer <code>{transferId}</code>
         </Link>
       )}
       {submissionId && (
-        <Link href={`/kyc/submissions/${encodeURIComponent(submissionId)}`} aria-label={`KYC submission ${submissionId}`}>
+        <Link
+          href={`/kyc/submissions/${encodeURIComponent(submissionId)}`}
+          aria-label={`KYC submission ${submissionId}`}
+        >
           KYC <code>{submissionId}</code>
         </Link>
       )}

@@ -21,7 +21,8 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
   if (!can("information_requests:write")) return null;
   const allowed = informationRequestTransitions[request.status];
   // With four-eyes approval, whoever started the review cannot approve or reject it (the API refuses too).
-  const fourEyesBlocked = me.settings.fourEyesApproval && request.status === "on_review" && request.reviewerId === me.id;
+  const fourEyesBlocked =
+    me.settings.fourEyesApproval && request.status === "on_review" && request.reviewerId === me.id;
   const offered = allowed.filter((status) => !(fourEyesBlocked && (status === "approved" || status === "rejected")));
 
   const conflict = move.error instanceof ApiRequestError && move.error.status === 409 ? move.error : null;
@@ -32,7 +33,8 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
       </h2>
       {conflict && (
         <div className="alert error" role="alert">
-          Someone else changed this request meanwhile: {conflict.message}. The page now shows its current status; check it before acting again.
+          Someone else changed this request meanwhile: {conflict.message}. The page now shows its current status; check
+          it before acting again.
         </div>
       )}
       {decision.done && !move.error && (

@@ -45,13 +45,21 @@ export function AgreementForm({ submissionId }: { submissionId: string }) {
       )}
       <ErrorMessage error={formError} />
       <div className="form-grid">
-        <Field label="Document set ID" autoComplete="off" hint="The agreement document set the applicant accepted, e.g. terms-2026-01." error={errors.documentSetId} {...form.register("documentSetId")} />
+        <Field
+          label="Document set ID"
+          autoComplete="off"
+          hint="The agreement document set the applicant accepted, e.g. terms-2026-01."
+          error={errors.documentSetId}
+          {...form.register("documentSetId")}
+        />
         <Field
           label="Applicant IP address (optional)"
           autoComplete="off"
           hint="IPv4 or IPv6, as seen when they accepted."
           error={errors.ipAddress}
-          {...form.register("ipAddress", { setValueAs: (value: string | undefined) => (value?.trim() ? value : undefined) })}
+          {...form.register("ipAddress", {
+            setValueAs: (value: string | undefined) => (value?.trim() ? value : undefined),
+          })}
         />
       </div>
       <div>

@@ -5,7 +5,13 @@ import { countryWithName, formatShare, isCompleteOwnership, ownerLabel, roleLabe
 import type { Beneficiary } from "./hooks";
 
 /** The submission's beneficial owners, largest share first, with the total in the footer. */
-export function BeneficiariesTable({ beneficiaries, totalShare }: { beneficiaries: Beneficiary[]; totalShare: number }) {
+export function BeneficiariesTable({
+  beneficiaries,
+  totalShare,
+}: {
+  beneficiaries: Beneficiary[];
+  totalShare: number;
+}) {
   return (
     <ListTable
       rows={beneficiaries}
@@ -25,7 +31,9 @@ export function BeneficiariesTable({ beneficiaries, totalShare }: { beneficiarie
               <strong>Total</strong>
             </td>
             <td className="num" data-label="Total" data-testid="total-share">
-              <span className={`badge ${isCompleteOwnership(totalShare) ? "ok" : "warn"}`}>{formatShare(totalShare)}</span>
+              <span className={`badge ${isCompleteOwnership(totalShare) ? "ok" : "warn"}`}>
+                {formatShare(totalShare)}
+              </span>
             </td>
           </tr>
         </tfoot>

@@ -6,7 +6,11 @@ import { Field } from "@/components/ui/field";
 import { countryOptions } from "@/lib/kyc/countries";
 
 /** A labelled select of every ISO 3166-1 country by English name (value: the alpha-2 code), with its error. */
-export function CountrySelect({ label, error, ...select }: { label: string; error?: FieldError } & ComponentProps<"select">) {
+export function CountrySelect({
+  label,
+  error,
+  ...select
+}: { label: string; error?: FieldError } & ComponentProps<"select">) {
   return (
     <Field label={label} error={error}>
       {(control) => (

@@ -17,11 +17,18 @@ export function DeleteRecipientDialog({ row: recipient, ...handlers }: RowDialog
     return deleted;
   };
   return (
-    <ConfirmDialog open={recipient !== null} title="Delete recipient" confirmLabel="Delete" pendingLabel="Deleting…" onConfirm={() => remove(recipient!)} {...handlers}>
+    <ConfirmDialog
+      open={recipient !== null}
+      title="Delete recipient"
+      confirmLabel="Delete"
+      pendingLabel="Deleting…"
+      onConfirm={() => remove(recipient!)}
+      {...handlers}
+    >
       {recipient && (
         <>
-          Delete <strong>{recipient.name}</strong> (<code>{recipient.id}</code>)? No new transfer can be sent to it afterwards. Transfers already made
-          are kept. This cannot be undone.
+          Delete <strong>{recipient.name}</strong> (<code>{recipient.id}</code>)? No new transfer can be sent to it
+          afterwards. Transfers already made are kept. This cannot be undone.
         </>
       )}
     </ConfirmDialog>

@@ -8,7 +8,10 @@ import { useVirtualAccountChoices, virtualAccountLabel } from "@/components/virt
 import { virtualAccountIdSchema, walletAddressSchema } from "@/lib/transactions/schemas";
 
 /** The filters GET /v1/transactions validates, as a form: an empty box means "any". */
-const filtersSchema = z.object({ virtualAccountId: virtualAccountIdSchema.optional(), walletAddress: walletAddressSchema.optional() });
+const filtersSchema = z.object({
+  virtualAccountId: virtualAccountIdSchema.optional(),
+  walletAddress: walletAddressSchema.optional(),
+});
 export type TransactionFilters = z.output<typeof filtersSchema>;
 
 const emptyAsMissing = (value: string) => (value.trim() === "" ? undefined : value.trim());
@@ -22,7 +25,12 @@ export function TransactionFiltersForm({ current, serverErrors, onApply }: Filte
   const unlisted = current.virtualAccountId && !accounts.some((account) => account.id === current.virtualAccountId);
 
   return (
-    <FilterBar label="Filter transactions" onSubmit={(event) => void form.handleSubmit(onApply)(event)} onClear={() => onApply({})} filtered={Boolean(current.virtualAccountId || current.walletAddress)}>
+    <FilterBar
+      label="Filter transactions"
+      onSubmit={(event) => void form.handleSubmit(onApply)(event)}
+      onClear={() => onApply({})}
+      filtered={Boolean(current.virtualAccountId || current.walletAddress)}
+    >
       <Field label="Virtual account" error={errorOf("virtualAccountId")}>
         {(control) => (
           <>
@@ -42,7 +50,9 @@ export function TransactionFiltersForm({ current, serverErrors, onApply }: Filte
                 ))}
               </select>
             )}
-            {choices.error && <span className="field-error">Could not load the virtual accounts: {choices.error.message}</span>}
+            {choices.error && (
+              <span className="field-error">Could not load the virtual accounts: {choices.error.message}</span>
+            )}
           </>
         )}
       </Field>

@@ -6,7 +6,13 @@
 export function LoadMore({
   query,
 }: {
-  query: { hasNextPage: boolean; isFetchNextPageError: boolean; isFetchingNextPage: boolean; error: unknown; fetchNextPage: () => unknown };
+  query: {
+    hasNextPage: boolean;
+    isFetchNextPageError: boolean;
+    isFetchingNextPage: boolean;
+    error: unknown;
+    fetchNextPage: () => unknown;
+  };
 }) {
   if (!query.hasNextPage && !query.isFetchNextPageError) return null;
   return (

@@ -15,7 +15,12 @@ export function DataState({
   isEmpty?: boolean;
   children: ReactNode;
 }) {
-  if (query.isPending) return <p className="muted" role="status">Loading…</p>;
+  if (query.isPending)
+    return (
+      <p className="muted" role="status">
+        Loading…
+      </p>
+    );
   if (query.error) {
     const message = query.error instanceof ApiRequestError ? query.error.message : "Could not reach the server.";
     return (

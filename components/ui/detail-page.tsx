@@ -25,7 +25,11 @@ export function DetailPage<T>({
 }) {
   return (
     <div className="stack">
-      <PageHeader title={title(query.data)} description={<code>{id}</code>} actions={<Link href={back.href}>{back.label}</Link>} />
+      <PageHeader
+        title={title(query.data)}
+        description={<code>{id}</code>}
+        actions={<Link href={back.href}>{back.label}</Link>}
+      />
       <DataState query={query}>{query.data !== undefined && children(query.data)}</DataState>
     </div>
   );

@@ -24,7 +24,17 @@ export function DetailsList({ items }: { items: readonly Detail[] }) {
  * A page section under its own heading, named by it for screen readers. A plain card keeps its
  * heading's bottom margin; in a stack, the stack spaces the heading.
  */
-export function Section({ id, title, className = "card stack", children }: { id: string; title: ReactNode; className?: string; children: ReactNode }) {
+export function Section({
+  id,
+  title,
+  className = "card stack",
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <section className={className} aria-labelledby={id}>
       <h2 id={id} style={className === "card" ? { marginTop: 0 } : { margin: 0 }}>

@@ -3,7 +3,17 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 /** A modal on the native <dialog> element: focus is trapped and Escape closes it, for free. */
-export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {

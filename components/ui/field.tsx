@@ -16,11 +16,20 @@ export function Field({
   error,
   children,
   ...input
-}: { label: string; hint?: ReactNode; error?: FieldError | { message?: string }; children?: ReactNode | ((control: ControlProps) => ReactNode) } & Omit<InputHTMLAttributes<HTMLInputElement>, "children">) {
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: FieldError | { message?: string };
+  children?: ReactNode | ((control: ControlProps) => ReactNode);
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "children">) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error?.message ? `${id}-error` : undefined;
-  const control: ControlProps = { id, "aria-invalid": errorId ? true : undefined, "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined };
+  const control: ControlProps = {
+    id,
+    "aria-invalid": errorId ? true : undefined,
+    "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined,
+  };
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

@@ -28,7 +28,14 @@ export function FilterBar({
   children: ReactNode;
 }) {
   return (
-    <form ref={formRef} className={className ? `card row ${className}` : "card row"} role={plain ? undefined : "search"} aria-label={label} onSubmit={onSubmit} noValidate>
+    <form
+      ref={formRef}
+      className={className ? `card row ${className}` : "card row"}
+      role={plain ? undefined : "search"}
+      aria-label={label}
+      onSubmit={onSubmit}
+      noValidate
+    >
       {children}
       <button type="submit" className="primary">
         Apply filters
@@ -55,7 +62,11 @@ export type FilterFormProps<F> = {
  * form's own complaint about a filter, or else the API's (`serverErrors`, its 422 `details` for
  * filters that came in through the URL).
  */
-export function useFilterForm<I extends FieldValues, O>(resolver: Resolver<I, unknown, O>, defaultValues: DefaultValues<I>, serverErrors: Record<string, string>) {
+export function useFilterForm<I extends FieldValues, O>(
+  resolver: Resolver<I, unknown, O>,
+  defaultValues: DefaultValues<I>,
+  serverErrors: Record<string, string>,
+) {
   const form = useForm<I, unknown, O>({ resolver, defaultValues });
   const errorOf = (name: Path<I>): { message: string } | undefined => {
     const own: { message?: unknown } | undefined = get(form.formState.errors, name);

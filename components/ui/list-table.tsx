@@ -36,20 +36,36 @@ export type ListTableProps<T extends object> = {
 };
 
 /** The dashboard's list table: a header row, then a row per item, shown as cards on a narrow screen. */
-export function ListTable<T extends object>({ rows, columns, caption, rowKey, rowId, rowTestId, footer }: ListTableProps<T>) {
+export function ListTable<T extends object>({
+  rows,
+  columns,
+  caption,
+  rowKey,
+  rowId,
+  rowTestId,
+  footer,
+}: ListTableProps<T>) {
   const shown = columns.filter((column) => column !== false);
   const keyOf = (row: T, index: number) => rowKey?.(row) ?? ("id" in row ? String(row.id) : String(index));
   return (
     <DataTable
       caption={caption}
       captionClassName="visually-hidden"
-      columns={shown.map((column) => ({ heading: column.heading ?? column.header, className: column.num ? "num" : undefined }))}
+      columns={shown.map((column) => ({
+        heading: column.heading ?? column.header,
+        className: column.num ? "num" : undefined,
+      }))}
       footer={footer}
     >
       {rows.map((row, index) => (
         <tr key={keyOf(row, index)} id={rowId?.(row)} data-testid={rowTestId}>
           {shown.map((column) => (
-            <td key={column.header} data-label={column.header} className={[column.num && "num", column.className].filter(Boolean).join(" ") || undefined} data-testid={column.testId}>
+            <td
+              key={column.header}
+              data-label={column.header}
+              className={[column.num && "num", column.className].filter(Boolean).join(" ") || undefined}
+              data-testid={column.testId}
+            >
               {column.cell(row, index)}
             </td>
           ))}
@@ -70,7 +86,11 @@ type CursorList<T> = {
  * A cursor-paginated list (useCursorList) as a table: loading, error and empty states, the rows
  * read so far, and "Load more" under them while there is more.
  */
-export function CursorListTable<T extends object>({ list, empty, ...table }: { list: CursorList<T>; empty: ReactNode } & Omit<ListTableProps<T>, "rows">) {
+export function CursorListTable<T extends object>({
+  list,
+  empty,
+  ...table
+}: { list: CursorList<T>; empty: ReactNode } & Omit<ListTableProps<T>, "rows">) {
   return (
     <DataState query={list.state} isEmpty={list.items.length === 0} empty={empty}>
       <ListTable rows={list.items} {...table} />

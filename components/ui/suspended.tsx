@@ -7,7 +7,13 @@ import { Suspense, type ComponentType } from "react";
 export function suspended(View: ComponentType) {
   return function SuspendedPage() {
     return (
-      <Suspense fallback={<p className="muted" role="status">Loading…</p>}>
+      <Suspense
+        fallback={
+          <p className="muted" role="status">
+            Loading…
+          </p>
+        }
+      >
         <View />
       </Suspense>
     );

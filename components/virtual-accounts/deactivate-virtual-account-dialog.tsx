@@ -16,11 +16,18 @@ export function DeactivateVirtualAccountDialog({ row: account, ...handlers }: Ro
     return updated;
   };
   return (
-    <ConfirmDialog open={account !== null} title="Deactivate virtual account" confirmLabel="Deactivate" pendingLabel="Deactivating…" onConfirm={() => deactivate(account!)} {...handlers}>
+    <ConfirmDialog
+      open={account !== null}
+      title="Deactivate virtual account"
+      confirmLabel="Deactivate"
+      pendingLabel="Deactivating…"
+      onConfirm={() => deactivate(account!)}
+      {...handlers}
+    >
       {account && (
         <>
-          Deactivate <strong>{account.key}</strong> ({account.currency}, <code>{account.id}</code>)? It will refuse every pay-in from now on. This
-          cannot be undone.
+          Deactivate <strong>{account.key}</strong> ({account.currency}, <code>{account.id}</code>)? It will refuse
+          every pay-in from now on. This cannot be undone.
         </>
       )}
     </ConfirmDialog>

@@ -8,7 +8,12 @@ import { Field } from "@/components/ui/field";
 import styles from "./webhooks.module.css";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const dateText = z.string().refine((value) => value === "" || (DATE.test(value) && !Number.isNaN(Date.parse(value))), "must be a date (2026-11-01)");
+const dateText = z
+  .string()
+  .refine(
+    (value) => value === "" || (DATE.test(value) && !Number.isNaN(Date.parse(value))),
+    "must be a date (2026-11-01)",
+  );
 
 /** The form's values to the filters GET /v1/webhook_endpoints/{id}/events takes (dates inclusive, in UTC; empty means none). */
 const filtersSchema = z
@@ -48,7 +53,11 @@ export function DeliveryFiltersForm({
   const id = useId();
   const form = useForm<z.input<typeof filtersSchema>, unknown, DeliveryFilters>({
     resolver: zodResolver(filtersSchema),
-    defaultValues: { onlyFailed: current.onlyFailed === "true", startDate: current.startDate ?? "", endDate: current.endDate ?? "" },
+    defaultValues: {
+      onlyFailed: current.onlyFailed === "true",
+      startDate: current.startDate ?? "",
+      endDate: current.endDate ?? "",
+    },
   });
   const errorOf = (name: "startDate" | "endDate") => {
     const message = form.formState.errors[name]?.message ?? serverErrors[name];

@@ -61,12 +61,21 @@ function Outcome({ delivery }: { delivery: WebhookDelivery }) {
  * for writers. A payload the employee's role may not read is not shown (the API sends it as null) and
  * not offered for retry (the API refuses): "hidden: needs <permission>" says why.
  */
-export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery: WebhookDelivery; mayWrite: boolean; endpointEnabled: boolean }) {
+export function DeliveryItem({
+  delivery,
+  mayWrite,
+  endpointEnabled,
+}: {
+  delivery: WebhookDelivery;
+  mayWrite: boolean;
+  endpointEnabled: boolean;
+}) {
   const me = useMe();
   const hiddenBy = missingReadPermission(me, delivery.eventType);
   const invalidate = useInvalidate();
   const retry = useMutation({
-    mutationFn: () => api(retryWebhookDeliveryEndpoint, { params: { id: delivery.webhookEndpointId, eventId: delivery.id } }),
+    mutationFn: () =>
+      api(retryWebhookDeliveryEndpoint, { params: { id: delivery.webhookEndpointId, eventId: delivery.id } }),
     onSuccess: () => invalidate(listWebhookDeliveriesEndpoint, { id: delivery.webhookEndpointId }),
   });
   // Retry is for a delivery that was tried: one not yet sent is on its way already.
@@ -75,7 +84,12 @@ export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery
   // "HTTP 500" only repeats the status shown below it; a redirect not followed or a timeout says more.
   const error = delivery.lastError === `HTTP ${delivery.responseStatusCode}` ? null : delivery.lastError;
   return (
-    <li className={styles.delivery} data-testid="webhook-delivery" data-status={delivery.status} aria-label={`${delivery.eventType} ${delivery.id}`}>
+    <li
+      className={styles.delivery}
+      data-testid="webhook-delivery"
+      data-status={delivery.status}
+      aria-label={`${delivery.eventType} ${delivery.id}`}
+    >
       <div className={styles.deliveryHead}>
         <div className={styles.deliveryTitle}>
           <span className={`badge ${statusTone[delivery.status]}`}>{delivery.status}</span>
@@ -121,7 +135,9 @@ export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery
           <dt>Response</dt>
           <dd data-testid="delivery-response-status">
             {responded ? (
-              <span className={`badge ${isSuccess(delivery.responseStatusCode) ? "ok" : "danger"}`}>HTTP {delivery.responseStatusCode}</span>
+              <span className={`badge ${isSuccess(delivery.responseStatusCode) ? "ok" : "danger"}`}>
+                HTTP {delivery.responseStatusCode}
+              </span>
             ) : delivery.lastError ? (
               <span className="badge danger">no answer</span>
             ) : (
@@ -167,7 +183,11 @@ export function DeliveryItem({ delivery, mayWrite, endpointEnabled }: { delivery
                 )}
               </>
             ) : (
-              !error && <p className="muted" style={{ margin: 0 }}>No attempt answered yet.</p>
+              !error && (
+                <p className="muted" style={{ margin: 0 }}>
+                  No attempt answered yet.
+                </p>
+              )
             )}
           </section>
         </div>

@@ -22,7 +22,11 @@ import { PublicKey } from "@/components/webhooks/public-key";
 import { labelOf, webhookEndpointsQueryKey, type WebhookEndpoint } from "@/components/webhooks/use-webhooks";
 import { Notice } from "@/components/ui/use-page-dialogs";
 import { api } from "@/lib/client/api";
-import { createWebhookEndpointEndpoint, deleteWebhookEndpointEndpoint, updateWebhookEndpointEndpoint } from "@/lib/webhooks/endpoints";
+import {
+  createWebhookEndpointEndpoint,
+  deleteWebhookEndpointEndpoint,
+  updateWebhookEndpointEndpoint,
+} from "@/lib/webhooks/endpoints";
 import styles from "./webhooks.module.css";
 
 /**
@@ -31,7 +35,15 @@ import styles from "./webhooks.module.css";
  * It offers only the event types the employee's role may read; an endpoint that hears others keeps
  * its URL and events (the API would refuse a change), and only its description is editable.
  */
-function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoint; onCancel: () => void; onDone: (endpoint: WebhookEndpoint) => void }) {
+function EndpointForm({
+  endpoint,
+  onCancel,
+  onDone,
+}: {
+  endpoint?: WebhookEndpoint;
+  onCancel: () => void;
+  onDone: (endpoint: WebhookEndpoint) => void;
+}) {
   const me = useMe();
   const offered = offeredEventTypes(me);
   const locked = endpoint ? lockedEventTypes(me, endpoint.subscribedEvents) : [];
@@ -42,7 +54,11 @@ function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoi
       : { url: "", description: "", events: [], code: "" },
     submit: (values) =>
       endpoint
-        ? api(updateWebhookEndpointEndpoint, { params: { id: endpoint.id }, body: updateBody(values, { locked: locked.length > 0 }), totpCode: values.code.trim() })
+        ? api(updateWebhookEndpointEndpoint, {
+            params: { id: endpoint.id },
+            body: updateBody(values, { locked: locked.length > 0 }),
+            totpCode: values.code.trim(),
+          })
         : api(createWebhookEndpointEndpoint, { body: createBody(values), totpCode: values.code.trim() }),
     invalidates: [webhookEndpointsQueryKey],
     onDone,
@@ -52,24 +68,41 @@ function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoi
   const { form } = apiForm;
   const { errors } = form.formState;
   return (
-    <StepUpForm apiForm={apiForm} onCancel={onCancel} confirmLabel={endpoint ? "Save changes" : "Add endpoint"} pendingLabel={endpoint ? "Saving…" : "Adding…"}>
+    <StepUpForm
+      apiForm={apiForm}
+      onCancel={onCancel}
+      confirmLabel={endpoint ? "Save changes" : "Add endpoint"}
+      pendingLabel={endpoint ? "Saving…" : "Adding…"}
+    >
       <Field
         label="URL"
         type="url"
         inputMode="url"
         placeholder="https://example.com/webhooks"
         autoComplete="off"
-        hint={locked.length > 0 ? "Stays as it is: this endpoint hears events your role may not read." : "Where the events are POSTed. HTTPS only; redirects are not followed."}
+        hint={
+          locked.length > 0
+            ? "Stays as it is: this endpoint hears events your role may not read."
+            : "Where the events are POSTed. HTTPS only; redirects are not followed."
+        }
         error={errors.url}
         readOnly={locked.length > 0}
         className={locked.length > 0 ? styles.readOnly : undefined}
         {...form.register("url")}
       />
-      <Field label="Description" placeholder="Payouts service" autoComplete="off" hint="Optional. Helps you recognise the endpoint later." error={errors.description} {...form.register("description")} />
+      <Field
+        label="Description"
+        placeholder="Payouts service"
+        autoComplete="off"
+        hint="Optional. Helps you recognise the endpoint later."
+        error={errors.description}
+        {...form.register("description")}
+      />
       {locked.length > 0 ? (
         <div className="stack" data-testid="endpoint-locked">
           <p style={{ margin: 0 }}>
-            This endpoint also hears events your role may not read, so its URL and events stay as they are. You can change its description.
+            This endpoint also hears events your role may not read, so its URL and events stay as they are. You can
+            change its description.
           </p>
           <ul className={styles.endpointEvents} aria-label="Events you may not read">
             {locked.map(({ type, permission }) => (
@@ -83,7 +116,9 @@ function EndpointForm({ endpoint, onCancel, onDone }: { endpoint?: WebhookEndpoi
         <Controller
           control={form.control}
           name="events"
-          render={({ field, fieldState }) => <EventPicker value={field.value} offered={offered} onChange={field.onChange} error={fieldState.error} />}
+          render={({ field, fieldState }) => (
+            <EventPicker value={field.value} offered={offered} onChange={field.onChange} error={fieldState.error} />
+          )}
         />
       )}
     </StepUpForm>
@@ -98,11 +133,13 @@ export function CreateEndpointDialog({ open, onClose }: { open: boolean; onClose
       {created ? (
         <div className="stack">
           <Notice>
-            <strong>{labelOf(created)}</strong> will receive {created.subscribedEvents.length === 1 ? "1 event type" : `${created.subscribedEvents.length} event types`}.
+            <strong>{labelOf(created)}</strong> will receive{" "}
+            {created.subscribedEvents.length === 1 ? "1 event type" : `${created.subscribedEvents.length} event types`}.
           </Notice>
           <p style={{ margin: 0 }}>
-            Every delivery is signed with this endpoint&apos;s own Ed25519 key. Give your receiver this public key to verify the{" "}
-            <code>X-Webhook-Signature</code> and <code>webhook-signature</code> headers. It stays on the endpoint&apos;s page.
+            Every delivery is signed with this endpoint&apos;s own Ed25519 key. Give your receiver this public key to
+            verify the <code>X-Webhook-Signature</code> and <code>webhook-signature</code> headers. It stays on the
+            endpoint&apos;s page.
           </p>
           <PublicKey pem={created.publicKey} />
           <DoneActions onDone={close} />
@@ -115,7 +152,15 @@ export function CreateEndpointDialog({ open, onClose }: { open: boolean; onClose
 }
 
 /** Changes an endpoint's URL, description and events; needs an authenticator code. */
-export function EditEndpointDialog({ endpoint, onClose, onSaved }: { endpoint: WebhookEndpoint | null; onClose: () => void; onSaved: (endpoint: WebhookEndpoint) => void }) {
+export function EditEndpointDialog({
+  endpoint,
+  onClose,
+  onSaved,
+}: {
+  endpoint: WebhookEndpoint | null;
+  onClose: () => void;
+  onSaved: (endpoint: WebhookEndpoint) => void;
+}) {
   return (
     <DialogFor subject={endpoint} onClose={onClose} title="Edit webhook endpoint">
       {(current) => <EndpointForm endpoint={current} onCancel={onClose} onDone={onSaved} />}
@@ -124,7 +169,15 @@ export function EditEndpointDialog({ endpoint, onClose, onSaved }: { endpoint: W
 }
 
 /** Turns deliveries to an endpoint off or back on (POST {enabled}); needs an authenticator code. */
-export function ToggleEndpointDialog({ endpoint, onClose, onDone }: { endpoint: WebhookEndpoint | null; onClose: () => void; onDone: (endpoint: WebhookEndpoint) => void }) {
+export function ToggleEndpointDialog({
+  endpoint,
+  onClose,
+  onDone,
+}: {
+  endpoint: WebhookEndpoint | null;
+  onClose: () => void;
+  onDone: (endpoint: WebhookEndpoint) => void;
+}) {
   const enable = endpoint ? !endpoint.enabled : false;
   return (
     <CodeConfirmDialog
@@ -133,13 +186,15 @@ export function ToggleEndpointDialog({ endpoint, onClose, onDone }: { endpoint: 
       confirmLabel={enable ? "Enable endpoint" : "Disable endpoint"}
       pendingLabel={enable ? "Enabling…" : "Disabling…"}
       danger={!enable}
-      onConfirm={(endpoint, code) => api(updateWebhookEndpointEndpoint, { params: { id: endpoint.id }, body: { enabled: enable }, totpCode: code })}
+      onConfirm={(endpoint, code) =>
+        api(updateWebhookEndpointEndpoint, { params: { id: endpoint.id }, body: { enabled: enable }, totpCode: code })
+      }
       invalidates={[webhookEndpointsQueryKey]}
       onClose={onClose}
       onDone={onDone}
     >
       {(endpoint) =>
-        (enable ? (
+        enable ? (
           <>
             Enable <strong>{labelOf(endpoint)}</strong>? New events are delivered to it again.
           </>
@@ -147,13 +202,22 @@ export function ToggleEndpointDialog({ endpoint, onClose, onDone }: { endpoint: 
           <>
             Disable <strong>{labelOf(endpoint)}</strong>? No new events are sent to it until you enable it again.
           </>
-        ))}
+        )
+      }
     </CodeConfirmDialog>
   );
 }
 
 /** Deletes an endpoint (DELETE); nothing more is delivered to it. Needs an authenticator code. */
-export function DeleteEndpointDialog({ endpoint, onClose, onDeleted }: { endpoint: WebhookEndpoint | null; onClose: () => void; onDeleted: (endpoint: WebhookEndpoint) => void }) {
+export function DeleteEndpointDialog({
+  endpoint,
+  onClose,
+  onDeleted,
+}: {
+  endpoint: WebhookEndpoint | null;
+  onClose: () => void;
+  onDeleted: (endpoint: WebhookEndpoint) => void;
+}) {
   return (
     <CodeConfirmDialog
       subject={endpoint}
@@ -161,15 +225,17 @@ export function DeleteEndpointDialog({ endpoint, onClose, onDeleted }: { endpoin
       confirmLabel="Delete endpoint"
       pendingLabel="Deleting…"
       danger
-      onConfirm={(endpoint, code) => api(deleteWebhookEndpointEndpoint, { params: { id: endpoint.id }, totpCode: code })}
+      onConfirm={(endpoint, code) =>
+        api(deleteWebhookEndpointEndpoint, { params: { id: endpoint.id }, totpCode: code })
+      }
       invalidates={[webhookEndpointsQueryKey]}
       onClose={onClose}
       onDone={onDeleted}
     >
       {(endpoint) => (
         <>
-          Delete <strong>{labelOf(endpoint)}</strong> (<code>{endpoint.url}</code>)? Nothing more is delivered to it, deliveries still waiting are
-          dropped, and this cannot be undone.
+          Delete <strong>{labelOf(endpoint)}</strong> (<code>{endpoint.url}</code>)? Nothing more is delivered to it,
+          deliveries still waiting are dropped, and this cannot be undone.
         </>
       )}
     </CodeConfirmDialog>

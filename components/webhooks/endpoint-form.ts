@@ -8,14 +8,18 @@ import { createWebhookEndpointInput, updateWebhookEndpointInput } from "@/lib/we
 type Viewer = { permissions: readonly Permission[] };
 
 /** The event types the form offers: those whose resource the signed-in employee may read (the API refuses the others, 403). */
-export const offeredEventTypes = (viewer: Viewer): EventType[] => EVENT_TYPE_NAMES.filter((type) => maySeeDerived(viewer, type));
+export const offeredEventTypes = (viewer: Viewer): EventType[] =>
+  EVENT_TYPE_NAMES.filter((type) => maySeeDerived(viewer, type));
 
 /**
  * The endpoint's event types the employee may not read, each with the permission it needs. While there
  * are any, its URL and events are not theirs to change (the API refuses: nobody points subscriptions
  * they could not make at a new URL); its description still is.
  */
-export const lockedEventTypes = (viewer: Viewer, subscribed: readonly string[]): { type: string; permission: ReadPermission }[] =>
+export const lockedEventTypes = (
+  viewer: Viewer,
+  subscribed: readonly string[],
+): { type: string; permission: ReadPermission }[] =>
   subscribed.flatMap((type) => {
     const permission = missingReadPermission(viewer, type);
     return permission ? [{ type, permission }] : [];
@@ -48,7 +52,9 @@ export const createBody = (values: EndpointFormValues) => ({
  * the description alone for an endpoint whose URL and events are locked (lockedEventTypes).
  */
 export const updateBody = (values: EndpointFormValues, { locked = false }: { locked?: boolean } = {}) =>
-  locked ? { description: values.description.trim() } : { url: values.url.trim(), description: values.description.trim(), events: values.events };
+  locked
+    ? { description: values.description.trim() }
+    : { url: values.url.trim(), description: values.description.trim(), events: values.events };
 
 /** The create dialog's checks: the API's own input schema (lib/webhooks/schemas.ts), then the authenticator code. */
 export const createEndpointResolver = schemaResolver<EndpointFormValues>(formPath, (values) => [

@@ -11,7 +11,10 @@ export function EndpointStatus({ endpoint }: { endpoint: Pick<WebhookEndpoint, "
 export function EndpointEvents({ events }: { events: readonly string[] }) {
   if (events.length === 0) return <span className="muted">None</span>;
   return (
-    <ul className={styles.endpointEvents} aria-label={`${events.length} event ${events.length === 1 ? "type" : "types"}`}>
+    <ul
+      className={styles.endpointEvents}
+      aria-label={`${events.length} event ${events.length === 1 ? "type" : "types"}`}
+    >
       {events.map((event) => (
         <li key={event} className="mono">
           {event}

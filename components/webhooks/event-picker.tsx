@@ -31,7 +31,10 @@ export function EventPicker({
   };
   const count = offered.filter((name) => chosen.has(name)).length;
   return (
-    <fieldset className={styles.eventPicker} aria-describedby={[`${id}-count`, error?.message ? `${id}-error` : undefined].filter(Boolean).join(" ")}>
+    <fieldset
+      className={styles.eventPicker}
+      aria-describedby={[`${id}-count`, error?.message ? `${id}-error` : undefined].filter(Boolean).join(" ")}
+    >
       <legend>Events</legend>
       <div className={styles.eventPickerBar}>
         <span id={`${id}-count`} className="muted">

@@ -3,7 +3,11 @@
 import { useApiQuery } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
 import type { ResponseOf } from "@/lib/contract/endpoint";
-import { getWebhookEndpointEndpoint, listWebhookDeliveriesEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
+import {
+  getWebhookEndpointEndpoint,
+  listWebhookDeliveriesEndpoint,
+  listWebhookEndpointsEndpoint,
+} from "@/lib/webhooks/endpoints";
 
 export type WebhookEndpoint = ResponseOf<typeof getWebhookEndpointEndpoint>;
 export type WebhookDelivery = ResponseOf<typeof listWebhookDeliveriesEndpoint>["items"][number];

@@ -26,6 +26,8 @@ export async function findAccount(accountId: string) {
 
 /** An account under `parentId`, in the scope's platform (the confinement sets platformId). */
 export async function createSubAccount({ name, parentId }: { name: string; parentId: string }) {
-  const row = await tenantDb().account.create({ data: { id: newId("acct"), platformId: scopePlatformId(), parentId, name } });
+  const row = await tenantDb().account.create({
+    data: { id: newId("acct"), platformId: scopePlatformId(), parentId, name },
+  });
   return presentAccount(row);
 }

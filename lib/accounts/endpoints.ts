@@ -56,7 +56,7 @@ export const readFeatureFlagsEndpoint = defineFeatureFlags("GET /v1/feature_flag
 export const updateFeatureFlagsEndpoint = defineFeatureFlags("POST /v1/feature_flags", {
   summary: "Set the account's feature-flag preferences",
   description:
-    "The body is the flag map itself (`{ \"named\": \"prefer\" }`); given flags are merged into the stored map and the whole " +
+    'The body is the flag map itself (`{ "named": "prefer" }`); given flags are merged into the stored map and the whole ' +
     "map is returned. Acts for `Service-Account-Id` when sent. An unknown flag or value answers 422 naming it.",
   permission: "feature_flags:write",
   body: featureFlagsInput,

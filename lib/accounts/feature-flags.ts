@@ -15,7 +15,13 @@ export async function readFeatureFlags({ accountId }: { accountId: string }) {
  * is conditional on the map it was merged from (compare-and-swap), so two requests setting
  * different flags at the same time both take effect instead of one silently undoing the other.
  */
-export async function updateFeatureFlags({ accountId, featureFlags }: { accountId: string; featureFlags: FeatureFlags }) {
+export async function updateFeatureFlags({
+  accountId,
+  featureFlags,
+}: {
+  accountId: string;
+  featureFlags: FeatureFlags;
+}) {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const account = await findAccount(accountId);
     const merged = { ...jsonStringRecord(account.featureFlags), ...featureFlags };

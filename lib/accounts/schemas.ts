@@ -33,14 +33,20 @@ export const featureFlagsInput = withoutPrototypeKeys(
       (flags, context) => {
         for (const name of Object.keys(flags)) {
           if (!isFlagName(name)) {
-            context.addIssue({ code: "custom", path: [name], message: `is not a feature flag; the flags are ${featureFlagNames.join(", ")}` });
+            context.addIssue({
+              code: "custom",
+              path: [name],
+              message: `is not a feature flag; the flags are ${featureFlagNames.join(", ")}`,
+            });
           }
         }
       },
       // Also when a value is wrong, so one answer names every problem.
       { when: (payload) => isPlainObject(payload.value) },
     )
-    .transform((flags): FeatureFlags => Object.fromEntries(featureFlagNames.flatMap((name) => (flags[name] ? [[name, flags[name]]] : [])))),
+    .transform((flags): FeatureFlags =>
+      Object.fromEntries(featureFlagNames.flatMap((name) => (flags[name] ? [[name, flags[name]]] : []))),
+    ),
 ).meta({
   id: "FeatureFlagsInput",
   description: "The flags to set; flags left out keep their value. Only `named` and `partner` exist.",
@@ -58,7 +64,13 @@ export const accountSchema = z
   .meta({ id: "Account" });
 
 export function presentAccount(row: Pick<Account, "id" | "name" | "parentId" | "featureFlags" | "createdAt">) {
-  return { id: row.id, name: row.name, parentId: row.parentId, featureFlags: jsonStringRecord(row.featureFlags), createdAt: row.createdAt };
+  return {
+    id: row.id,
+    name: row.name,
+    parentId: row.parentId,
+    featureFlags: jsonStringRecord(row.featureFlags),
+    createdAt: row.createdAt,
+  };
 }
 
 export const accountPageSchema = pageSchemaOf(accountSchema, "AccountPage");

@@ -97,7 +97,13 @@ const presentedLists = new WeakMap<Rows<KeyListRow>, readonly ReturnType<typeof 
 
 const time = (value: string | null) => (value === null ? null : isoTimestamp(value));
 const presentRawKey = (row: Readonly<KeyListRow>) =>
-  presentApiKey({ ...row, expiresAt: isoTimestamp(row.expiresAt), createdAt: isoTimestamp(row.createdAt), lastUsedAt: time(row.lastUsedAt), revokedAt: time(row.revokedAt) });
+  presentApiKey({
+    ...row,
+    expiresAt: isoTimestamp(row.expiresAt),
+    createdAt: isoTimestamp(row.createdAt),
+    lastUsedAt: time(row.lastUsedAt),
+    revokedAt: time(row.revokedAt),
+  });
 
 async function findKey(keyId: string) {
   const row = await tenantDb().apiKey.findUnique({ where: { id: keyId } });
@@ -106,13 +112,24 @@ async function findKey(keyId: string) {
 }
 
 /** Changing a key's allowlist needs every permission the key holds: loosening a stronger key is escalation too. */
-export async function updateApiKeyAllowlist({ issuer, keyId, cidrAllowlist }: { issuer: KeyIssuer; keyId: string; cidrAllowlist: string[] }) {
+export async function updateApiKeyAllowlist({
+  issuer,
+  keyId,
+  cidrAllowlist,
+}: {
+  issuer: KeyIssuer;
+  keyId: string;
+  cidrAllowlist: string[];
+}) {
   const row = await findKey(keyId);
   assertHolds(issuer, permissionList(row.permissions), "change");
   const revoked = () => new DomainError("conflict", "This API key is revoked; issue a new one");
   if (row.revokedAt) throw revoked();
   // Conditional: a revocation that commits meanwhile is not followed by a change to the revoked key.
-  const { count } = await tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { cidrAllowlist } });
+  const { count } = await tenantDb().apiKey.updateMany({
+    where: { id: row.id, revokedAt: null },
+    data: { cidrAllowlist },
+  });
   if (count === 0) throw revoked();
   const updated = await findKey(row.id);
   // The allowlist it replaced, for the audit trail.
@@ -131,7 +148,8 @@ export async function revokeApiKey({ keyId, issuer }: { keyId: string; issuer?: 
   const before = { revokedAt: row.revokedAt };
   if (row.revokedAt) return { key: presentApiKey(row), before };
   const key = await changeOnce("api_key.revoked", apiKeySchema, {
-    change: () => tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } }),
+    change: () =>
+      tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } }),
     reread: async () => presentApiKey(await findKey(keyId)),
   });
   return { key, before };
@@ -199,4 +217,6 @@ export async function rollApiKey({
 }
 
 const alreadyRolled = (successorId: string) =>
-  new DomainError("conflict", `This API key was already rolled into ${successorId}; roll that key instead`, { key: "already rolled" });
+  new DomainError("conflict", `This API key was already rolled into ${successorId}; roll that key instead`, {
+    key: "already rolled",
+  });

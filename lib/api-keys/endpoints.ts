@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { endpointGroup } from "@/lib/contract/endpoint";
-import { apiKeyCreatedSchema, apiKeyParams, apiKeySchema, issueApiKeyInput, rollApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
+import {
+  apiKeyCreatedSchema,
+  apiKeyParams,
+  apiKeySchema,
+  issueApiKeyInput,
+  rollApiKeyInput,
+  updateApiKeyInput,
+} from "@/lib/api-keys/schemas";
 
 const define = endpointGroup({ tag: "API keys", auth: "any" });
 

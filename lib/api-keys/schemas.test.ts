@@ -84,11 +84,14 @@ describe("issueApiKeyInput", () => {
     expect(issuesOf({}).map((issue) => issue.path)).toEqual([["expiresAt"]]);
   });
 
-  it.each(["2027-01-31", "tomorrow", "31/01/2027 12:00", "2027-01-31 12:00:00"])("refuses the non-ISO expiresAt %j", (expiresAt) => {
-    const issues = issuesOf({ expiresAt });
-    expect(issues.map((issue) => issue.path)).toEqual([["expiresAt"]]);
-    expect(issues[0]!.message).toMatch(/ISO-8601/);
-  });
+  it.each(["2027-01-31", "tomorrow", "31/01/2027 12:00", "2027-01-31 12:00:00"])(
+    "refuses the non-ISO expiresAt %j",
+    (expiresAt) => {
+      const issues = issuesOf({ expiresAt });
+      expect(issues.map((issue) => issue.path)).toEqual([["expiresAt"]]);
+      expect(issues[0]!.message).toMatch(/ISO-8601/);
+    },
+  );
 
   it("accepts an ISO date-time with an offset", () => {
     const soon = new Date(Date.now() + 2 * DAY);

@@ -22,8 +22,8 @@ export function expiryProblem(expiresAt: Date, now: Date): string | null {
   return null;
 }
 
-export const expiresAtSchema = z
-  .iso.datetime({ offset: true, message: "must be an ISO-8601 date-time such as 2027-01-31T12:00:00Z" })
+export const expiresAtSchema = z.iso
+  .datetime({ offset: true, message: "must be an ISO-8601 date-time such as 2027-01-31T12:00:00Z" })
   .superRefine((value, context) => {
     const problem = expiryProblem(new Date(value), new Date());
     if (problem) context.addIssue({ code: "custom", message: problem });
@@ -49,8 +49,10 @@ export const keyPermissionsSchema = z
   .max(PERMISSIONS.length * 2)
   .superRefine((list, context) => {
     list.forEach((name, index) => {
-      if (!(PERMISSIONS as readonly string[]).includes(name)) context.addIssue({ code: "custom", path: [index], message: `"${name}" is not a permission` });
-      else if (!(KEY_PERMISSIONS as readonly string[]).includes(name)) context.addIssue({ code: "custom", path: [index], message: `"${name}" cannot be held by an API key` });
+      if (!(PERMISSIONS as readonly string[]).includes(name))
+        context.addIssue({ code: "custom", path: [index], message: `"${name}" is not a permission` });
+      else if (!(KEY_PERMISSIONS as readonly string[]).includes(name))
+        context.addIssue({ code: "custom", path: [index], message: `"${name}" cannot be held by an API key` });
     });
   })
   .transform((list) => sortPermissions(list.filter(isPermission)))
@@ -71,7 +73,9 @@ export const issueApiKeyInput = z
 
 export const rollApiKeyInput = z
   .object({
-    expiresAt: expiresAtSchema.meta({ description: "Expiry of the new secret: strictly in the future and at most one year from now." }),
+    expiresAt: expiresAtSchema.meta({
+      description: "Expiry of the new secret: strictly in the future and at most one year from now.",
+    }),
     overlapSeconds: z
       .number()
       .int("must be a whole number of seconds")
@@ -100,7 +104,9 @@ export const apiKeySchema = z
     createdBy: z
       .object({ type: z.enum(["employee", "api_key"]), id: z.string() })
       .nullable()
-      .meta({ description: "The employee or key that issued it; null for keys issued by a key before this was recorded." }),
+      .meta({
+        description: "The employee or key that issued it; null for keys issued by a key before this was recorded.",
+      }),
   })
   .meta({ id: "ApiKey" });
 
@@ -113,10 +119,17 @@ export type KeyCreator = { type: "employee" | "api_key"; id: string };
 type KeyTime = "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt";
 
 /** A key's row: from Prisma (times as Dates, Json parsed) or from a raw read (times as ISO strings, Json as text). */
-export type ApiKeyFields = Omit<ApiKey, "accountId" | "secretHash" | KeyTime> & { [Time in KeyTime]: ApiKey[Time] | string | Extract<ApiKey[Time], null> };
+export type ApiKeyFields = Omit<ApiKey, "accountId" | "secretHash" | KeyTime> & {
+  [Time in KeyTime]: ApiKey[Time] | string | Extract<ApiKey[Time], null>;
+};
 
 export function presentApiKey<Row extends ApiKeyFields>(row: Row) {
   const { createdByType, createdById, ...rest } = row;
   const createdBy: KeyCreator | null = createdByType && createdById ? { type: createdByType, id: createdById } : null;
-  return { ...rest, cidrAllowlist: jsonNames(row.cidrAllowlist, isString), permissions: permissionList(row.permissions), createdBy };
+  return {
+    ...rest,
+    cidrAllowlist: jsonNames(row.cidrAllowlist, isString),
+    permissions: permissionList(row.permissions),
+    createdBy,
+  };
 }

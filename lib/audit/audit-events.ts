@@ -4,7 +4,9 @@ import { presentAuditEvent } from "@/lib/audit/schemas";
 import { tenantDb } from "@/lib/tenancy";
 
 /** The platform's audit trail, newest first by default, filtered by action, actor and time. */
-export async function listAuditEvents(query: PageQuery & { action?: string; actorId?: string; startDate?: Date; endDate?: Date }) {
+export async function listAuditEvents(
+  query: PageQuery & { action?: string; actorId?: string; startDate?: Date; endDate?: Date },
+) {
   const at = withinRange(query);
   const filters = {
     ...(query.action ? { action: query.action } : {}),

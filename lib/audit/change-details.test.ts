@@ -60,7 +60,10 @@ describe("audit details of employee changes", () => {
     const response = await call(employee.DELETE, { method: "DELETE", params: { id: colleague.id }, apiKey });
     expect(response.status).toBe(200);
     const event = await lastAuditEvent({ action: "employee.deactivate", targetId: colleague.id });
-    expect(event.details).toMatchObject({ before: { status: "active" }, after: { status: "deactivated", deactivatedAt: response.body.deactivatedAt } });
+    expect(event.details).toMatchObject({
+      before: { status: "active" },
+      after: { status: "deactivated", deactivatedAt: response.body.deactivatedAt },
+    });
   });
 
   it("2FA reset: two-factor before and after", async () => {
@@ -86,11 +89,19 @@ describe("audit details of employee changes", () => {
 describe("audit details of one's own credentials: facts only", () => {
   it("password change: that it changed, never a password; a refused change records no such fact", async () => {
     const { session, employee: me } = await signedInEmployee();
-    const wrong = await call(ownPassword.POST, { method: "POST", session, body: { currentPassword: "not the password at all", newPassword: NEW_PASSWORD } });
+    const wrong = await call(ownPassword.POST, {
+      method: "POST",
+      session,
+      body: { currentPassword: "not the password at all", newPassword: NEW_PASSWORD },
+    });
     expect(wrong.status).toBe(422);
     const refused = await lastAuditEvent({ action: "employee.change_password", actorId: me.id });
     expect(refused.details ?? {}).not.toHaveProperty("passwordChanged");
-    const response = await call(ownPassword.POST, { method: "POST", session, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } });
+    const response = await call(ownPassword.POST, {
+      method: "POST",
+      session,
+      body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+    });
     expect(response.status).toBe(200);
     const event = await lastAuditEvent({ action: "employee.change_password", actorId: me.id });
     expect(event.details).toEqual({ passwordChanged: true, otherSessionsEnded: true });
@@ -103,10 +114,18 @@ describe("audit details of one's own credentials: facts only", () => {
     expect(started.status).toBe(200);
     const start = await lastAuditEvent({ action: "employee.totp_start", actorId: me.id });
     expect(start.details).toEqual({ after: { enrolmentPending: true } });
-    const confirmed = await call(confirmTotp.POST, { method: "POST", session, body: { code: new Authenticator(started.body.secret).nextCode() } });
+    const confirmed = await call(confirmTotp.POST, {
+      method: "POST",
+      session,
+      body: { code: new Authenticator(started.body.secret).nextCode() },
+    });
     expect(confirmed.status).toBe(200);
     const confirm = await lastAuditEvent({ action: "employee.totp_confirm", actorId: me.id });
-    expect(confirm.details).toEqual({ before: { twoFactorEnabled: false }, after: { twoFactorEnabled: true }, recoveryCodesIssued: true });
+    expect(confirm.details).toEqual({
+      before: { twoFactorEnabled: false },
+      after: { twoFactorEnabled: true },
+      recoveryCodesIssued: true,
+    });
   });
 
   it("recovery-code regeneration: how many, never which", async () => {
@@ -114,7 +133,10 @@ describe("audit details of one's own credentials: facts only", () => {
     const response = await call(recoveryCodes.POST, { method: "POST", session, totp: authenticator!.nextCode() });
     expect(response.status).toBe(200);
     const event = await lastAuditEvent({ action: "employee.recovery_codes_regenerate", actorId: me.id });
-    expect(event.details).toEqual({ recoveryCodesIssued: response.body.recoveryCodes.length, previousCodesStopped: true });
+    expect(event.details).toEqual({
+      recoveryCodesIssued: response.body.recoveryCodes.length,
+      previousCodesStopped: true,
+    });
   });
 });
 
@@ -140,7 +162,11 @@ describe("audit details of a settings change", () => {
 describe("audit details of webhook endpoint changes", () => {
   const url = "https://hooks.example.com/in";
   const createEndpoint = async (apiKey: string) => {
-    const response = await call(webhookEndpoints.POST, { method: "POST", apiKey, body: { url, events: ["transfer.created"] } });
+    const response = await call(webhookEndpoints.POST, {
+      method: "POST",
+      apiKey,
+      body: { url, events: ["transfer.created"] },
+    });
     expect(response.status).toBe(201);
     return response.body;
   };
@@ -149,7 +175,9 @@ describe("audit details of webhook endpoint changes", () => {
     const { apiKey } = await platformWithKey();
     const created = await createEndpoint(apiKey);
     const event = await lastAuditEvent({ action: "webhook_endpoint.create", targetId: created.id });
-    expect(event.details).toEqual({ after: { url, subscribedEvents: ["transfer.created"], enabled: true, description: null } });
+    expect(event.details).toEqual({
+      after: { url, subscribedEvents: ["transfer.created"], enabled: true, description: null },
+    });
   });
 
   it("update: before and after", async () => {
@@ -166,16 +194,26 @@ describe("audit details of webhook endpoint changes", () => {
     const event = await lastAuditEvent({ action: "webhook_endpoint.update", targetId: created.id });
     expect(event.details).toEqual({
       before: { url, subscribedEvents: ["transfer.created"], enabled: true, description: null },
-      after: { url: newUrl, subscribedEvents: ["transfer.created", "recipient.deleted"], enabled: false, description: null },
+      after: {
+        url: newUrl,
+        subscribedEvents: ["transfer.created", "recipient.deleted"],
+        enabled: false,
+        description: null,
+      },
     });
   });
 
   it("delete: what was deleted (it sends nothing from then on)", async () => {
     const { apiKey } = await platformWithKey();
     const created = await createEndpoint(apiKey);
-    expect((await call(webhookEndpoint.DELETE, { method: "DELETE", params: { id: created.id }, apiKey })).status).toBe(200);
+    expect((await call(webhookEndpoint.DELETE, { method: "DELETE", params: { id: created.id }, apiKey })).status).toBe(
+      200,
+    );
     const event = await lastAuditEvent({ action: "webhook_endpoint.delete", targetId: created.id });
-    expect(event.details).toEqual({ before: { url, subscribedEvents: ["transfer.created"], description: null }, after: null });
+    expect(event.details).toEqual({
+      before: { url, subscribedEvents: ["transfer.created"], description: null },
+      after: null,
+    });
   });
 
   it("test and retry: the delivery they queued, never its event data", async () => {
@@ -185,7 +223,11 @@ describe("audit details of webhook endpoint changes", () => {
     expect(sent.status).toBe(201);
     const test = await lastAuditEvent({ action: "webhook_endpoint.test", targetId: created.id });
     expect(test.details).toEqual({ eventId: sent.body.id, eventType: "webhook.test", webhookEndpointId: created.id });
-    const retried = await call(retry.POST, { method: "POST", params: { id: created.id, eventId: sent.body.id }, apiKey });
+    const retried = await call(retry.POST, {
+      method: "POST",
+      params: { id: created.id, eventId: sent.body.id },
+      apiKey,
+    });
     expect(retried.status).toBe(200);
     const event = await lastAuditEvent({ action: "webhook_delivery.retry", targetId: created.id });
     expect(event.details).toEqual({

@@ -18,10 +18,9 @@ export const auditEventSchema = z
     id: z.string(),
     at: z.iso.datetime(),
     accountId: z.string().nullable().meta({ description: "The caller's own account." }),
-    actedForAccountId: z
-      .string()
-      .nullable()
-      .meta({ description: "The account the request acted for: the one Service-Account-Id named, or the caller's own." }),
+    actedForAccountId: z.string().nullable().meta({
+      description: "The account the request acted for: the one Service-Account-Id named, or the caller's own.",
+    }),
     actorType: z.enum(["employee", "api_key", "anonymous"]),
     actorId: z.string().nullable(),
     action: z.string(),
@@ -29,11 +28,13 @@ export const auditEventSchema = z
     ip: z.string().nullable(),
     outcome: z.enum(["success", "failure", "denied"]),
     status: z.number().int(),
-    requestId: z.string().meta({ description: "The server's own id of the request (`req_...`), as a 500's message quotes it." }),
-    clientRequestId: z
+    requestId: z
       .string()
-      .nullable()
-      .meta({ description: "The client's `X-Request-Id`, when it sent a sane one (the response echoed it); kept apart, since a client chooses it." }),
+      .meta({ description: "The server's own id of the request (`req_...`), as a 500's message quotes it." }),
+    clientRequestId: z.string().nullable().meta({
+      description:
+        "The client's `X-Request-Id`, when it sent a sane one (the response echoed it); kept apart, since a client chooses it.",
+    }),
     details: z.record(z.string(), z.unknown()).nullable(),
   })
   .meta({ id: "AuditEvent" });

@@ -40,7 +40,9 @@ async function withAuditRefusing<T>(action: string, work: () => Promise<T>): Pro
   try {
     return await work();
   } finally {
-    await db().$executeRawUnsafe(postgresql ? `DROP TRIGGER refuse_audit ON "AuditEvent"` : `DROP TRIGGER refuse_audit`);
+    await db().$executeRawUnsafe(
+      postgresql ? `DROP TRIGGER refuse_audit ON "AuditEvent"` : `DROP TRIGGER refuse_audit`,
+    );
     if (postgresql) await db().$executeRawUnsafe(`DROP FUNCTION refuse_audit()`);
   }
 }
@@ -54,15 +56,25 @@ describe("the audit trail", () => {
     const response = await create(apiKey, "customer-with-record");
     expect(response.status).toBe(201);
     const [event] = await eventsFor(response.headers.get("x-request-id"));
-    expect(event).toMatchObject({ action: "delegated_user.create", status: 201, outcome: "success", targetId: response.body.id });
+    expect(event).toMatchObject({
+      action: "delegated_user.create",
+      status: 201,
+      outcome: "success",
+      targetId: response.body.id,
+    });
   });
 
   it("the same for a flow that hashes outside the transaction (accepting an invitation): no activation without its record", async () => {
     const platform = await platformWithKey({ permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
-    const invited = await call(invite, { method: "POST", apiKey: platform.apiKey, body: { name: "Ada", email: `ada.${platform.account.id}@example.com` } });
+    const invited = await call(invite, {
+      method: "POST",
+      apiKey: platform.apiKey,
+      body: { name: "Ada", email: `ada.${platform.account.id}@example.com` },
+    });
     expect(invited.status).toBe(201);
     const token = new URL(invited.body.invitationUrl).searchParams.get("token")!;
-    const accept = () => call(acceptInvitation, { method: "POST", body: { token, password: "a long enough password" } });
+    const accept = () =>
+      call(acceptInvitation, { method: "POST", body: { token, password: "a long enough password" } });
 
     const refused = await withAuditRefusing("employee.accept_invitation", accept);
     expect(refused.status).toBe(500);
@@ -73,7 +85,14 @@ describe("the audit trail", () => {
     const accepted = await accept();
     expect(accepted.status).toBe(200);
     const [event] = await eventsFor(accepted.headers.get("x-request-id"));
-    expect(event).toMatchObject({ action: "employee.accept_invitation", status: 200, actorType: "employee", actorId: still.id, targetId: still.id, platformId: platform.account.id });
+    expect(event).toMatchObject({
+      action: "employee.accept_invitation",
+      status: 200,
+      actorType: "employee",
+      actorId: still.id,
+      targetId: still.id,
+      platformId: platform.account.id,
+    });
   });
 
   it("a sign-in's session commits with its record: none is created when the record cannot be written", async () => {
@@ -86,12 +105,19 @@ describe("the audit trail", () => {
     expect(ok.status).toBe(200);
     expect(await db().session.count({ where: { employeeId: employee.id } })).toBe(sessionsBefore + 1);
     const [event] = await eventsFor(ok.headers.get("x-request-id"));
-    expect(event).toMatchObject({ action: "session.create", status: 200, actorId: employee.id, platformId: employee.accountId });
+    expect(event).toMatchObject({
+      action: "session.create",
+      status: 200,
+      actorId: employee.id,
+      platformId: employee.accountId,
+    });
   });
 
   it("names the account acted for (Service-Account-Id) beside the caller's own", async () => {
     const { apiKey, account } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     const forSub = await create(apiKey, "sub-customer", { "service-account-id": sub.id });
     expect(forSub.status).toBe(201);
     const [event] = await eventsFor(forSub.headers.get("x-request-id"));
@@ -105,13 +131,20 @@ describe("the audit trail", () => {
     const mine = await platformWithKey();
     const theirs = await platformWithKey();
     const theirRequest = await withScope(theirs.scope, () => raiseInformationRequest({ kind: "due_diligence" }));
-    const get = (id: string, apiKey?: string) => call(getInformationRequest, { apiKey, params: { id }, path: `/v1/information_requests/${id}` });
+    const get = (id: string, apiKey?: string) =>
+      call(getInformationRequest, { apiKey, params: { id }, path: `/v1/information_requests/${id}` });
 
     const probes = [await get("ir_doesnotexist00000000", mine.apiKey), await get(theirRequest.id, mine.apiKey)];
     for (const probe of probes) {
       expect(probe.status).toBe(404);
       const [event] = await eventsFor(probe.headers.get("x-request-id"));
-      expect(event).toMatchObject({ status: 404, outcome: "failure", actorType: "api_key", actorId: mine.key.id, platformId: mine.account.id });
+      expect(event).toMatchObject({
+        status: 404,
+        outcome: "failure",
+        actorType: "api_key",
+        actorId: mine.key.id,
+        platformId: mine.account.id,
+      });
     }
     // The other tenant's trail does not learn of the probe; the prober's does.
     expect(await db().auditEvent.count({ where: { platformId: theirs.account.id, status: 404 } })).toBe(0);

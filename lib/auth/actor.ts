@@ -84,8 +84,14 @@ async function authenticateSession(token: string | null): Promise<Actor> {
       name: employee.name,
       email: employee.email,
       twoFactorEnabled: employee.totpEnabledAt !== null,
-      settings: { requireTwoFactor: employee.account.requireTwoFactor, fourEyesApproval: employee.account.fourEyesApproval },
+      settings: {
+        requireTwoFactor: employee.account.requireTwoFactor,
+        fourEyesApproval: employee.account.fourEyesApproval,
+      },
     };
   }
-  throw new DomainError("unauthenticated", "Authentication required: send `Authorization: Bearer <API key>` or sign in");
+  throw new DomainError(
+    "unauthenticated",
+    "Authentication required: send `Authorization: Bearer <API key>` or sign in",
+  );
 }

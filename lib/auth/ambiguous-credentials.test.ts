@@ -14,10 +14,18 @@ describe("ambiguous credentials answer 400 err_bad_request (CONTRACT.md, Operati
   it("two Authorization headers (joined), even when both carry the same valid key", async () => {
     const { apiKey } = await platformWithKey();
     expect((await call(listApiKeys, { apiKey })).status).toBe(200);
-    for (const authorization of [`Bearer ${apiKey}, Bearer svc_other`, `Bearer ${apiKey}, Bearer ${apiKey}`, `Bearer svc_other, Bearer ${apiKey}`]) {
+    for (const authorization of [
+      `Bearer ${apiKey}, Bearer svc_other`,
+      `Bearer ${apiKey}, Bearer ${apiKey}`,
+      `Bearer svc_other, Bearer ${apiKey}`,
+    ]) {
       const response = await call(listApiKeys, { headers: { authorization } });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error_code: "err_bad_request", message: "Send one Authorization header, not several", http_code: 400 });
+      expect(response.body).toEqual({
+        error_code: "err_bad_request",
+        message: "Send one Authorization header, not several",
+        http_code: 400,
+      });
     }
   });
 
@@ -33,17 +41,26 @@ describe("ambiguous credentials answer 400 err_bad_request (CONTRACT.md, Operati
     ]) {
       const response = await call(whoAmI, { headers: { cookie } });
       expect(response.status, cookie).toBe(400);
-      expect(response.body).toEqual({ error_code: "err_bad_request", message: `Send one ${SESSION_COOKIE} cookie, not several`, http_code: 400 });
+      expect(response.body).toEqual({
+        error_code: "err_bad_request",
+        message: `Send one ${SESSION_COOKIE} cookie, not several`,
+        http_code: 400,
+      });
     }
     // A bearer key next to two session cookies is no less ambiguous.
     const { apiKey } = await platformWithKey();
-    const withKey = await call(listApiKeys, { apiKey, headers: { cookie: `${SESSION_COOKIE}=${session}; ${SESSION_COOKIE}=${other.session}` } });
+    const withKey = await call(listApiKeys, {
+      apiKey,
+      headers: { cookie: `${SESSION_COOKIE}=${session}; ${SESSION_COOKIE}=${other.session}` },
+    });
     expect(withKey.status).toBe(400);
   });
 
   it("one session cookie among other cookies still works", async () => {
     const { session } = await signedInEmployee();
-    const response = await call(whoAmI, { headers: { cookie: `theme=dark; ${SESSION_COOKIE}=${session}; x${SESSION_COOKIE}=other` } });
+    const response = await call(whoAmI, {
+      headers: { cookie: `theme=dark; ${SESSION_COOKIE}=${session}; x${SESSION_COOKIE}=other` },
+    });
     expect(response.status).toBe(200);
   });
 });
@@ -59,7 +76,11 @@ describe("with APP_ORIGIN set it is the only origin a cookie-authenticated chang
     const hostOnly = await call(signOut, { method: "DELETE", session, headers: { origin: ORIGIN } });
     expect(hostOnly.status).toBe(403);
     expect((await call(whoAmI, { session })).status).toBe(200);
-    const configured = await call(signOut, { method: "DELETE", session, headers: { origin: "https://compliance.example.com" } });
+    const configured = await call(signOut, {
+      method: "DELETE",
+      session,
+      headers: { origin: "https://compliance.example.com" },
+    });
     expect(configured.status).toBe(200);
   });
 });

@@ -16,5 +16,9 @@ export async function assertCreatorStillActive(createdBy: KeyCreator | null, now
     createdBy.type === "employee"
       ? await db().employee.count({ where: { id: createdBy.id, status: "active" } })
       : await db().apiKey.count({ where: { id: createdBy.id, revokedAt: null, expiresAt: { gt: now } } });
-  if (live === 0) throw new DomainError("unauthenticated", "This credential stopped working while the request ran; nothing was created");
+  if (live === 0)
+    throw new DomainError(
+      "unauthenticated",
+      "This credential stopped working while the request ran; nothing was created",
+    );
 }

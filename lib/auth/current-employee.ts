@@ -11,5 +11,9 @@ export async function currentEmployee() {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const session = token ? await resolveSession(token) : null;
   if (!session) return null;
-  return sessionSchema.parse(JSON.parse(JSON.stringify(presentSession({ employee: session.employee, account: session.employee.account, session }))));
+  return sessionSchema.parse(
+    JSON.parse(
+      JSON.stringify(presentSession({ employee: session.employee, account: session.employee.account, session })),
+    ),
+  );
 }

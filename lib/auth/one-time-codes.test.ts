@@ -63,13 +63,17 @@ describe("one-time codes are counted before they are checked", () => {
     for (let i = 0; i < LIMIT + 2; i++) {
       const code = authenticator!.nextCode();
       expect((await call(regenerateRecoveryCodes, { method: "POST", session, totp: code })).status).toBe(200);
-      expect((await call(regenerateRecoveryCodes, { method: "POST", session, totp: code })).body?.error_code).toBe("err_otp_invalid");
+      expect((await call(regenerateRecoveryCodes, { method: "POST", session, totp: code })).body?.error_code).toBe(
+        "err_otp_invalid",
+      );
     }
     // None of the above counted: the full allowance of wrong codes is still there.
     for (const code of authenticator!.wrongCodes(LIMIT)) {
       expect((await call(regenerateRecoveryCodes, { method: "POST", session, totp: code })).status).toBe(400);
     }
-    expect((await call(regenerateRecoveryCodes, { method: "POST", session, totp: authenticator!.wrongCode() })).status).toBe(429);
+    expect(
+      (await call(regenerateRecoveryCodes, { method: "POST", session, totp: authenticator!.wrongCode() })).status,
+    ).toBe(429);
   });
 
   it("sign-in's code step: 30 wrong codes at once (right password, each from its own client), at most 5 checked", async () => {
@@ -79,7 +83,11 @@ describe("one-time codes are counted before they are checked", () => {
     // One client each, so the sign-in's own password counters never stop them before the code step.
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        call(signIn, { method: "POST", ip: `198.51.100.${i + 1}`, body: { email, password: PASSWORD, totpCode: wrong } }),
+        call(signIn, {
+          method: "POST",
+          ip: `198.51.100.${i + 1}`,
+          body: { email, password: PASSWORD, totpCode: wrong },
+        }),
       ),
     );
     expect(checked()).toBeGreaterThan(0);
@@ -92,13 +100,20 @@ describe("one-time codes are counted before they are checked", () => {
     const { email, recoveryCodes } = await signedInEmployee({ totp: true });
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        call(signIn, { method: "POST", ip: `198.51.100.${i + 1}`, body: { email, password: PASSWORD, totpCode: `aaaa-bbbb-cccc-${String(i).padStart(4, "2")}` } }),
+        call(signIn, {
+          method: "POST",
+          ip: `198.51.100.${i + 1}`,
+          body: { email, password: PASSWORD, totpCode: `aaaa-bbbb-cccc-${String(i).padStart(4, "2")}` },
+        }),
       ),
     );
     expect(tally(answers)).toEqual({ "400 err_otp_invalid": LIMIT, "429 err_rate_limited": 30 - LIMIT });
     expectHonestRetryAfter(answers);
     // Blocked for recovery codes too, even a real one: it was not spent.
-    const real = await call(signIn, { method: "POST", body: { email, password: PASSWORD, totpCode: recoveryCodes[0] } });
+    const real = await call(signIn, {
+      method: "POST",
+      body: { email, password: PASSWORD, totpCode: recoveryCodes[0] },
+    });
     expect(real.status).toBe(429);
   });
 
@@ -109,7 +124,9 @@ describe("one-time codes are counted before they are checked", () => {
     const authenticator = new Authenticator(started.body.secret);
     const wrong = authenticator.wrongCode();
     vi.mocked(matchTotpStep).mockClear();
-    const answers = await Promise.all(Array.from({ length: 150 }, () => call(confirmEnrolment, { method: "POST", session, body: { code: wrong } })));
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, () => call(confirmEnrolment, { method: "POST", session, body: { code: wrong } })),
+    );
     expect(checked()).toBeGreaterThan(0);
     expect(checked()).toBeLessThanOrEqual(LIMIT);
     expect(tally(answers)).toEqual({ "400 err_otp_invalid": checked(), "429 err_rate_limited": 150 - checked() });

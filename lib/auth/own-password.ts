@@ -24,10 +24,20 @@ export function signInCounters(email: string, ip: string | null) {
  * and this client before the password is checked (429 when full, and then it is not checked), and
  * given back when the password is right: guessing here costs exactly what guessing at sign-in does.
  */
-export async function verifyOwnPassword({ employeeId, password, ip }: { employeeId: string; password: string; ip: string | null }) {
+export async function verifyOwnPassword({
+  employeeId,
+  password,
+  ip,
+}: {
+  employeeId: string;
+  password: string;
+  ip: string | null;
+}) {
   const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
   if (!(await passwordMatchesCounted(employee.passwordHash, password, signInCounters(employee.email, ip)))) {
-    throw new DomainError("password_incorrect", "The password is not your current password", { password: "is not your current password" });
+    throw new DomainError("password_incorrect", "The password is not your current password", {
+      password: "is not your current password",
+    });
   }
 }
 
@@ -36,7 +46,11 @@ export async function verifyOwnPassword({ employeeId, password, ip }: { employee
  * (429 when one is full, and then it is not checked) and given back when it is right, or when it could
  * not be checked (the hashing queue was full): the counters hold wrong guesses only.
  */
-export async function passwordMatchesCounted(passwordHash: string | null, password: string, counters: Parameters<typeof takeAttempts>[0]) {
+export async function passwordMatchesCounted(
+  passwordHash: string | null,
+  password: string,
+  counters: Parameters<typeof takeAttempts>[0],
+) {
   const attempt = await takeAttempts(counters);
   let right: boolean;
   try {

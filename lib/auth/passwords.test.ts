@@ -2,7 +2,14 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { HASHING_QUEUE, HASHING_SLOTS, hashingLoad, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
+import {
+  HASHING_QUEUE,
+  HASHING_SLOTS,
+  hashingLoad,
+  hashPassword,
+  needsRehash,
+  verifyPassword,
+} from "@/lib/auth/passwords";
 
 // Every argon2 call, watched: how many run at the same moment (the cap is on hashes in flight).
 const argon2Calls = vi.hoisted(() => ({ inFlight: 0, peak: 0 }));
@@ -40,15 +47,19 @@ describe("password hashing", () => {
   });
 
   // A few production-cost hashes take a while on a slow machine: this test's own timeout allows for it.
-  it("hashes with argon2id at OWASP's first recommendation by default (PHC string), and verifies only the right password", { timeout: 120_000 }, async () => {
-    delete process.env.PASSWORD_HASH_COST;
-    resetEnv();
-    const stored = await hashPassword("a long passphrase");
-    expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
-    expect(await verifyPassword("a long passphrase", stored)).toBe(true);
-    expect(await verifyPassword("a long passphrasf", stored)).toBe(false);
-    expect(needsRehash(stored)).toBe(false);
-  });
+  it(
+    "hashes with argon2id at OWASP's first recommendation by default (PHC string), and verifies only the right password",
+    { timeout: 120_000 },
+    async () => {
+      delete process.env.PASSWORD_HASH_COST;
+      resetEnv();
+      const stored = await hashPassword("a long passphrase");
+      expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+      expect(await verifyPassword("a long passphrase", stored)).toBe(true);
+      expect(await verifyPassword("a long passphrasf", stored)).toBe(false);
+      expect(needsRehash(stored)).toBe(false);
+    },
+  );
 
   it("hashes at a trivial cost under PASSWORD_HASH_COST=test; the hash still verifies at the production setting", async () => {
     const stored = await hashPassword("a long passphrase");
@@ -76,12 +87,16 @@ describe("password hashing", () => {
     expect(await verifyPassword("the ﬁrst passphrase", await hashPassword("the first passphrase"))).toBe(true);
   });
 
-  it.each(["", "bcrypt$whatever", "scrypt$1024$8$1$c2FsdA==", "scrypt$3$8$1$c2FsdA==$c2FsdA==", "$argon2id$v=19$m=256,t=1,p=1$bad", "plain text"])(
-    "refuses a malformed stored hash %j",
-    async (stored) => {
-      expect(await verifyPassword("anything at all", stored)).toBe(false);
-    },
-  );
+  it.each([
+    "",
+    "bcrypt$whatever",
+    "scrypt$1024$8$1$c2FsdA==",
+    "scrypt$3$8$1$c2FsdA==$c2FsdA==",
+    "$argon2id$v=19$m=256,t=1,p=1$bad",
+    "plain text",
+  ])("refuses a malformed stored hash %j", async (stored) => {
+    expect(await verifyPassword("anything at all", stored)).toBe(false);
+  });
 });
 
 describe("the hashing cap", () => {
@@ -94,7 +109,9 @@ describe("the hashing cap", () => {
     argon2Calls.peak = 0;
     const burst = HASHING_SLOTS + HASHING_QUEUE;
     const results = await Promise.all(
-      Array.from({ length: burst }, (_, i) => (i % 2 ? hashPassword(`passphrase ${i}`) : verifyPassword("a long passphrase", stored))),
+      Array.from({ length: burst }, (_, i) =>
+        i % 2 ? hashPassword(`passphrase ${i}`) : verifyPassword("a long passphrase", stored),
+      ),
     );
     expect(argon2Calls.peak).toBe(HASHING_SLOTS);
     expect(results.filter((result) => result === true)).toHaveLength(burst / 2);
@@ -122,7 +139,9 @@ describe("the hashing cap", () => {
   it("answers 429 at once when the queue is full, instead of queueing without bound; then works again", async () => {
     const burst = HASHING_SLOTS + HASHING_QUEUE + 10;
     const results = await Promise.allSettled(Array.from({ length: burst }, (_, i) => hashPassword(`passphrase ${i}`)));
-    const refused = results.filter((result) => result.status === "rejected").map((result) => (result as PromiseRejectedResult).reason);
+    const refused = results
+      .filter((result) => result.status === "rejected")
+      .map((result) => (result as PromiseRejectedResult).reason);
     expect(refused).toHaveLength(10);
     for (const error of refused) {
       expect(error).toBeInstanceOf(DomainError);

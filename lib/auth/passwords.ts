@@ -40,7 +40,12 @@ const waiting: Array<() => void> = [];
 async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
   if (running >= HASHING_SLOTS) {
     if (waiting.length >= HASHING_QUEUE) {
-      throw new DomainError("rate_limited", "The service is busy checking passwords; try again in a moment", undefined, { retryAfter: 1 });
+      throw new DomainError(
+        "rate_limited",
+        "The service is busy checking passwords; try again in a moment",
+        undefined,
+        { retryAfter: 1 },
+      );
     }
     // The slot is handed over by the finishing holder (running stays counted), so no newcomer can take it first.
     await new Promise<void>((resolve) => waiting.push(resolve));
@@ -66,7 +71,12 @@ const currentCost = (): Cost => ARGON2_COSTS[env().PASSWORD_HASH_COST];
 export async function hashPassword(password: string): Promise<string> {
   const cost = currentCost();
   return withHashingSlot(() =>
-    argon2Hash(password.normalize("NFKC"), { ...cost, algorithm: ARGON2ID, version: VERSION_0x13, outputLen: OUTPUT_LENGTH }),
+    argon2Hash(password.normalize("NFKC"), {
+      ...cost,
+      algorithm: ARGON2ID,
+      version: VERSION_0x13,
+      outputLen: OUTPUT_LENGTH,
+    }),
   );
 }
 
@@ -78,7 +88,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, N, r, p, salt, key] = stored.split("$");
   if (scheme !== "scrypt" || !N || !r || !p || !salt || !key) return false;
   const expected = Buffer.from(key, "base64");
-  const actual = await withHashingSlot(() => scryptDerive(normalized, Buffer.from(salt, "base64"), expected.length, { N: Number(N), r: Number(r), p: Number(p) }));
+  const actual = await withHashingSlot(() =>
+    scryptDerive(normalized, Buffer.from(salt, "base64"), expected.length, {
+      N: Number(N),
+      r: Number(r),
+      p: Number(p),
+    }),
+  );
   return actual !== null && actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
@@ -102,10 +118,17 @@ export function needsRehash(stored: string): boolean {
 }
 
 /** The scrypt of stored legacy hashes; null when the stored parameters are unusable. */
-function scryptDerive(password: string, salt: Buffer, length: number, cost: { N: number; r: number; p: number }): Promise<Buffer | null> {
+function scryptDerive(
+  password: string,
+  salt: Buffer,
+  length: number,
+  cost: { N: number; r: number; p: number },
+): Promise<Buffer | null> {
   return new Promise((resolve) => {
     try {
-      scrypt(password, salt, length || 32, { ...cost, maxmem: 256 * 1024 * 1024 }, (error, key) => resolve(error ? null : key));
+      scrypt(password, salt, length || 32, { ...cost, maxmem: 256 * 1024 * 1024 }, (error, key) =>
+        resolve(error ? null : key),
+      );
     } catch {
       resolve(null); // Parameters scrypt refuses outright (N not a power of two, say).
     }

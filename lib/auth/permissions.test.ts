@@ -1,7 +1,15 @@
 // The rule for derived views (lib/auth/permissions.ts): a derived view is bound by the read
 // permission of what it shows. Its table is checked here against the event types' own names.
 import { describe, expect, it } from "vitest";
-import { EVENT_TYPE_READ_PERMISSIONS, KEY_PERMISSIONS, PERMISSIONS, ROLE_PERMISSIONS, ROLES, maySeeDerived, missingReadPermission } from "@/lib/auth/permissions";
+import {
+  EVENT_TYPE_READ_PERMISSIONS,
+  KEY_PERMISSIONS,
+  PERMISSIONS,
+  ROLE_PERMISSIONS,
+  ROLES,
+  maySeeDerived,
+  missingReadPermission,
+} from "@/lib/auth/permissions";
 import { EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
 
 const resourceOf = (permission: string) => permission.split(":")[0]!;
@@ -52,9 +60,12 @@ describe("missingReadPermission", () => {
   it("shows what it does not know (an event type no longer listed) only to a caller who may read everything", () => {
     const allReads = PERMISSIONS.filter((permission) => permission.endsWith(":read"));
     expect(missingReadPermission({ permissions: allReads }, "kyc.retired_event")).toBeNull();
-    expect(missingReadPermission({ permissions: KEY_PERMISSIONS.filter((permission) => permission !== "transfers:read") }, "kyc.retired_event")).toBe(
-      "transfers:read",
-    );
+    expect(
+      missingReadPermission(
+        { permissions: KEY_PERMISSIONS.filter((permission) => permission !== "transfers:read") },
+        "kyc.retired_event",
+      ),
+    ).toBe("transfers:read");
     expect(missingReadPermission({ permissions: [] }, "kyc:write")).not.toBeNull();
   });
 });

@@ -66,8 +66,23 @@ const operational: Permission[] = [
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: everything,
   admin: everything.filter((permission) => permission !== "owners"),
-  developer: [...operational, "api_keys:read", "api_keys:write", "webhooks:read", "webhooks:write", "feature_flags:write", "sandbox:write"],
-  compliance: [...operational, "information_requests:read", "information_requests:write", "kyc:read", "kyc:write", "delegated_users:write"],
+  developer: [
+    ...operational,
+    "api_keys:read",
+    "api_keys:write",
+    "webhooks:read",
+    "webhooks:write",
+    "feature_flags:write",
+    "sandbox:write",
+  ],
+  compliance: [
+    ...operational,
+    "information_requests:read",
+    "information_requests:write",
+    "kyc:read",
+    "kyc:write",
+    "delegated_users:write",
+  ],
   viewer: allReads,
 };
 
@@ -83,10 +98,14 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
 const NEVER_ON_KEYS: readonly Permission[] = ["roles", "owners", "settings:write"];
 
 /** Everything a key may be given. */
-export const KEY_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter((permission) => !NEVER_ON_KEYS.includes(permission));
+export const KEY_PERMISSIONS: readonly Permission[] = PERMISSIONS.filter(
+  (permission) => !NEVER_ON_KEYS.includes(permission),
+);
 
 /** What a key gets when `permissions` is left out: every key permission except `employees:write`, which must be named. */
-export const DEFAULT_KEY_PERMISSIONS: readonly Permission[] = KEY_PERMISSIONS.filter((permission) => permission !== "employees:write");
+export const DEFAULT_KEY_PERMISSIONS: readonly Permission[] = KEY_PERMISSIONS.filter(
+  (permission) => permission !== "employees:write",
+);
 
 /** A permission to read one resource. */
 export type ReadPermission = Extract<Permission, `${string}:read`>;
@@ -123,7 +142,10 @@ export const EVENT_TYPE_READ_PERMISSIONS = {
  * (an export of that resource). Answers the read permission `caller` lacks, or null when it may see
  * the view. What is neither (an event type no longer known) needs every read permission.
  */
-export function missingReadPermission(caller: { permissions: readonly Permission[] }, shown: string): ReadPermission | null {
+export function missingReadPermission(
+  caller: { permissions: readonly Permission[] },
+  shown: string,
+): ReadPermission | null {
   const needed: readonly ReadPermission[] = Object.hasOwn(EVENT_TYPE_READ_PERMISSIONS, shown)
     ? [EVENT_TYPE_READ_PERMISSIONS[shown as EventType]]
     : READ_PERMISSIONS.includes(shown as ReadPermission)
@@ -133,7 +155,8 @@ export function missingReadPermission(caller: { permissions: readonly Permission
 }
 
 /** Whether `caller` (a role's or a key's permissions) may see a derived view of `shown` (see missingReadPermission). */
-export const maySeeDerived = (caller: { permissions: readonly Permission[] }, shown: string) => missingReadPermission(caller, shown) === null;
+export const maySeeDerived = (caller: { permissions: readonly Permission[] }, shown: string) =>
+  missingReadPermission(caller, shown) === null;
 
 export const isPermission = (value: string): value is Permission => (PERMISSIONS as readonly string[]).includes(value);
 

@@ -26,7 +26,8 @@ export function clearedSessionCookie(): string {
 export function readSessionCookie(request: Request): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;
-  if (countSessionCookies(header) > 1) throw new DomainError("bad_request", `Send one ${SESSION_COOKIE} cookie, not several`);
+  if (countSessionCookies(header) > 1)
+    throw new DomainError("bad_request", `Send one ${SESSION_COOKIE} cookie, not several`);
   for (const part of header.split(/[;,]/)) {
     const [name, ...rest] = part.trim().split("=");
     if (name === SESSION_COOKIE) return rest.join("=") || null;
@@ -95,6 +96,15 @@ export async function endOwnSession({ employeeId, sessionId, id }: Self & { id: 
   return presentOwnSession(row, sessionId);
 }
 
-function presentOwnSession(row: { id: string; createdAt: Date; lastSeenAt: Date; ip: string | null }, currentSessionId: string) {
-  return { id: row.id, createdAt: row.createdAt, lastSeenAt: row.lastSeenAt, ip: row.ip, current: row.id === currentSessionId };
+function presentOwnSession(
+  row: { id: string; createdAt: Date; lastSeenAt: Date; ip: string | null },
+  currentSessionId: string,
+) {
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    lastSeenAt: row.lastSeenAt,
+    ip: row.ip,
+    current: row.id === currentSessionId,
+  };
 }

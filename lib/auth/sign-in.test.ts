@@ -18,7 +18,8 @@ vi.mock("@/lib/auth/passwords", async (importOriginal) => {
     ...actual,
     verifyPassword: async (password: string, stored: string) => {
       // What the hashing cap answers when its queue is full (lib/auth/passwords.ts).
-      if (checks.busy) throw new (await import("@/lib/errors")).DomainError("rate_limited", "busy", undefined, { retryAfter: 1 });
+      if (checks.busy)
+        throw new (await import("@/lib/errors")).DomainError("rate_limited", "busy", undefined, { retryAfter: 1 });
       checks.count += 1;
       return actual.verifyPassword(password, stored);
     },
@@ -50,7 +51,9 @@ const { accountFromIp, ip: perIp, account: perAccount } = signInRules;
 describe("sign-in throttling", () => {
   it("30 wrong passwords at once for one e-mail: at most the limit are checked, the rest answer 429 with Retry-After", async () => {
     const { email } = await signedInEmployee();
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => attempt(email, `wrong guess ${i}`, "198.51.100.20")));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => attempt(email, `wrong guess ${i}`, "198.51.100.20")),
+    );
     expect(checks.count).toBe(accountFromIp.limit);
     expect(statuses(results)).toEqual({ 401: accountFromIp.limit, 429: 30 - accountFromIp.limit });
     for (const refused of results.filter((result) => result.status === 429)) {
@@ -69,24 +72,28 @@ describe("sign-in throttling", () => {
     expect(await attempt(email, PASSWORD, "203.0.113.66")).toMatchObject({ status: 429 });
     expect(await attempt(email, PASSWORD, "198.51.100.7")).toEqual({ status: 200 });
     // ... and after the stranger's 30, the employee still has all their own tries from their IP.
-    for (let i = 0; i < accountFromIp.limit - 1; i++) expect(await attempt(email, `typo ${i}`, "198.51.100.8")).toMatchObject({ status: 401 });
+    for (let i = 0; i < accountFromIp.limit - 1; i++)
+      expect(await attempt(email, `typo ${i}`, "198.51.100.8")).toMatchObject({ status: 401 });
     expect(await attempt(email, PASSWORD, "198.51.100.8")).toEqual({ status: 200 });
   });
 
   it("the right password gives its attempt back, and a completed sign-in clears that client's count", async () => {
     const { email } = await signedInEmployee();
     const ip = "198.51.100.30";
-    for (let i = 0; i < accountFromIp.limit - 1; i++) expect(await attempt(email, `typo ${i}`, ip)).toMatchObject({ status: 401 });
+    for (let i = 0; i < accountFromIp.limit - 1; i++)
+      expect(await attempt(email, `typo ${i}`, ip)).toMatchObject({ status: 401 });
     expect(await attempt(email, PASSWORD, ip)).toEqual({ status: 200 });
     // Cleared: a full set of tries again.
-    for (let i = 0; i < accountFromIp.limit; i++) expect(await attempt(email, `typo again ${i}`, ip)).toMatchObject({ status: 401 });
+    for (let i = 0; i < accountFromIp.limit; i++)
+      expect(await attempt(email, `typo again ${i}`, ip)).toMatchObject({ status: 401 });
     expect(await attempt(email, PASSWORD, ip)).toMatchObject({ status: 429 });
   });
 
   it("with 2FA on, the right password without a code does not use up password tries", async () => {
     const { email, authenticator } = await signedInEmployee({ totp: true });
     const ip = "198.51.100.31";
-    for (let i = 0; i < accountFromIp.limit + 3; i++) expect(await attempt(email, PASSWORD, ip)).toMatchObject({ status: 400, code: "err_otp_required" });
+    for (let i = 0; i < accountFromIp.limit + 3; i++)
+      expect(await attempt(email, PASSWORD, ip)).toMatchObject({ status: 400, code: "err_otp_required" });
     expect(await attempt(email, PASSWORD, ip, authenticator!.nextCode())).toEqual({ status: 200 });
   });
 
@@ -121,26 +128,32 @@ describe("sign-in throttling", () => {
 
   it("counts IPv6 callers per /64, and IPv4-mapped IPv6 as its IPv4", async () => {
     const { email } = await signedInEmployee();
-    for (let i = 1; i <= accountFromIp.limit; i++) expect(await attempt(email, "wrong", `2001:db8:aa:1::${i.toString(16)}`)).toMatchObject({ status: 401 });
+    for (let i = 1; i <= accountFromIp.limit; i++)
+      expect(await attempt(email, "wrong", `2001:db8:aa:1::${i.toString(16)}`)).toMatchObject({ status: 401 });
     expect(await attempt(email, PASSWORD, "2001:db8:aa:1:ffff:ffff:ffff:fffe")).toMatchObject({ status: 429 });
     expect(await attempt(email, PASSWORD, "2001:db8:aa:2::1")).toEqual({ status: 200 });
 
     const other = await signedInEmployee();
-    for (let i = 0; i < accountFromIp.limit; i++) expect(await attempt(other.email, "wrong", "::ffff:203.0.113.90")).toMatchObject({ status: 401 });
+    for (let i = 0; i < accountFromIp.limit; i++)
+      expect(await attempt(other.email, "wrong", "::ffff:203.0.113.90")).toMatchObject({ status: 401 });
     expect(await attempt(other.email, PASSWORD, "203.0.113.90")).toMatchObject({ status: 429 });
   });
 
   it("an attempt the busy hashing queue turned away is given back: it was never checked", async () => {
     const { email } = await signedInEmployee();
     checks.busy = true;
-    for (let i = 0; i < 3; i++) expect(await attempt(email, "wrong", "198.51.100.60")).toMatchObject({ status: 429, retryAfter: "1" });
+    for (let i = 0; i < 3; i++)
+      expect(await attempt(email, "wrong", "198.51.100.60")).toMatchObject({ status: 429, retryAfter: "1" });
     checks.busy = false;
-    for (let i = 0; i < accountFromIp.limit; i++) expect(await attempt(email, "wrong", "198.51.100.60")).toMatchObject({ status: 401 });
+    for (let i = 0; i < accountFromIp.limit; i++)
+      expect(await attempt(email, "wrong", "198.51.100.60")).toMatchObject({ status: 401 });
     expect(await attempt(email, PASSWORD, "198.51.100.60")).toMatchObject({ status: 429 });
   });
 
   it("an unknown e-mail is counted the same way (and still costs one password check)", async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, () => attempt("nobody.here@example.com", "guess", "198.51.100.40")));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => attempt("nobody.here@example.com", "guess", "198.51.100.40")),
+    );
     expect(statuses(results)).toEqual({ 401: accountFromIp.limit, 429: 12 - accountFromIp.limit });
     expect(checks.count).toBe(accountFromIp.limit);
   });
@@ -172,31 +185,46 @@ describe("password hashes on sign-in", () => {
     const older = await argon2Hash(PASSWORD, { memoryCost: 512, timeCost: 1, parallelism: 1 });
     await db().employee.update({ where: { id: employee.id }, data: { passwordHash: older } });
     expect(await attempt(email, PASSWORD, "198.51.100.51")).toEqual({ status: 200 });
-    expect((await db().employee.findUniqueOrThrow({ where: { id: employee.id } })).passwordHash).toMatch(/^\$argon2id\$v=19\$m=256,t=1,p=1\$/);
+    expect((await db().employee.findUniqueOrThrow({ where: { id: employee.id } })).passwordHash).toMatch(
+      /^\$argon2id\$v=19\$m=256,t=1,p=1\$/,
+    );
   });
 });
 
 describe("a change that commits while a sign-in is hashing wins", () => {
   /** A commit that lets `meanwhile` commit first, as a concurrent request would between the hash check and the sign-in's transaction. */
-  const after = (meanwhile: () => Promise<unknown>): Commit => async (work, who) => {
-    await meanwhile();
-    return commitWithoutAudit(work, who);
-  };
+  const after =
+    (meanwhile: () => Promise<unknown>): Commit =>
+    async (work, who) => {
+      await meanwhile();
+      return commitWithoutAudit(work, who);
+    };
   const sessionsOf = (employeeId: string) => db().session.count({ where: { employeeId } });
 
   it("a password change: the old password makes no session (401)", async () => {
     const { email, employee } = await signedInEmployee();
     const before = await sessionsOf(employee.id);
-    const changed = after(async () => db().employee.update({ where: { id: employee.id }, data: { passwordHash: await hashPassword("a brand new long passphrase") } }));
-    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.60", commit: changed })).rejects.toMatchObject({ kind: "unauthenticated" });
+    const changed = after(async () =>
+      db().employee.update({
+        where: { id: employee.id },
+        data: { passwordHash: await hashPassword("a brand new long passphrase") },
+      }),
+    );
+    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.60", commit: changed })).rejects.toMatchObject({
+      kind: "unauthenticated",
+    });
     expect(await sessionsOf(employee.id)).toBe(before);
   });
 
   it("a deactivation: no session (401)", async () => {
     const { email, employee } = await signedInEmployee();
     const before = await sessionsOf(employee.id);
-    const deactivated = after(() => db().employee.update({ where: { id: employee.id }, data: { status: "deactivated", deactivatedAt: new Date() } }));
-    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.61", commit: deactivated })).rejects.toMatchObject({ kind: "unauthenticated" });
+    const deactivated = after(() =>
+      db().employee.update({ where: { id: employee.id }, data: { status: "deactivated", deactivatedAt: new Date() } }),
+    );
+    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.61", commit: deactivated })).rejects.toMatchObject(
+      { kind: "unauthenticated" },
+    );
     expect(await sessionsOf(employee.id)).toBe(before);
   });
 
@@ -205,7 +233,9 @@ describe("a change that commits while a sign-in is hashing wins", () => {
     const older = await argon2Hash(PASSWORD, { memoryCost: 512, timeCost: 1, parallelism: 1 });
     await db().employee.update({ where: { id: employee.id }, data: { passwordHash: older } });
     const before = await sessionsOf(employee.id);
-    await expect(signIn({ email, password: PASSWORD, ip: "198.51.100.62", commit: after(async () => undefined) })).resolves.toMatchObject({ employee: { id: employee.id } });
+    await expect(
+      signIn({ email, password: PASSWORD, ip: "198.51.100.62", commit: after(async () => undefined) }),
+    ).resolves.toMatchObject({ employee: { id: employee.id } });
     expect(await sessionsOf(employee.id)).toBe(before + 1);
   });
 });

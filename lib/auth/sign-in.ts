@@ -53,7 +53,13 @@ export async function signIn({
   }
   // Failures on a known e-mail are tied to that employee, so the platform's audit trail shows them.
   const attribute = (error: DomainError) => {
-    if (employee) error.actor = { type: "employee", id: employee.id, platformId: employee.account.platformId, accountId: employee.accountId };
+    if (employee)
+      error.actor = {
+        type: "employee",
+        id: employee.id,
+        platformId: employee.account.platformId,
+        accountId: employee.accountId,
+      };
     return error;
   };
   if (!employee || !passwordOk || employee.status !== "active") {
@@ -69,7 +75,12 @@ export async function signIn({
 
   await clearThrottle(pairKey);
   const verifiedHash = await upgradeHash(employee.id, employee.passwordHash!, password);
-  const who = { type: "employee" as const, id: employee.id, platformId: employee.account.platformId, accountId: employee.accountId };
+  const who = {
+    type: "employee" as const,
+    id: employee.id,
+    platformId: employee.account.platformId,
+    accountId: employee.accountId,
+  };
   const { signedIn, session, cookie } = await commit(async () => {
     // Conditional on the hash just verified and on being active: a password change or a deactivation
     // that committed while this sign-in was hashing wins, and no session is made.
@@ -99,7 +110,10 @@ async function upgradeHash(employeeId: string, stored: string, password: string)
     if (error instanceof DomainError) return stored;
     throw error;
   }
-  const { count } = await db().employee.updateMany({ where: { id: employeeId, passwordHash: stored }, data: { passwordHash } });
+  const { count } = await db().employee.updateMany({
+    where: { id: employeeId, passwordHash: stored },
+    data: { passwordHash },
+  });
   // The hash now stored for the password just verified (the sign-in's commit is conditional on it).
   return count === 1 ? passwordHash : stored;
 }
@@ -156,13 +170,18 @@ export async function changeOwnPassword({
   const employee = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
   const counters = [{ key: throttleKey("password-change", employeeId), rule: signInRules.accountFromIp }];
   if (!(await passwordMatchesCounted(employee.passwordHash, currentPassword, counters))) {
-    throw new DomainError("invalid", "currentPassword: is not your current password", { currentPassword: "is not your current password" });
+    throw new DomainError("invalid", "currentPassword: is not your current password", {
+      currentPassword: "is not your current password",
+    });
   }
   const passwordHash = await hashPassword(newPassword);
   const now = new Date();
   const ended = await commit(async () => {
     await db().employee.update({ where: { id: employeeId }, data: { passwordHash } });
-    return db().session.updateMany({ where: { employeeId, revokedAt: null, id: { not: sessionId } }, data: { revokedAt: now } });
+    return db().session.updateMany({
+      where: { employeeId, revokedAt: null, id: { not: sessionId } },
+      data: { revokedAt: now },
+    });
   });
   return { passwordChanged: true as const, endedSessions: ended.count };
 }

@@ -67,7 +67,11 @@ export type TakenAttempt = { key: ThrottleKey; windowStartsAt: Date };
  * requests race, and a full counter is never written to, so refused attempts do not count.
  * It must commit on its own: inside a transaction that a failed sign-in rolls back, nothing would count.
  */
-export async function takeAttempt(key: ThrottleKey, rule: AttemptRule, now = new Date()): Promise<TakenAttempt | { retryAfterMs: number }> {
+export async function takeAttempt(
+  key: ThrottleKey,
+  rule: AttemptRule,
+  now = new Date(),
+): Promise<TakenAttempt | { retryAfterMs: number }> {
   const windowFloor = new Date(now.getTime() - rule.windowMs);
   for (let round = 0; round < 5; round++) {
     // A live window with room left: count this attempt in it.
@@ -115,7 +119,10 @@ export async function refundAttempt(taken: TakenAttempt) {
  * already taken are given back and the caller gets 429 with Retry-After. Put the narrowest counter
  * first, so a caller stopped by their own counter never touches the wider ones.
  */
-export async function takeAttempts(counters: Array<{ key: ThrottleKey; rule: AttemptRule }>, now = new Date()): Promise<{ refund: () => Promise<void> }> {
+export async function takeAttempts(
+  counters: Array<{ key: ThrottleKey; rule: AttemptRule }>,
+  now = new Date(),
+): Promise<{ refund: () => Promise<void> }> {
   const taken: TakenAttempt[] = [];
   const refund = async () => {
     for (const attempt of taken.splice(0)) await refundAttempt(attempt);
@@ -133,7 +140,9 @@ export async function takeAttempts(counters: Array<{ key: ThrottleKey; rule: Att
 
 function rateLimited(retryAfterMs: number) {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new DomainError("rate_limited", `Too many failed attempts; try again in ${seconds} seconds`, undefined, { retryAfter: seconds });
+  return new DomainError("rate_limited", `Too many failed attempts; try again in ${seconds} seconds`, undefined, {
+    retryAfter: seconds,
+  });
 }
 
 /**
@@ -144,7 +153,11 @@ function rateLimited(retryAfterMs: number) {
  * limit 1 taken by takeAttempt's conditional statements, so slots race as safely as counters do.
  * A slot given back (refund) is free at once, and its next use starts a window of its own.
  */
-export async function takeSlot(key: ThrottleKey, rule: AttemptRule, now = new Date()): Promise<{ refund: () => Promise<void> }> {
+export async function takeSlot(
+  key: ThrottleKey,
+  rule: AttemptRule,
+  now = new Date(),
+): Promise<{ refund: () => Promise<void> }> {
   let retryAfterMs = rule.windowMs;
   for (let slot = 0; slot < rule.limit; slot++) {
     const taken = await takeAttempt(`${key}#${slot}` as ThrottleKey, { limit: 1, windowMs: rule.windowMs }, now);

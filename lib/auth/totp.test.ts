@@ -6,7 +6,18 @@ import { matchTotpStep, newTotpSecret, totpUri, TOTP_PERIOD } from "@/lib/auth/t
 const RFC_SECRET = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";
 
 // RFC 4226 Appendix D: HOTP values for counters 0..9.
-const HOTP_VECTORS = ["755224", "287082", "359152", "969429", "338314", "254676", "287922", "162583", "399871", "520489"];
+const HOTP_VECTORS = [
+  "755224",
+  "287082",
+  "359152",
+  "969429",
+  "338314",
+  "254676",
+  "287922",
+  "162583",
+  "399871",
+  "520489",
+];
 
 // RFC 6238 Appendix B, SHA-1 column: Unix time in seconds → 8-digit TOTP.
 const TOTP_VECTORS: [number, string][] = [
@@ -72,30 +83,41 @@ describe("matchTotpStep", () => {
     const now = step * 30 * 1000 + 15_000;
 
     it("refuses a code whose step equals afterStep", async () => {
-      expect(await matchTotpStep({ secret: RFC_SECRET, code: await codeAtStep(step), now, afterStep: step })).toBeNull();
+      expect(
+        await matchTotpStep({ secret: RFC_SECRET, code: await codeAtStep(step), now, afterStep: step }),
+      ).toBeNull();
     });
 
     it("refuses a code whose step is before afterStep", async () => {
       const code = await codeAtStep(step - 1);
       expect(await matchTotpStep({ secret: RFC_SECRET, code, now, afterStep: step })).toBeNull();
-      expect(await matchTotpStep({ secret: RFC_SECRET, code: await codeAtStep(step), now, afterStep: step + 1 })).toBeNull();
+      expect(
+        await matchTotpStep({ secret: RFC_SECRET, code: await codeAtStep(step), now, afterStep: step + 1 }),
+      ).toBeNull();
     });
 
     it("accepts a code whose step is after afterStep", async () => {
-      expect(await matchTotpStep({ secret: RFC_SECRET, code: await codeAtStep(step), now, afterStep: step - 1 })).toBe(step);
+      expect(await matchTotpStep({ secret: RFC_SECRET, code: await codeAtStep(step), now, afterStep: step - 1 })).toBe(
+        step,
+      );
       expect(await matchTotpStep({ secret: RFC_SECRET, code: await codeAtStep(step + 1), now, afterStep: step })).toBe(
         step + 1,
       );
     });
 
     it("treats a null afterStep as no previous step", async () => {
-      expect(await matchTotpStep({ secret: RFC_SECRET, code: await codeAtStep(step), now, afterStep: null })).toBe(step);
+      expect(await matchTotpStep({ secret: RFC_SECRET, code: await codeAtStep(step), now, afterStep: null })).toBe(
+        step,
+      );
     });
   });
 
-  it.each(["12345", "abcdef", "1234567", "", " 755224", "75522a"])("returns null for the malformed code %j", async (code) => {
-    await expect(matchTotpStep({ secret: RFC_SECRET, code, now: 1000 })).resolves.toBeNull();
-  });
+  it.each(["12345", "abcdef", "1234567", "", " 755224", "75522a"])(
+    "returns null for the malformed code %j",
+    async (code) => {
+      await expect(matchTotpStep({ secret: RFC_SECRET, code, now: 1000 })).resolves.toBeNull();
+    },
+  );
 
   it("returns null for a wrong code", async () => {
     // 287082 is counter 1's code; at step 5 it is out of the ±1 window.

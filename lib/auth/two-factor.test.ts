@@ -2,12 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createPlatform } from "@/lib/accounts/platforms";
 import { sha256 } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
-import {
-  consumeRecoveryCode,
-  newRecoveryCodes,
-  normalizeRecoveryCode,
-  recoveryCodeRows,
-} from "@/lib/auth/two-factor";
+import { consumeRecoveryCode, newRecoveryCodes, normalizeRecoveryCode, recoveryCodeRows } from "@/lib/auth/two-factor";
 import { newId } from "@/lib/ids/generate";
 
 const CODE_FORM = /^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/;

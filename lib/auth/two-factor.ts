@@ -10,8 +10,7 @@ import { randomBytes } from "node:crypto";
 import { newId } from "@/lib/ids/generate";
 import { sha256 } from "@/lib/auth/tokens";
 
-const alreadyOn = () =>
-  new DomainError("conflict", "Two-factor authentication is already on for this employee");
+const alreadyOn = () => new DomainError("conflict", "Two-factor authentication is already on for this employee");
 
 /**
  * Hands out a new secret to scan once the employee's current password is proven (a stolen session
@@ -35,11 +34,12 @@ export async function startTotpEnrolment({
   await verifyOwnPassword({ employeeId, password, ip });
   const secret = newTotpSecret();
   // Conditional, so enrolment finished by a concurrent request in the meantime is not given a new pending secret.
-  const { count } = await commit(async () =>
-    await db().employee.updateMany({
-      where: { id: employeeId, totpEnabledAt: null },
-      data: { totpPendingSecret: encryptSecret(secret, employeeId) },
-    }),
+  const { count } = await commit(
+    async () =>
+      await db().employee.updateMany({
+        where: { id: employeeId, totpEnabledAt: null },
+        data: { totpPendingSecret: encryptSecret(secret, employeeId) },
+      }),
   );
   if (count !== 1) throw alreadyOn();
   return { secret, uri: totpUri({ secret, issuer: env().TOTP_ISSUER, account: employee.email }) };
@@ -74,9 +74,13 @@ export async function confirmTotpEnrolment({
   const attempt = await takeOneTimeCodeAttempt(employeeId);
   const step = await matchTotpStep({ secret: decryptSecret(employee.totpPendingSecret, employeeId), code });
   if (step === null) {
-    throw new DomainError("otp_invalid", "The code does not match; check the time on your phone and try the current code", {
-      code: "does not match",
-    });
+    throw new DomainError(
+      "otp_invalid",
+      "The code does not match; check the time on your phone and try the current code",
+      {
+        code: "does not match",
+      },
+    );
   }
   await attempt.refund();
   const recoveryCodes = newRecoveryCodes();
@@ -151,7 +155,13 @@ export function recoveryCodeRows(employeeId: string, codes: string[]) {
 }
 
 /** Spends a recovery code: true only for an unused code of this employee, and only once even under races. */
-export async function consumeRecoveryCode({ employeeId, code }: { employeeId: string; code: string }): Promise<boolean> {
+export async function consumeRecoveryCode({
+  employeeId,
+  code,
+}: {
+  employeeId: string;
+  code: string;
+}): Promise<boolean> {
   const normalized = normalizeRecoveryCode(code);
   if (normalized.length !== 16) return false;
   const { count } = await db().recoveryCode.updateMany({

@@ -48,7 +48,12 @@ export async function verifyApiKey({
 
 const invalidKey = () => new DomainError("unauthenticated", "Invalid, revoked or expired API key");
 
-async function checkKey(key: Readonly<KeyCheckRow> | undefined, ip: string | null, now: number, serviceAccountId: string | null): Promise<VerifiedKey> {
+async function checkKey(
+  key: Readonly<KeyCheckRow> | undefined,
+  ip: string | null,
+  now: number,
+  serviceAccountId: string | null,
+): Promise<VerifiedKey> {
   if (!key) throw invalidKey();
   const refuse = (error: DomainError) => {
     error.actor = { type: "api_key", id: key.id, platformId: key.platformId, accountId: key.accountId };
@@ -59,8 +64,14 @@ async function checkKey(key: Readonly<KeyCheckRow> | undefined, ip: string | nul
   if (allowlist.length > 0 && (ip === null || !ipInRanges(ip, allowlist))) {
     throw refuse(new DomainError("ip_not_allowed", "This API key may not be used from this IP address"));
   }
-  const verified: VerifiedKey = { id: key.id, accountId: key.accountId, platformId: key.platformId, permissions: permissionList(key.permissions) };
-  if (serviceAccountId !== null) verified.serviceAccount = { id: serviceAccountId, inPlatform: key.namedAccountId === serviceAccountId };
+  const verified: VerifiedKey = {
+    id: key.id,
+    accountId: key.accountId,
+    platformId: key.platformId,
+    permissions: permissionList(key.permissions),
+  };
+  if (serviceAccountId !== null)
+    verified.serviceAccount = { id: serviceAccountId, inPlatform: key.namedAccountId === serviceAccountId };
   // lastUsedAt is for people, not for auditing: a write per minute per key keeps requests read-only.
   if (key.lastUsedAt !== null && now - Date.parse(key.lastUsedAt) <= TOUCH_EVERY_MS) return verified;
   await recordKeyUse(key.id, now, TOUCH_EVERY_MS);

@@ -11,7 +11,10 @@ function answer(status: number, body: unknown): Sent[] {
   const sent: Sent[] = [];
   vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
     sent.push({ url, init });
-    return new Response(body === null ? null : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    return new Response(body === null ? null : JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json" },
+    });
   });
   return sent;
 }
@@ -29,7 +32,11 @@ afterEach(() => vi.unstubAllGlobals());
 describe("api(endpoint, options)", () => {
   it("fills the path from the definition, sends the method, the code and the account, and types the answer", async () => {
     const sent = answer(200, { id: "key_1" });
-    const result = await api(revokeApiKeyEndpoint, { params: { key: "key/1" }, totpCode: "123456", accountId: "acct_2" });
+    const result = await api(revokeApiKeyEndpoint, {
+      params: { key: "key/1" },
+      totpCode: "123456",
+      accountId: "acct_2",
+    });
     expectTypeOf(result).toEqualTypeOf<ResponseOf<typeof revokeApiKeyEndpoint>>();
     expect(result).toEqual({ id: "key_1" });
     const { url, init } = only(sent);
@@ -46,17 +53,34 @@ describe("api(endpoint, options)", () => {
     expect(only(sent).init.body).toBe(JSON.stringify(body));
     expect(only(sent).init.headers).toMatchObject({ "content-type": "application/json" });
     const deliveries = answer(200, { items: [], next: null });
-    await api(listWebhookDeliveriesEndpoint, { params: { id: "we_1" }, query: { onlyFailed: true, next: undefined, limit: 5 } });
+    await api(listWebhookDeliveriesEndpoint, {
+      params: { id: "we_1" },
+      query: { onlyFailed: true, next: undefined, limit: 5 },
+    });
     expect(only(deliveries).url).toBe("/v1/webhook_endpoints/we_1/events?onlyFailed=true&limit=5");
   });
 
   it("throws the contract's error as an ApiRequestError", async () => {
-    answer(422, { error_code: "err_validation", message: "Invalid request", http_code: 422, details: { name: "Too long" } });
+    answer(422, {
+      error_code: "err_validation",
+      message: "Invalid request",
+      http_code: 422,
+      details: { name: "Too long" },
+    });
     const error = await api(listApiKeysEndpoint).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiRequestError);
-    expect(error).toMatchObject({ status: 422, code: "err_validation", message: "Invalid request", details: { name: "Too long" } });
+    expect(error).toMatchObject({
+      status: 422,
+      code: "err_validation",
+      message: "Invalid request",
+      details: { name: "Too long" },
+    });
     answer(502, null);
-    await expect(api(listApiKeysEndpoint)).rejects.toMatchObject({ status: 502, code: "err_unknown", message: "The server answered 502" });
+    await expect(api(listApiKeysEndpoint)).rejects.toMatchObject({
+      status: 502,
+      code: "err_unknown",
+      message: "The server answered 502",
+    });
   });
 
   it("is checked by the compiler against the definition", () => {
@@ -74,13 +98,14 @@ describe("api(endpoint, options)", () => {
 describe("queryKey", () => {
   it("is the filled-in path's segments, then the defined query values, so a collection's key is a prefix of its items' keys", () => {
     expect(queryKey(listWebhookEndpointsEndpoint)).toEqual(["v1", "webhook_endpoints"]);
-    expect(queryKey(listWebhookDeliveriesEndpoint, { params: { id: "we_1" }, query: { onlyFailed: true, next: undefined } })).toEqual([
+    expect(
+      queryKey(listWebhookDeliveriesEndpoint, { params: { id: "we_1" }, query: { onlyFailed: true, next: undefined } }),
+    ).toEqual(["v1", "webhook_endpoints", "we_1", "events", { onlyFailed: true }]);
+    expect(queryKey(listWebhookDeliveriesEndpoint, { params: { id: "we_1" }, query: {} })).toEqual([
       "v1",
       "webhook_endpoints",
       "we_1",
       "events",
-      { onlyFailed: true },
     ]);
-    expect(queryKey(listWebhookDeliveriesEndpoint, { params: { id: "we_1" }, query: {} })).toEqual(["v1", "webhook_endpoints", "we_1", "events"]);
   });
 });

@@ -20,10 +20,14 @@ export class ApiRequestError extends Error {
 type InputOf<S> = S extends z.ZodType ? z.input<S> : undefined;
 
 /** A query as the client writes it: each parameter of the endpoint's query schema, any of them left out. */
-export type QueryInput<E extends Endpoint> = E["query"] extends z.ZodObject ? { [K in keyof z.input<E["query"]>]?: string | number | boolean | null } : undefined;
+export type QueryInput<E extends Endpoint> = E["query"] extends z.ZodObject
+  ? { [K in keyof z.input<E["query"]>]?: string | number | boolean | null }
+  : undefined;
 
 /** Path parameters are required where the endpoint's path has any; a body where it takes one. */
-type ParamsOption<E extends Endpoint> = E["params"] extends z.ZodObject ? { params: { [K in keyof z.input<E["params"]>]: string } } : { params?: undefined };
+type ParamsOption<E extends Endpoint> = E["params"] extends z.ZodObject
+  ? { params: { [K in keyof z.input<E["params"]>]: string } }
+  : { params?: undefined };
 type BodyOption<E extends Endpoint> = E["body"] extends z.ZodType ? { body: InputOf<E["body"]> } : { body?: undefined };
 
 /** Everything one call of an endpoint needs besides the definition. */
@@ -38,7 +42,8 @@ export type ApiOptions<E extends Endpoint> = ParamsOption<E> &
 
 /** The options argument may be left out where nothing in it is required. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
-export type ApiArgs<E extends Endpoint> = {} extends ApiOptions<E> ? [options?: ApiOptions<E>] : [options: ApiOptions<E>];
+export type ApiArgs<E extends Endpoint> =
+  {} extends ApiOptions<E> ? [options?: ApiOptions<E>] : [options: ApiOptions<E>];
 
 /**
  * Calls the dashboard's own /v1 API with the session cookie, through the route's own definition:
@@ -60,7 +65,10 @@ export type SendOptions = {
 };
 
 /** The untyped half of api(), for the hooks that wrap it (lib/client/queries.ts). */
-export async function send(definition: Endpoint, { params, body, query, totpCode, accountId }: SendOptions): Promise<unknown> {
+export async function send(
+  definition: Endpoint,
+  { params, body, query, totpCode, accountId }: SendOptions,
+): Promise<unknown> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (totpCode) headers["Service-Totp-Code"] = totpCode;
@@ -78,14 +86,21 @@ export async function send(definition: Endpoint, { params, body, query, totpCode
 
 function errorOf(status: number, data: unknown): ApiRequestError {
   const body = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
-  const details = typeof body.details === "object" && body.details !== null ? (body.details as Record<string, string>) : {};
-  return new ApiRequestError(status, String(body.error_code ?? "err_unknown"), String(body.message ?? `The server answered ${status}`), details);
+  const details =
+    typeof body.details === "object" && body.details !== null ? (body.details as Record<string, string>) : {};
+  return new ApiRequestError(
+    status,
+    String(body.error_code ?? "err_unknown"),
+    String(body.message ?? `The server answered ${status}`),
+    details,
+  );
 }
 
 /** Builds a query string from the defined values only. */
 export function queryString(values: Record<string, string | number | boolean | undefined | null>): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  for (const [key, value] of Object.entries(values))
+    if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
   const text = params.toString();
   return text ? `?${text}` : "";
 }
@@ -94,13 +109,17 @@ export function queryString(values: Record<string, string | number | boolean | u
  * Puts the API's per-field `details` next to the form fields they name (the same paths the zod
  * schemas use, e.g. "cidrAllowlist.1"); returns the errors no field claimed, for a form-level message.
  */
-export function applyFieldErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>, fields: readonly string[]): string | null {
+export function applyFieldErrors<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  fields: readonly string[],
+): string | null {
   if (!(error instanceof ApiRequestError)) return error instanceof Error ? error.message : "Something went wrong";
   let unclaimed = Object.keys(error.details).length === 0;
   for (const [path, message] of Object.entries(error.details)) {
-    if (fields.some((field) => path === field || path.startsWith(`${field}.`))) setError(path as Path<T>, { type: "server", message });
+    if (fields.some((field) => path === field || path.startsWith(`${field}.`)))
+      setError(path as Path<T>, { type: "server", message });
     else unclaimed = true;
   }
   return unclaimed ? error.message : null;
 }
-

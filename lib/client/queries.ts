@@ -14,7 +14,8 @@ type QuerySettings<E extends Endpoint> = {
 type QueryOptions<E extends Endpoint> = ApiOptions<E> & QuerySettings<E>;
 /** The options may be left out where nothing in them is required (no path parameters). */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
-type QueryArgs<E extends Endpoint> = {} extends QueryOptions<E> ? [options?: QueryOptions<E>] : [options: QueryOptions<E>];
+type QueryArgs<E extends Endpoint> =
+  {} extends QueryOptions<E> ? [options?: QueryOptions<E>] : [options: QueryOptions<E>];
 
 /** A GET endpoint's answer through react-query, keyed by its path (lib/client/query-keys.ts). */
 export function useApiQuery<E extends Endpoint>(definition: E, ...[options]: QueryArgs<E>) {
@@ -39,7 +40,8 @@ type CursorSettings = {
 };
 type CursorOptions<E extends Endpoint> = QueryOptions<E> & CursorSettings;
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
-type CursorArgs<E extends Endpoint> = {} extends CursorOptions<E> ? [options?: CursorOptions<E>] : [options: CursorOptions<E>];
+type CursorArgs<E extends Endpoint> =
+  {} extends CursorOptions<E> ? [options?: CursorOptions<E>] : [options: CursorOptions<E>];
 
 /**
  * A cursor-paginated /v1 list as one growing list: the first page, then one more per "Load more".
@@ -49,7 +51,8 @@ export function useCursorList<E extends Endpoint>(definition: E, ...[options]: C
   const { enabled, from, ...call }: QuerySettings<E> & CursorSettings & SendOptions = options ?? {};
   const query = useInfiniteQuery({
     queryKey: from ? [...queryKey(definition, call), "pages", from] : [...queryKey(definition, call), "pages"],
-    queryFn: async ({ pageParam }) => (await send(definition, { ...call, query: { limit: 20, ...call.query, next: pageParam } })) as Page<E>,
+    queryFn: async ({ pageParam }) =>
+      (await send(definition, { ...call, query: { limit: 20, ...call.query, next: pageParam } })) as Page<E>,
     initialPageParam: from,
     getNextPageParam: (last) => last.next ?? undefined,
     enabled,
@@ -68,5 +71,6 @@ export function useCursorList<E extends Endpoint>(definition: E, ...[options]: C
 /** Refreshes what the dashboard shows of an endpoint's path and everything under it; awaitable. */
 export function useInvalidate() {
   const queryClient = useQueryClient();
-  return (definition: Endpoint, params?: Record<string, string>) => queryClient.invalidateQueries({ queryKey: queryKey(definition, { params }) });
+  return (definition: Endpoint, params?: Record<string, string>) =>
+    queryClient.invalidateQueries({ queryKey: queryKey(definition, { params }) });
 }

@@ -13,6 +13,8 @@ export function queryKey<E extends Endpoint>(
   { params, query }: { params?: Record<string, string>; query?: QueryInput<E> | SendOptions["query"] } = {},
 ): readonly unknown[] {
   const segments = pathOf(definition, params).split("/").filter(Boolean);
-  const defined = Object.fromEntries(Object.entries(query ?? {}).filter(([, value]) => value !== undefined && value !== null && value !== ""));
+  const defined = Object.fromEntries(
+    Object.entries(query ?? {}).filter(([, value]) => value !== undefined && value !== null && value !== ""),
+  );
   return Object.keys(defined).length > 0 ? [...segments, defined] : segments;
 }

@@ -28,7 +28,10 @@ export const dateBound = (edge: "start" | "end") =>
 export const dateRangeQuery = { startDate: dateBound("start").optional(), endDate: dateBound("end").optional() };
 
 /** Refinement for a schema with dateRangeQuery: the range must not be reversed. */
-export const rangeInOrder: [(query: { startDate?: Date; endDate?: Date }) => boolean, { path: string[]; message: string }] = [
+export const rangeInOrder: [
+  (query: { startDate?: Date; endDate?: Date }) => boolean,
+  { path: string[]; message: string },
+] = [
   (query) => !query.startDate || !query.endDate || query.startDate <= query.endDate,
   { path: ["startDate"], message: "must not be after endDate" },
 ];

@@ -100,9 +100,10 @@ type BodyRule<B> = {
  * wrapper, the client and the tests infer params, query, body and response from it; `auditDetails`
  * gets the parsed body's type.
  */
-export function endpoint<const E extends Omit<Endpoint, "body" | "auditDetails">, B extends Schema | undefined = undefined>(
-  definition: E & BodyRule<B>,
-): E & { body: B; auditDetails?: (body: Infer<B>) => Record<string, unknown> } {
+export function endpoint<
+  const E extends Omit<Endpoint, "body" | "auditDetails">,
+  B extends Schema | undefined = undefined,
+>(definition: E & BodyRule<B>): E & { body: B; auditDetails?: (body: Infer<B>) => Record<string, unknown> } {
   return definition as E & { body: B };
 }
 
@@ -112,14 +113,17 @@ type MethodOf<R> = R extends `${infer M extends Method} ${string}` ? M : never;
 type PathOf<R> = R extends `${Method} ${infer P}` ? P : never;
 
 /** What the endpoints of one group share, written once: their tag, and defaults each may override. */
-export type EndpointDefaults = Pick<Endpoint, "tag"> & Partial<Pick<Endpoint, "auth" | "permission" | "platformWide" | "sandbox">>;
+export type EndpointDefaults = Pick<Endpoint, "tag"> &
+  Partial<Pick<Endpoint, "auth" | "permission" | "platformWide" | "sandbox">>;
 
 /** A definition in a group: what the group already says, and `errors` (default: none), may be left out. */
 type GroupMember<D> = Omit<Endpoint, "method" | "path" | "body" | "auditDetails" | "errors" | keyof D> &
   Partial<Pick<Endpoint, "errors" | Extract<keyof D, keyof Endpoint>>>;
 
 /** A group's definition as declared: its route, the group's defaults and what the definition names instead. */
-type GroupEndpoint<D, R, E, B> = { method: MethodOf<R>; path: PathOf<R> } & Omit<D, keyof E> & Omit<{ errors: [] }, keyof E> & E & { body: B };
+type GroupEndpoint<D, R, E, B> = { method: MethodOf<R>; path: PathOf<R> } & Omit<D, keyof E> &
+  Omit<{ errors: [] }, keyof E> &
+  E & { body: B };
 
 /**
  * Declares the endpoints of one group (a resource, the sandbox) as endpoint() does, each naming its

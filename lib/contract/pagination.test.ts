@@ -5,7 +5,8 @@ import { toApiError } from "@/lib/http/api-error";
 import { rejectionOf } from "@/lib/testing/errors";
 import { decodeCursor, encodeCursor, pageQuerySchema, paginate, type PageQuery } from "@/lib/contract/pagination";
 
-const b64url = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
+const b64url = (value: unknown) =>
+  Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
 
 /** Calls fn and returns how the API answers the DomainError it throws (fails the test if it throws something else or nothing). */
 const apiErrorOf = async (fn: () => unknown) => toApiError(await rejectionOf(DomainError, fn));
@@ -157,8 +158,18 @@ describe("paginate", () => {
         // Rows before the start and after the end of the order, and one tied with existing rows.
         await db().account.createMany({
           data: [
-            { id: `${platformId}_new_early${page}`, platformId, name: "early", createdAt: new Date(BASE - 60_000 * page) },
-            { id: `${platformId}_new_late${page}`, platformId, name: "late", createdAt: new Date(BASE + 3_600_000 * page) },
+            {
+              id: `${platformId}_new_early${page}`,
+              platformId,
+              name: "early",
+              createdAt: new Date(BASE - 60_000 * page),
+            },
+            {
+              id: `${platformId}_new_late${page}`,
+              platformId,
+              name: "late",
+              createdAt: new Date(BASE + 3_600_000 * page),
+            },
             { id: `${platformId}_new_tie${page}`, platformId, name: "tie", createdAt: new Date(BASE + 3 * 60_000) },
           ],
         });

@@ -29,7 +29,8 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id, cursor.order])).toString("base64url");
 }
 
-const badCursor = () => new DomainError("bad_request", "next is not a cursor this API returned", { next: "invalid cursor" });
+const badCursor = () =>
+  new DomainError("bad_request", "next is not a cursor this API returned", { next: "invalid cursor" });
 
 export function decodeCursor(text: string): Cursor {
   if (!/^[A-Za-z0-9_-]+$/.test(text)) throw badCursor();
@@ -61,7 +62,9 @@ export async function paginate<T extends { id: string }, F extends string = "cre
   if (query.next !== undefined) {
     const cursor = decodeCursor(query.next);
     if (cursor.order !== order) {
-      throw new DomainError("bad_request", "next was issued for the other order; pass the same order", { next: "order mismatch" });
+      throw new DomainError("bad_request", "next was issued for the other order; pass the same order", {
+        next: "order mismatch",
+      });
     }
     const beyond = order === "desc" ? "lt" : "gt";
     // The plain range bound lets SQLite seek into the (…, createdAt, id) index; the OR alone is not

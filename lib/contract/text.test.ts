@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { validationError } from "@/lib/http/api-error";
-import { freeText, prototypeKeyIssues, prototypeKeyPaths, text, textProblem, withoutPrototypeKeys } from "@/lib/contract/text";
+import {
+  freeText,
+  prototypeKeyIssues,
+  prototypeKeyPaths,
+  text,
+  textProblem,
+  withoutPrototypeKeys,
+} from "@/lib/contract/text";
 
 const C0 = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(code));
 const C1 = Array.from({ length: 0x20 }, (_, code) => String.fromCharCode(0x80 + code));
@@ -15,7 +22,21 @@ const messageOf = (schema: z.ZodType, value: unknown) => {
 
 describe("text()", () => {
   it("accepts ordinary text, including emoji, joiners, combining marks, right-to-left scripts and the implicit bidi marks", () => {
-    for (const value of ["", "Acme GmbH", "Zoë Ørsted", "😀", "👩‍👩‍👧‍👦", "e\u0301", "ﷺ", "𝕏", "\u00A0", "\u00FF", "שלום עולם", "مرحبا", "a\u200Eb\u200Fc\u061C"]) {
+    for (const value of [
+      "",
+      "Acme GmbH",
+      "Zoë Ørsted",
+      "😀",
+      "👩‍👩‍👧‍👦",
+      "e\u0301",
+      "ﷺ",
+      "𝕏",
+      "\u00A0",
+      "\u00FF",
+      "שלום עולם",
+      "مرحبا",
+      "a\u200Eb\u200Fc\u061C",
+    ]) {
       expect(text().safeParse(value).success, JSON.stringify(value)).toBe(true);
     }
   });
@@ -23,12 +44,15 @@ describe("text()", () => {
   it("refuses the bidirectional embeddings, overrides and isolates, and the line and paragraph separators, naming the character", () => {
     for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
       const name = `U+${code.toString(16).toUpperCase()}`;
-      expect(messageOf(text(), `invoice${String.fromCharCode(code)}fdp.exe`), name).toBe(`must not contain bidirectional control characters (found ${name})`);
+      expect(messageOf(text(), `invoice${String.fromCharCode(code)}fdp.exe`), name).toBe(
+        `must not contain bidirectional control characters (found ${name})`,
+      );
     }
     expect(messageOf(text(), "one\u2028two")).toBe("must not contain line or paragraph separators (found U+2028)");
     expect(messageOf(text(), "one\u2029two")).toBe("must not contain line or paragraph separators (found U+2029)");
     // Their neighbours are ordinary text.
-    for (const value of ["a\u2027b", "a\u202Fb", "a\u2065b", "a\u206Ab"]) expect(text().safeParse(value).success, JSON.stringify(value)).toBe(true);
+    for (const value of ["a\u2027b", "a\u202Fb", "a\u2065b", "a\u206Ab"])
+      expect(text().safeParse(value).success, JSON.stringify(value)).toBe(true);
   });
 
   it("refuses every C0 control (tab and line feed too), DEL and every C1 control, naming the character", () => {
@@ -39,7 +63,10 @@ describe("text()", () => {
   });
 
   it("refuses lone surrogates, accepts a proper pair", () => {
-    for (const value of LONE_SURROGATES) expect(messageOf(text(), value), JSON.stringify(value)).toBe("must be well-formed Unicode (it holds a lone surrogate)");
+    for (const value of LONE_SURROGATES)
+      expect(messageOf(text(), value), JSON.stringify(value)).toBe(
+        "must be well-formed Unicode (it holds a lone surrogate)",
+      );
     expect(text().safeParse("\uD83D\uDE00").success).toBe(true);
   });
 
@@ -70,12 +97,15 @@ describe("freeText()", () => {
     expect(freeText().parse("First line\n\tsecond line")).toBe("First line\n\tsecond line");
     for (const control of CONTROLS.filter((char) => char !== "\t" && char !== "\n")) {
       const code = `U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
-      expect(messageOf(freeText(), `a${control}b`)).toBe(`must not contain control characters other than tab and line feed (found ${code})`);
+      expect(messageOf(freeText(), `a${control}b`)).toBe(
+        `must not contain control characters other than tab and line feed (found ${code})`,
+      );
     }
   });
 
   it("keeps its rules: bidirectional controls and line separators belong to running text", () => {
-    for (const value of ["\u202Bשלום\u202C world", "a\u2067b\u2069", "one\u2028two\u2029"]) expect(freeText().parse(value)).toBe(value);
+    for (const value of ["\u202Bשלום\u202C world", "a\u2067b\u2069", "one\u2028two\u2029"])
+      expect(freeText().parse(value)).toBe(value);
   });
 
   it("refuses carriage return (a Windows line break) and lone surrogates", () => {
@@ -94,7 +124,9 @@ describe("freeText()", () => {
 
 describe("prototype keys", () => {
   it("finds __proto__, constructor and prototype at any depth of a parsed body, in arrays too", () => {
-    const body = JSON.parse('{"a":{"b":[{"__proto__":{"polluted":1}}]},"constructor":{"prototype":1},"c":{"prototype":2},"d":"__proto__"}');
+    const body = JSON.parse(
+      '{"a":{"b":[{"__proto__":{"polluted":1}}]},"constructor":{"prototype":1},"c":{"prototype":2},"d":"__proto__"}',
+    );
     const paths = prototypeKeyPaths(body).map((path) => path.join("."));
     expect(paths.sort()).toEqual(["a.b.0.__proto__", "c.prototype", "constructor"]);
     expect(prototypeKeyPaths({ a: { b: [1, "constructor", null] } })).toEqual([]);
@@ -146,9 +178,14 @@ describe("validationError details", () => {
   });
 
   it("keep the first message per field and name the body, query or params when the path is empty", () => {
-    expect({ ...validationError([{ code: "custom", path: [], message: "provide at least one field", input: undefined }]).details }).toEqual({
+    expect({
+      ...validationError([{ code: "custom", path: [], message: "provide at least one field", input: undefined }])
+        .details,
+    }).toEqual({
       body: "provide at least one field",
     });
-    expect({ ...validationError([{ code: "custom", path: [], message: "bad", input: undefined }], "query").details }).toEqual({ query: "bad" });
+    expect({
+      ...validationError([{ code: "custom", path: [], message: "bad", input: undefined }], "query").details,
+    }).toEqual({ query: "bad" });
   });
 });

@@ -19,7 +19,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const codePoint = (char: string) => `U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 
 // String.prototype.isWellFormed is Node 20 and current browsers; the pattern covers older ones.
-const isWellFormed = (value: string) => (typeof value.isWellFormed === "function" ? value.isWellFormed() : !LONE_SURROGATE.test(value));
+const isWellFormed = (value: string) =>
+  typeof value.isWellFormed === "function" ? value.isWellFormed() : !LONE_SURROGATE.test(value);
 
 /**
  * Why `value` is not acceptable text, or null. Ill-formed Unicode (a lone surrogate) cannot be
@@ -107,7 +108,8 @@ export const prototypeKeyIssues = (value: unknown): z.core.$ZodIssue[] =>
  */
 export function withoutPrototypeKeys<S extends z.ZodType>(schema: S) {
   return z.preprocess<unknown, S, z.input<S>>((value, context) => {
-    for (const path of prototypeKeyPaths(value)) context.addIssue({ code: "custom", path, message: PROTOTYPE_KEY_MESSAGE, input: value });
+    for (const path of prototypeKeyPaths(value))
+      context.addIssue({ code: "custom", path, message: PROTOTYPE_KEY_MESSAGE, input: value });
     return value;
   }, schema);
 }

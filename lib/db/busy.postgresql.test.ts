@@ -15,13 +15,18 @@ import * as payIn from "@/app/v1/sandbox/virtual_accounts/[idOrKey]/pay_in/route
 
 beforeAll(async () => {
   await disconnectDb();
-  Object.assign(process.env, { DATABASE_POOL_SIZE: "1", DATABASE_POOL_TIMEOUT_MS: "300", DATABASE_LOCK_TIMEOUT_MS: "300" });
+  Object.assign(process.env, {
+    DATABASE_POOL_SIZE: "1",
+    DATABASE_POOL_TIMEOUT_MS: "300",
+    DATABASE_LOCK_TIMEOUT_MS: "300",
+  });
   resetEnv();
 });
 
 afterAll(async () => {
   await disconnectDb();
-  for (const name of ["DATABASE_POOL_SIZE", "DATABASE_POOL_TIMEOUT_MS", "DATABASE_LOCK_TIMEOUT_MS"]) delete process.env[name];
+  for (const name of ["DATABASE_POOL_SIZE", "DATABASE_POOL_TIMEOUT_MS", "DATABASE_LOCK_TIMEOUT_MS"])
+    delete process.env[name];
   resetEnv();
 });
 
@@ -66,11 +71,18 @@ describe("a busy database", () => {
     try {
       await other.query("BEGIN");
       await other.query(`SELECT 1 FROM "VirtualAccount" WHERE "id" = $1 FOR UPDATE`, [virtualAccount.id]);
-      const answer = await call(payIn.POST, { method: "POST", apiKey, params: { idOrKey: virtualAccount.id }, body: { amount: "10.00", currency: "EUR" } });
+      const answer = await call(payIn.POST, {
+        method: "POST",
+        apiKey,
+        params: { idOrKey: virtualAccount.id },
+        body: { amount: "10.00", currency: "EUR" },
+      });
       expect(answer.status).toBe(503);
       expect(answer.body).toMatchObject({ error_code: "err_unavailable" });
       expect(answer.headers.get("retry-after")).toBe("1");
-      const { rows } = await other.query(`SELECT count(*)::int AS n FROM "Transaction" WHERE "virtualAccountId" = $1`, [virtualAccount.id]);
+      const { rows } = await other.query(`SELECT count(*)::int AS n FROM "Transaction" WHERE "virtualAccountId" = $1`, [
+        virtualAccount.id,
+      ]);
       expect(rows[0].n).toBe(0);
     } finally {
       await other.query("ROLLBACK");

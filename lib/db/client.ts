@@ -12,7 +12,8 @@ export type Tx = Prisma.TransactionClient;
 /** Once per process (lib/process-global.ts): the main client. */
 const globalForDb = processGlobal<{ prisma?: PrismaClient }>("db", () => ({}));
 
-const mainClient = (): PrismaClient => (globalForDb.prisma ??= databaseProvider() === "postgresql" ? createPostgresqlClient() : createSqliteClient());
+const mainClient = (): PrismaClient =>
+  (globalForDb.prisma ??= databaseProvider() === "postgresql" ? createPostgresqlClient() : createSqliteClient());
 
 // In the process's one request context (lib/request-context.ts): a production build can hold more
 // than one copy of this module (start-up's and the routes'), and a transaction opened through one
@@ -26,7 +27,9 @@ export function db(): PrismaClient {
 }
 
 const nestedTransaction = () =>
-  Promise.reject(new Error("$transaction inside inTransaction(): call inTransaction(), which joins the open transaction, instead"));
+  Promise.reject(
+    new Error("$transaction inside inTransaction(): call inTransaction(), which joins the open transaction, instead"),
+  );
 
 /**
  * A transaction's client as db() hands it out inside inTransaction(): the full client's type, but

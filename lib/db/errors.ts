@@ -10,11 +10,17 @@ export function isDatabaseBusy(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     // P2028: no transaction could be started in time (or it ran past its timeout); P2034: a write conflict or deadlock.
     if (error.code === "P2028" || error.code === "P2034") return true;
-    const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: unknown; code?: unknown; originalCode?: unknown } } } | undefined)?.driverAdapterError?.cause;
+    const cause = (
+      error.meta as
+        { driverAdapterError?: { cause?: { kind?: unknown; code?: unknown; originalCode?: unknown } } } | undefined
+    )?.driverAdapterError?.cause;
     if (cause?.kind === "TransactionWriteConflict" || cause?.kind === "TooManyConnections") return true;
     return BUSY_CODES.has(String(cause?.code ?? cause?.originalCode ?? ""));
   }
-  if (error instanceof Prisma.PrismaClientUnknownRequestError || error instanceof Prisma.PrismaClientInitializationError) {
+  if (
+    error instanceof Prisma.PrismaClientUnknownRequestError ||
+    error instanceof Prisma.PrismaClientInitializationError
+  ) {
     return /timeout exceeded when trying to connect/.test(error.message);
   }
   if (!(error instanceof Error)) return false;
@@ -33,7 +39,8 @@ const BUSY_CODES = new Set(["57014", "55P03", "40P01", "40001", "53300"]);
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (error.code === "P2002") return true;
-    const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: unknown } } } | undefined)?.driverAdapterError?.cause;
+    const cause = (error.meta as { driverAdapterError?: { cause?: { kind?: unknown } } } | undefined)
+      ?.driverAdapterError?.cause;
     return error.code === "P2010" && cause?.kind === "UniqueConstraintViolation";
   }
   const code = (error as { code?: unknown } | null)?.code;

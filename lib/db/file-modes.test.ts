@@ -58,8 +58,12 @@ describe("the SQLite database", () => {
     expect(modeOf(dir)).toBe("755");
     expect(modeOf(file)).toBe("640");
     const warnings = warn.mock.calls.map(([message]) => String(message));
-    expect(warnings.some((message) => message.includes(dir) && message.includes("755") && message.includes("chmod 700"))).toBe(true);
-    expect(warnings.some((message) => message.includes(file) && message.includes("640") && message.includes("chmod 600"))).toBe(true);
+    expect(
+      warnings.some((message) => message.includes(dir) && message.includes("755") && message.includes("chmod 700")),
+    ).toBe(true);
+    expect(
+      warnings.some((message) => message.includes(file) && message.includes("640") && message.includes("chmod 600")),
+    ).toBe(true);
   });
 
   it("an existing owner-only directory and file are used without a word", () => {

@@ -14,7 +14,8 @@ export function jsonOf(value: JsonValue): JsonValue {
   return parsed;
 }
 
-const isJsonObject = (value: JsonValue): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isJsonObject = (value: JsonValue): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A Json column holding an object; anything else reads as {}. */
 export function jsonObject(value: JsonValue): JsonObject {

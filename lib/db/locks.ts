@@ -10,7 +10,11 @@ import { db, currentTransaction } from "@/lib/db/client";
  */
 export type LockMode = "update" | "change" | "share";
 
-const LOCK_CLAUSES: Record<LockMode, string> = { update: "FOR UPDATE", change: "FOR NO KEY UPDATE", share: "FOR SHARE" };
+const LOCK_CLAUSES: Record<LockMode, string> = {
+  update: "FOR UPDATE",
+  change: "FOR NO KEY UPDATE",
+  share: "FOR SHARE",
+};
 
 /**
  * Locks rows of `model` for the rest of the request's transaction, for a check whose answer must
@@ -25,7 +29,10 @@ export async function lockRows(model: Prisma.ModelName, ids: readonly string[], 
   if (!currentTransaction()) throw new Error("lockRows outside a transaction: a lock ends with its statement");
   // Sorted, so two transactions locking the same rows take them in one order (no deadlock between them).
   const sorted = [...new Set(ids)].sort();
-  await db().$executeRawUnsafe(`SELECT 1 FROM "${model}" WHERE "id" = ANY($1::text[]) ORDER BY "id" ${LOCK_CLAUSES[mode]}`, sorted);
+  await db().$executeRawUnsafe(
+    `SELECT 1 FROM "${model}" WHERE "id" = ANY($1::text[]) ORDER BY "id" ${LOCK_CLAUSES[mode]}`,
+    sorted,
+  );
   return true;
 }
 
@@ -36,7 +43,11 @@ export const lockRow = (model: Prisma.ModelName, id: string, mode: LockMode) => 
  * locked, and read again when it was found (the lock may have waited for a change that committed
  * meanwhile); on SQLite read once.
  */
-export async function readLocked<T extends { id: string } | null>(model: Prisma.ModelName, mode: LockMode, read: () => Promise<T>): Promise<T> {
+export async function readLocked<T extends { id: string } | null>(
+  model: Prisma.ModelName,
+  mode: LockMode,
+  read: () => Promise<T>,
+): Promise<T> {
   const row = await read();
   return row && (await lockRow(model, row.id, mode)) ? read() : row;
 }

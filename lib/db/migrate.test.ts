@@ -40,7 +40,9 @@ function migratedBefore(stamp: string) {
   const project = path.join(work, `before-${stamp}-project`);
   const applied = migrationNames.filter((name) => name < stamp);
   for (const name of applied) {
-    cpSync(path.join(root, "prisma", "migrations", name), path.join(project, "prisma", "migrations", name), { recursive: true });
+    cpSync(path.join(root, "prisma", "migrations", name), path.join(project, "prisma", "migrations", name), {
+      recursive: true,
+    });
   }
   const file = freshFile();
   const cwd = process.cwd();
@@ -62,7 +64,9 @@ describe("migrateDatabase", () => {
       expect.arrayContaining(["_migrations", "Account", "Employee", "Session", "RecoveryCode", "ApiKey"]),
     );
     const recorded = withDb(file, (db) => db.prepare(`SELECT name, checksum FROM "_migrations" ORDER BY name`).all());
-    expect(recorded).toEqual(migrationNames.map((name) => ({ name, checksum: expect.stringMatching(/^[0-9a-f]{64}$/) })));
+    expect(recorded).toEqual(
+      migrationNames.map((name) => ({ name, checksum: expect.stringMatching(/^[0-9a-f]{64}$/) })),
+    );
   });
 
   it("applies nothing on a second run and keeps the data", () => {
@@ -85,8 +89,12 @@ describe("migrateDatabase", () => {
   it("refuses to start when an applied migration's checksum changed", () => {
     const file = freshFile();
     migrateDatabase(file);
-    withDb(file, (db) => db.prepare(`UPDATE "_migrations" SET checksum = 'edited' WHERE name = ?`).run(migrationNames[0]));
-    expect(() => migrateDatabase(file)).toThrow(new RegExp(`Migration ${migrationNames[0]} was changed after it was applied`));
+    withDb(file, (db) =>
+      db.prepare(`UPDATE "_migrations" SET checksum = 'edited' WHERE name = ?`).run(migrationNames[0]),
+    );
+    expect(() => migrateDatabase(file)).toThrow(
+      new RegExp(`Migration ${migrationNames[0]} was changed after it was applied`),
+    );
   });
 
   it("rolls back a failing migration and records only those that succeeded", () => {
@@ -115,11 +123,17 @@ describe("migrateDatabase", () => {
     const { file, applied: release1 } = migratedBefore("20261123");
     withDb(file, (db) => {
       db.prepare(`INSERT INTO "Account" (id, platformId, name) VALUES ('acct_p', 'acct_p', 'P')`).run();
-      const employee = db.prepare(`INSERT INTO "Employee" (id, accountId, name, email, status, createdAt) VALUES (?, 'acct_p', ?, ?, 'active', ?)`);
+      const employee = db.prepare(
+        `INSERT INTO "Employee" (id, accountId, name, email, status, createdAt) VALUES (?, 'acct_p', ?, ?, 'active', ?)`,
+      );
       employee.run("emp_second", "Second", "second@example.com", "2026-11-02T00:00:00.000Z");
       employee.run("emp_first", "First", "first@example.com", "2026-11-01T00:00:00.000Z");
-      db.prepare(`INSERT INTO "Session" (id, employeeId, tokenHash, expiresAt) VALUES ('ses_1', 'emp_first', 'hash', '2030-01-01T00:00:00.000Z')`).run();
-      const key = db.prepare(`INSERT INTO "ApiKey" (id, accountId, prefix, secretHash, expiresAt, createdById) VALUES (?, 'acct_p', 'svc_x', ?, '2030-01-01T00:00:00.000Z', ?)`);
+      db.prepare(
+        `INSERT INTO "Session" (id, employeeId, tokenHash, expiresAt) VALUES ('ses_1', 'emp_first', 'hash', '2030-01-01T00:00:00.000Z')`,
+      ).run();
+      const key = db.prepare(
+        `INSERT INTO "ApiKey" (id, accountId, prefix, secretHash, expiresAt, createdById) VALUES (?, 'acct_p', 'svc_x', ?, '2030-01-01T00:00:00.000Z', ?)`,
+      );
       key.run("key_by_employee", "h1", "emp_first");
       key.run("key_by_key", "h2", null);
     });
@@ -130,13 +144,20 @@ describe("migrateDatabase", () => {
         { id: "emp_second", role: "admin" },
       ]);
       expect(db.prepare(`SELECT id FROM "Session"`).all()).toEqual([{ id: "ses_1" }]);
-      const keys = db.prepare(`SELECT id, permissions, createdByType FROM "ApiKey" ORDER BY id`).all() as { id: string; permissions: string; createdByType: string | null }[];
+      const keys = db.prepare(`SELECT id, permissions, createdByType FROM "ApiKey" ORDER BY id`).all() as {
+        id: string;
+        permissions: string;
+        createdByType: string | null;
+      }[];
       expect(keys.map(({ id, createdByType }) => ({ id, createdByType }))).toEqual([
         { id: "key_by_employee", createdByType: "employee" },
         { id: "key_by_key", createdByType: null },
       ]);
       for (const key of keys) expect(JSON.parse(key.permissions)).toEqual([...DEFAULT_KEY_PERMISSIONS]);
-      expect(db.prepare(`SELECT requireTwoFactor, fourEyesApproval FROM "Account"`).get()).toEqual({ requireTwoFactor: 0, fourEyesApproval: 0 });
+      expect(db.prepare(`SELECT requireTwoFactor, fourEyesApproval FROM "Account"`).get()).toEqual({
+        requireTwoFactor: 0,
+        fourEyesApproval: 0,
+      });
     });
   });
 });
@@ -145,30 +166,59 @@ describe("the enums-and-JSON migration", () => {
   it("keeps every enumerated and JSON value, and the audit trail stays append-only", () => {
     const { file, applied: before } = migratedBefore("20261124113000");
     withDb(file, (db) => {
-      db.prepare(`INSERT INTO "Account" (id, platformId, name, featureFlags) VALUES ('acct_p', 'acct_p', 'P', '{"named":"prefer"}')`).run();
-      db.prepare(`INSERT INTO "Employee" (id, accountId, name, email, status, role) VALUES ('emp_1', 'acct_p', 'E', 'e@example.com', 'active', 'compliance')`).run();
+      db.prepare(
+        `INSERT INTO "Account" (id, platformId, name, featureFlags) VALUES ('acct_p', 'acct_p', 'P', '{"named":"prefer"}')`,
+      ).run();
+      db.prepare(
+        `INSERT INTO "Employee" (id, accountId, name, email, status, role) VALUES ('emp_1', 'acct_p', 'E', 'e@example.com', 'active', 'compliance')`,
+      ).run();
       db.prepare(
         `INSERT INTO "ApiKey" (id, accountId, prefix, secretHash, expiresAt, cidrAllowlist, permissions, createdByType, createdById) VALUES ('key_1', 'acct_p', 'svc_x', 'h', '2030-01-01T00:00:00.000+00:00', '["10.0.0.0/8"]', '["accounts:read"]', 'employee', 'emp_1')`,
       ).run();
-      db.prepare(`INSERT INTO "KycSubmission" (id, accountId, type, status) VALUES ('sub_1', 'acct_p', 'business', 'submitted')`).run();
-      db.prepare(`INSERT INTO "Beneficiary" (id, accountId, submissionId, type, country, roles, shareSize) VALUES ('ben_1', 'acct_p', 'sub_1', 'individual', 'DE', '["ubo"]', '100')`).run();
-      db.prepare(`INSERT INTO "ApplicantProfile" (accountId, address) VALUES ('acct_p', '{"line1":"Main St 1","line2":null,"city":"Berlin","postalCode":"10115","country":"DE"}')`).run();
-      db.prepare(`INSERT INTO "AuditEvent" (id, actorType, action, outcome, status, requestId, details) VALUES ('aud_1', 'employee', 'probe', 'denied', 403, 'req_1', '{"email":"e@example.com"}')`).run();
-      db.prepare(`INSERT INTO "WebhookEndpoint" (id, accountId, url, subscribedEvents, publicKey, privateKey) VALUES ('we_1', 'acct_p', 'https://example.com', '["transfer.created"]', 'pk', 'sk')`).run();
-      db.prepare(`INSERT INTO "WebhookDelivery" (id, accountId, webhookEndpointId, eventType, eventData, status) VALUES ('evt_1', 'acct_p', 'we_1', 'transfer.created', '{"id":"tr_1"}', 'delivered')`).run();
+      db.prepare(
+        `INSERT INTO "KycSubmission" (id, accountId, type, status) VALUES ('sub_1', 'acct_p', 'business', 'submitted')`,
+      ).run();
+      db.prepare(
+        `INSERT INTO "Beneficiary" (id, accountId, submissionId, type, country, roles, shareSize) VALUES ('ben_1', 'acct_p', 'sub_1', 'individual', 'DE', '["ubo"]', '100')`,
+      ).run();
+      db.prepare(
+        `INSERT INTO "ApplicantProfile" (accountId, address) VALUES ('acct_p', '{"line1":"Main St 1","line2":null,"city":"Berlin","postalCode":"10115","country":"DE"}')`,
+      ).run();
+      db.prepare(
+        `INSERT INTO "AuditEvent" (id, actorType, action, outcome, status, requestId, details) VALUES ('aud_1', 'employee', 'probe', 'denied', 403, 'req_1', '{"email":"e@example.com"}')`,
+      ).run();
+      db.prepare(
+        `INSERT INTO "WebhookEndpoint" (id, accountId, url, subscribedEvents, publicKey, privateKey) VALUES ('we_1', 'acct_p', 'https://example.com', '["transfer.created"]', 'pk', 'sk')`,
+      ).run();
+      db.prepare(
+        `INSERT INTO "WebhookDelivery" (id, accountId, webhookEndpointId, eventType, eventData, status) VALUES ('evt_1', 'acct_p', 'we_1', 'transfer.created', '{"id":"tr_1"}', 'delivered')`,
+      ).run();
     });
     expect(migrateDatabase(file)).toEqual(migrationNames.filter((name) => !before.includes(name)));
     withDb(file, (db) => {
       const one = (sql: string) => db.prepare(sql).get();
       expect(one(`SELECT featureFlags FROM "Account"`)).toEqual({ featureFlags: '{"named":"prefer"}' });
       expect(one(`SELECT status, role FROM "Employee"`)).toEqual({ status: "active", role: "compliance" });
-      expect(one(`SELECT cidrAllowlist, permissions, createdByType FROM "ApiKey"`)).toEqual({ cidrAllowlist: '["10.0.0.0/8"]', permissions: '["accounts:read"]', createdByType: "employee" });
+      expect(one(`SELECT cidrAllowlist, permissions, createdByType FROM "ApiKey"`)).toEqual({
+        cidrAllowlist: '["10.0.0.0/8"]',
+        permissions: '["accounts:read"]',
+        createdByType: "employee",
+      });
       expect(one(`SELECT type, status FROM "KycSubmission"`)).toEqual({ type: "business", status: "submitted" });
       expect(one(`SELECT type, roles FROM "Beneficiary"`)).toEqual({ type: "individual", roles: '["ubo"]' });
       expect(one(`SELECT json_extract(address, '$.city') AS city FROM "ApplicantProfile"`)).toEqual({ city: "Berlin" });
-      expect(one(`SELECT actorType, outcome, details FROM "AuditEvent"`)).toEqual({ actorType: "employee", outcome: "denied", details: '{"email":"e@example.com"}' });
-      expect(one(`SELECT subscribedEvents FROM "WebhookEndpoint"`)).toEqual({ subscribedEvents: '["transfer.created"]' });
-      expect(one(`SELECT eventData, status FROM "WebhookDelivery"`)).toEqual({ eventData: '{"id":"tr_1"}', status: "delivered" });
+      expect(one(`SELECT actorType, outcome, details FROM "AuditEvent"`)).toEqual({
+        actorType: "employee",
+        outcome: "denied",
+        details: '{"email":"e@example.com"}',
+      });
+      expect(one(`SELECT subscribedEvents FROM "WebhookEndpoint"`)).toEqual({
+        subscribedEvents: '["transfer.created"]',
+      });
+      expect(one(`SELECT eventData, status FROM "WebhookDelivery"`)).toEqual({
+        eventData: '{"id":"tr_1"}',
+        status: "delivered",
+      });
       // The table was rebuilt: its triggers were made again.
       expect(() => db.prepare(`UPDATE "AuditEvent" SET action = 'edited'`).run()).toThrow(/append-only/);
       expect(() => db.prepare(`DELETE FROM "AuditEvent"`).run()).toThrow(/append-only/);
@@ -202,7 +252,10 @@ setTimeout(() => {
       { length: count },
       () =>
         new Promise<{ applied?: string[]; error?: string }>((resolve, reject) => {
-          const child = spawn(process.execPath, ["--import", "tsx", script, file, String(at)], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+          const child = spawn(process.execPath, ["--import", "tsx", script, file, String(at)], {
+            cwd: root,
+            stdio: ["ignore", "pipe", "inherit"],
+          });
           let output = "";
           child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
           child.on("error", reject);
@@ -218,17 +271,21 @@ setTimeout(() => {
     return Promise.all(runs);
   }
 
-  it("six processes migrating one fresh file: every migration applied once, by one of them, and none fails", { timeout: 60_000 }, async () => {
-    const file = freshFile();
-    const results = await migrateInProcesses(file, 6);
-    expect(results.filter((result) => result.error)).toEqual([]);
-    const applied = results.flatMap((result) => result.applied!);
-    expect([...applied].sort()).toEqual(migrationNames);
-    const recorded = withDb(file, (db) => db.prepare(`SELECT name FROM "_migrations" ORDER BY name`).pluck().all());
-    expect(recorded).toEqual(migrationNames);
-    expect(withDb(file, (db) => db.pragma("journal_mode", { simple: true }))).toBe("wal");
-    expect(withDb(file, (db) => db.pragma("integrity_check", { simple: true }))).toBe("ok");
-  });
+  it(
+    "six processes migrating one fresh file: every migration applied once, by one of them, and none fails",
+    { timeout: 60_000 },
+    async () => {
+      const file = freshFile();
+      const results = await migrateInProcesses(file, 6);
+      expect(results.filter((result) => result.error)).toEqual([]);
+      const applied = results.flatMap((result) => result.applied!);
+      expect([...applied].sort()).toEqual(migrationNames);
+      const recorded = withDb(file, (db) => db.prepare(`SELECT name FROM "_migrations" ORDER BY name`).pluck().all());
+      expect(recorded).toEqual(migrationNames);
+      expect(withDb(file, (db) => db.pragma("journal_mode", { simple: true }))).toBe("wal");
+      expect(withDb(file, (db) => db.pragma("integrity_check", { simple: true }))).toBe("ok");
+    },
+  );
 });
 
 describe("scripts/check-migrations.mjs", () => {
@@ -243,7 +300,9 @@ describe("scripts/check-migrations.mjs", () => {
     const result = runCheck(root);
     expect(result.stdout).toContain("the migrations agree (SQLite)");
     // PostgreSQL's half needs a server (npm test and .ci/run provide one); without it the check says it skipped.
-    expect(result.stdout).toMatch(/the migrations agree \(PostgreSQL\)|PostgreSQL migrations not checked: no PostgreSQL server/);
+    expect(result.stdout).toMatch(
+      /the migrations agree \(PostgreSQL\)|PostgreSQL migrations not checked: no PostgreSQL server/,
+    );
     expect(result.status).toBe(0);
   });
 

@@ -51,7 +51,8 @@ export async function migratePostgres(url: string): Promise<string[]> {
     for (const { name, sql, checksum } of migrationsOnDisk("postgresql")) {
       const known = applied.get(name);
       if (known !== undefined) {
-        if (known !== checksum) throw new Error(`Migration ${name} was changed after it was applied to the PostgreSQL database.`);
+        if (known !== checksum)
+          throw new Error(`Migration ${name} was changed after it was applied to the PostgreSQL database.`);
         continue;
       }
       await client.query("BEGIN");
@@ -123,21 +124,24 @@ export function migrateDatabase(file: string): string[] {
         if (known !== checksum) throw new Error(`Migration ${name} was changed after it was applied to ${file}.`);
         continue;
       }
-      const appliedHere = db.transaction(() => {
-        // Another process may have applied it while this one waited for the lock.
-        const theirs = db.prepare(`SELECT checksum FROM "_migrations" WHERE name = ?`).pluck().get(name) as string | undefined;
-        if (theirs !== undefined) {
-          if (theirs !== checksum) throw new Error(`Migration ${name} was changed after it was applied to ${file}.`);
-          return false;
-        }
-        db.exec(sql);
-        db.prepare(`INSERT INTO "_migrations" (name, checksum, appliedAt) VALUES (?, ?, ?)`).run(
-          name,
-          checksum,
-          new Date().toISOString(),
-        );
-        return true;
-      }).immediate();
+      const appliedHere = db
+        .transaction(() => {
+          // Another process may have applied it while this one waited for the lock.
+          const theirs = db.prepare(`SELECT checksum FROM "_migrations" WHERE name = ?`).pluck().get(name) as
+            string | undefined;
+          if (theirs !== undefined) {
+            if (theirs !== checksum) throw new Error(`Migration ${name} was changed after it was applied to ${file}.`);
+            return false;
+          }
+          db.exec(sql);
+          db.prepare(`INSERT INTO "_migrations" (name, checksum, appliedAt) VALUES (?, ?, ?)`).run(
+            name,
+            checksum,
+            new Date().toISOString(),
+          );
+          return true;
+        })
+        .immediate();
       if (appliedHere) done.push(name);
     }
     return done;

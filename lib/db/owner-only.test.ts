@@ -65,7 +65,13 @@ type Child = { ready: Promise<void>; result: Promise<{ key: string; token: strin
 function startChild(dataDir: string): Child {
   const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["lib/testing/generated-files-child.ts"], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "unused.db")}`, TOTP_ENCRYPTION_KEY: "", SETUP_TOKEN: "" },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: `file:${path.join(dataDir, "unused.db")}`,
+      TOTP_ENCRYPTION_KEY: "",
+      SETUP_TOKEN: "",
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let out = "";

@@ -1,5 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, existsSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
 // The data directory holds the database, the encryption key and the setup token: only the
@@ -53,7 +64,10 @@ export function ensureOwnerOnlyFile(file: string) {
 
 /** `content` in a new owner-only file beside `file` (same directory, so it can be linked or renamed into place). */
 function writeTemporary(file: string, content: string): string {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
+  );
   writeFileSync(temporary, content, { mode: 0o600, flag: "wx" });
   chmodSync(temporary, 0o600);
   return temporary;

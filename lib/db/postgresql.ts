@@ -51,7 +51,8 @@ export function createPostgresqlClient(): PrismaClient {
     // maxWait: the pool's own wait for a connection decides first (DATABASE_POOL_TIMEOUT_MS).
     transactionOptions: { maxWait: env().DATABASE_POOL_TIMEOUT_MS + 1_000, timeout: 60_000 },
   });
-  if (!hasEveryModel(client)) throw new Error("The PostgreSQL client lacks models of schema.prisma: run `node scripts/prisma-generate.mjs`");
+  if (!hasEveryModel(client))
+    throw new Error("The PostgreSQL client lacks models of schema.prisma: run `node scripts/prisma-generate.mjs`");
   return client;
 }
 

@@ -11,7 +11,8 @@ const NAME_OF = `SELECT "name" FROM "Account" WHERE "id" = :id`;
 const nameOf = async (id: string) => (await rawRead<{ name: string }>(NAME_OF, { id }))[0]?.name;
 
 /** A commit by a connection of its own, as another instance of the service would make it. */
-const renameElsewhere = (id: string, name: string) => commitElsewhere(`UPDATE "Account" SET "name" = ? WHERE "id" = ?`, [name, id]);
+const renameElsewhere = (id: string, name: string) =>
+  commitElsewhere(`UPDATE "Account" SET "name" = ? WHERE "id" = ?`, [name, id]);
 
 describe("rawRead", () => {
   it("on SQLite keeps a read's rows while nothing is committed (PRAGMA data_version); PostgreSQL reads each time", async () => {

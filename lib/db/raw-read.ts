@@ -74,7 +74,12 @@ function sqliteRead(sql: string, params: Record<string, unknown>): readonly unkn
 }
 
 function snapshotHolds(snapshot: ReadSnapshot, connection: Database): boolean {
-  if (snapshot.reader !== connection || snapshot.version !== sqliteCache.version || sqliteCache.connection !== connection) return false;
+  if (
+    snapshot.reader !== connection ||
+    snapshot.version !== sqliteCache.version ||
+    sqliteCache.connection !== connection
+  )
+    return false;
   const writer = sqliteWriterMark();
   return writer !== null && writer.connection === snapshot.writer && writer.changes === snapshot.changes;
 }
@@ -117,7 +122,11 @@ const JSONB = 3802;
 const asText = (value: string) => value;
 const types = {
   getTypeParser: (oid: number, format?: string) =>
-    oid === TIMESTAMP ? (value: string) => `${value.replace(" ", "T")}Z` : oid === JSONB ? asText : pg.types.getTypeParser(oid, format as "text"),
+    oid === TIMESTAMP
+      ? (value: string) => `${value.replace(" ", "T")}Z`
+      : oid === JSONB
+        ? asText
+        : pg.types.getTypeParser(oid, format as "text"),
 };
 
 async function postgresqlRead<Row>(sql: string, params: Record<string, unknown>): Promise<Row[]> {

@@ -37,14 +37,18 @@ const LISTS: Record<string, ColumnList<Record<string, unknown>>> = {
 };
 
 /** A model's columns as a generated client knows them (`<Model>ScalarFieldEnum`). */
-const fieldsOf = (namespace: object, model: string) => Object.keys(Reflect.get(namespace, `${model}ScalarFieldEnum`) as object).sort();
+const fieldsOf = (namespace: object, model: string) =>
+  Object.keys(Reflect.get(namespace, `${model}ScalarFieldEnum`) as object).sort();
 
 /** A table's columns as the database has them. */
 async function tableColumns(table: string): Promise<string[]> {
   const rows =
     databaseProvider() === "sqlite"
       ? await rawQuery<{ name: string }>(`SELECT "name" FROM pragma_table_info(:table)`, { table })
-      : await rawQuery<{ name: string }>(`SELECT "column_name" AS "name" FROM information_schema.columns WHERE "table_schema" = current_schema() AND "table_name" = :table`, { table });
+      : await rawQuery<{ name: string }>(
+          `SELECT "column_name" AS "name" FROM information_schema.columns WHERE "table_schema" = current_schema() AND "table_name" = :table`,
+          { table },
+        );
   return rows.map((row) => row.name).sort();
 }
 
@@ -66,11 +70,18 @@ describe("raw statements' column lists", () => {
       const [listed] = await readKeyList();
       expect(Object.keys(listed!).sort()).toEqual([...KEY_LIST_COLUMNS.columns].sort());
       const checked = await readKeyForCheck(sha256(secret), null);
-      expect(Object.keys(checked!).sort()).toEqual([...KEY_CHECK_COLUMNS.columns, ...KEY_CHECK_ACCOUNT_COLUMNS.columns].sort());
+      expect(Object.keys(checked!).sort()).toEqual(
+        [...KEY_CHECK_COLUMNS.columns, ...KEY_CHECK_ACCOUNT_COLUMNS.columns].sort(),
+      );
       const user = { id: newId("du"), externalId: `raw-${Date.now()}`, createdAt: new Date() };
       await insertDelegatedUser(user, () => new Error("duplicate"));
-      expect(await db().delegatedUser.findUniqueOrThrow({ where: { id: user.id } })).toEqual({ ...user, accountId: platform.id });
-      await expect(insertDelegatedUser({ ...user, id: newId("du") }, () => new Error("duplicate"))).rejects.toThrow("duplicate");
+      expect(await db().delegatedUser.findUniqueOrThrow({ where: { id: user.id } })).toEqual({
+        ...user,
+        accountId: platform.id,
+      });
+      await expect(insertDelegatedUser({ ...user, id: newId("du") }, () => new Error("duplicate"))).rejects.toThrow(
+        "duplicate",
+      );
     });
   });
 });

@@ -1,4 +1,12 @@
-import type { Account, ApiKey, AuditEvent, DelegatedUser, Prisma, WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
+import type {
+  Account,
+  ApiKey,
+  AuditEvent,
+  DelegatedUser,
+  Prisma,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from "@/lib/generated/prisma/client";
 import { postgresqlPool } from "@/lib/db/postgresql";
 import { rawRead, type Rows } from "@/lib/db/raw-read";
 import { deferredInsert, rawQuery } from "@/lib/db/raw-sql";
@@ -10,7 +18,11 @@ import { currentScope } from "@/lib/db/tenant";
 // a column added to the schema fails that test instead of compiling and answering 500.
 
 /** A raw statement's columns of one model, and the model's columns it leaves out on purpose. */
-export type ColumnList<Model> = { model: Prisma.ModelName; columns: readonly (keyof Model & string)[]; omitted: readonly (keyof Model & string)[] };
+export type ColumnList<Model> = {
+  model: Prisma.ModelName;
+  columns: readonly (keyof Model & string)[];
+  omitted: readonly (keyof Model & string)[];
+};
 
 const quoted = (alias: string, columns: readonly string[]) => columns.map((column) => `${alias}"${column}"`).join(", ");
 
@@ -20,11 +32,20 @@ export const KEY_CHECK_COLUMNS = {
   columns: ["id", "accountId", "expiresAt", "revokedAt", "lastUsedAt", "cidrAllowlist", "permissions"],
   omitted: ["name", "prefix", "secretHash", "createdAt", "createdByType", "createdById", "rolledToId"],
 } as const satisfies ColumnList<ApiKey>;
-export const KEY_CHECK_ACCOUNT_COLUMNS = { model: "Account", columns: ["platformId"], omitted: ["id", "parentId", "name", "featureFlags", "createdAt", "requireTwoFactor", "fourEyesApproval"] } as const satisfies ColumnList<Account>;
+export const KEY_CHECK_ACCOUNT_COLUMNS = {
+  model: "Account",
+  columns: ["platformId"],
+  omitted: ["id", "parentId", "name", "featureFlags", "createdAt", "requireTwoFactor", "fourEyesApproval"],
+} as const satisfies ColumnList<Account>;
 
 /** A key's row as the check reads it: DateTime columns as ISO-8601 text, Json columns as JSON text. */
 export type KeyCheckRow = Pick<ApiKey, "id" | "accountId" | "cidrAllowlist" | "permissions"> &
-  Pick<Account, "platformId"> & { expiresAt: string; revokedAt: string | null; lastUsedAt: string | null; namedAccountId?: string | null };
+  Pick<Account, "platformId"> & {
+    expiresAt: string;
+    revokedAt: string | null;
+    lastUsedAt: string | null;
+    namedAccountId?: string | null;
+  };
 
 const KEY_CHECK_FROM = `FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."secretHash" = :secretHash`;
 const KEY_CHECK_SELECT = `SELECT ${quoted("k.", KEY_CHECK_COLUMNS.columns)}, ${quoted("a.", KEY_CHECK_ACCOUNT_COLUMNS.columns)}`;
@@ -33,7 +54,10 @@ const KEY_CHECK_SELECT = `SELECT ${quoted("k.", KEY_CHECK_COLUMNS.columns)}, ${q
  * The key whose secret hashes to `secretHash`, joined to its account's platform (one indexed read),
  * and with `named`: whether that account is one of the same platform (`namedAccountId`), in the same statement.
  */
-export async function readKeyForCheck(secretHash: string, named: string | null): Promise<Readonly<KeyCheckRow> | undefined> {
+export async function readKeyForCheck(
+  secretHash: string,
+  named: string | null,
+): Promise<Readonly<KeyCheckRow> | undefined> {
   const rows =
     named === null
       ? await rawRead<KeyCheckRow>(`${KEY_CHECK_SELECT} ${KEY_CHECK_FROM}`, { secretHash })
@@ -56,12 +80,28 @@ export async function writeKeysLastUsed(used: readonly (readonly [string, number
 /** The key list: every column but the account (the caller's own) and the secret's hash. */
 export const KEY_LIST_COLUMNS = {
   model: "ApiKey",
-  columns: ["id", "name", "prefix", "expiresAt", "cidrAllowlist", "createdAt", "lastUsedAt", "revokedAt", "permissions", "createdByType", "createdById", "rolledToId"],
+  columns: [
+    "id",
+    "name",
+    "prefix",
+    "expiresAt",
+    "cidrAllowlist",
+    "createdAt",
+    "lastUsedAt",
+    "revokedAt",
+    "permissions",
+    "createdByType",
+    "createdById",
+    "rolledToId",
+  ],
   omitted: ["accountId", "secretHash"],
 } as const satisfies ColumnList<ApiKey>;
 
 /** A listed key as the raw read gives it: times as ISO-8601 text, Json columns as JSON text. */
-export type KeyListRow = Omit<Pick<ApiKey, (typeof KEY_LIST_COLUMNS.columns)[number]>, "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt"> &
+export type KeyListRow = Omit<
+  Pick<ApiKey, (typeof KEY_LIST_COLUMNS.columns)[number]>,
+  "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt"
+> &
   Record<"expiresAt" | "createdAt", string> &
   Record<"lastUsedAt" | "revokedAt", string | null>;
 
@@ -71,11 +111,18 @@ export type KeyListRow = Omit<Pick<ApiKey, (typeof KEY_LIST_COLUMNS.columns)[num
  */
 export function readKeyList(): Promise<Rows<KeyListRow>> {
   const { accountId } = currentScope();
-  return rawRead<KeyListRow>(`SELECT ${quoted("", KEY_LIST_COLUMNS.columns)} FROM "ApiKey" WHERE "accountId" = :accountId ORDER BY "createdAt" DESC, "id" DESC`, { accountId });
+  return rawRead<KeyListRow>(
+    `SELECT ${quoted("", KEY_LIST_COLUMNS.columns)} FROM "ApiKey" WHERE "accountId" = :accountId ORDER BY "createdAt" DESC, "id" DESC`,
+    { accountId },
+  );
 }
 
 /** A new delegated user: every column. */
-export const DELEGATED_USER_INSERT_COLUMNS = { model: "DelegatedUser", columns: ["id", "accountId", "externalId", "createdAt"], omitted: [] } as const satisfies ColumnList<DelegatedUser>;
+export const DELEGATED_USER_INSERT_COLUMNS = {
+  model: "DelegatedUser",
+  columns: ["id", "accountId", "externalId", "createdAt"],
+  omitted: [],
+} as const satisfies ColumnList<DelegatedUser>;
 
 /**
  * Inserts a delegated user in the scope's account (lib/db/raw-sql.ts deferredInsert: on PostgreSQL, in
@@ -88,12 +135,29 @@ export function insertDelegatedUser(user: Omit<DelegatedUser, "accountId">, conf
   return deferredInsert(insertInto("DelegatedUser", columns), row, { conflict });
 }
 
-const insertInto = (table: string, columns: readonly string[]) => `INSERT INTO "${table}" (${quoted("", columns)}) VALUES (${columns.map((column) => `:${column}`).join(", ")})`;
+const insertInto = (table: string, columns: readonly string[]) =>
+  `INSERT INTO "${table}" (${quoted("", columns)}) VALUES (${columns.map((column) => `:${column}`).join(", ")})`;
 
 /** An audit record: every column. */
 export const AUDIT_EVENT_INSERT_COLUMNS = {
   model: "AuditEvent",
-  columns: ["id", "platformId", "accountId", "actedForAccountId", "at", "actorType", "actorId", "action", "targetId", "ip", "outcome", "status", "requestId", "clientRequestId", "details"],
+  columns: [
+    "id",
+    "platformId",
+    "accountId",
+    "actedForAccountId",
+    "at",
+    "actorType",
+    "actorId",
+    "action",
+    "targetId",
+    "ip",
+    "outcome",
+    "status",
+    "requestId",
+    "clientRequestId",
+    "details",
+  ],
   omitted: [],
 } as const satisfies ColumnList<AuditEvent>;
 
@@ -109,11 +173,25 @@ export function insertAuditEvent(row: Omit<AuditEvent, "details"> & { details: s
 export const LISTENING_ENDPOINT_COLUMNS = {
   model: "WebhookEndpoint",
   columns: ["id", "accountId", "subscribedEvents"],
-  omitted: ["url", "description", "enabled", "publicKey", "privateKey", "createdAt", "disabledAt", "deletedAt", "createdByType", "createdById"],
+  omitted: [
+    "url",
+    "description",
+    "enabled",
+    "publicKey",
+    "privateKey",
+    "createdAt",
+    "disabledAt",
+    "deletedAt",
+    "createdByType",
+    "createdById",
+  ],
 } as const satisfies ColumnList<WebhookEndpoint>;
 
 /** The enabled, undeleted endpoints of an account and of its platform's own account, in the caller's transaction. */
-export function readLiveEndpoints(accountId: string, platformId: string): Promise<Pick<WebhookEndpoint, (typeof LISTENING_ENDPOINT_COLUMNS.columns)[number]>[]> {
+export function readLiveEndpoints(
+  accountId: string,
+  platformId: string,
+): Promise<Pick<WebhookEndpoint, (typeof LISTENING_ENDPOINT_COLUMNS.columns)[number]>[]> {
   return rawQuery(
     `SELECT ${quoted("", LISTENING_ENDPOINT_COLUMNS.columns)} FROM "WebhookEndpoint"
      WHERE "accountId" IN (:accountId, :platformId) AND "enabled" = :enabled AND "deletedAt" IS NULL`,
@@ -125,7 +203,16 @@ export function readLiveEndpoints(accountId: string, platformId: string): Promis
 export const DELIVERY_INSERT_COLUMNS = {
   model: "WebhookDelivery",
   columns: ["id", "accountId", "webhookEndpointId", "eventType", "eventData", "occurredAt", "nextAttemptAt"],
-  omitted: ["status", "attempts", "responseStatusCode", "responseBody", "lastError", "lastAttemptAt", "leaseUntil", "leaseOwner"],
+  omitted: [
+    "status",
+    "attempts",
+    "responseStatusCode",
+    "responseBody",
+    "lastError",
+    "lastAttemptAt",
+    "leaseUntil",
+    "leaseOwner",
+  ],
 } as const satisfies ColumnList<WebhookDelivery>;
 
 /**
@@ -133,7 +220,19 @@ export const DELIVERY_INSERT_COLUMNS = {
  * or its platform that subscribed to it, as one INSERT ... SELECT put off to the statement before
  * COMMIT (deferredInsert). The endpoints found are held (FOR KEY SHARE) until the transaction ends.
  */
-export function insertDeliveriesAtCommit({ type, eventData, now, accountId, platformId }: { type: string; eventData: string; now: Date; accountId: string; platformId: string }): Promise<void> {
+export function insertDeliveriesAtCommit({
+  type,
+  eventData,
+  now,
+  accountId,
+  platformId,
+}: {
+  type: string;
+  eventData: string;
+  now: Date;
+  accountId: string;
+  platformId: string;
+}): Promise<void> {
   return deferredInsert(
     `INSERT INTO "WebhookDelivery" (${quoted("", DELIVERY_INSERT_COLUMNS.columns)})
      SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), e."accountId", e."id", :type, CAST(:eventData AS jsonb), :now, :now

@@ -60,7 +60,8 @@ export async function rawExecute(sql: string, params: Record<string, unknown> = 
   await flushDeferred(currentTransaction());
   const query = positional(sql);
   const values = valuesFor(query, params);
-  if (databaseProvider() === "sqlite") return onSqliteConnection((statement) => statement(query.text).run(values.map(sqliteValue)).changes);
+  if (databaseProvider() === "sqlite")
+    return onSqliteConnection((statement) => statement(query.text).run(values.map(sqliteValue)).changes);
   return db().$executeRawUnsafe(query.text, ...values);
 }
 
@@ -73,7 +74,8 @@ export async function rawQuery<Row>(sql: string, params: Record<string, unknown>
   await flushDeferred(currentTransaction());
   const query = positional(sql);
   const values = valuesFor(query, params);
-  if (databaseProvider() === "sqlite") return onSqliteConnection((statement) => statement(query.text).raw(false).all(values.map(sqliteValue)) as Row[]);
+  if (databaseProvider() === "sqlite")
+    return onSqliteConnection((statement) => statement(query.text).raw(false).all(values.map(sqliteValue)) as Row[]);
   return db().$queryRawUnsafe<Row[]>(query.text, ...values);
 }
 
@@ -95,7 +97,11 @@ const deferredInserts = new WeakMap<OpenTransaction, DeferredInsert[]>();
  * (CONTRACT's 409), thrown from here or from the commit. rawExecute and rawQuery send what is put off
  * first, so raw statements see it; model queries do not (hence: rows nothing reads back).
  */
-export async function deferredInsert(sql: string, params: Record<string, unknown>, { conflict }: { conflict?: () => Error } = {}): Promise<void> {
+export async function deferredInsert(
+  sql: string,
+  params: Record<string, unknown>,
+  { conflict }: { conflict?: () => Error } = {},
+): Promise<void> {
   const open = currentTransaction();
   if (databaseProvider() !== "postgresql" || !open) {
     try {
@@ -146,6 +152,7 @@ async function flushDeferred(open: OpenTransaction | undefined): Promise<void> {
 /** The table whose unique index refused a raw statement on PostgreSQL (Prisma's P2010 names it). */
 function uniqueViolationTable(error: unknown): string | null {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError) || !isUniqueViolation(error)) return null;
-  const cause = (error.meta as { driverAdapterError?: { cause?: { table?: unknown } } } | undefined)?.driverAdapterError?.cause;
+  const cause = (error.meta as { driverAdapterError?: { cause?: { table?: unknown } } } | undefined)?.driverAdapterError
+    ?.cause;
   return typeof cause?.table === "string" ? cause.table : null;
 }

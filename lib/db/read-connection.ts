@@ -2,7 +2,10 @@ import Database from "better-sqlite3";
 import { databaseFile, env } from "@/lib/env";
 import { processGlobal } from "@/lib/process-global";
 
-const globalForRead = processGlobal<{ readConnection?: { url: string; db: Database.Database } }>("read-connection", () => ({}));
+const globalForRead = processGlobal<{ readConnection?: { url: string; db: Database.Database } }>(
+  "read-connection",
+  () => ({}),
+);
 
 /**
  * A read-only SQLite connection for the per-request hot path (API key lookup), where Prisma's

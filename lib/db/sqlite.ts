@@ -49,11 +49,19 @@ type SqliteConnection = {
 const noArgs = { args: [], argTypes: [] };
 
 function sqliteConnection(): Promise<SqliteConnection> {
-  globalForSqlite.connection ??= new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 }).connect().then((adapter) => {
-    const client = sqliteClientOf(adapter);
-    globalForSqlite.open = { adapter, client, statement: reusePreparedStatements(client), lock: createMutex(), open: null };
-    return globalForSqlite.open;
-  });
+  globalForSqlite.connection ??= new PrismaBetterSqlite3({ url: databaseFile(), timeout: 10_000 })
+    .connect()
+    .then((adapter) => {
+      const client = sqliteClientOf(adapter);
+      globalForSqlite.open = {
+        adapter,
+        client,
+        statement: reusePreparedStatements(client),
+        lock: createMutex(),
+        open: null,
+      };
+      return globalForSqlite.open;
+    });
   return globalForSqlite.connection;
 }
 
@@ -68,13 +76,17 @@ export function sqliteWriterMark(): { connection: object | null; changes: number
   const connection = globalForSqlite.open;
   if (!connection?.client.open) return { connection: null, changes: 0 };
   if (connection.client.inTransaction) return null;
-  return { connection: connection.client, changes: connection.statement("SELECT total_changes()").pluck(true).get() as number | bigint };
+  return {
+    connection: connection.client,
+    changes: connection.statement("SELECT total_changes()").pluck(true).get() as number | bigint,
+  };
 }
 
 /** The better-sqlite3 connection inside Prisma's adapter: its `client`, which the adapter's types do not show. */
 function sqliteClientOf(adapter: SqlDriverAdapter): BetterSqlite3.Database {
   const client: unknown = Reflect.get(adapter, "client");
-  if (!(client instanceof Database)) throw new Error("@prisma/adapter-better-sqlite3 no longer keeps its connection as `client`");
+  if (!(client instanceof Database))
+    throw new Error("@prisma/adapter-better-sqlite3 no longer keeps its connection as `client`");
   return client;
 }
 
@@ -153,7 +165,8 @@ function lockedAdapterOf(connection: SqliteConnection): SqlDriverAdapter {
 function insideTransactionAdapterOf(connection: SqliteConnection): SqlDriverAdapter {
   const { adapter } = connection;
   const current = () => {
-    if (!connection.open || requestContext()?.transaction?.token !== connection.open) throw new Error("This transaction has already ended");
+    if (!connection.open || requestContext()?.transaction?.token !== connection.open)
+      throw new Error("This transaction has already ended");
   };
   let savepoints = 0;
   return {
@@ -186,7 +199,11 @@ function insideTransactionAdapterOf(connection: SqliteConnection): SqlDriverAdap
 }
 
 /** A driver adapter factory for an already open connection. */
-const factoryOf = (connect: () => Promise<SqlDriverAdapter>): SqlDriverAdapterFactory => ({ provider: "sqlite", adapterName: "@prisma/adapter-better-sqlite3", connect });
+const factoryOf = (connect: () => Promise<SqlDriverAdapter>): SqlDriverAdapterFactory => ({
+  provider: "sqlite",
+  adapterName: "@prisma/adapter-better-sqlite3",
+  connect,
+});
 
 /**
  * The adapter prepares every statement afresh for every query (a large share of a write's CPU) and
@@ -233,7 +250,10 @@ function reusePreparedStatements(client: BetterSqlite3.Database): (sql: string) 
  * persists. Generous transaction limits: a slow, shared machine can take seconds to get to a short transaction.
  */
 export function createSqliteClient(): PrismaClient {
-  return new PrismaClient({ adapter: factoryOf(async () => lockedAdapterOf(await sqliteConnection())), transactionOptions: { maxWait: 30_000, timeout: 60_000 } });
+  return new PrismaClient({
+    adapter: factoryOf(async () => lockedAdapterOf(await sqliteConnection())),
+    transactionOptions: { maxWait: 30_000, timeout: 60_000 },
+  });
 }
 
 /**
@@ -244,9 +264,14 @@ export function createSqliteClient(): PrismaClient {
  * findUnique calls made in the same tick into one query, and one from outside the transaction must
  * not be batched into it. `begin` makes the transaction's context from that client; `work` runs in it.
  */
-export async function runSqliteTransaction<T>(begin: (client: PrismaClient) => OpenTransaction, work: (open: OpenTransaction) => Promise<T>): Promise<T> {
+export async function runSqliteTransaction<T>(
+  begin: (client: PrismaClient) => OpenTransaction,
+  work: (open: OpenTransaction) => Promise<T>,
+): Promise<T> {
   const connection = await sqliteConnection();
-  globalForSqlite.transactionPrisma ??= new PrismaClient({ adapter: factoryOf(async () => insideTransactionAdapterOf(connection)) });
+  globalForSqlite.transactionPrisma ??= new PrismaClient({
+    adapter: factoryOf(async () => insideTransactionAdapterOf(connection)),
+  });
   const open = begin(globalForSqlite.transactionPrisma);
   open.token = {};
   return exclusively(connection, async () => {
@@ -285,7 +310,9 @@ function rollback(connection: SqliteConnection) {
  * the open inTransaction() when called inside one, else holding the lock like any query. For the
  * raw statements of lib/db/raw-sql.ts.
  */
-export async function onSqliteConnection<T>(work: (statement: (sql: string) => BetterSqlite3.Statement) => T): Promise<T> {
+export async function onSqliteConnection<T>(
+  work: (statement: (sql: string) => BetterSqlite3.Statement) => T,
+): Promise<T> {
   const connection = await sqliteConnection();
   const token = requestContext()?.transaction?.token;
   if (token) {

@@ -51,14 +51,31 @@ describe("statements per request on PostgreSQL", () => {
     expect(answer!.status).toBe(200);
     expect(plain, plain.join("\n")).toHaveLength(2);
 
-    const named = await statementsOf(async () => (answer = await call(delegatedUser.GET, { apiKey, params: { id }, headers: { "service-account-id": account.id } })));
+    const named = await statementsOf(
+      async () =>
+        (answer = await call(delegatedUser.GET, {
+          apiKey,
+          params: { id },
+          headers: { "service-account-id": account.id },
+        })),
+    );
     expect(answer!.status).toBe(200);
     expect(named, named.join("\n")).toHaveLength(2);
     // Service-Account-Id naming an account of another platform: still one look-up, and 404.
     const other = await platformWithKey();
-    const elsewhere = await statementsOf(async () => (answer = await call(delegatedUser.GET, { apiKey, params: { id }, headers: { "service-account-id": other.account.id } })));
+    const elsewhere = await statementsOf(
+      async () =>
+        (answer = await call(delegatedUser.GET, {
+          apiKey,
+          params: { id },
+          headers: { "service-account-id": other.account.id },
+        })),
+    );
     expect(answer!.status).toBe(404);
-    expect(elsewhere.filter((sql) => !sql.startsWith("INSERT INTO \"AuditEvent\"")), elsewhere.join("\n")).toHaveLength(1);
+    expect(
+      elsewhere.filter((sql) => !sql.startsWith('INSERT INTO "AuditEvent"')),
+      elsewhere.join("\n"),
+    ).toHaveLength(1);
 
     // The time of use is written by one statement for every key used meanwhile.
     expect((await db().apiKey.findFirstOrThrow({ where: { accountId: account.id } })).lastUsedAt).toBeNull();
@@ -86,7 +103,11 @@ describe("statements per request on PostgreSQL", () => {
     const { apiKey, scope } = await platformWithKey();
     const [listening, deaf] = await withScope(scope, () =>
       Promise.all([
-        createWebhookEndpoint({ url: "https://hooks.example.com/a", events: ["delegated_user.created"], enabled: true }),
+        createWebhookEndpoint({
+          url: "https://hooks.example.com/a",
+          events: ["delegated_user.created"],
+          enabled: true,
+        }),
         createWebhookEndpoint({ url: "https://hooks.example.com/b", events: ["transfer.created"], enabled: true }),
       ]),
     );

@@ -33,7 +33,10 @@ function confinement(model: string, operation: string): Record<string, string> |
   const scope = currentScope();
   if (accountOwned.has(model)) return { accountId: scope.accountId };
   // A confined caller sees its own account only (never creates one: account creation is platform-wide).
-  if (model === "Account") return scope.confined && !operation.startsWith("create") ? { platformId: scope.platformId, id: scope.accountId } : { platformId: scope.platformId };
+  if (model === "Account")
+    return scope.confined && !operation.startsWith("create")
+      ? { platformId: scope.platformId, id: scope.accountId }
+      : { platformId: scope.platformId };
   if (model === "AuditEvent") return { platformId: scope.platformId };
   // Employees belong to the platform's own account, whose id is the platform id.
   if (model === "Employee") return { accountId: scope.platformId };
@@ -53,7 +56,8 @@ const within = (where: Where | undefined, values: Record<string, string>): Where
   AND: [...([] as object[]).concat(where?.AND ?? []), values],
 });
 
-const isObject = (value: unknown): value is Row => typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+const isObject = (value: unknown): value is Row =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
 /** Each model's columns (Prisma's `<Model>ScalarFieldEnum`): any other key of a write's data is a relation field. */
 const generated: Record<string, unknown> = Prisma;
@@ -75,7 +79,9 @@ function assertNotNested(model: string, rows: unknown) {
     for (const [field, value] of Object.entries(row)) {
       if (columns.get(model)?.has(field) || !isObject(value)) continue;
       if (Object.keys(value).some((operation) => operation !== "connect")) {
-        throw new Error(`Tenancy: a nested write through ${model}.${field} is refused; write each row through its own delegate`);
+        throw new Error(
+          `Tenancy: a nested write through ${model}.${field} is refused; write each row through its own delegate`,
+        );
       }
     }
   }
@@ -92,7 +98,9 @@ function assertScoped(model: string, row: unknown, values: Record<string, string
     if (column === "id") continue;
     const written = row[column];
     if (written === undefined ? creating : written !== value) {
-      throw new Error(`Tenancy: a ${model} write ${written === undefined ? `without ${column}` : `naming another tenant's ${column}`} is refused`);
+      throw new Error(
+        `Tenancy: a ${model} write ${written === undefined ? `without ${column}` : `naming another tenant's ${column}`} is refused`,
+      );
     }
   }
 }
@@ -156,16 +164,21 @@ function tenantClientOf<Client extends object>(client: Client): Client {
       const value = Reflect.get(target, property);
       if (property === "$transaction" && typeof value === "function") {
         return (work: unknown, ...options: unknown[]) =>
-          Reflect.apply(value, target, [typeof work === "function" ? (tx: object) => work(tenantClientOf(tx)) : work, ...options]);
+          Reflect.apply(value, target, [
+            typeof work === "function" ? (tx: object) => work(tenantClientOf(tx)) : work,
+            ...options,
+          ]);
       }
-      if (typeof property !== "string" || property.startsWith("$") || typeof value !== "object" || value === null) return value;
+      if (typeof property !== "string" || property.startsWith("$") || typeof value !== "object" || value === null)
+        return value;
       let delegate = delegates.get(property);
       if (!delegate) {
         const model = property[0]!.toUpperCase() + property.slice(1);
         delegate = new Proxy(value, {
           get(modelDelegate, operation) {
             const method = Reflect.get(modelDelegate, operation);
-            if (typeof operation !== "string" || !OPERATIONS.has(operation) || typeof method !== "function") return method;
+            if (typeof operation !== "string" || !OPERATIONS.has(operation) || typeof method !== "function")
+              return method;
             return (args: Args = {}) => {
               let confinedArgs: Args;
               try {

@@ -17,14 +17,22 @@ import { emitResourceEvent } from "@/lib/webhooks/events";
  */
 export async function createDelegatedUser({ externalId }: { externalId: string }) {
   const user = { id: newId("du"), externalId, createdAt: new Date() };
-  await insertDelegatedUser(user, () => new DomainError("conflict", "A delegated user with this externalId already exists", { externalId: "already exists" }));
+  await insertDelegatedUser(
+    user,
+    () =>
+      new DomainError("conflict", "A delegated user with this externalId already exists", {
+        externalId: "already exists",
+      }),
+  );
   await emitResourceEvent("delegated_user.created", delegatedUserSchema, user);
   return presentDelegatedUser(user);
 }
 
 export async function listDelegatedUsers(query: PageQuery & { externalId?: string }) {
   const filters = query.externalId === undefined ? {} : { externalId: query.externalId };
-  const page = await paginate(query, (args) => tenantDb().delegatedUser.findMany({ ...args, where: { ...args.where, ...filters } }));
+  const page = await paginate(query, (args) =>
+    tenantDb().delegatedUser.findMany({ ...args, where: { ...args.where, ...filters } }),
+  );
   return { ...page, items: page.items.map(presentDelegatedUser) };
 }
 

@@ -10,7 +10,9 @@ const externalId = text({ error: (issue) => (issue.input === undefined ? "is req
   .max(255, "must be at most 255 characters");
 
 export const createDelegatedUserInput = z
-  .object({ externalId: externalId.meta({ description: "The platform's own identifier for the user; unique per account." }) })
+  .object({
+    externalId: externalId.meta({ description: "The platform's own identifier for the user; unique per account." }),
+  })
   .meta({ id: "CreateDelegatedUserInput" });
 
 export const delegatedUserQuery = pageQuerySchema.extend({
@@ -25,6 +27,10 @@ export const delegatedUserSchema = z
 
 export const delegatedUserPageSchema = pageSchemaOf(delegatedUserSchema, "DelegatedUserPage");
 
-export function presentDelegatedUser({ id, externalId, createdAt }: Pick<DelegatedUser, "id" | "externalId" | "createdAt">) {
+export function presentDelegatedUser({
+  id,
+  externalId,
+  createdAt,
+}: Pick<DelegatedUser, "id" | "externalId" | "createdAt">) {
   return { id, externalId, createdAt };
 }

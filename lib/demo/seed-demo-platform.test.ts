@@ -11,16 +11,28 @@ describe("seedDemoPlatform", () => {
     const { platform, subAccounts } = await seedDemoPlatform({ transactionsPerAccount: 20 });
     expect(subAccounts).toHaveLength(3);
     const statuses = await db().informationRequest.groupBy({ by: ["status"], where: { accountId: platform.id } });
-    expect(statuses.map((row) => row.status).sort()).toEqual(["approved", "expired", "on_review", "rejected", "requested"]);
+    expect(statuses.map((row) => row.status).sort()).toEqual([
+      "approved",
+      "expired",
+      "on_review",
+      "rejected",
+      "requested",
+    ]);
     expect(await db().virtualAccount.count({ where: { accountId: platform.id, isActive: false } })).toBe(1);
     expect(await db().employee.count({ where: { status: "invited" } })).toBe(1);
 
-    const signedIn = await call(signIn, { method: "POST", body: { email: DEMO_OWNER.email, password: DEMO_OWNER.password } });
+    const signedIn = await call(signIn, {
+      method: "POST",
+      body: { email: DEMO_OWNER.email, password: DEMO_OWNER.password },
+    });
     expect(signedIn.status).toBe(200);
     const session = sessionFrom(signedIn.headers);
     const transactions = await call(listTransactions, { session, path: "/v1/transactions?limit=100" });
     expect(transactions.body.items).toHaveLength(20);
-    const subAccountRequests = await call(listInformationRequests, { session, headers: { "service-account-id": subAccounts[0]!.id } });
+    const subAccountRequests = await call(listInformationRequests, {
+      session,
+      headers: { "service-account-id": subAccounts[0]!.id },
+    });
     expect(subAccountRequests.body.items.length).toBeGreaterThan(0);
 
     await expect(seedDemoPlatform()).rejects.toThrow(/fresh database/);

@@ -5,7 +5,10 @@ import { issueApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { acceptInvitation, inviteEmployee } from "@/lib/employees/invitations";
 import { setupPlatform } from "@/lib/employees/setup";
-import { raiseInformationRequest, updateInformationRequestStatus } from "@/lib/information-requests/information-requests";
+import {
+  raiseInformationRequest,
+  updateInformationRequestStatus,
+} from "@/lib/information-requests/information-requests";
 import { updateApplicantProfile } from "@/lib/kyc/profile";
 import { acceptAgreement, createKycSubmission } from "@/lib/kyc/submissions";
 import { createRecipient, deleteRecipient } from "@/lib/recipients/recipients";
@@ -14,7 +17,11 @@ import { createTransfer } from "@/lib/transfers/transfers";
 import { createVirtualAccount, deactivateVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
 import { withScope, type Scope } from "@/lib/tenancy";
 
-export const DEMO_OWNER = { name: "Olivia Marsh", email: "olivia@northwind.example", password: "northwind demo password" };
+export const DEMO_OWNER = {
+  name: "Olivia Marsh",
+  email: "olivia@northwind.example",
+  password: "northwind demo password",
+};
 
 /** A small seeded PRNG, so every demo database looks the same. */
 function random(seed: number) {
@@ -42,10 +49,16 @@ const DAY = 86_400_000;
  */
 export async function seedDemoPlatform({ origin = "http://localhost:3000", transactionsPerAccount = 60 } = {}) {
   if ((await db().employee.count()) > 0) {
-    throw new Error("This database already has employees; demo data goes into a fresh database (set DATABASE_URL to a new file).");
+    throw new Error(
+      "This database already has employees; demo data goes into a fresh database (set DATABASE_URL to a new file).",
+    );
   }
   const rng = random(20261122);
-  const { account: platform, employee: owner } = await setupPlatform({ ...DEMO_OWNER, accountName: "Northwind Payments", ip: null });
+  const { account: platform, employee: owner } = await setupPlatform({
+    ...DEMO_OWNER,
+    accountName: "Northwind Payments",
+    ip: null,
+  });
   const root: Scope = { platformId: platform.id, accountId: platform.id };
 
   const { accounts: subAccounts, analystId } = await withScope(root, async () => {
@@ -56,14 +69,32 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
     }
     await updateFeatureFlags({ accountId: accounts[0]!.id, featureFlags: { named: "require", partner: "forbid" } });
 
-    const analyst = await inviteEmployee({ name: "Ava Okafor", email: "ava@northwind.example", role: "compliance", origin });
+    const analyst = await inviteEmployee({
+      name: "Ava Okafor",
+      email: "ava@northwind.example",
+      role: "compliance",
+      origin,
+    });
     const token = new URL(analyst.invitationUrl).searchParams.get("token")!;
     await acceptInvitation({ token, password: "ava demo password 2026", ip: null });
     await inviteEmployee({ name: "Ian Brooks", email: "ian@northwind.example", role: "developer", origin });
 
-    await issueApiKey({ createdBy: { type: "employee", id: owner.id }, name: "Payouts service", expiresAt: new Date(Date.now() + 200 * DAY), cidrAllowlist: ["10.20.0.0/16", "2001:db8:20::/48"] });
-    await issueApiKey({ createdBy: { type: "employee", id: owner.id }, name: "Reporting", expiresAt: new Date(Date.now() + 90 * DAY) });
-    const old = await issueApiKey({ createdBy: { type: "employee", id: owner.id }, name: "Legacy importer", expiresAt: new Date(Date.now() + 30 * DAY) });
+    await issueApiKey({
+      createdBy: { type: "employee", id: owner.id },
+      name: "Payouts service",
+      expiresAt: new Date(Date.now() + 200 * DAY),
+      cidrAllowlist: ["10.20.0.0/16", "2001:db8:20::/48"],
+    });
+    await issueApiKey({
+      createdBy: { type: "employee", id: owner.id },
+      name: "Reporting",
+      expiresAt: new Date(Date.now() + 90 * DAY),
+    });
+    const old = await issueApiKey({
+      createdBy: { type: "employee", id: owner.id },
+      name: "Legacy importer",
+      expiresAt: new Date(Date.now() + 30 * DAY),
+    });
     await revokeApiKey({ keyId: old.id });
 
     for (let i = 0; i < 30; i++) await createDelegatedUser({ externalId: `cust_${1001 + i}` });
@@ -80,7 +111,10 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
   });
 
   const reviewers = [owner.id, analystId];
-  for (const [index, scope] of [root, ...subAccounts.map((a) => ({ platformId: platform.id, accountId: a.id }))].entries()) {
+  for (const [index, scope] of [
+    root,
+    ...subAccounts.map((a) => ({ platformId: platform.id, accountId: a.id })),
+  ].entries()) {
     await withScope(scope, () => seedMoneyAndCompliance(rng, index, transactionsPerAccount, reviewers));
   }
   return { platform, owner, subAccounts };
@@ -89,7 +123,12 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
 const currencies = ["EUR", "USD", "GBP"] as const;
 
 /** `reviewers`: two employees; the first starts each review and the second decides it, as four-eyes approval would have it. */
-async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: number, transactionCount: number, reviewers: string[]) {
+async function seedMoneyAndCompliance(
+  rng: ReturnType<typeof random>,
+  index: number,
+  transactionCount: number,
+  reviewers: string[],
+) {
   await seedLedger(rng, index, transactionCount);
   const transfers = await seedTransfers(rng);
   const submissions = await seedKycSubmissions();
@@ -99,9 +138,14 @@ async function seedMoneyAndCompliance(rng: ReturnType<typeof random>, index: num
 /** Virtual accounts in each currency, one legacy account deactivated after its history, and their transactions. */
 async function seedLedger(rng: ReturnType<typeof random>, index: number, transactionCount: number) {
   const accounts = [];
-  for (const currency of currencies) accounts.push(await createVirtualAccount({ currency, key: `VA-${index}-${currency}-MAIN` }));
+  for (const currency of currencies)
+    accounts.push(await createVirtualAccount({ currency, key: `VA-${index}-${currency}-MAIN` }));
   const legacy = await createVirtualAccount({ currency: "EUR", key: `VA-${index}-EUR-LEGACY` });
-  const wallets = ["0x8ba1f109551bd432803012645ac136ddd64dba72", "0x71c7656ec7ab88b098defb751b7401b5f6d8976f", "TN3W4H6rK2ce4vX9YnFQHwKENnHjoxb3m9"];
+  const wallets = [
+    "0x8ba1f109551bd432803012645ac136ddd64dba72",
+    "0x71c7656ec7ab88b098defb751b7401b5f6d8976f",
+    "TN3W4H6rK2ce4vX9YnFQHwKENnHjoxb3m9",
+  ];
 
   for (let i = 0; i < transactionCount; i++) {
     const account = rng.pick([...accounts, legacy]);
@@ -122,12 +166,24 @@ async function seedLedger(rng: ReturnType<typeof random>, index: number, transac
 /** Recipients (the last one deleted after its transfers) and transfers to them. */
 async function seedTransfers(rng: ReturnType<typeof random>) {
   const recipients = [];
-  for (const name of ["Helios Logistics GmbH", "Aurora Freight Ltd", "Blue Finch Studio", "Kestrel Supplies BV", "Marlow & Co"]) {
+  for (const name of [
+    "Helios Logistics GmbH",
+    "Aurora Freight Ltd",
+    "Blue Finch Studio",
+    "Kestrel Supplies BV",
+    "Marlow & Co",
+  ]) {
     recipients.push(await createRecipient({ name }));
   }
   const transfers = [];
   for (let i = 0; i < 8; i++) {
-    transfers.push(await createTransfer({ recipientId: rng.pick(recipients).id, amount: rng.amount(100, 50_000), currency: rng.pick(currencies) }));
+    transfers.push(
+      await createTransfer({
+        recipientId: rng.pick(recipients).id,
+        amount: rng.amount(100, 50_000),
+        currency: rng.pick(currencies),
+      }),
+    );
   }
   await deleteRecipient({ id: recipients.at(-1)!.id });
   return transfers;
@@ -147,27 +203,50 @@ async function seedKycSubmissions() {
     await createKycSubmission({
       type: "business",
       beneficiaries: [
-        { type: "individual", name: "Priya Raman", country: "IN", roles: ["ubo", "director", "representative"], shareSize: 60 },
+        {
+          type: "individual",
+          name: "Priya Raman",
+          country: "IN",
+          roles: ["ubo", "director", "representative"],
+          shareSize: 60,
+        },
         { type: "individual", name: "Daniel Costa", country: "PT", roles: ["shareholder"], shareSize: 25 },
       ],
     }),
     await createKycSubmission({
       type: "individual",
-      beneficiaries: [{ type: "individual", name: "Olivia Marsh", country: "GB", roles: ["ubo", "representative"], shareSize: 100 }],
+      beneficiaries: [
+        { type: "individual", name: "Olivia Marsh", country: "GB", roles: ["ubo", "representative"], shareSize: 100 },
+      ],
     }),
   ];
-  await acceptAgreement({ submissionId: submissions[0]!.id, documentSetId: "terms-2026-10", ipAddress: "203.0.113.24" });
+  await acceptAgreement({
+    submissionId: submissions[0]!.id,
+    documentSetId: "terms-2026-10",
+    ipAddress: "203.0.113.24",
+  });
   return submissions;
 }
 
 /** Twelve information requests on the transfers and submissions, walked to each of the final states. */
-async function seedInformationRequests(transfers: { id: string }[], submissions: { id: string }[], reviewers: string[]) {
+async function seedInformationRequests(
+  transfers: { id: string }[],
+  submissions: { id: string }[],
+  reviewers: string[],
+) {
   const decisionReasons: Record<string, string | undefined> = {
     approved: "Source of funds documented: payroll statements for the last six months match the transfer.",
     rejected: "The documents provided do not show the beneficial owner; the transfer is refused.",
     expired: "No answer from the customer within 30 days.",
   };
-  const finalStates = [[], ["on_review"], ["on_review", "approved"], ["on_review", "rejected"], ["expired"], ["on_review", "expired"]] as const;
+  const finalStates = [
+    [],
+    ["on_review"],
+    ["on_review", "approved"],
+    ["on_review", "rejected"],
+    ["expired"],
+    ["on_review", "expired"],
+  ] as const;
   for (let i = 0; i < 12; i++) {
     const request = await raiseInformationRequest({
       kind: i % 3 === 0 ? "endorsement" : "due_diligence",

@@ -38,11 +38,17 @@ export async function findCreatedCredentials({
   lockMakers?: boolean;
 }): Promise<CreatedCredentials> {
   const inPlatform = { account: { platformId } };
-  const keys: ApiKey[] = await db().apiKey.findMany({ where: { ...inPlatform, createdByType: "employee", createdById: employeeId }, orderBy: oldestFirst });
+  const keys: ApiKey[] = await db().apiKey.findMany({
+    where: { ...inPlatform, createdByType: "employee", createdById: employeeId },
+    orderBy: oldestFirst,
+  });
   const seen = new Set(keys.map((key) => key.id));
-  for (let makers = [...seen]; makers.length > 0; ) {
+  for (let makers = [...seen]; makers.length > 0;) {
     if (lockMakers) await lockRows("ApiKey", makers, "change");
-    const made = await db().apiKey.findMany({ where: { ...inPlatform, createdByType: "api_key", createdById: { in: makers } }, orderBy: oldestFirst });
+    const made = await db().apiKey.findMany({
+      where: { ...inPlatform, createdByType: "api_key", createdById: { in: makers } },
+      orderBy: oldestFirst,
+    });
     const fresh = made.filter((key) => !seen.has(key.id));
     for (const key of fresh) seen.add(key.id);
     keys.push(...fresh);
@@ -78,11 +84,15 @@ export const credentialIds = ({ apiKeys, webhookEndpoints }: CreatedCredentials)
  */
 export function assertMayRevoke(actor: Actor, { apiKeys }: CreatedCredentials) {
   const needed = new Set<Permission>(["api_keys:write", "webhooks:write"]);
-  if (actor.type === "api_key") for (const key of apiKeys) for (const permission of permissionList(key.permissions)) needed.add(permission);
+  if (actor.type === "api_key")
+    for (const key of apiKeys) for (const permission of permissionList(key.permissions)) needed.add(permission);
   const missing = [...needed].find((permission) => !actor.permissions.includes(permission));
   if (!missing) return;
-  const who = actor.type === "employee" ? `Your role (${actor.role}) does not allow this` : "This API key does not allow this";
-  throw new DomainError("forbidden", `${who}: revoking the credentials needs the ${missing} permission`, { permission: missing });
+  const who =
+    actor.type === "employee" ? `Your role (${actor.role}) does not allow this` : "This API key does not allow this";
+  throw new DomainError("forbidden", `${who}: revoking the credentials needs the ${missing} permission`, {
+    permission: missing,
+  });
 }
 
 /**
@@ -95,15 +105,23 @@ export function assertMayRevoke(actor: Actor, { apiKeys }: CreatedCredentials) {
 export async function revokeCreatedCredentials({ apiKeys, webhookEndpoints }: CreatedCredentials, now: Date) {
   const disabled: string[] = [];
   for (const endpoint of webhookEndpoints) {
-    const { count } = await db().webhookEndpoint.updateMany({ where: { id: endpoint.id, enabled: true, deletedAt: null }, data: { enabled: false } });
+    const { count } = await db().webhookEndpoint.updateMany({
+      where: { id: endpoint.id, enabled: true, deletedAt: null },
+      data: { enabled: false },
+    });
     if (count === 1) disabled.push(endpoint.id);
   }
   const revoked: string[] = [];
   for (const key of apiKeys) {
-    const { count } = await db().apiKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: now } });
+    const { count } = await db().apiKey.updateMany({
+      where: { id: key.id, revokedAt: null },
+      data: { revokedAt: now },
+    });
     if (count !== 1) continue;
     revoked.push(key.id);
-    await emitResourceEvent("api_key.revoked", apiKeySchema, presentApiKey({ ...key, revokedAt: now }), { accountId: key.accountId });
+    await emitResourceEvent("api_key.revoked", apiKeySchema, presentApiKey({ ...key, revokedAt: now }), {
+      accountId: key.accountId,
+    });
   }
   return { apiKeys: revoked, webhookEndpoints: disabled };
 }

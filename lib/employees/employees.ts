@@ -4,7 +4,12 @@ import { assertMaySeeDerived, assertPermission } from "@/lib/auth/authorize";
 import type { Role } from "@/lib/auth/permissions";
 import { DomainError, notFound } from "@/lib/errors";
 import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
-import { assertMayRevoke, credentialIds, findCreatedCredentials, revokeCreatedCredentials } from "@/lib/employees/created-credentials";
+import {
+  assertMayRevoke,
+  credentialIds,
+  findCreatedCredentials,
+  revokeCreatedCredentials,
+} from "@/lib/employees/created-credentials";
 import { scopePlatformId, tenantDb } from "@/lib/tenancy";
 import { changeOnce } from "@/lib/webhooks/events";
 
@@ -34,7 +39,9 @@ export function assertMayGrant(actor: Actor, role: Role) {
 }
 
 const lastOwner = () =>
-  new DomainError("conflict", "This is the platform's last active owner: make someone else an owner first", { role: "last active owner" });
+  new DomainError("conflict", "This is the platform's last active owner: make someone else an owner first", {
+    role: "last active owner",
+  });
 
 /**
  * Runs `change` (which may take an active owner away) holding the platform account's row, which every
@@ -46,7 +53,8 @@ async function keepingAnOwner<T>(platformId: string, change: () => Promise<T>) {
   return inTransaction(async () => {
     await lockRow("Account", platformId, "change");
     const result = await change();
-    if ((await db().employee.count({ where: { accountId: platformId, role: "owner", status: "active" } })) === 0) throw lastOwner();
+    if ((await db().employee.count({ where: { accountId: platformId, role: "owner", status: "active" } })) === 0)
+      throw lastOwner();
     return result;
   });
 }
@@ -55,7 +63,8 @@ async function keepingAnOwner<T>(platformId: string, change: () => Promise<T>) {
 export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id: string; role: Role }) {
   return keepingAnOwner(scopePlatformId(), async () => {
     const row = await findRow(id);
-    if (row.status === "deactivated") throw new DomainError("conflict", "This employee is deactivated", { role: "employee is deactivated" });
+    if (row.status === "deactivated")
+      throw new DomainError("conflict", "This employee is deactivated", { role: "employee is deactivated" });
     const from = row.role;
     assertMayGrant(actor, role);
     if (from === "owner") assertPermission(actor, "owners");
@@ -95,10 +104,17 @@ export async function deactivateEmployee({
     if (row.role === "owner") assertPermission(actor, "owners");
     // The status it replaced, for the audit trail.
     const before = { status: row.status };
-    const credentials = await findCreatedCredentials({ platformId: row.accountId, employeeId: row.id, now, lockMakers: true });
+    const credentials = await findCreatedCredentials({
+      platformId: row.accountId,
+      employeeId: row.id,
+      now,
+      lockMakers: true,
+    });
     if (revokeCredentials) assertMayRevoke(actor, credentials);
     // Revoked first, so the endpoints being disabled do not hear of the deactivation either.
-    const createdCredentials = revokeCredentials ? await revokeCreatedCredentials(credentials, now) : credentialIds(credentials);
+    const createdCredentials = revokeCredentials
+      ? await revokeCreatedCredentials(credentials, now)
+      : credentialIds(credentials);
     const employee = row.status === "deactivated" ? presentEmployee(row) : await deactivateRow(row, now);
     return { employee: { ...employee, createdCredentials }, before };
   });
@@ -125,10 +141,22 @@ function deactivateRow(row: { id: string; accountId: string }, now: Date) {
  * key or an endpoint by. A view derived from keys and endpoints: the caller must be able to read
  * both (403 naming the permission), besides the route's employees:read.
  */
-export async function listEmployeeCredentials({ actor, id, now = new Date() }: { actor: Actor; id: string; now?: Date }) {
+export async function listEmployeeCredentials({
+  actor,
+  id,
+  now = new Date(),
+}: {
+  actor: Actor;
+  id: string;
+  now?: Date;
+}) {
   assertMaySeeDerived(actor, ["api_keys:read", "webhooks:read"], () => "list the credentials an employee created");
   const row = await findRow(id);
-  const { apiKeys, webhookEndpoints } = await findCreatedCredentials({ platformId: row.accountId, employeeId: row.id, now });
+  const { apiKeys, webhookEndpoints } = await findCreatedCredentials({
+    platformId: row.accountId,
+    employeeId: row.id,
+    now,
+  });
   // Found by who created them, so both are set.
   const creator = (credential: { createdByType: "employee" | "api_key" | null; createdById: string | null }) => ({
     type: credential.createdByType!,
@@ -165,7 +193,10 @@ export async function resetEmployeeTwoFactor({ actor, id }: { actor: Actor; id: 
     // `owners` here) comes before this read or after the reset.
     const row = await readLocked("Employee", "change", () => findRow(id));
     if (row.id === actor.id) {
-      throw new DomainError("forbidden", "You cannot turn off your own two-factor authentication; ask another admin or owner");
+      throw new DomainError(
+        "forbidden",
+        "You cannot turn off your own two-factor authentication; ask another admin or owner",
+      );
     }
     if (row.role === "owner") assertPermission(actor, "owners");
     if (row.status === "deactivated") throw new DomainError("conflict", "This employee is deactivated");

@@ -16,7 +16,17 @@ export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
  * Invites an employee to the scope's platform. The link's token (256 random bits) is returned
  * this once; only its SHA-256 is stored, so a database reader cannot accept an invitation.
  */
-export async function inviteEmployee({ name, email, role, origin }: { name: string; email: string; role: Role; origin: string }) {
+export async function inviteEmployee({
+  name,
+  email,
+  role,
+  origin,
+}: {
+  name: string;
+  email: string;
+  role: Role;
+  origin: string;
+}) {
   const address = email.trim().toLowerCase();
   const token = randomToken(32);
   const invitationExpiresAt = new Date(Date.now() + INVITATION_LIFETIME_MS);
@@ -37,7 +47,10 @@ export async function inviteEmployee({ name, email, role, origin }: { name: stri
           invitationExpiresAt,
         },
       }),
-    () => new DomainError("conflict", "An employee with this e-mail address already exists", { email: "is already in use" }),
+    () =>
+      new DomainError("conflict", "An employee with this e-mail address already exists", {
+        email: "is already in use",
+      }),
   );
   // The employee as GET /v1/employees/{id} shows them: never the invitation link or its token.
   await emitResourceEvent("employee.invited", employeeSchema, presentEmployee(row), { accountId: row.accountId });
@@ -66,13 +79,23 @@ export async function acceptInvitation({
 }) {
   const tokenHash = sha256(token);
   const invited = await db().employee.findUnique({ where: { invitationTokenHash: tokenHash } });
-  if (!invited || invited.status !== "invited" || !invited.invitationExpiresAt || invited.invitationExpiresAt <= new Date()) {
+  if (
+    !invited ||
+    invited.status !== "invited" ||
+    !invited.invitationExpiresAt ||
+    invited.invitationExpiresAt <= new Date()
+  ) {
     throw invalidLink();
   }
   const passwordHash = await hashPassword(password);
   const now = new Date();
   // Employees belong to their platform's own account, whose id is the platform's.
-  const who = { type: "employee" as const, id: invited.id, platformId: invited.accountId, accountId: invited.accountId };
+  const who = {
+    type: "employee" as const,
+    id: invited.id,
+    platformId: invited.accountId,
+    accountId: invited.accountId,
+  };
   const { employee, session, cookie } = await commit(async () => {
     // Conditional on the token still being unused and unexpired, so of two requests racing with one link only one wins.
     const { count } = await db().employee.updateMany({

@@ -33,11 +33,10 @@ const personName = text().trim().min(1, "is required").max(200);
 
 export const setupInput = z
   .object({
-    setupToken: text()
-      .trim()
-      .min(1, "is required")
-      .max(256)
-      .meta({ description: "`SETUP_TOKEN`, or the token the server generated and printed to its log (with a setup link) at start." }),
+    setupToken: text().trim().min(1, "is required").max(256).meta({
+      description:
+        "`SETUP_TOKEN`, or the token the server generated and printed to its log (with a setup link) at start.",
+    }),
     accountName: text().trim().min(1, "is required").max(200),
     name: personName,
     email: emailSchema,
@@ -66,13 +65,17 @@ export const totpStartInput = z
   })
   .meta({ id: "TotpStartInput" });
 
-export const totpCodeSchema = text().trim().regex(/^\d{6}$/, "must be the 6-digit code from your authenticator app");
+export const totpCodeSchema = text()
+  .trim()
+  .regex(/^\d{6}$/, "must be the 6-digit code from your authenticator app");
 
 export const totpConfirmInput = z.object({ code: totpCodeSchema }).meta({ id: "TotpConfirmInput" });
 
 export const employeeStatuses = ["invited", "active", "deactivated"] as const;
 
-export const roleSchema = z.enum(ROLES).meta({ description: "owner | admin | developer | compliance | viewer: what the employee may do." });
+export const roleSchema = z
+  .enum(ROLES)
+  .meta({ description: "owner | admin | developer | compliance | viewer: what the employee may do." });
 
 export const employeeSchema = z
   .object({
@@ -96,7 +99,11 @@ export const sessionSchema = z
     permissions: z.array(z.enum(PERMISSIONS)).meta({ description: "What the employee's role allows." }),
     settings: platformSettingsSchema,
   })
-  .meta({ id: "Session", description: "The signed-in employee, their platform account, what they may do and when the session ends at the latest." });
+  .meta({
+    id: "Session",
+    description:
+      "The signed-in employee, their platform account, what they may do and when the session ends at the latest.",
+  });
 
 export const totpSetupSchema = z
   .object({
@@ -146,7 +153,10 @@ export const changePasswordInput = z
   .meta({ id: "ChangePasswordInput" });
 
 export const passwordChangedSchema = z
-  .object({ passwordChanged: z.literal(true), endedSessions: z.number().int().meta({ description: "Other sessions ended." }) })
+  .object({
+    passwordChanged: z.literal(true),
+    endedSessions: z.number().int().meta({ description: "Other sessions ended." }),
+  })
   .meta({ id: "PasswordChanged" });
 
 export const ownSessionSchema = z
@@ -162,12 +172,16 @@ export const ownSessionSchema = z
 export const sessionParams = z.object({ id: idSchema("ses") });
 
 export const recoveryCodesSchema = z
-  .object({ recoveryCodes: z.array(z.string()).meta({ description: "Shown once; the previous codes no longer work." }) })
+  .object({
+    recoveryCodes: z.array(z.string()).meta({ description: "Shown once; the previous codes no longer work." }),
+  })
   .meta({ id: "RecoveryCodes" });
 
 export const invitedEmployeeSchema = employeeSchema
   .extend({
-    invitationUrl: z.url().meta({ description: "The link to send the invitee (`/invitations/accept?token=...`). Shown only in this response." }),
+    invitationUrl: z.url().meta({
+      description: "The link to send the invitee (`/invitations/accept?token=...`). Shown only in this response.",
+    }),
     invitationExpiresAt: z.iso.datetime().meta({ description: "7 days after the invitation." }),
   })
   .meta({ id: "InvitedEmployee" });
@@ -216,7 +230,9 @@ export const employeeCredentialsSchema = z
     apiKeys: z.array(
       z.object({
         id: z.string(),
-        accountId: z.string().meta({ description: "The account the key acts for (the platform's own or a sub-account)." }),
+        accountId: z
+          .string()
+          .meta({ description: "The account the key acts for (the platform's own or a sub-account)." }),
         name: z.string().nullable(),
         prefix: z.string().meta({ description: "The secret's first characters, to recognise it." }),
         expiresAt: z.iso.datetime(),

@@ -56,16 +56,33 @@ export async function setupPlatform({
       if ((await tx.employee.count()) > 0) throw alreadySetUp();
       // The one row of the installation: of two setups at once (on one instance or several), the
       // primary key lets one through and the other is refused as already set up.
-      await createOrConflict(() => tx.installation.create({ data: { id: "installation", setUpAt: new Date() } }), alreadySetUp);
+      await createOrConflict(
+        () => tx.installation.create({ data: { id: "installation", setUpAt: new Date() } }),
+        alreadySetUp,
+      );
       const accountId = newId("acct");
       await tx.account.create({ data: { id: accountId, platformId: accountId, name: accountName } });
       const employee = await tx.employee.create({
-        data: { id: newId("emp"), accountId, name, email, passwordHash, status: "active", role: "owner", lastLoginAt: new Date() },
+        data: {
+          id: newId("emp"),
+          accountId,
+          name,
+          email,
+          passwordHash,
+          status: "active",
+          role: "owner",
+          lastLoginAt: new Date(),
+        },
         include: { account: true },
       });
       return { employee, ...(await createSession({ employeeId: employee.id, ip })) };
     },
-    ({ employee }) => ({ type: "employee", id: employee.id, platformId: employee.account.platformId, accountId: employee.accountId }),
+    ({ employee }) => ({
+      type: "employee",
+      id: employee.id,
+      platformId: employee.account.platformId,
+      accountId: employee.accountId,
+    }),
   );
   forgetSetupToken();
   const { employee, session, cookie } = created;

@@ -23,7 +23,8 @@ function post(headers: Record<string, string>, url = "http://localhost:3000/v1/t
   return new Request(url, { method: "POST", headers: { host: "localhost:3000", ...headers } });
 }
 
-const allowed = (headers: Record<string, string>, url?: string) => isSameOrigin(post(headers, url), { requireProof: true });
+const allowed = (headers: Record<string, string>, url?: string) =>
+  isSameOrigin(post(headers, url), { requireProof: true });
 
 describe("isSameOrigin without APP_ORIGIN: the request's own origin, scheme included", () => {
   it("an http service (COOKIE_SECURE unset) takes its own http origin only", () => {
@@ -60,7 +61,9 @@ describe("isSameOrigin without APP_ORIGIN: the request's own origin, scheme incl
 
   it("the scheme of request.url decides nothing: Next.js takes it from a client's X-Forwarded-Proto", () => {
     expect(allowed({ origin: "https://localhost:3000" }, "https://localhost:3000/v1/test")).toBe(false);
-    expect(allowed({ origin: "https://localhost:3000", "x-forwarded-proto": "https" }, "https://localhost:3000/v1/test")).toBe(false);
+    expect(
+      allowed({ origin: "https://localhost:3000", "x-forwarded-proto": "https" }, "https://localhost:3000/v1/test"),
+    ).toBe(false);
     expect(allowed({ origin: "http://localhost:3000" }, "https://localhost:3000/v1/test")).toBe(true);
   });
 
@@ -68,8 +71,20 @@ describe("isSameOrigin without APP_ORIGIN: the request's own origin, scheme incl
     configure({ TRUST_PROXY: "1" });
     expect(allowed({ origin: "https://localhost:3000", "x-forwarded-proto": "https" })).toBe(true);
     expect(allowed({ origin: "http://localhost:3000", "x-forwarded-proto": "https" })).toBe(false);
-    expect(allowed({ origin: "https://app.example.com", "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" })).toBe(true);
-    expect(allowed({ origin: "http://app.example.com", "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" })).toBe(false);
+    expect(
+      allowed({
+        origin: "https://app.example.com",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "app.example.com",
+      }),
+    ).toBe(true);
+    expect(
+      allowed({
+        origin: "http://app.example.com",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "app.example.com",
+      }),
+    ).toBe(false);
   });
 
   it("Sec-Fetch-Site from another site is refused whatever Origin says; same-origin still needs a matching Origin when one is sent", () => {
@@ -102,7 +117,11 @@ describe("isSameOrigin with APP_ORIGIN: that origin exactly", () => {
 describe("through the route wrapper: 403 for another scheme, and nothing happens", () => {
   it("a cookie-authenticated sign-out from https://host against the http service", async () => {
     const { session } = await signedInEmployee();
-    const refused = await call(signOut, { method: "DELETE", session, headers: { origin: ORIGIN.replace("http:", "https:") } });
+    const refused = await call(signOut, {
+      method: "DELETE",
+      session,
+      headers: { origin: ORIGIN.replace("http:", "https:") },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error_code: "err_forbidden" });
     expect((await call(whoAmI, { session })).status).toBe(200);
@@ -114,13 +133,20 @@ describe("through the route wrapper: 403 for another scheme, and nothing happens
     const { session } = await signedInEmployee();
     expect((await call(signOut, { method: "DELETE", session, headers: { origin: ORIGIN } })).status).toBe(403);
     expect((await call(whoAmI, { session })).status).toBe(200);
-    expect((await call(signOut, { method: "DELETE", session, headers: { origin: ORIGIN.replace("http:", "https:") } })).status).toBe(200);
+    expect(
+      (await call(signOut, { method: "DELETE", session, headers: { origin: ORIGIN.replace("http:", "https:") } }))
+        .status,
+    ).toBe(200);
   });
 
   it("sign-in (public) from another scheme is refused before the password is looked at", async () => {
     const { email } = await signedInEmployee();
     const body = { email, password: "not the password at all" };
-    const refused = await call(signIn, { method: "POST", body, headers: { origin: ORIGIN.replace("http:", "https:") } });
+    const refused = await call(signIn, {
+      method: "POST",
+      body,
+      headers: { origin: ORIGIN.replace("http:", "https:") },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error_code: "err_forbidden", message: "Cross-site request refused" });
     expect((await call(signIn, { method: "POST", body, headers: { origin: ORIGIN } })).status).toBe(401);

@@ -1,6 +1,8 @@
 // Types for edge.mjs (plain JavaScript so server.mjs can import it).
 export declare const ALLOWED_METHODS: readonly string[];
-export declare const SECURITY_HEADERS: Readonly<Record<"X-Content-Type-Options" | "Referrer-Policy" | "X-Frame-Options" | "Content-Security-Policy", string>>;
+export declare const SECURITY_HEADERS: Readonly<
+  Record<"X-Content-Type-Options" | "Referrer-Policy" | "X-Frame-Options" | "Content-Security-Policy", string>
+>;
 export declare const HSTS: string;
 
 export type EdgeSettings = { appHosts: string[] | null; cookieSecure: boolean; trustProxy: number };
@@ -24,7 +26,10 @@ export type Refusal = {
 
 export declare function pageCsp(nonce: string, options?: { development?: boolean }): string;
 export declare function edgeSettings(source: Record<string, string | undefined>): EdgeSettings;
-export declare function hostAllowed(request: Pick<EdgeRequest, "host" | "forwardedHost">, settings: EdgeSettings): boolean;
+export declare function hostAllowed(
+  request: Pick<EdgeRequest, "host" | "forwardedHost">,
+  settings: EdgeSettings,
+): boolean;
 export declare function prototypeKeyInQuery(query: string | undefined): string | null;
 export declare function edgeRefusal(request: EdgeRequest, settings: EdgeSettings): Refusal | null;
 export declare function refusalBody(refusal: Refusal): string;

@@ -105,7 +105,11 @@ export function edgeRefusal({ method, path, query, host, forwardedHost, authoriz
     };
   }
   if (path !== "/healthz" && !hostAllowed({ host, forwardedHost }, settings)) {
-    return { status: 400, code: "err_bad_request", message: "Unknown host: this service answers only at its configured origin (APP_ORIGIN)" };
+    return {
+      status: 400,
+      code: "err_bad_request",
+      message: "Unknown host: this service answers only at its configured origin (APP_ORIGIN)",
+    };
   }
   if (authorizationCount > 1) {
     return { status: 400, code: "err_bad_request", message: "Send one Authorization header, not several" };

@@ -3,7 +3,16 @@ import { parseEnv } from "@/lib/env";
 import { SESSION_COOKIE as SESSIONS_COOKIE } from "@/lib/auth/sessions";
 import { validationError } from "@/lib/http/api-error";
 import { countSessionCookies, SESSION_COOKIE } from "@/lib/auth/session-cookie.mjs";
-import { ALLOWED_METHODS, edgeRefusal, edgeSettings, hostAllowed, pageCsp, prototypeKeyInQuery, refusalBody, type EdgeRequest } from "@/lib/http/edge.mjs";
+import {
+  ALLOWED_METHODS,
+  edgeRefusal,
+  edgeSettings,
+  hostAllowed,
+  pageCsp,
+  prototypeKeyInQuery,
+  refusalBody,
+  type EdgeRequest,
+} from "@/lib/http/edge.mjs";
 import { prototypeKeyIssues } from "@/lib/contract/text";
 
 const request = (overrides: Partial<EdgeRequest> = {}): EdgeRequest => ({
@@ -37,7 +46,9 @@ describe("edgeSettings", () => {
 
   it("takes APP_ORIGIN's host with and without its default port", () => {
     expect(configured.appHosts).toEqual(["compliance.example.com", "compliance.example.com:443"]);
-    expect(edgeSettings({ APP_ORIGIN: "http://Admin.Example.com:8080/path" }).appHosts).toEqual(["admin.example.com:8080"]);
+    expect(edgeSettings({ APP_ORIGIN: "http://Admin.Example.com:8080/path" }).appHosts).toEqual([
+      "admin.example.com:8080",
+    ]);
   });
 
   it("names the same session cookie as lib/auth/sessions.ts", () => {
@@ -51,19 +62,30 @@ describe("hostAllowed", () => {
     expect(hostAllowed({ host: undefined, forwardedHost: null }, open)).toBe(true);
   });
 
-  it.each(["compliance.example.com", "COMPLIANCE.example.com", "compliance.example.com:443"])("accepts %j for APP_ORIGIN's host", (host) => {
-    expect(hostAllowed({ host, forwardedHost: null }, configured)).toBe(true);
-  });
+  it.each(["compliance.example.com", "COMPLIANCE.example.com", "compliance.example.com:443"])(
+    "accepts %j for APP_ORIGIN's host",
+    (host) => {
+      expect(hostAllowed({ host, forwardedHost: null }, configured)).toBe(true);
+    },
+  );
 
-  it.each(["evil.example", "compliance.example.com.evil.example", "compliance.example.com:8443", "", undefined])("refuses %j", (host) => {
-    expect(hostAllowed({ host, forwardedHost: null }, configured)).toBe(false);
-  });
+  it.each(["evil.example", "compliance.example.com.evil.example", "compliance.example.com:8443", "", undefined])(
+    "refuses %j",
+    (host) => {
+      expect(hostAllowed({ host, forwardedHost: null }, configured)).toBe(false);
+    },
+  );
 
   it("reads X-Forwarded-Host only behind a trusted proxy, and then every entry must match", () => {
     const behindProxy = edgeSettings({ APP_ORIGIN: "https://compliance.example.com", TRUST_PROXY: "1" });
     expect(hostAllowed({ host: "10.0.0.5:3000", forwardedHost: "compliance.example.com" }, behindProxy)).toBe(true);
     expect(hostAllowed({ host: "compliance.example.com", forwardedHost: "evil.example" }, behindProxy)).toBe(false);
-    expect(hostAllowed({ host: "compliance.example.com", forwardedHost: "evil.example, compliance.example.com" }, behindProxy)).toBe(false);
+    expect(
+      hostAllowed(
+        { host: "compliance.example.com", forwardedHost: "evil.example, compliance.example.com" },
+        behindProxy,
+      ),
+    ).toBe(false);
     // Without TRUST_PROXY a client's own X-Forwarded-Host means nothing, either way.
     expect(hostAllowed({ host: "compliance.example.com", forwardedHost: "evil.example" }, configured)).toBe(true);
     expect(hostAllowed({ host: "evil.example", forwardedHost: "compliance.example.com" }, configured)).toBe(false);
@@ -90,7 +112,9 @@ describe("countSessionCookies", () => {
 describe("edgeRefusal", () => {
   it("lets an ordinary request through", () => {
     expect(edgeRefusal(request(), configured)).toBeNull();
-    expect(edgeRefusal(request({ host: "localhost:3000", cookie: `${SESSION_COOKIE}=a`, authorizationCount: 1 }), open)).toBeNull();
+    expect(
+      edgeRefusal(request({ host: "localhost:3000", cookie: `${SESSION_COOKIE}=a`, authorizationCount: 1 }), open),
+    ).toBeNull();
   });
 
   it.each(ALLOWED_METHODS)("lets %s through", (method) => {
@@ -108,14 +132,21 @@ describe("edgeRefusal", () => {
 
   it("400 for another Host when APP_ORIGIN is set, on pages and the API; /healthz answers any Host", () => {
     for (const path of ["/v1/api_keys", "/login", "/", "/_next/static/chunks/app.js"]) {
-      expect(edgeRefusal(request({ path, host: "evil.example" }), configured)).toMatchObject({ status: 400, code: "err_bad_request" });
+      expect(edgeRefusal(request({ path, host: "evil.example" }), configured)).toMatchObject({
+        status: 400,
+        code: "err_bad_request",
+      });
       expect(edgeRefusal(request({ path, host: "evil.example" }), open)).toBeNull();
     }
     expect(edgeRefusal(request({ path: "/healthz", host: "10.0.0.7:3000" }), configured)).toBeNull();
   });
 
   it("400 for two Authorization headers or two session cookies", () => {
-    expect(edgeRefusal(request({ authorizationCount: 2 }), open)).toMatchObject({ status: 400, code: "err_bad_request", message: expect.stringMatching(/Authorization/) });
+    expect(edgeRefusal(request({ authorizationCount: 2 }), open)).toMatchObject({
+      status: 400,
+      code: "err_bad_request",
+      message: expect.stringMatching(/Authorization/),
+    });
     expect(edgeRefusal(request({ cookie: `${SESSION_COOKIE}=a; ${SESSION_COOKIE}=b` }), open)).toMatchObject({
       status: 400,
       code: "err_bad_request",
@@ -142,13 +173,24 @@ describe("prototype keys in the query string (Next.js drops __proto__ before a r
     }
   });
 
-  it.each(["", "proto=1", "__proto=1", "x=__proto__", "__proto__x=1", "Constructor=1", "__PROTO__=1", "a[__proto__]=1"])("lets %j through", (query) => {
+  it.each([
+    "",
+    "proto=1",
+    "__proto=1",
+    "x=__proto__",
+    "__proto__x=1",
+    "Constructor=1",
+    "__PROTO__=1",
+    "a[__proto__]=1",
+  ])("lets %j through", (query) => {
     expect(edgeRefusal(request({ query }), open)).toBeNull();
     expect(prototypeKeyInQuery(query)).toBeNull();
   });
 
   it("a refusal without details has none in its body", () => {
-    expect(JSON.parse(refusalBody(edgeRefusal(request({ authorizationCount: 2 }), open)!))).not.toHaveProperty("details");
+    expect(JSON.parse(refusalBody(edgeRefusal(request({ authorizationCount: 2 }), open)!))).not.toHaveProperty(
+      "details",
+    );
   });
 });
 

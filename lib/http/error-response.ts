@@ -22,8 +22,12 @@ export function errorResponse(error: unknown, ids: RequestIds): Response {
     apiError = new ApiError("err_not_found", "Resource not found");
   } else if (isDatabaseBusy(error)) {
     // Nothing was changed (the transaction rolled back): the client may send it again shortly.
-    console.error(`[${requestId}] database busy: ${error instanceof Error ? error.message.split("\n").at(-1) : String(error)}`);
-    apiError = new ApiError("err_unavailable", "The service is busy; try again shortly", undefined, { "Retry-After": "1" });
+    console.error(
+      `[${requestId}] database busy: ${error instanceof Error ? error.message.split("\n").at(-1) : String(error)}`,
+    );
+    apiError = new ApiError("err_unavailable", "The service is busy; try again shortly", undefined, {
+      "Retry-After": "1",
+    });
   } else {
     const name = error instanceof Error ? error.name : typeof error;
     const stack = error instanceof Error ? error.stack : String(error);

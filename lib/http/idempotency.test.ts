@@ -43,7 +43,10 @@ describe("Idempotency-Key", () => {
     expect(again.body).toEqual(refused.body);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(await usersOf(account.id)).toBe(1);
-    const records = await db().auditEvent.findMany({ where: { actorId: key.id, action: "delegated_user.create" }, orderBy: [{ at: "asc" }, { id: "asc" }] });
+    const records = await db().auditEvent.findMany({
+      where: { actorId: key.id, action: "delegated_user.create" },
+      orderBy: [{ at: "asc" }, { id: "asc" }],
+    });
     expect(records.map((record) => record.status)).toEqual([201, 409, 409]);
   });
 
@@ -64,7 +67,9 @@ describe("Idempotency-Key", () => {
 
   it("the same body for another account (Service-Account-Id) is a different request: 422", async () => {
     const { apiKey, account } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: `acct_sub${Date.now()}`, platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: `acct_sub${Date.now()}`, platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     expect((await create(apiKey, "customer-1", "k")).status).toBe(201);
     expect((await create(apiKey, "customer-1", "k", { "service-account-id": sub.id })).status).toBe(422);
   });
@@ -84,7 +89,9 @@ describe("Idempotency-Key", () => {
     const fingerprintless = { credential: `api_key:${key.id}`, key: "busy", fingerprint: "", expiresAt: inDays(1) };
     // A first request still running: its fingerprint must match, so take it from a real claim.
     expect((await create(apiKey, "customer-1", "probe")).status).toBe(201);
-    const { fingerprint } = await db().idempotencyKey.findUniqueOrThrow({ where: { credential_key: { credential: fingerprintless.credential, key: "probe" } } });
+    const { fingerprint } = await db().idempotencyKey.findUniqueOrThrow({
+      where: { credential_key: { credential: fingerprintless.credential, key: "probe" } },
+    });
     await db().idempotencyKey.create({ data: { ...fingerprintless, fingerprint, startedAt: new Date() } });
     const running = await create(apiKey, "customer-1", "busy");
     expectError(running, 409, "err_conflict");
@@ -104,7 +111,10 @@ describe("Idempotency-Key", () => {
       if (!("claim" in claimed)) throw new Error("expected to run");
       return claimed.claim;
     };
-    const row = () => db().idempotencyKey.findUniqueOrThrow({ where: { credential_key: { credential: "api_key:key_slow", key: "slow" } } });
+    const row = () =>
+      db().idempotencyKey.findUniqueOrThrow({
+        where: { credential_key: { credential: "api_key:key_slow", key: "slow" } },
+      });
     const start = new Date();
     const original = await claimOf(start);
     // Six minutes on, with no response kept, a retry takes the key over as abandoned.
@@ -116,7 +126,10 @@ describe("Idempotency-Key", () => {
     await releaseIdempotencyKey(original);
     expect(await row()).toMatchObject({ status: null });
     await completeIdempotencyKey(takeover, { status: 201, body: { from: "takeover" } });
-    const repeat = await claimIdempotencyKey({ credential: "api_key:key_slow", key: "slow", fingerprint: "f" }, new Date(start.getTime() + 7 * 60_000));
+    const repeat = await claimIdempotencyKey(
+      { credential: "api_key:key_slow", key: "slow", fingerprint: "f" },
+      new Date(start.getTime() + 7 * 60_000),
+    );
     expect(repeat).toEqual({ kept: { status: 201, body: { from: "takeover" } } });
   });
 
@@ -135,11 +148,21 @@ describe("Idempotency-Key", () => {
 
   it("a refusal before the handler (validation) is not kept: the corrected retry with the same key runs", async () => {
     const { apiKey, account } = await platformWithKey();
-    const invalid = await call(createDelegatedUser, { method: "POST", apiKey, body: { externalId: "" }, headers: { "idempotency-key": "fix-me" } });
+    const invalid = await call(createDelegatedUser, {
+      method: "POST",
+      apiKey,
+      body: { externalId: "" },
+      headers: { "idempotency-key": "fix-me" },
+    });
     expect(invalid.status).toBe(422);
     expect(await db().idempotencyKey.count({ where: { key: "fix-me" } })).toBe(0);
     // Same key, same (invalid) body again: validated again, not replayed.
-    const again = await call(createDelegatedUser, { method: "POST", apiKey, body: { externalId: "" }, headers: { "idempotency-key": "fix-me" } });
+    const again = await call(createDelegatedUser, {
+      method: "POST",
+      apiKey,
+      body: { externalId: "" },
+      headers: { "idempotency-key": "fix-me" },
+    });
     expect(again.headers.get("idempotent-replayed")).toBeNull();
     expect(await usersOf(account.id)).toBe(0);
   });

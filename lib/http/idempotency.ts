@@ -29,7 +29,12 @@ export function idempotencyKeyOf(request: Request): string | null {
 }
 
 /** What a repeat must match: the same method, path and query, account and body. */
-export function fingerprintOf(parts: { method: string; url: string; serviceAccountId: string | null; body: string }): string {
+export function fingerprintOf(parts: {
+  method: string;
+  url: string;
+  serviceAccountId: string | null;
+  body: string;
+}): string {
   const { pathname, search } = new URL(parts.url);
   return createHash("sha256")
     .update(JSON.stringify([parts.method, pathname + search, parts.serviceAccountId ?? "", parts.body]))
@@ -73,7 +78,10 @@ export async function claimIdempotencyKey(
       );
     }
     if (existing.heldSecret) {
-      throw new ApiError("err_idempotency_secret", "That response held a secret shown once; look the object up instead");
+      throw new ApiError(
+        "err_idempotency_secret",
+        "That response held a secret shown once; look the object up instead",
+      );
     }
     if (existing.status !== null && existing.body !== null) {
       return { kept: { status: existing.status, body: JSON.parse(decryptSecret(existing.body, context(claim))) } };
@@ -111,5 +119,7 @@ export async function completeIdempotencyKey(claim: IdempotencyClaim, response: 
 
 /** Lets the key be used again: the request never ran, or failed in a way a retry may fix (never another's takeover). */
 export async function releaseIdempotencyKey(claim: IdempotencyClaim) {
-  await db().idempotencyKey.deleteMany({ where: { credential: claim.credential, key: claim.key, startedAt: claim.startedAt, status: null } });
+  await db().idempotencyKey.deleteMany({
+    where: { credential: claim.credential, key: claim.key, startedAt: claim.startedAt, status: null },
+  });
 }

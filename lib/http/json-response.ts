@@ -1,8 +1,18 @@
 /** A JSON response as every /v1 answer goes out: never cached, naming its request id; `text` is the body already serialized (null for 204). */
-export function toJsonResponse(body: unknown, status: number, requestId: string, extra?: HeadersInit, text = status === 204 ? null : JSON.stringify(body)): Response {
+export function toJsonResponse(
+  body: unknown,
+  status: number,
+  requestId: string,
+  extra?: HeadersInit,
+  text = status === 204 ? null : JSON.stringify(body),
+): Response {
   const response = new Response(text, {
     status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId },
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      "X-Request-Id": requestId,
+    },
   });
   if (extra) {
     for (const [name, value] of extra instanceof Headers ? extra : new Headers(extra)) {

@@ -9,7 +9,10 @@ export type RequestIds = { requestId: string; clientRequestId: string | null };
 
 export function requestIdsOf(request: Request): RequestIds {
   const given = request.headers.get("x-request-id");
-  return { requestId: `req_${randomHex(12)}`, clientRequestId: given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : null };
+  return {
+    requestId: `req_${randomHex(12)}`,
+    clientRequestId: given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : null,
+  };
 }
 
 /** The response's X-Request-Id: the client's sane one echoed (CONTRACT.md, "Conventions"), else the server's own. */

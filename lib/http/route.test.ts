@@ -29,12 +29,18 @@ describe("route()", () => {
     expect(response.status).toBe(500);
     expect(response.body).toMatchObject({ error_code: "err_internal", http_code: 500 });
     expect(JSON.stringify(response.body)).not.toContain("count");
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining("GET /v1/test/count answered outside its response schema"));
+    expect(logged).toHaveBeenCalledWith(
+      expect.stringContaining("GET /v1/test/count answered outside its response schema"),
+    );
   });
 
   it("a secret-bearing answer that fails its schema is logged without the secret", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const secretEndpoint = { ...countEndpoint, secretResponse: true as const, response: z.object({ secret: z.string().max(8), count: z.literal(1) }) };
+    const secretEndpoint = {
+      ...countEndpoint,
+      secretResponse: true as const,
+      response: z.object({ secret: z.string().max(8), count: z.literal(1) }),
+    };
     const handler = route(secretEndpoint, async () => ({ secret: "svc_shownOnceNeverLogged", count: 2 as 1 }));
     const response = await call(handler, { path: "/v1/test/count" });
     expect(response.status).toBe(500);
@@ -48,19 +54,28 @@ describe("route()", () => {
     const failing = route({ ...countEndpoint, method: "POST", action: "test.fail" }, async () => {
       throw new Error("boom");
     });
-    const response = await call(failing, { method: "POST", path: "/v1/test/count", headers: { "x-request-id": "client-chosen-1" } });
+    const response = await call(failing, {
+      method: "POST",
+      path: "/v1/test/count",
+      headers: { "x-request-id": "client-chosen-1" },
+    });
     expect(response.status).toBe(500);
     expect(response.headers.get("x-request-id")).toBe("client-chosen-1");
     const quoted = /quote request id (req_[0-9a-f]{24})/.exec(String(response.body.message))?.[1];
     expect(quoted, String(response.body.message)).toBeDefined();
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining(`[${quoted}] (client X-Request-Id client-chosen-1) unhandled Error`));
+    expect(logged).toHaveBeenCalledWith(
+      expect.stringContaining(`[${quoted}] (client X-Request-Id client-chosen-1) unhandled Error`),
+    );
     const event = await db().auditEvent.findFirstOrThrow({ where: { action: "test.fail", requestId: quoted } });
     expect(event).toMatchObject({ status: 500, clientRequestId: "client-chosen-1" });
   });
 
   it("400, not a logged 500, when the client closes the connection before its body is complete", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const handler = route({ ...countEndpoint, method: "POST", body: z.object({ count: z.number() }) }, async ({ body }) => body);
+    const handler = route(
+      { ...countEndpoint, method: "POST", body: z.object({ count: z.number() }) },
+      async ({ body }) => body,
+    );
     const cutOff = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('{"count":'));
@@ -77,7 +92,10 @@ describe("route()", () => {
     } as RequestInit);
     const response = await handler(request, { params: Promise.resolve({}) });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error_code: "err_bad_request", message: "The body ended before it was complete" });
+    expect(await response.json()).toMatchObject({
+      error_code: "err_bad_request",
+      message: "The body ended before it was complete",
+    });
     expect(logged).not.toHaveBeenCalled();
   });
 
@@ -126,9 +144,14 @@ describe("route()", () => {
   it("keeps an immutable result's answer per route: another route's schema still applies to the same object", async () => {
     const shared = immutable({ count: 1, extra: "dropped by the first schema only" });
     const strict = route(countEndpoint, () => shared);
-    const loose = route({ ...countEndpoint, response: z.object({ count: z.number(), extra: z.string() }) }, () => shared);
+    const loose = route(
+      { ...countEndpoint, response: z.object({ count: z.number(), extra: z.string() }) },
+      () => shared,
+    );
     expect((await call(strict, { path: "/v1/test/count" })).body).toEqual({ count: 1 });
-    expect((await call(loose, { path: "/v1/test/count" })).body).toEqual({ count: 1, extra: "dropped by the first schema only" });
+    expect((await call(loose, { path: "/v1/test/count" })).body).toEqual({
+      count: 1,
+      extra: "dropped by the first schema only",
+    });
   });
 });
-

@@ -11,7 +11,13 @@ import { readBody } from "@/lib/http/pipeline/read-body";
 import { run } from "@/lib/http/pipeline/run";
 import { scopeRequest } from "@/lib/http/pipeline/scope-request";
 import { recordWithChange, settle } from "@/lib/http/pipeline/settle";
-import { stateOf, type Handler, type RequestState, type RouteHandler, type Stage } from "@/lib/http/pipeline/request-state";
+import {
+  stateOf,
+  type Handler,
+  type RequestState,
+  type RouteHandler,
+  type Stage,
+} from "@/lib/http/pipeline/request-state";
 import { inRequestTransaction } from "@/lib/http/pipeline/in-request-transaction";
 import { withinContext } from "@/lib/request-context";
 
@@ -45,7 +51,9 @@ const STAGES: Stage[] = [
 export function route<E extends Endpoint>(definition: E, handler: RouteHandler<E>): Handler<E> {
   // The request's raw reads share one snapshot (lib/db/raw-read.ts).
   const wrapped: Handler<E> = (request, nextContext) =>
-    withinContext({ reads: {} }, () => handle(stateOf(definition, handler as RouteHandler<Endpoint>, request, nextContext)));
+    withinContext({ reads: {} }, () =>
+      handle(stateOf(definition, handler as RouteHandler<Endpoint>, request, nextContext)),
+    );
   wrapped.endpoint = definition;
   return wrapped;
 }

@@ -10,7 +10,8 @@ describe("newId", () => {
 
   it("draws every character equally often (no modulo bias towards 0-3)", () => {
     const counts = new Map<string, number>();
-    for (let i = 0; i < 18_000; i++) for (const char of newId("aud").slice(4)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    for (let i = 0; i < 18_000; i++)
+      for (const char of newId("aud").slice(4)) counts.set(char, (counts.get(char) ?? 0) + 1);
     // 360,000 characters: 10,000 each expected, a standard deviation of about 100. Taking byte % 36
     // of all 256 byte values would give 0-3 about 11,250 each and the rest about 9,860.
     expect(counts.size).toBe(36);

@@ -3,7 +3,24 @@ import { text } from "@/lib/contract/text";
 // Ids as the API hands them out (lib/ids/generate.ts makes them): a type prefix, "_", then lower-case base36.
 // Client-safe (zod only), so forms and the API check an id the same way.
 
-export type IdPrefix = "acct" | "key" | "du" | "emp" | "txn" | "va" | "rcp" | "tr" | "ir" | "sub" | "ben" | "agr" | "ses" | "rc" | "aud" | "we" | "evt";
+export type IdPrefix =
+  | "acct"
+  | "key"
+  | "du"
+  | "emp"
+  | "txn"
+  | "va"
+  | "rcp"
+  | "tr"
+  | "ir"
+  | "sub"
+  | "ben"
+  | "agr"
+  | "ses"
+  | "rc"
+  | "aud"
+  | "we"
+  | "evt";
 
 /** Whether `value` is shaped like an id of this type (the suffix at most 64 characters). */
 export const idPattern = (prefix: IdPrefix) => new RegExp(`^${prefix}_[a-z0-9]{1,64}$`);

@@ -53,12 +53,16 @@ export const updateInformationRequestStatusEndpoint = define("POST /v1/informati
   response: informationRequestSchema,
   errors: [409],
   action: "information_request.update_status",
-  auditDetails: (body: z.output<typeof updateInformationRequestStatusInput>) => ({ status: body.status, ...(body.reason ? { reason: body.reason } : {}) }),
+  auditDetails: (body: z.output<typeof updateInformationRequestStatusInput>) => ({
+    status: body.status,
+    ...(body.reason ? { reason: body.reason } : {}),
+  }),
 });
 
 export const raiseSandboxInformationRequestEndpoint = defineSandbox("POST /v1/sandbox/information_requests", {
   summary: "Raise a `requested` information request",
-  description: "Sandbox only. `transferId` and `submissionId`, when given, must be objects of the same account (otherwise 404).",
+  description:
+    "Sandbox only. `transferId` and `submissionId`, when given, must be objects of the same account (otherwise 404).",
   body: raiseInformationRequestInput,
   response: informationRequestSchema,
   status: 201,

@@ -39,7 +39,9 @@ export async function listInformationRequests(query: ListInformationRequestsQuer
 /** One request with the KYC submission it concerns (null when it concerns none) and, by name, who reviewed and decided it. */
 export async function getInformationRequest({ id }: { id: string }) {
   const row = await findInformationRequest(id);
-  const submission = row.submissionId ? await tenantDb().kycSubmission.findUnique({ where: { id: row.submissionId } }) : null;
+  const submission = row.submissionId
+    ? await tenantDb().kycSubmission.findUnique({ where: { id: row.submissionId } })
+    : null;
   const peopleIds = [row.reviewerId, row.decidedById].filter((value): value is string => value !== null);
   const people = peopleIds.length
     ? await tenantDb().employee.findMany({ where: { id: { in: peopleIds } }, select: { id: true, name: true } })
@@ -93,7 +95,10 @@ export async function updateInformationRequestStatus({
   const from = row.status as InformationRequestStatus;
   if (!canTransition(from, status)) throw illegalTransition(row.id, from, status);
   if (by.fourEyesApproval && (status === "approved" || status === "rejected") && row.reviewerId === by.employeeId) {
-    throw new DomainError("forbidden", "Four-eyes approval is on: you started this review, so a second reviewer must decide it");
+    throw new DomainError(
+      "forbidden",
+      "Four-eyes approval is on: you started this review, so a second reviewer must decide it",
+    );
   }
   const data =
     status === "on_review"

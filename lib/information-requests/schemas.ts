@@ -66,7 +66,11 @@ export const informationRequestDetailSchema = informationRequestSchema
 export const informationRequestPageSchema = pageSchemaOf(informationRequestSchema, "InformationRequestPage");
 
 /** The statuses that end a request; a person who moves it there is its decider. */
-export const decisionStatuses = ["approved", "rejected", "expired"] as const satisfies readonly InformationRequestStatus[];
+export const decisionStatuses = [
+  "approved",
+  "rejected",
+  "expired",
+] as const satisfies readonly InformationRequestStatus[];
 /** Decisions staff must explain. */
 export const statusesNeedingReason: readonly InformationRequestStatus[] = ["rejected", "expired"];
 export const REASON_MAX_LENGTH = 2000;
@@ -79,14 +83,21 @@ export const updateInformationRequestStatusInput = z
       .min(1, "must not be empty")
       .max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`)
       .optional()
-      .meta({ description: "Why (1..2000 characters; tab and line feed allowed, no other control characters): required for `rejected` and `expired`, optional for `approved`." }),
+      .meta({
+        description:
+          "Why (1..2000 characters; tab and line feed allowed, no other control characters): required for `rejected` and `expired`, optional for `approved`.",
+      }),
   })
   .superRefine(({ status, reason }, context) => {
     if (statusesNeedingReason.includes(status) && reason === undefined) {
       context.addIssue({ code: "custom", path: ["reason"], message: `is required to move a request to ${status}` });
     }
     if (status === "on_review" && reason !== undefined) {
-      context.addIssue({ code: "custom", path: ["reason"], message: "is only for a decision (approved, rejected or expired)" });
+      context.addIssue({
+        code: "custom",
+        path: ["reason"],
+        message: "is only for a decision (approved, rejected or expired)",
+      });
     }
   })
   .meta({ id: "UpdateInformationRequestStatusInput" });

@@ -1,6 +1,18 @@
 import { z } from "zod";
 import { defineSandbox, endpointGroup } from "@/lib/contract/endpoint";
-import { acceptAgreementInput, agreementSchema, applicantProfileSchema, beneficiarySchema, createKycSubmissionInput, kycSubmissionDetailSchema, kycSubmissionSummaryPageSchema, kycSubmissionWithBeneficiariesSchema, listKycSubmissionsQuery, submissionParams, updateProfileInput } from "@/lib/kyc/schemas";
+import {
+  acceptAgreementInput,
+  agreementSchema,
+  applicantProfileSchema,
+  beneficiarySchema,
+  createKycSubmissionInput,
+  kycSubmissionDetailSchema,
+  kycSubmissionSummaryPageSchema,
+  kycSubmissionWithBeneficiariesSchema,
+  listKycSubmissionsQuery,
+  submissionParams,
+  updateProfileInput,
+} from "@/lib/kyc/schemas";
 
 const define = endpointGroup({ tag: "KYC", auth: "any" });
 
@@ -39,7 +51,8 @@ export const listKycSubmissionsEndpoint = define("GET /v1/kyc/submissions", {
 
 export const getKycSubmissionEndpoint = define("GET /v1/kyc/submissions/{submissionId}", {
   summary: "Get a KYC submission with its beneficial owners and accepted agreements",
-  description: "`beneficiaries` as in the beneficiaries listing (largest `shareSize` first); `agreements` oldest first.",
+  description:
+    "`beneficiaries` as in the beneficiaries listing (largest `shareSize` first); `agreements` oldest first.",
   permission: "kyc:read",
   params: submissionParams,
   response: kycSubmissionDetailSchema,
@@ -47,7 +60,8 @@ export const getKycSubmissionEndpoint = define("GET /v1/kyc/submissions/{submiss
 
 export const getProfileEndpoint = define("GET /v1/kyc/profile", {
   summary: "Get the applicant profile",
-  description: "The account's KYC applicant, in the shape `POST /v1/kyc/update_profile` answers; every field null before the first update.",
+  description:
+    "The account's KYC applicant, in the shape `POST /v1/kyc/update_profile` answers; every field null before the first update.",
   permission: "kyc:read",
   response: applicantProfileSchema,
 });
@@ -67,7 +81,8 @@ export const updateProfileEndpoint = define("POST /v1/kyc/update_profile", {
 
 export const createSandboxKycSubmissionEndpoint = defineSandbox("POST /v1/sandbox/kyc/submissions", {
   summary: "Create a submitted KYC submission with its beneficial owners",
-  description: "Sandbox only. Up to 50 beneficiaries; each names at least one role, and their `shareSize` values add up to at most 100.",
+  description:
+    "Sandbox only. Up to 50 beneficiaries; each names at least one role, and their `shareSize` values add up to at most 100.",
   body: createKycSubmissionInput,
   response: kycSubmissionWithBeneficiariesSchema,
   status: 201,

@@ -42,7 +42,8 @@ export async function updateApplicantProfile(fields: z.input<typeof updateProfil
     const profile = presentApplicantProfile(row);
     // An update that changes no field is no change: no event.
     const withoutTime = ({ updatedAt: _, ...rest }: typeof profile) => rest;
-    if (!isDeepStrictEqual(withoutTime(before), withoutTime(profile))) await emitResourceEvent("kyc.profile.updated", applicantProfileSchema, profile);
+    if (!isDeepStrictEqual(withoutTime(before), withoutTime(profile)))
+      await emitResourceEvent("kyc.profile.updated", applicantProfileSchema, profile);
     return profile;
   });
 }

@@ -15,7 +15,10 @@ export const ipAddressSchema = text()
   .transform((text, context) => {
     const ip = normalizeIp(text);
     if (ip === null) {
-      context.addIssue({ code: "custom", message: "must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8::1" });
+      context.addIssue({
+        code: "custom",
+        message: "must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8::1",
+      });
       return z.NEVER;
     }
     return ip;
@@ -40,8 +43,18 @@ export const agreementSchema = z
   })
   .meta({ id: "AgreementAcceptance" });
 
-export function presentAgreement(row: { submissionId: string; documentSetId: string; ipAddress: string | null; acceptedAt: Date }) {
-  return { submissionId: row.submissionId, documentSetId: row.documentSetId, ipAddress: row.ipAddress, acceptedAt: row.acceptedAt };
+export function presentAgreement(row: {
+  submissionId: string;
+  documentSetId: string;
+  ipAddress: string | null;
+  acceptedAt: Date;
+}) {
+  return {
+    submissionId: row.submissionId,
+    documentSetId: row.documentSetId,
+    ipAddress: row.ipAddress,
+    acceptedAt: row.acceptedAt,
+  };
 }
 
 // Shared by the API and the dashboard's forms: keep this file free of server-only imports
@@ -51,7 +64,8 @@ export const submissionTypes = ["individual", "business"] as const;
 export const submissionStatuses = ["draft", "submitted", "approved", "rejected"] as const;
 export const beneficiaryTypes = ["individual", "business"] as const;
 export const beneficiaryRoles = ["ubo", "director", "shareholder", "representative"] as const;
-const isBeneficiaryRole = (value: string): value is (typeof beneficiaryRoles)[number] => (beneficiaryRoles as readonly string[]).includes(value);
+const isBeneficiaryRole = (value: string): value is (typeof beneficiaryRoles)[number] =>
+  (beneficiaryRoles as readonly string[]).includes(value);
 export const MAX_BENEFICIARIES = 50;
 
 /** ISO 3166-1 alpha-2, accepted in either case and stored upper-case. */
@@ -90,10 +104,14 @@ export const kycSubmissionWithBeneficiariesSchema = kycSubmissionSchema
 
 const ownershipFields = {
   beneficiaryCount: z.number().int().meta({ description: "How many beneficial owners the submission names." }),
-  totalShare: z.number().meta({ description: "Sum of the owners' `shareSize`, in percent (a complete ownership adds up to 100)." }),
+  totalShare: z
+    .number()
+    .meta({ description: "Sum of the owners' `shareSize`, in percent (a complete ownership adds up to 100)." }),
 };
 
-export const kycSubmissionSummarySchema = kycSubmissionSchema.extend(ownershipFields).meta({ id: "KycSubmissionSummary" });
+export const kycSubmissionSummarySchema = kycSubmissionSchema
+  .extend(ownershipFields)
+  .meta({ id: "KycSubmissionSummary" });
 
 export const kycSubmissionSummaryPageSchema = pageSchemaOf(kycSubmissionSummarySchema, "KycSubmissionSummaryPage");
 
@@ -117,7 +135,11 @@ export const beneficiaryInput = z
     type: z.enum(beneficiaryTypes),
     country: countryCodeSchema,
     roles: rolesSchema,
-    shareSize: z.number().min(0, "must be at least 0").max(100, "must be at most 100").meta({ description: "Percent, 0-100." }),
+    shareSize: z
+      .number()
+      .min(0, "must be at least 0")
+      .max(100, "must be at most 100")
+      .meta({ description: "Percent, 0-100." }),
     name: text().trim().min(1, "must not be empty").max(200).optional(),
   })
   .meta({ id: "BeneficiaryInput" });
@@ -149,8 +171,8 @@ const EARLIEST_BIRTH_DATE = "1900-01-01";
 /** Today's date in UTC as YYYY-MM-DD (ISO dates compare correctly as strings). */
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
-export const dateOfBirthSchema = z
-  .iso.date({ message: "must be a real calendar date written YYYY-MM-DD" })
+export const dateOfBirthSchema = z.iso
+  .date({ message: "must be a real calendar date written YYYY-MM-DD" })
   .refine((value) => value < todayUtc(), "must be in the past")
   .refine((value) => value >= EARLIEST_BIRTH_DATE, `must not be before ${EARLIEST_BIRTH_DATE}`)
   .meta({ description: "YYYY-MM-DD, a real date before today (UTC) and not before 1900-01-01." });
@@ -204,7 +226,13 @@ export const applicantProfileSchema = z
     email: z.string().nullable(),
     phone: z.string().nullable(),
     address: z
-      .object({ line1: z.string(), line2: z.string().nullable(), city: z.string(), postalCode: z.string(), country: z.string() })
+      .object({
+        line1: z.string(),
+        line2: z.string().nullable(),
+        city: z.string(),
+        postalCode: z.string(),
+        country: z.string(),
+      })
       .nullable(),
     updatedAt: z.iso.datetime().nullable().meta({ description: "Null until the profile is first updated." }),
   })
@@ -247,7 +275,13 @@ export function presentBeneficiaries(rows: Beneficiary[]) {
 }
 
 /** An address as stored (addressSchema's output). */
-const storedAddress = z.object({ line1: z.string(), line2: z.string().nullish(), city: z.string(), postalCode: z.string(), country: z.string() });
+const storedAddress = z.object({
+  line1: z.string(),
+  line2: z.string().nullish(),
+  city: z.string(),
+  postalCode: z.string(),
+  country: z.string(),
+});
 
 export function presentApplicantProfile(row: ApplicantProfile | null) {
   const stored = row?.address ? storedAddress.safeParse(jsonOf(row.address)) : null;

@@ -2,7 +2,16 @@ import { createOrConflict, inTransaction } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
 import { DomainError, notFound } from "@/lib/errors";
 import { paginate, type PageQuery } from "@/lib/contract/pagination";
-import { agreementSchema, createKycSubmissionInput, type CreateKycSubmissionInput, kycSubmissionWithBeneficiariesSchema, presentAgreement, presentBeneficiaries, presentKycSubmission, presentKycSubmissionSummary } from "@/lib/kyc/schemas";
+import {
+  agreementSchema,
+  createKycSubmissionInput,
+  type CreateKycSubmissionInput,
+  kycSubmissionWithBeneficiariesSchema,
+  presentAgreement,
+  presentBeneficiaries,
+  presentKycSubmission,
+  presentKycSubmissionSummary,
+} from "@/lib/kyc/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
@@ -28,7 +37,9 @@ export async function createKycSubmission(input: CreateKycSubmissionInput) {
   const accountId = scopeAccountId();
   // The owners through their own delegate, not as a nested create, which tenancy refuses (it could not check their account).
   const { row, owners } = await inTransaction(async () => {
-    const row = await tenantDb().kycSubmission.create({ data: { id: newId("sub"), accountId, type, status: "submitted" } });
+    const row = await tenantDb().kycSubmission.create({
+      data: { id: newId("sub"), accountId, type, status: "submitted" },
+    });
     const owners = await tenantDb().beneficiary.createManyAndReturn({
       data: beneficiaries.map((beneficiary) => ({
         id: beneficiaryId(),
@@ -93,7 +104,16 @@ export async function acceptAgreement({
       documentSetId: "already accepted for this submission",
     });
   const row = await createOrConflict(
-    () => tenantDb().agreement.create({ data: { id: agreementId(), accountId: scopeAccountId(), submissionId: submission.id, documentSetId, ipAddress: ipAddress ?? null } }),
+    () =>
+      tenantDb().agreement.create({
+        data: {
+          id: agreementId(),
+          accountId: scopeAccountId(),
+          submissionId: submission.id,
+          documentSetId,
+          ipAddress: ipAddress ?? null,
+        },
+      }),
     conflict,
   );
   const agreement = presentAgreement(row);

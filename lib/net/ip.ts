@@ -15,7 +15,10 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
  * ::1.2.3.4 into 1.2.3.4. Pure JavaScript, so the dashboard validates ranges with the same code.
  */
 function parseAddress(text: string): Address | null {
-  const value = text.trim().replace(/^\[(.*)\]$/, "$1").replace(/%.*$/, "");
+  const value = text
+    .trim()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/%.*$/, "");
   if (IPV4.test(value)) return ipaddr.IPv4.parse(value);
   if (!value.includes(":")) return null;
   const tail = /:([^:]*\.[^:]*)$/.exec(value)?.[1];
@@ -53,12 +56,18 @@ export function parseCidr(text: string): IpRange | { error: string } {
   if (!match) return { error: cidrHint };
   const [, addressText, bitsText] = match;
   const raw = parseAddress(addressText!);
-  if (!raw) return { error: /^[\d.]+$/.test(addressText!) ? "must be a CIDR range with a dotted-quad IPv4 address (four numbers 0-255, no leading zeros)" : cidrHint };
+  if (!raw)
+    return {
+      error: /^[\d.]+$/.test(addressText!)
+        ? "must be a CIDR range with a dotted-quad IPv4 address (four numbers 0-255, no leading zeros)"
+        : cidrHint,
+    };
   let bits = Number(bitsText);
   // parseAddress reduces a mapped address to IPv4; its prefix shrinks by the 96 bits of the mapping.
   const mapped = addressText!.includes(":") && raw.kind() === "ipv4";
   if (mapped) {
-    if (bits < 96) return { error: "is an IPv4-mapped range shorter than /96; write the IPv6 range without the mapping" };
+    if (bits < 96)
+      return { error: "is an IPv4-mapped range shorter than /96; write the IPv6 range without the mapping" };
     bits -= 96;
   }
   const width = raw.kind() === "ipv4" ? 32 : 128;

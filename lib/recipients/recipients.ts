@@ -28,7 +28,9 @@ export function deleteRecipient({ id }: { id: string }) {
 async function deleteRecipientRow(id: string) {
   // Locked first, then stamped: transfers being made to it right now (which hold the row shared)
   // commit before the lock is granted, so every transfer to it is older than deletedAt.
-  await readLocked("Recipient", "change", () => tenantDb().recipient.findUnique({ where: { id }, select: { id: true } }));
+  await readLocked("Recipient", "change", () =>
+    tenantDb().recipient.findUnique({ where: { id }, select: { id: true } }),
+  );
   const deletedAt = new Date();
   // One guarded write: of two concurrent deletes exactly one succeeds, the other sees 404.
   const { count } = await tenantDb().recipient.updateMany({
@@ -43,6 +45,8 @@ async function deleteRecipientRow(id: string) {
 
 /** A page of the scope's saved recipients, newest first by default. Deleted ones answer 404 everywhere, so they are not listed. */
 export async function listRecipients(query: PageQuery) {
-  const page = await paginate(query, (args) => tenantDb().recipient.findMany({ ...args, where: { ...args.where, deletedAt: null } }));
+  const page = await paginate(query, (args) =>
+    tenantDb().recipient.findMany({ ...args, where: { ...args.where, deletedAt: null } }),
+  );
   return { ...page, items: page.items.map(presentRecipient) };
 }

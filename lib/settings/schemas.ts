@@ -3,7 +3,9 @@ import { z } from "zod";
 export const platformSettingsSchema = z
   .object({
     requireTwoFactor: z.boolean().meta({ description: "Employees without 2FA may only sign in, sign out and enrol." }),
-    fourEyesApproval: z.boolean().meta({ description: "The employee who started a review cannot approve or reject it." }),
+    fourEyesApproval: z
+      .boolean()
+      .meta({ description: "The employee who started a review cannot approve or reject it." }),
   })
   .meta({ id: "PlatformSettings" });
 

@@ -15,7 +15,9 @@ export async function updatePlatformSettings(changes: { requireTwoFactor?: boole
     // Read in the change's own transaction. It decides nothing: two concurrent changes may both name the
     // same `before`, and the audit trail's order still says which came last.
     const before = presentSettings(await tx.account.findUniqueOrThrow({ where: { id: currentScope().platformId } }));
-    const settings = presentSettings(await tx.account.update({ where: { id: currentScope().platformId }, data: changes }));
+    const settings = presentSettings(
+      await tx.account.update({ where: { id: currentScope().platformId }, data: changes }),
+    );
     return { settings, before };
   });
 }

@@ -14,7 +14,11 @@ type PagedList = Endpoint & { response: z.ZodType<IdPage> };
  * with none, an employee's own rows by session, none of another platform's rows, and a
  * sub-account's rows with Service-Account-Id. `save` makes one row in a scope (`label` names it).
  */
-export function accountListTests<E extends PagedList>(what: string, handler: Handler<E>, save: (scope: Scope, label?: string) => Promise<{ id: string }>) {
+export function accountListTests<E extends PagedList>(
+  what: string,
+  handler: Handler<E>,
+  save: (scope: Scope, label?: string) => Promise<{ id: string }>,
+) {
   const path = handler.endpoint?.path ?? "";
   const list = (options: Call) => call<IdPage>(handler, { ...options, path });
   const idsOf = (page: { body: IdPage }) => page.body.items.map((item) => item.id);

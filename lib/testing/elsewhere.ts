@@ -21,7 +21,10 @@ export async function commitElsewhere(sql: string, values: unknown[] = []) {
   await other.connect();
   try {
     let index = 0;
-    await other.query(sql.replace(/\?/g, () => `$${++index}`), values);
+    await other.query(
+      sql.replace(/\?/g, () => `$${++index}`),
+      values,
+    );
   } finally {
     await other.end();
   }

@@ -26,7 +26,9 @@ export async function signedInEmployee({
   platform,
 }: { totp?: boolean; ip?: string; role?: Role; platform?: { id: string } } = {}) {
   counter += 1;
-  const account = platform ? await db().account.findUniqueOrThrow({ where: { id: platform.id } }) : await createPlatform({ name: `Platform ${counter}` });
+  const account = platform
+    ? await db().account.findUniqueOrThrow({ where: { id: platform.id } })
+    : await createPlatform({ name: `Platform ${counter}` });
   passwordHash ??= hashPassword(PASSWORD);
   const employee = await db().employee.create({
     data: {
@@ -46,7 +48,8 @@ export async function signedInEmployee({
   if (totp) {
     const { secret } = await startTotpEnrolment({ employeeId: employee.id, password: PASSWORD, ip });
     authenticator = new Authenticator(secret);
-    recoveryCodes = (await confirmTotpEnrolment({ employeeId: employee.id, code: authenticator.nextCode() })).recoveryCodes;
+    recoveryCodes = (await confirmTotpEnrolment({ employeeId: employee.id, code: authenticator.nextCode() }))
+      .recoveryCodes;
   }
   return { account, employee, session, authenticator, recoveryCodes, email: employee.email };
 }
@@ -75,7 +78,9 @@ export async function apiKeyFor(
 }
 
 /** A new platform (tenant) and a working API key for it: the quickest caller for API tests. */
-export async function platformWithKey(options: Pick<Parameters<typeof apiKeyFor>[1] & object, "cidrAllowlist" | "permissions"> = {}) {
+export async function platformWithKey(
+  options: Pick<Parameters<typeof apiKeyFor>[1] & object, "cidrAllowlist" | "permissions"> = {},
+) {
   counter += 1;
   const account = await createPlatform({ name: `Platform ${counter}` });
   const key = await apiKeyFor(account.id, options);
@@ -85,9 +90,14 @@ export async function platformWithKey(options: Pick<Parameters<typeof apiKeyFor>
 /** A platform with a key, a sub-account ("Sub"), and a KYC submission with one owner in the sub-account. */
 export async function subAccountSubmission() {
   const { apiKey, account } = await platformWithKey();
-  const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+  const sub = await db().account.create({
+    data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+  });
   const submission = await withScope({ platformId: account.id, accountId: sub.id }, () =>
-    createKycSubmission({ type: "business", beneficiaries: [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100 }] }),
+    createKycSubmission({
+      type: "business",
+      beneficiaries: [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100 }],
+    }),
   );
   return { apiKey, sub, submission };
 }
@@ -98,14 +108,29 @@ export async function subAccountSubmission() {
  */
 export const bareTransferIn = (scope: Scope) =>
   // async/await: a Prisma query is lazy and would otherwise run when awaited, outside the scope.
-  withScope(scope, async () =>
-    await tenantDb().transfer.create({
-      data: { id: newId("tr"), accountId: scope.accountId, recipientId: "rcp_x", amount: "10.00", currency: "EUR", status: "pending" },
-    }),
+  withScope(
+    scope,
+    async () =>
+      await tenantDb().transfer.create({
+        data: {
+          id: newId("tr"),
+          accountId: scope.accountId,
+          recipientId: "rcp_x",
+          amount: "10.00",
+          currency: "EUR",
+          status: "pending",
+        },
+      }),
   );
 
 /** An information request as the API answers it once raised: requested, with no reviewer and no decision yet. */
-export function raisedRequest(fields: { id: unknown; kind: string; transferId: string | null; submissionId: string | null; createdAt: unknown }) {
+export function raisedRequest(fields: {
+  id: unknown;
+  kind: string;
+  transferId: string | null;
+  submissionId: string | null;
+  createdAt: unknown;
+}) {
   return {
     ...fields,
     status: "requested",

@@ -10,12 +10,19 @@ export default function globalSetup() {
   const run = `pcs_test_${randomBytes(4).toString("hex")}`;
   process.env.PCS_TEST_RUN = run;
   return async () => {
-    const client = new pg.Client({ connectionString: process.env.POSTGRESQL_TEST_URL || "postgresql://postgres@127.0.0.1:5432/postgres" });
+    const client = new pg.Client({
+      connectionString: process.env.POSTGRESQL_TEST_URL || "postgresql://postgres@127.0.0.1:5432/postgres",
+    });
     await client.connect();
     try {
-      const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${run}_%`]);
+      const { rows } = await client.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE datname LIKE $1`,
+        [`${run}_%`],
+      );
       for (const { datname } of rows) {
-        await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch((error) => console.warn(`could not drop ${datname}: ${error.message}`));
+        await client
+          .query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`)
+          .catch((error) => console.warn(`could not drop ${datname}: ${error.message}`));
       }
     } finally {
       await client.end();

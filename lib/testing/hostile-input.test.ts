@@ -74,7 +74,9 @@ async function digest(): Promise<Digest> {
     const skip = IGNORED_COLUMNS[name] ?? [];
     result.set(
       name,
-      rows.map((row) => stableJson(Object.fromEntries(Object.entries(row).filter(([column]) => !skip.includes(column))))).sort(),
+      rows
+        .map((row) => stableJson(Object.fromEntries(Object.entries(row).filter(([column]) => !skip.includes(column)))))
+        .sort(),
     );
   }
   return result;
@@ -95,8 +97,14 @@ function describeChanges(before: Digest, after: Digest): string[] {
     const added = now.filter((row) => !oldSet.has(row));
     changes.push(
       `${table}: ${removed.length} row(s) gone or changed, ${added.length} new or changed` +
-        removed.slice(0, 2).map((row) => `\n  - ${clip(row)}`).join("") +
-        added.slice(0, 2).map((row) => `\n  + ${clip(row)}`).join(""),
+        removed
+          .slice(0, 2)
+          .map((row) => `\n  - ${clip(row)}`)
+          .join("") +
+        added
+          .slice(0, 2)
+          .map((row) => `\n  + ${clip(row)}`)
+          .join(""),
     );
   }
   return changes;
@@ -104,7 +112,23 @@ function describeChanges(before: Digest, after: Digest): string[] {
 
 // --- Hostile values -------------------------------------------------------------------------------
 
-const ID_PREFIXES = ["acct_", "key_", "du_", "emp_", "txn_", "va_", "rcp_", "tr_", "ir_", "sub_", "ses_", "aud_", "svc_", "we_", "evt_"];
+const ID_PREFIXES = [
+  "acct_",
+  "key_",
+  "du_",
+  "emp_",
+  "txn_",
+  "va_",
+  "rcp_",
+  "tr_",
+  "ir_",
+  "sub_",
+  "ses_",
+  "aud_",
+  "svc_",
+  "we_",
+  "evt_",
+];
 
 const SQL = [
   "' OR 1=1 --",
@@ -123,7 +147,19 @@ const SQL = [
   "%",
   "_",
 ];
-const TRAVERSAL = ["../../etc/passwd", "..%2f..%2fetc%2fpasswd", "%2e%2e%2f", "..\\..\\windows\\win.ini", "/", "./", "%00", "%2F", "....//", "?x=1", "#frag"];
+const TRAVERSAL = [
+  "../../etc/passwd",
+  "..%2f..%2fetc%2fpasswd",
+  "%2e%2e%2f",
+  "..\\..\\windows\\win.ini",
+  "/",
+  "./",
+  "%00",
+  "%2F",
+  "....//",
+  "?x=1",
+  "#frag",
+];
 const UNICODE = [
   "😀",
   "👩‍👩‍👧‍👦",
@@ -151,19 +187,56 @@ const UNICODE = [
   "invoice\u2066\u202Eexe.pdf\u2069",
   "a\u2028b",
 ];
-const ODD = ["", " ", "\t", "\n", "null", "undefined", "true", "0", "-1", "NaN", "[]", "{}", "[object Object]", "__proto__", "constructor", "prototype"];
+const ODD = [
+  "",
+  " ",
+  "\t",
+  "\n",
+  "null",
+  "undefined",
+  "true",
+  "0",
+  "-1",
+  "NaN",
+  "[]",
+  "{}",
+  "[object Object]",
+  "__proto__",
+  "constructor",
+  "prototype",
+];
 const FIXED = [...SQL, ...TRAVERSAL, ...UNICODE, ...ODD];
 
-const loneSurrogates = fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)), minLength: 1 });
+const loneSurrogates = fc.string({
+  unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
+  minLength: 1,
+});
 /** C0 controls, DEL and C1 controls: tab and line feed included (only free text may hold them). */
-const controlCharacter = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((code) => String.fromCharCode(code));
+const controlCharacter = fc
+  .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+  .map((code) => String.fromCharCode(code));
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
 /** Bidirectional controls and the line and paragraph separators: refused in single-line text, kept in free text. */
 const bidiCharacter = fc.constantFrom(..."\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u2028\u2029");
 /** A plausible value with one control character or lone surrogate put in somewhere. */
 const tainted = (bad: fc.Arbitrary<string>) =>
   fc
-    .tuple(fc.constantFrom("Acme", "user-1", "10.0.0.0/8", "12.50", "EUR", "va_abc", "2026-11-01", "a@example.com", "123456", ""), bad, fc.nat())
+    .tuple(
+      fc.constantFrom(
+        "Acme",
+        "user-1",
+        "10.0.0.0/8",
+        "12.50",
+        "EUR",
+        "va_abc",
+        "2026-11-01",
+        "a@example.com",
+        "123456",
+        "",
+      ),
+      bad,
+      fc.nat(),
+    )
     .map(([text, char, at]) => text.slice(0, at % (text.length + 1)) + char + text.slice(at % (text.length + 1)));
 const taintedString = tainted(fc.oneof(controlCharacter, loneSurrogate, bidiCharacter));
 const hugeString = fc
@@ -173,7 +246,10 @@ const wellFormedUnknownId = fc
   .tuple(fc.constantFrom(...ID_PREFIXES), fc.stringMatching(/^[a-z0-9]{1,64}$/))
   .map(([prefix, rest]) => prefix + rest);
 const junkAfterPrefix = fc
-  .tuple(fc.constantFrom(...ID_PREFIXES), fc.oneof(fc.constantFrom(...FIXED), fc.string({ unit: "binary", maxLength: 20 }), fc.constant("a".repeat(65))))
+  .tuple(
+    fc.constantFrom(...ID_PREFIXES),
+    fc.oneof(fc.constantFrom(...FIXED), fc.string({ unit: "binary", maxLength: 20 }), fc.constant("a".repeat(65))),
+  )
   .map(([prefix, rest]) => prefix + rest);
 
 const hostileString: fc.Arbitrary<string> = fc.oneof(
@@ -192,7 +268,8 @@ const headerSafe = (text: string) => text.replace(/[^\t\x20-\x7e\x80-\xff]/g, "?
 const hostileHeader = hostileString.map(headerSafe);
 
 /** encodeURIComponent throws on lone surrogates; a real client could never put one in a URL. */
-const wellFormed = (text: string) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+const wellFormed = (text: string) =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 
 const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer(),
@@ -206,7 +283,8 @@ const wrongType: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** `{"<key>":{"a":{"a":...}}}` as text: fast-check could not print so deep an object in a counterexample. */
-const deepJson = (key: string, depth: number) => `{${JSON.stringify(key)}:${'{"a":'.repeat(depth)}1${"}".repeat(depth + 1)}`;
+const deepJson = (key: string, depth: number) =>
+  `{${JSON.stringify(key)}:${'{"a":'.repeat(depth)}1${"}".repeat(depth + 1)}`;
 
 // --- Objects that exist ---------------------------------------------------------------------------
 
@@ -233,11 +311,17 @@ let world: World;
 let current: Digest;
 
 /** Creates something through its route, as a client would: the created resource as the API answers it. */
-async function create<E extends Endpoint>(apiKey: string, handler: Handler<E>, body: unknown, params: Record<string, string> = {}) {
+async function create<E extends Endpoint>(
+  apiKey: string,
+  handler: Handler<E>,
+  body: unknown,
+  params: Record<string, string> = {},
+) {
   const definition = handler.endpoint;
   if (!definition) throw new Error("seeding needs a wrapped route handler");
   const response = await call(handler, { method: "POST", path: pathOf(definition, params), apiKey, params, body });
-  if (response.status !== 201) throw new Error(`seeding ${definition.path} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  if (response.status !== 201)
+    throw new Error(`seeding ${definition.path} answered ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body;
 }
 
@@ -245,13 +329,26 @@ async function create<E extends Endpoint>(apiKey: string, handler: Handler<E>, b
 async function seedPlatform(apiKey: string, accountId: string) {
   const ids: string[] = [];
   const sub = await create(apiKey, createSandboxAccount, { name: "Sub account" });
-  const va = await create(apiKey, createSandboxVirtualAccount, { currency: "EUR", key: `customer-${accountId.slice(-6)}` });
+  const va = await create(apiKey, createSandboxVirtualAccount, {
+    currency: "EUR",
+    key: `customer-${accountId.slice(-6)}`,
+  });
   const va2 = await create(apiKey, createSandboxVirtualAccount, { currency: "USDC" });
-  const txn = await create(apiKey, payIn, { amount: "12.50", currency: "EUR", walletAddress: "0xabc" }, { idOrKey: va.id });
+  const txn = await create(
+    apiKey,
+    payIn,
+    { amount: "12.50", currency: "EUR", walletAddress: "0xabc" },
+    { idOrKey: va.id },
+  );
   ids.push(sub.id, va.id, va2.id, txn.id);
   const recipients = [];
-  for (let i = 0; i < 4; i += 1) recipients.push(await create(apiKey, createSandboxRecipient, { name: `Recipient ${i}` }));
-  const transfer = await create(apiKey, createSandboxTransfer, { recipientId: recipients[0]?.id, amount: "5", currency: "EUR" });
+  for (let i = 0; i < 4; i += 1)
+    recipients.push(await create(apiKey, createSandboxRecipient, { name: `Recipient ${i}` }));
+  const transfer = await create(apiKey, createSandboxTransfer, {
+    recipientId: recipients[0]?.id,
+    amount: "5",
+    currency: "EUR",
+  });
   const submission = await create(apiKey, createSandboxSubmission, {
     type: "business",
     beneficiaries: [{ type: "individual", country: "DE", roles: ["ubo"], shareSize: 50, name: "Owner" }],
@@ -265,11 +362,15 @@ async function seedPlatform(apiKey: string, accountId: string) {
   ]) {
     ids.push((await create(apiKey, raiseInformationRequest, body)).id);
   }
-  for (const externalId of ["user-1", "' OR 1=1 --"]) ids.push((await create(apiKey, createDelegatedUserRoute, { externalId })).id);
+  for (const externalId of ["user-1", "' OR 1=1 --"])
+    ids.push((await create(apiKey, createDelegatedUserRoute, { externalId })).id);
   for (let i = 0; i < 2; i += 1) ids.push((await apiKeyFor(accountId, { name: `Spare ${i}` })).id);
   const tokens: string[] = [];
   for (let i = 0; i < 2; i += 1) {
-    const invited = await create(apiKey, inviteEmployee, { name: `Invitee ${i}`, email: `invitee${i}.${accountId}@example.com` });
+    const invited = await create(apiKey, inviteEmployee, {
+      name: `Invitee ${i}`,
+      email: `invitee${i}.${accountId}@example.com`,
+    });
     ids.push(invited.id);
     tokens.push(new URL(invited.invitationUrl).searchParams.get("token") ?? "");
   }
@@ -284,7 +385,10 @@ beforeAll(async () => {
   const revoked = await apiKeyFor(keyCaller.account.id, { name: "Revoked" });
   await withScope(keyCaller.scope, () => revokeApiKey({ keyId: revoked.id }));
   // The employee's platform is seeded with a key of its own, so the session stays untouched.
-  const staffKey = await apiKeyFor(staff.account.id, { name: "Seeding", permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
+  const staffKey = await apiKeyFor(staff.account.id, {
+    name: "Seeding",
+    permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"],
+  });
   const a = await seedPlatform(keyCaller.apiKey, keyCaller.account.id);
   const b = await seedPlatform(staffKey.secret, staff.account.id);
   world = {
@@ -313,7 +417,9 @@ const SPARE_THE_EMPLOYEE = new Set(["POST /v1/employees/{id}", "DELETE /v1/emplo
 /** Real ids a request of the endpoint may name: never the callers' own keys (revoked or allowlisted, they would refuse every later case). */
 const usableIds = (endpoint?: Endpoint) =>
   world.ids.filter(
-    (id) => !world.ownKeyIds.has(id) && !(id === world.employeeId && endpoint && SPARE_THE_EMPLOYEE.has(`${endpoint.method} ${endpoint.path}`)),
+    (id) =>
+      !world.ownKeyIds.has(id) &&
+      !(id === world.employeeId && endpoint && SPARE_THE_EMPLOYEE.has(`${endpoint.method} ${endpoint.path}`)),
   );
 const realId = () => fc.constantFrom(...usableIds());
 /** Real ids of one type (of either platform), or any real id when none has the prefix. */
@@ -329,7 +435,23 @@ const b64url = (text: string) => Buffer.from(text).toString("base64url");
 /** Values for a query parameter, by name: mostly valid ones (so filters and cursors run), then odd ones and hostile strings. */
 function queryValue(name: string): fc.Arbitrary<string> {
   const numbers = fc.oneof(
-    fc.constantFrom("-1", "0", "101", "1e3", "1.5", "NaN", "Infinity", "-0", "0x10", "99999999999999999999999", " 5", "5abc", "1,2", "+7", "1e-7"),
+    fc.constantFrom(
+      "-1",
+      "0",
+      "101",
+      "1e3",
+      "1.5",
+      "NaN",
+      "Infinity",
+      "-0",
+      "0x10",
+      "99999999999999999999999",
+      " 5",
+      "5abc",
+      "1,2",
+      "+7",
+      "1e-7",
+    ),
     fc.integer().map(String),
     fc.double().map(String),
   );
@@ -354,7 +476,14 @@ function queryValue(name: string): fc.Arbitrary<string> {
       "x".repeat(513),
     ),
   );
-  const validDates = fc.constantFrom("2026-11-01", "2026-11-01T13:00:00Z", "1970-01-01", "2026-11-01T00:00:00.000Z", "2099-12-31", "2026-11-01T13:00:00+05:30");
+  const validDates = fc.constantFrom(
+    "2026-11-01",
+    "2026-11-01T13:00:00Z",
+    "1970-01-01",
+    "2026-11-01T00:00:00.000Z",
+    "2099-12-31",
+    "2026-11-01T13:00:00+05:30",
+  );
   const badDates = fc.constantFrom(
     "2026-13-45",
     "0000-00-00",
@@ -375,7 +504,10 @@ function queryValue(name: string): fc.Arbitrary<string> {
     endDate: validDates,
     kind: fc.constantFrom("due_diligence", "endorsement"),
     externalId: fc.constantFrom("user-1", "' OR 1=1 --", " user-1 ", "%", "_"),
-    virtualAccountId: fc.oneof(realIdOf("va_"), wellFormedUnknownId.map((id) => `va_${id.split("_")[1]}`)),
+    virtualAccountId: fc.oneof(
+      realIdOf("va_"),
+      wellFormedUnknownId.map((id) => `va_${id.split("_")[1]}`),
+    ),
     walletAddress: fc.constantFrom("0xabc", "0x%", "a_b"),
     action: fc.constantFrom("api_key.issue", "sandbox.create_account", "%", "' OR 1=1 --"),
     actorId: fc.oneof(realId(), fc.constantFrom("%", "' OR 1=1 --")),
@@ -396,7 +528,22 @@ function queryValue(name: string): fc.Arbitrary<string> {
 }
 
 const randomQueryKey = fc.oneof(
-  fc.constantFrom("__proto__", "constructor", "prototype", "limit[]", "where", "orderBy", "take", "skip", "include", "select", "accountId", "platformId", "cursor", ""),
+  fc.constantFrom(
+    "__proto__",
+    "constructor",
+    "prototype",
+    "limit[]",
+    "where",
+    "orderBy",
+    "take",
+    "skip",
+    "include",
+    "select",
+    "accountId",
+    "platformId",
+    "cursor",
+    "",
+  ),
   fc.string({ maxLength: 12 }),
 );
 
@@ -407,7 +554,19 @@ function queryString(endpoint: Endpoint): fc.Arbitrary<string> {
     ? fc.record(Object.fromEntries(keys.map((key) => [key, queryValue(key)])), { requiredKeys: [] })
     : fc.constant({} as Record<string, string>);
   const extra = fc.array(fc.tuple(randomQueryKey, hostileString), { maxLength: 3 });
-  const raw = fc.constantFrom("", "", "", "&%zz=%E0%A4%A", "&&&==", "&limit=1&limit=2", "&next", "&=x", "&order=asc&order=", "&a=%00", "&%2e%2e=..");
+  const raw = fc.constantFrom(
+    "",
+    "",
+    "",
+    "&%zz=%E0%A4%A",
+    "&&&==",
+    "&limit=1&limit=2",
+    "&next",
+    "&=x",
+    "&order=asc&order=",
+    "&a=%00",
+    "&%2e%2e=..",
+  );
   return fc.tuple(known, extra, raw).map(([values, more, junk]) => {
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(values)) if (value !== undefined) search.append(key, wellFormed(value));
@@ -426,17 +585,44 @@ function validValue(name: string): fc.Arbitrary<unknown> | undefined {
     amount: () => fc.constantFrom("12.50", "0.00000001", "999999999999999.99999999", "00012.5", "1"),
     currency: () => fc.constantFrom("EUR", "USDC", "GBP"),
     expiresAt: () => fc.constantFrom(inDays(30), inDays(364), inDays(30).replace("Z", "+00:00")),
-    cidrAllowlist: () => fc.constantFrom([], ["10.0.0.0/8"], ["::/0", "0.0.0.0/0"], ["::ffff:10.0.0.0/104"], ["127.0.0.1", "127.0.0.1/32"]),
-    name: () => fc.oneof(fc.constantFrom("Acme", "Ada", "' OR 1=1 --", '"; DROP TABLE "ApiKey"; --', "😀", "\u202Eevil"), freshWord),
+    cidrAllowlist: () =>
+      fc.constantFrom(
+        [],
+        ["10.0.0.0/8"],
+        ["::/0", "0.0.0.0/0"],
+        ["::ffff:10.0.0.0/104"],
+        ["127.0.0.1", "127.0.0.1/32"],
+      ),
+    name: () =>
+      fc.oneof(
+        fc.constantFrom("Acme", "Ada", "' OR 1=1 --", '"; DROP TABLE "ApiKey"; --', "😀", "\u202Eevil"),
+        freshWord,
+      ),
     accountName: () => fc.constantFrom("Acme", "' OR 1=1 --", "😀"),
-    email: () => fc.oneof(freshWord.map((word) => `${word}@example.com`), fc.constantFrom(world.employeeEmail, world.employeeEmail.toUpperCase())),
+    email: () =>
+      fc.oneof(
+        freshWord.map((word) => `${word}@example.com`),
+        fc.constantFrom(world.employeeEmail, world.employeeEmail.toUpperCase()),
+      ),
     password: () => fc.constant(PASSWORD),
     token: () => fc.constantFrom(...world.invitationTokens),
     code: () => fc.constantFrom("123456", "000000", " 123456 "),
     totpCode: () => fc.constantFrom("123456", "000000", "aaaa-bbbb-cccc"),
-    recipientId: () => fc.oneof(realIdOf("rcp_"), wellFormedUnknownId.map((id) => `rcp_${id.split("_")[1]}`)),
-    transferId: () => fc.oneof(realIdOf("tr_"), wellFormedUnknownId.map((id) => `tr_${id.split("_")[1]}`)),
-    submissionId: () => fc.oneof(realIdOf("sub_"), wellFormedUnknownId.map((id) => `sub_${id.split("_")[1]}`)),
+    recipientId: () =>
+      fc.oneof(
+        realIdOf("rcp_"),
+        wellFormedUnknownId.map((id) => `rcp_${id.split("_")[1]}`),
+      ),
+    transferId: () =>
+      fc.oneof(
+        realIdOf("tr_"),
+        wellFormedUnknownId.map((id) => `tr_${id.split("_")[1]}`),
+      ),
+    submissionId: () =>
+      fc.oneof(
+        realIdOf("sub_"),
+        wellFormedUnknownId.map((id) => `sub_${id.split("_")[1]}`),
+      ),
     documentSetId: () => fc.oneof(fc.constantFrom("ds-1", "ds:2"), freshWord),
     ipAddress: () => fc.constantFrom("203.0.113.7", "::ffff:10.0.0.1", "2001:db8::1", null),
     key: () => fc.oneof(fc.constantFrom("customer-42", ...world.virtualAccountKeys), freshWord),
@@ -447,7 +633,15 @@ function validValue(name: string): fc.Arbitrary<unknown> | undefined {
     phone: () => fc.constantFrom("+4915112345678", "+12025550123"),
     shareSize: () => fc.constantFrom(0, 100, 33.33, 25),
     roles: () => fc.constantFrom(["ubo"], ["ubo", "director"], ["representative"]),
-    beneficiaries: () => fc.constantFrom([beneficiary], [], [{ ...beneficiary, name: "' OR 1=1 --" }, { ...beneficiary, type: "business", roles: ["director"] }]),
+    beneficiaries: () =>
+      fc.constantFrom(
+        [beneficiary],
+        [],
+        [
+          { ...beneficiary, name: "' OR 1=1 --" },
+          { ...beneficiary, type: "business", roles: ["director"] },
+        ],
+      ),
     externalId: () => fc.oneof(fc.constantFrom("user-1", "' OR 1=1 --", " user-1 "), freshWord),
     featureFlags: () => fc.constantFrom({ named: "prefer" }, {}, { partner: "forbid", named: "require" }),
     status: () => fc.constantFrom("on_review", "approved", "rejected", "expired", "requested"),
@@ -460,10 +654,39 @@ function validValue(name: string): fc.Arbitrary<unknown> | undefined {
 /** Nearly valid values for a body field: the edges and the classic mistakes. */
 function oddValue(name: string): fc.Arbitrary<unknown> | undefined {
   const table: Record<string, () => fc.Arbitrary<unknown>> = {
-    amount: () => fc.constantFrom("0", "0.00", "1e3", "-5", "12.500000000", "0.000000001", "1000000000000000", 12.5, " 12.50", "12,50"),
+    amount: () =>
+      fc.constantFrom(
+        "0",
+        "0.00",
+        "1e3",
+        "-5",
+        "12.500000000",
+        "0.000000001",
+        "1000000000000000",
+        12.5,
+        " 12.50",
+        "12,50",
+      ),
     currency: () => fc.constantFrom("eur", "EURO12", "X", "€"),
-    expiresAt: () => fc.constantFrom(inDays(400), inDays(-1), new Date().toISOString(), "2026-13-45T00:00:00Z", "9999-12-31T99:99:99Z", "0000-00-00", "2026-11-01"),
-    cidrAllowlist: () => fc.constantFrom(["300.1.1.1/8"], ["10.0.0.0/33"], Array(101).fill("10.0.0.0/8"), ["10.0.0.0/8", 5], ["::1/129"], ["a".repeat(65)]),
+    expiresAt: () =>
+      fc.constantFrom(
+        inDays(400),
+        inDays(-1),
+        new Date().toISOString(),
+        "2026-13-45T00:00:00Z",
+        "9999-12-31T99:99:99Z",
+        "0000-00-00",
+        "2026-11-01",
+      ),
+    cidrAllowlist: () =>
+      fc.constantFrom(
+        ["300.1.1.1/8"],
+        ["10.0.0.0/33"],
+        Array(101).fill("10.0.0.0/8"),
+        ["10.0.0.0/8", 5],
+        ["::1/129"],
+        ["a".repeat(65)],
+      ),
     name: () => fc.constantFrom("a".repeat(201), " ", ""),
     accountName: () => fc.constantFrom("a".repeat(201), " ", ""),
     email: () => fc.constantFrom("not-an-email", "a@b", ` ${"a".repeat(250)}@example.com`, "a@@example.com"),
@@ -475,21 +698,46 @@ function oddValue(name: string): fc.Arbitrary<unknown> | undefined {
     ipAddress: () => fc.constantFrom("999.1.1.1", "::1%eth0", "1.2.3.4/24", "a".repeat(65), "01.02.03.04"),
     key: () => fc.constantFrom("va_abc", "va_", "a b", "a".repeat(129)),
     walletAddress: () => fc.constantFrom("a b", "a".repeat(257), ""),
-    dateOfBirth: () => fc.constantFrom("1899-12-31", "2026-13-45", "0000-00-00", "2999-01-01", "1990-02-30", "1990-1-1", new Date().toISOString().slice(0, 10)),
+    dateOfBirth: () =>
+      fc.constantFrom(
+        "1899-12-31",
+        "2026-13-45",
+        "0000-00-00",
+        "2999-01-01",
+        "1990-02-30",
+        "1990-1-1",
+        new Date().toISOString().slice(0, 10),
+      ),
     nationality: () => fc.constantFrom("XX", "DEU", "ZZ", "  "),
     country: () => fc.constantFrom("XX", "DEU", "ZZ", "  "),
     phone: () => fc.constantFrom("+0123", "004915112345678", "+1234567890123456"),
     shareSize: () => fc.constantFrom(100.0000001, -0, 33.333333333, 1e308, -1, "50"),
     roles: () => fc.constantFrom(["ubo", "ubo"], [], ["UBO"]),
     beneficiaries: () =>
-      fc.constantFrom(Array(51).fill(beneficiary), [{ ...beneficiary, shareSize: 60 }, { ...beneficiary, shareSize: 60 }], [{ ...beneficiary, shareSize: 100.5 }]),
+      fc.constantFrom(
+        Array(51).fill(beneficiary),
+        [
+          { ...beneficiary, shareSize: 60 },
+          { ...beneficiary, shareSize: 60 },
+        ],
+        [{ ...beneficiary, shareSize: 100.5 }],
+      ),
     externalId: () => fc.constantFrom("a".repeat(256), " ", ""),
     featureFlags: () => fc.constantFrom({ named: "PREFER" }, { foo: "prefer" }, { named: null }, []),
   };
   return table[name]?.();
 }
 
-type ZodDef = { type: string; innerType?: unknown; in?: unknown; out?: unknown; shape?: Record<string, unknown>; element?: unknown; entries?: Record<string, unknown>; values?: unknown[] };
+type ZodDef = {
+  type: string;
+  innerType?: unknown;
+  in?: unknown;
+  out?: unknown;
+  shape?: Record<string, unknown>;
+  element?: unknown;
+  entries?: Record<string, unknown>;
+  values?: unknown[];
+};
 const defOf = (schema: unknown): ZodDef | undefined => (schema as { _zod?: { def?: ZodDef } } | undefined)?._zod?.def;
 
 /** Looks through optional, default, nullable and pipes (a `.transform()`, a preprocess) to the schema that sees the input. */
@@ -520,21 +768,48 @@ function valueFor(schema: unknown, name: string, depth: number): fc.Arbitrary<un
   if (def?.type === "object" && depth < 4) options.push({ weight: 4, arbitrary: shapedObject(inner, depth + 1) });
   if (def?.type === "array" && depth < 4) {
     const element = valueFor(def.element, name, depth + 1);
-    options.push({ weight: 2, arbitrary: fc.array(element, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.array(element, { minLength: 51, maxLength: 120 }) });
+    options.push(
+      { weight: 2, arbitrary: fc.array(element, { maxLength: 3 }) },
+      { weight: 1, arbitrary: fc.array(element, { minLength: 51, maxLength: 120 }) },
+    );
   }
   if (def?.type === "enum" && def.entries) {
     const values = Object.values(def.entries).map(String);
     options.push(
       { weight: 4, arbitrary: fc.constantFrom(...values) },
-      { weight: 1, arbitrary: fc.constantFrom(...values.map((value) => value.toUpperCase()), ...values.map((value) => ` ${value}`)) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          ...values.map((value) => value.toUpperCase()),
+          ...values.map((value) => ` ${value}`),
+        ),
+      },
     );
   }
-  if (def?.type === "string" && !valid) options.push({ weight: 4, arbitrary: fc.oneof(fc.constantFrom(...FIXED), freshWord) });
-  if (def?.type === "number" && !valid) options.push({ weight: 2, arbitrary: fc.constantFrom(0, -1, 100, 100.5, 1e308, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER) });
+  if (def?.type === "string" && !valid)
+    options.push({ weight: 4, arbitrary: fc.oneof(fc.constantFrom(...FIXED), freshWord) });
+  if (def?.type === "number" && !valid)
+    options.push({
+      weight: 2,
+      arbitrary: fc.constantFrom(0, -1, 100, 100.5, 1e308, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER),
+    });
   return fc.oneof(...options);
 }
 
-const junkBodyKeys = fc.constantFrom("id", "accountId", "platformId", "createdAt", "secretHash", "revokedAt", "status", "extra", "", " ", "a.b", "0");
+const junkBodyKeys = fc.constantFrom(
+  "id",
+  "accountId",
+  "platformId",
+  "createdAt",
+  "secretHash",
+  "revokedAt",
+  "status",
+  "extra",
+  "",
+  " ",
+  "a.b",
+  "0",
+);
 
 /** An object with the schema's own keys (any subset), each given a hostile, wrongly typed or plausible value, plus junk keys. */
 function shapedObject(schema: unknown, depth: number): fc.Arbitrary<Record<string, unknown>> {
@@ -542,9 +817,16 @@ function shapedObject(schema: unknown, depth: number): fc.Arbitrary<Record<strin
   const fields = Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, valueFor(field, key, depth)]));
   // Usually every key (so required fields are there and values get judged), sometimes any subset.
   const known = Object.keys(shape).length
-    ? fc.oneof({ weight: 3, arbitrary: fc.record(fields) }, { weight: 1, arbitrary: fc.record(fields, { requiredKeys: [] }) })
+    ? fc.oneof(
+        { weight: 3, arbitrary: fc.record(fields) },
+        { weight: 1, arbitrary: fc.record(fields, { requiredKeys: [] }) },
+      )
     : fc.constant({});
-  const extra = fc.oneof(fc.constant({}), fc.constant({}), fc.dictionary(junkBodyKeys, fc.oneof(hostileString, wrongType), { maxKeys: 2 }));
+  const extra = fc.oneof(
+    fc.constant({}),
+    fc.constant({}),
+    fc.dictionary(junkBodyKeys, fc.oneof(hostileString, wrongType), { maxKeys: 2 }),
+  );
   return fc.tuple(known, extra).map(([own, more]) => ({ ...more, ...own }));
 }
 
@@ -586,7 +868,9 @@ const RAW_BODIES = [
 
 /** A request body: nothing, random JSON, the schema's shape with hostile leaves, raw garbage text, deep nesting. */
 function requestBody(endpoint: Endpoint): fc.Arbitrary<Pick<Call, "body" | "rawBody" | "rawBytes">> {
-  const shaped = endpoint.body ? shapedObject(endpoint.body, 0) : fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
+  const shaped = endpoint.body
+    ? shapedObject(endpoint.body, 0)
+    : fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant({}) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((body) => ({ body })) },
@@ -595,11 +879,19 @@ function requestBody(endpoint: Endpoint): fc.Arbitrary<Pick<Call, "body" | "rawB
     { weight: 1, arbitrary: shaped.map((body) => ({ rawBody: `\uFEFF${JSON.stringify(body)}` })) },
     { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 60 }).map((rawBody) => ({ rawBody })) },
     // Bytes that are not UTF-8 (a lone continuation byte, a cut-off sequence, an overlong form, a UTF-16 body).
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }).map((bytes) => ({ rawBytes: Uint8Array.from([...Buffer.from('{"name":"'), ...bytes, 0xff, ...Buffer.from('"}')]) })) },
+    {
+      weight: 1,
+      arbitrary: fc.uint8Array({ maxLength: 40 }).map((bytes) => ({
+        rawBytes: Uint8Array.from([...Buffer.from('{"name":"'), ...bytes, 0xff, ...Buffer.from('"}')]),
+      })),
+    },
     {
       weight: 1,
       arbitrary: fc
-        .tuple(fc.constantFrom("x", ...Object.keys(defOf(unwrap(endpoint.body))?.shape ?? {})), fc.integer({ min: 1_000, max: 20_000 }))
+        .tuple(
+          fc.constantFrom("x", ...Object.keys(defOf(unwrap(endpoint.body))?.shape ?? {})),
+          fc.integer({ min: 1_000, max: 20_000 }),
+        )
         .map(([key, depth]) => ({ rawBody: deepJson(key, depth) })),
     },
   );
@@ -607,7 +899,8 @@ function requestBody(endpoint: Endpoint): fc.Arbitrary<Pick<Call, "body" | "rawB
 
 // --- Callers, headers and the whole request ------------------------------------------------------
 
-type Caller = "key" | "session" | "none" | "junkBearer" | "junkCookie" | "allowlistedKey" | "revokedKey" | "keyAndCookie";
+type Caller =
+  "key" | "session" | "none" | "junkBearer" | "junkCookie" | "allowlistedKey" | "revokedKey" | "keyAndCookie";
 type TotpChoice = "none" | "junk" | "wrong" | "valid";
 
 type RequestSpec = {
@@ -623,13 +916,31 @@ type RequestSpec = {
 
 function callerFor(endpoint: Endpoint): fc.Arbitrary<Caller> {
   const junk = [
-    { weight: 1, arbitrary: fc.constantFrom<Caller>("none", "junkBearer", "junkCookie", "allowlistedKey", "revokedKey", "keyAndCookie") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<Caller>(
+        "none",
+        "junkBearer",
+        "junkCookie",
+        "allowlistedKey",
+        "revokedKey",
+        "keyAndCookie",
+      ),
+    },
   ];
   if (endpoint.auth === "public") return fc.oneof({ weight: 8, arbitrary: fc.constant<Caller>("none") }, ...junk);
   if (endpoint.auth === "session") {
-    return fc.oneof({ weight: 8, arbitrary: fc.constant<Caller>("session") }, { weight: 1, arbitrary: fc.constant<Caller>("key") }, ...junk);
+    return fc.oneof(
+      { weight: 8, arbitrary: fc.constant<Caller>("session") },
+      { weight: 1, arbitrary: fc.constant<Caller>("key") },
+      ...junk,
+    );
   }
-  return fc.oneof({ weight: 6, arbitrary: fc.constant<Caller>("key") }, { weight: 5, arbitrary: fc.constant<Caller>("session") }, ...junk);
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.constant<Caller>("key") },
+    { weight: 5, arbitrary: fc.constant<Caller>("session") },
+    ...junk,
+  );
 }
 
 /** Hostile strings, well-formed unknown ids, real ids of the param's type (either platform's) and, rarely, of another type. */
@@ -637,7 +948,8 @@ function paramValue(endpoint: Endpoint, name: string): fc.Arbitrary<string> {
   const schema = endpoint.params?.shape[name] as { safeParse(value: unknown): { success: boolean } } | undefined;
   // {idOrKey} takes any id-shaped text, so it gets virtual accounts' ids and keys in particular.
   const usable = usableIds(endpoint);
-  const candidates = name === "idOrKey" ? [...usable.filter((id) => id.startsWith("va_")), ...world.virtualAccountKeys] : usable;
+  const candidates =
+    name === "idOrKey" ? [...usable.filter((id) => id.startsWith("va_")), ...world.virtualAccountKeys] : usable;
   const fitting = candidates.filter((id) => schema?.safeParse(id).success);
   const anyReal = fc.constantFrom(...usable);
   return fc.oneof(
@@ -650,9 +962,15 @@ function paramValue(endpoint: Endpoint, name: string): fc.Arbitrary<string> {
 
 function requestSpec(endpoint: Endpoint): fc.Arbitrary<RequestSpec> {
   const paramNames = Object.keys(endpoint.params?.shape ?? {});
-  const params = fc.record(Object.fromEntries(paramNames.map((name) => [name, paramValue(endpoint, name)]))) as fc.Arbitrary<Record<string, string>>;
+  const params = fc.record(
+    Object.fromEntries(paramNames.map((name) => [name, paramValue(endpoint, name)])),
+  ) as fc.Arbitrary<Record<string, string>>;
   const junkHeaders = {
-    "service-account-id": fc.oneof(hostileHeader, fc.constantFrom(...world.accountIds), fc.constantFrom("", " ", "acct_", `acct_${"a".repeat(65)}`)),
+    "service-account-id": fc.oneof(
+      hostileHeader,
+      fc.constantFrom(...world.accountIds),
+      fc.constantFrom("", " ", "acct_", `acct_${"a".repeat(65)}`),
+    ),
     "service-totp-code": hostileHeader,
     "content-type": fc.constantFrom(
       "text/plain",
@@ -668,14 +986,24 @@ function requestSpec(endpoint: Endpoint): fc.Arbitrary<RequestSpec> {
     ),
     "x-request-id": hostileHeader,
     "content-length": fc.constantFrom("99999999999", "-1", "abc", "0"),
-    origin: fc.constantFrom("https://evil.example", "null", "http://localhost:3000.evil.example", "http://localhost:3000"),
+    origin: fc.constantFrom(
+      "https://evil.example",
+      "null",
+      "http://localhost:3000.evil.example",
+      "http://localhost:3000",
+    ),
     "sec-fetch-site": fc.constantFrom("cross-site", "same-origin", "none", "junk"),
     "x-forwarded-host": fc.constantFrom("evil.example", "localhost:3000"),
   };
   // Mostly none or one odd header, so most requests get past the header checks to the input checks.
   const headers = fc.oneof(
     { weight: 5, arbitrary: fc.constant({}) },
-    { weight: 4, arbitrary: fc.oneof(...Object.entries(junkHeaders).map(([name, value]) => value.map((text) => ({ [name]: text })))) },
+    {
+      weight: 4,
+      arbitrary: fc.oneof(
+        ...Object.entries(junkHeaders).map(([name, value]) => value.map((text) => ({ [name]: text }))),
+      ),
+    },
     { weight: 1, arbitrary: fc.record(junkHeaders, { requiredKeys: [] }) },
   );
   return fc.record({
@@ -690,9 +1018,29 @@ function requestSpec(endpoint: Endpoint): fc.Arbitrary<RequestSpec> {
       { weight: 4, arbitrary: fc.constant("127.0.0.1") },
       {
         weight: 2,
-        arbitrary: fc.constantFrom("::1", "::ffff:127.0.0.1", "10.1.2.3", "::ffff:10.1.2.3", "2001:db8::1", "10.1.2.3, 127.0.0.1", "127.0.0.1, 10.1.2.3"),
+        arbitrary: fc.constantFrom(
+          "::1",
+          "::ffff:127.0.0.1",
+          "10.1.2.3",
+          "::ffff:10.1.2.3",
+          "2001:db8::1",
+          "10.1.2.3, 127.0.0.1",
+          "127.0.0.1, 10.1.2.3",
+        ),
       },
-      { weight: 1, arbitrary: fc.constantFrom("999.999.1.1", "' OR 1=1", "", " ", "010.001.002.003", "fe80::1%eth0", "1.2.3.4:80", "[::1]") },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          "999.999.1.1",
+          "' OR 1=1",
+          "",
+          " ",
+          "010.001.002.003",
+          "fe80::1%eth0",
+          "1.2.3.4:80",
+          "[::1]",
+        ),
+      },
       { weight: 1, arbitrary: hostileHeader.map((text) => text.replace(/,/g, "")) },
     ),
   });
@@ -702,7 +1050,11 @@ function requestSpec(endpoint: Endpoint): fc.Arbitrary<RequestSpec> {
 async function callOptions(endpoint: Endpoint, spec: RequestSpec): Promise<Call> {
   const options: Call = {
     method: endpoint.method,
-    path: pathFor(endpoint, Object.fromEntries(Object.entries(spec.params).map(([key, value]) => [key, wellFormed(value)]))) + spec.query,
+    path:
+      pathFor(
+        endpoint,
+        Object.fromEntries(Object.entries(spec.params).map(([key, value]) => [key, wellFormed(value)])),
+      ) + spec.query,
     params: spec.params,
     ...spec.payload,
     ip: spec.ip,
@@ -716,8 +1068,10 @@ async function callOptions(endpoint: Endpoint, spec: RequestSpec): Promise<Call>
     options.session = world.session;
   }
   if (spec.caller === "session") options.session = await sessionFor(endpoint);
-  if (spec.caller === "junkBearer") headers.authorization = `Bearer ${headerSafe(spec.junkTotp).replace(/\s/g, "") || "svc_x"}`;
-  if (spec.caller === "junkCookie") headers.cookie = `pmc_session=${headerSafe(spec.junkTotp).replace(/[;\s]/g, "") || "x"}`;
+  if (spec.caller === "junkBearer")
+    headers.authorization = `Bearer ${headerSafe(spec.junkTotp).replace(/\s/g, "") || "svc_x"}`;
+  if (spec.caller === "junkCookie")
+    headers.cookie = `pmc_session=${headerSafe(spec.junkTotp).replace(/[;\s]/g, "") || "x"}`;
   if (spec.totp === "junk") options.totp = spec.junkTotp || undefined;
   if (spec.totp === "wrong") options.totp = world.authenticator.wrongCode();
   if (spec.totp === "valid") options.totp = world.authenticator.nextCode();
@@ -735,23 +1089,38 @@ function checkErrorBody(status: number, body: unknown, what: string) {
   expect(body, `${what}: a ${status} needs a JSON error body`).not.toBeNull();
   const error = body as Record<string, unknown>;
   const extra = Object.keys(error).filter((key) => !ERROR_KEYS.has(key));
-  expect(extra, `${what}: error body has keys outside the contract: ${JSON.stringify(error).slice(0, 300)}`).toEqual([]);
-  expect(typeof error.error_code === "string" && error.error_code.startsWith("err_"), `${what}: error_code ${String(error.error_code)}`).toBe(true);
+  expect(extra, `${what}: error body has keys outside the contract: ${JSON.stringify(error).slice(0, 300)}`).toEqual(
+    [],
+  );
+  expect(
+    typeof error.error_code === "string" && error.error_code.startsWith("err_"),
+    `${what}: error_code ${String(error.error_code)}`,
+  ).toBe(true);
   expect(error.message, `${what}: message`).toBeTypeOf("string");
   expect(error.http_code, `${what}: http_code must equal the status`).toBe(status);
   if ("details" in error) {
     const details = error.details;
-    expect(details !== null && typeof details === "object" && !Array.isArray(details), `${what}: details must be an object`).toBe(true);
-    for (const [key, value] of Object.entries(details as object)) expect(value, `${what}: details.${key} must be a string`).toBeTypeOf("string");
+    expect(
+      details !== null && typeof details === "object" && !Array.isArray(details),
+      `${what}: details must be an object`,
+    ).toBe(true);
+    for (const [key, value] of Object.entries(details as object))
+      expect(value, `${what}: details.${key} must be a string`).toBeTypeOf("string");
   }
   const text = JSON.stringify(body);
-  for (const leak of LEAKS) expect(leak.test(text), `${what}: error body leaks internals (${leak}): ${clip(text, 600)}`).toBe(false);
+  for (const leak of LEAKS)
+    expect(leak.test(text), `${what}: error body leaks internals (${leak}): ${clip(text, 600)}`).toBe(false);
 }
 
 /** Answers per endpoint by status and error code, printed with HOSTILE_STATS=1 to judge how deep the inputs get. */
 const STATS: Record<string, Record<string, number>> = {};
 afterAll(() => {
-  if (process.env.HOSTILE_STATS) console.log(Object.entries(STATS).map(([what, counts]) => `${what}: ${JSON.stringify(counts)}`).join("\n"));
+  if (process.env.HOSTILE_STATS)
+    console.log(
+      Object.entries(STATS)
+        .map(([what, counts]) => `${what}: ${JSON.stringify(counts)}`)
+        .join("\n"),
+    );
 });
 
 async function checkOne(endpoint: Endpoint, handler: Handler, spec: RequestSpec) {
@@ -771,19 +1140,24 @@ async function checkOne(endpoint: Endpoint, handler: Handler, spec: RequestSpec)
   expect(response.headers.get("content-type") ?? "", `${what}: content type`).toMatch(/^application\/json/);
   const changes = describeChanges(before, after);
   // Reads stay reads, whatever they answer (lastSeenAt and lastUsedAt are left out of the digest).
-  if (endpoint.method === "GET") expect(changes, `${what} answered ${status} but changed the database:\n${changes.join("\n")}`).toEqual([]);
+  if (endpoint.method === "GET")
+    expect(changes, `${what} answered ${status} but changed the database:\n${changes.join("\n")}`).toEqual([]);
   if (status < 300) {
     expect(status, `${what}: success status`).toBe(endpoint.status ?? 200);
     return;
   }
   checkErrorBody(status, response.body, `${what} → ${status}`);
-  expect(changes, `${what} answered ${status} ${String(response.body?.error_code)} but changed the database:\n${changes.join("\n")}`).toEqual([]);
+  expect(
+    changes,
+    `${what} answered ${status} ${String(response.body?.error_code)} but changed the database:\n${changes.join("\n")}`,
+  ).toEqual([]);
 }
 
 // --- Control characters, lone surrogates and prototype keys: always 422 ---------------------------
 
 const PROTOTYPE_KEYS = ["__proto__", "constructor", "prototype"];
-const TEXT_MESSAGE = /^(must not contain control characters|must be well-formed Unicode|must not contain bidirectional control characters|must not contain line or paragraph separators)/;
+const TEXT_MESSAGE =
+  /^(must not contain control characters|must be well-formed Unicode|must not contain bidirectional control characters|must not contain line or paragraph separators)/;
 
 type Refusal = {
   kind: "string field" | "key in body" | "key in query";
@@ -798,8 +1172,13 @@ type Refusal = {
 function passingParams(endpoint: Endpoint): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [name, schema] of Object.entries(endpoint.params?.shape ?? {})) {
-    const passes = (id: string) => (schema as { safeParse(value: unknown): { success: boolean } }).safeParse(id).success;
-    const candidates = [...usableIds(), ...world.virtualAccountKeys, ...ID_PREFIXES.map((prefix) => `${prefix}zz0unknown`)];
+    const passes = (id: string) =>
+      (schema as { safeParse(value: unknown): { success: boolean } }).safeParse(id).success;
+    const candidates = [
+      ...usableIds(),
+      ...world.virtualAccountKeys,
+      ...ID_PREFIXES.map((prefix) => `${prefix}zz0unknown`),
+    ];
     params[name] = candidates.find(passes) ?? "x";
   }
   return params;
@@ -834,43 +1213,77 @@ function refusalFor(endpoint: Endpoint): fc.Arbitrary<Refusal> {
       const message = field.format ? /./ : TEXT_MESSAGE;
       if (where === "query") {
         const value = tainted(fc.oneof(controlCharacter, bidiCharacter));
-        options.push(value.map((text) => ({ kind: "string field", query: `?${escape(name)}=${escape(text)}`, field: name, message })));
+        options.push(
+          value.map((text) => ({
+            kind: "string field",
+            query: `?${escape(name)}=${escape(text)}`,
+            field: name,
+            message,
+          })),
+        );
       } else {
         // Free text (a decision's reason) takes tab, line feed and bidirectional controls: any other control character still taints it.
-        const accepts = (value: string) => (field.schema as { safeParse(value: unknown): { success: boolean } }).safeParse(value).success;
+        const accepts = (value: string) =>
+          (field.schema as { safeParse(value: unknown): { success: boolean } }).safeParse(value).success;
         const freeText = accepts("Acme Acme") && accepts("Acme\tAcme\nAcme");
-        const bad = freeText ? tainted(fc.oneof(controlCharacter.filter((char) => char !== "\t" && char !== "\n"), loneSurrogate)) : taintedString;
-        options.push(bad.map((text) => ({ kind: "string field", query: "", rawBody: JSON.stringify(valueAt(field.path, text)), field: name, message })));
+        const bad = freeText
+          ? tainted(
+              fc.oneof(
+                controlCharacter.filter((char) => char !== "\t" && char !== "\n"),
+                loneSurrogate,
+              ),
+            )
+          : taintedString;
+        options.push(
+          bad.map((text) => ({
+            kind: "string field",
+            query: "",
+            rawBody: JSON.stringify(valueAt(field.path, text)),
+            field: name,
+            message,
+          })),
+        );
       }
     }
   }
   // A prototype key anywhere in a body the endpoint reads, beside fuzzed fields.
   if (endpoint.body && endpoint.method !== "GET") {
-    const keyValue = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant({ isAdmin: true, named: "forbid", polluted: 1 }));
+    const keyValue = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constant({ isAdmin: true, named: "forbid", polluted: 1 }),
+    );
     options.push(
-      fc.tuple(shapedObject(endpoint.body, 0), fc.constantFrom(...PROTOTYPE_KEYS), keyValue, fc.nat()).map(([shaped, key, value, pick]) => {
-        // Through JSON first: a value the generator shares between two places becomes two values.
-        const body = JSON.parse(JSON.stringify(shaped)) as unknown;
-        const places = objectsIn(body);
-        const at = places[pick % places.length]!;
-        return {
-          kind: "key in body",
-          query: "",
-          rawBody: withKeyAt(body, at, key, value),
-          field: [...at, key].join("."),
-          message: /is not accepted as a key/,
-        };
-      }),
+      fc
+        .tuple(shapedObject(endpoint.body, 0), fc.constantFrom(...PROTOTYPE_KEYS), keyValue, fc.nat())
+        .map(([shaped, key, value, pick]) => {
+          // Through JSON first: a value the generator shares between two places becomes two values.
+          const body = JSON.parse(JSON.stringify(shaped)) as unknown;
+          const places = objectsIn(body);
+          const at = places[pick % places.length]!;
+          return {
+            kind: "key in body",
+            query: "",
+            rawBody: withKeyAt(body, at, key, value),
+            field: [...at, key].join("."),
+            message: /is not accepted as a key/,
+          };
+        }),
     );
   }
   // A prototype key in the query string, of any endpoint, beside an ordinary parameter or alone.
   options.push(
-    fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.constantFrom("", "1", "x", "[object Object]"), fc.constantFrom("", "limit=5&", "a=1&")).map(([key, value, before]) => ({
-      kind: "key in query",
-      query: `?${before}${key}=${value}`,
-      field: key,
-      message: /is not accepted as a key/,
-    })),
+    fc
+      .tuple(
+        fc.constantFrom(...PROTOTYPE_KEYS),
+        fc.constantFrom("", "1", "x", "[object Object]"),
+        fc.constantFrom("", "limit=5&", "a=1&"),
+      )
+      .map(([key, value, before]) => ({
+        kind: "key in query",
+        query: `?${before}${key}=${value}`,
+        field: key,
+        message: /is not accepted as a key/,
+      })),
   );
   return fc.oneof(...options);
 }
@@ -888,7 +1301,12 @@ async function sessionFor(endpoint: Endpoint): Promise<string> {
 
 async function checkRefused(endpoint: Endpoint, handler: Handler, refusal: Refusal) {
   const params = passingParams(endpoint);
-  const options: Call = { method: endpoint.method, path: pathFor(endpoint, params) + refusal.query, params, rawBody: refusal.rawBody };
+  const options: Call = {
+    method: endpoint.method,
+    path: pathFor(endpoint, params) + refusal.query,
+    params,
+    rawBody: refusal.rawBody,
+  };
   // Past authentication, CSRF and authorization (the owner may do everything), so input checks decide.
   if (endpoint.auth !== "public") options.session = await sessionFor(endpoint);
   const before = current;
@@ -914,7 +1332,14 @@ async function checkRefused(endpoint: Endpoint, handler: Handler, refusal: Refus
  */
 const SCALE = Number(process.env.HOSTILE_RUNS_SCALE ?? "1") || 1;
 const runsFor = (endpoint: Endpoint) =>
-  Math.round(SCALE * (endpoint.path === "/v1/sessions" && endpoint.method === "POST" ? 10 : endpoint.path === "/v1/employees/invitations/accept" ? 20 : 40));
+  Math.round(
+    SCALE *
+      (endpoint.path === "/v1/sessions" && endpoint.method === "POST"
+        ? 10
+        : endpoint.path === "/v1/employees/invitations/accept"
+          ? 20
+          : 40),
+  );
 
 describe("hostile input: every endpoint answers success or a contract-shaped 4xx, and a 4xx changes nothing", () => {
   it("covers every endpoint", () => {
@@ -924,23 +1349,36 @@ describe("hostile input: every endpoint answers success or a contract-shaped 4xx
   // The database check must be able to fail: a real write shows up, an audit record does not.
   it("the digest sees a write and ignores the audit trail", async () => {
     const before = await digest();
-    await recordAuditEvent({ actor: null, action: "test.digest", targetId: null, ip: null, status: 400, requestId: "req_digest" });
+    await recordAuditEvent({
+      actor: null,
+      action: "test.digest",
+      targetId: null,
+      ip: null,
+      status: 400,
+      requestId: "req_digest",
+    });
     expect(describeChanges(before, await digest())).toEqual([]);
     const [platform] = await db().account.findMany({ where: { parentId: null }, take: 1 });
-    await withScope({ platformId: platform!.id, accountId: platform!.id }, () => createDelegatedUser({ externalId: "digest-check" }));
+    await withScope({ platformId: platform!.id, accountId: platform!.id }, () =>
+      createDelegatedUser({ externalId: "digest-check" }),
+    );
     const changes = describeChanges(before, await digest());
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatch(/^DelegatedUser: 0 row\(s\) gone or changed, 1 new or changed/);
   });
 
   for (const { endpoint, handler } of routes) {
-    it(`${endpoint.method} ${endpoint.path}`, async () => {
-      current = await digest();
-      await fc.assert(
-        fc.asyncProperty(requestSpec(endpoint), async (spec) => checkOne(endpoint, handler, spec)),
-        { numRuns: runsFor(endpoint) },
-      );
-    }, 60_000 * SCALE);
+    it(
+      `${endpoint.method} ${endpoint.path}`,
+      async () => {
+        current = await digest();
+        await fc.assert(
+          fc.asyncProperty(requestSpec(endpoint), async (spec) => checkOne(endpoint, handler, spec)),
+          { numRuns: runsFor(endpoint) },
+        );
+      },
+      60_000 * SCALE,
+    );
   }
 
   // The cases above may call as the signed-in employee in any way; the part below needs them as they were.
@@ -958,12 +1396,16 @@ describe("control characters, lone surrogates and prototype keys: 422 naming the
   });
 
   for (const { endpoint, handler } of routes) {
-    it(`${endpoint.method} ${endpoint.path}`, async () => {
-      current = await digest();
-      await fc.assert(
-        fc.asyncProperty(refusalFor(endpoint), async (refusal) => checkRefused(endpoint, handler, refusal)),
-        { numRuns: Math.round(SCALE * 15) },
-      );
-    }, 60_000 * SCALE);
+    it(
+      `${endpoint.method} ${endpoint.path}`,
+      async () => {
+        current = await digest();
+        await fc.assert(
+          fc.asyncProperty(refusalFor(endpoint), async (refusal) => checkRefused(endpoint, handler, refusal)),
+          { numRuns: Math.round(SCALE * 15) },
+        );
+      },
+      60_000 * SCALE,
+    );
   }
 });

@@ -53,7 +53,8 @@ export function call<Body>(handler: Handler, options?: Call): Promise<Answer<Bod
 export async function call(handler: Handler, options: Call = {}): Promise<Answer<unknown>> {
   const method = options.method ?? "GET";
   const headers = new Headers({ host: "localhost:3000", "x-forwarded-for": options.ip ?? "127.0.0.1" });
-  if (options.body !== undefined || options.rawBody !== undefined || options.rawBytes !== undefined) headers.set("content-type", "application/json");
+  if (options.body !== undefined || options.rawBody !== undefined || options.rawBytes !== undefined)
+    headers.set("content-type", "application/json");
   if (options.session) {
     headers.set("cookie", `${SESSION_COOKIE}=${options.session}`);
     if (method !== "GET") headers.set("origin", ORIGIN);
@@ -64,7 +65,8 @@ export async function call(handler: Handler, options: Call = {}): Promise<Answer
   const request = new Request(`${ORIGIN}${options.path ?? "/v1/test"}`, {
     method,
     headers,
-    body: options.rawBytes ?? options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    body:
+      options.rawBytes ?? options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
@@ -73,13 +75,21 @@ export async function call(handler: Handler, options: Call = {}): Promise<Answer
 }
 
 /** The answer is the contract's error: this status and `error_code`. */
-export function expectError(answer: { status: number; body: { error_code?: unknown } | null }, status: number, errorCode: string) {
+export function expectError(
+  answer: { status: number; body: { error_code?: unknown } | null },
+  status: number,
+  errorCode: string,
+) {
   expect(answer.status).toBe(status);
   expect(answer.body?.error_code).toBe(errorCode);
 }
 
 /** The answer is 201 with exactly these fields, a new id matching `idPattern` and a createdAt. */
-export function expectCreated(answer: { status: number; body: unknown }, idPattern: RegExp, fields: Record<string, unknown>) {
+export function expectCreated(
+  answer: { status: number; body: unknown },
+  idPattern: RegExp,
+  fields: Record<string, unknown>,
+) {
   expect(answer.status).toBe(201);
   expect(answer.body).toEqual({ id: expect.stringMatching(idPattern), ...fields, createdAt: expect.any(String) });
 }
@@ -91,7 +101,10 @@ export type IdPage = { items: { id: string }[]; next: string | null };
  * Follows `next` from the first page to the last, as a client would, each page answering 200: the ids
  * of each page, in order (at most 50 pages, so a cursor that never ends fails the test's count).
  */
-export async function idPages(list: (query: Record<string, string>) => Promise<Answer<IdPage>>, query: Record<string, string> = {}): Promise<string[][]> {
+export async function idPages(
+  list: (query: Record<string, string>) => Promise<Answer<IdPage>>,
+  query: Record<string, string> = {},
+): Promise<string[][]> {
   const pages: string[][] = [];
   let next: string | null = null;
   do {
@@ -160,7 +173,9 @@ export class Authenticator {
   wrongCodes(count: number): string[] {
     const now = Math.floor(Date.now() / 1000);
     const live = new Set([-30, 0, 30].map((offset) => this.codeAt(now + offset)));
-    return Array.from({ length: 10 }, (_, i) => String(i).repeat(6)).filter((code) => !live.has(code)).slice(0, count);
+    return Array.from({ length: 10 }, (_, i) => String(i).repeat(6))
+      .filter((code) => !live.has(code))
+      .slice(0, count);
   }
 
   /** A code for the current virtual time step, then moves the virtual clock on a step. */

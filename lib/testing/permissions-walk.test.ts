@@ -4,7 +4,15 @@
 // 400 err_otp_required, as the request carries none); keys are let through on their own list alone.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
-import { EVENT_TYPE_READ_PERMISSIONS, KEY_PERMISSIONS, PERMISSIONS, ROLE_PERMISSIONS, ROLES, type Permission, type Role } from "@/lib/auth/permissions";
+import {
+  EVENT_TYPE_READ_PERMISSIONS,
+  KEY_PERMISSIONS,
+  PERMISSIONS,
+  ROLE_PERMISSIONS,
+  ROLES,
+  type Permission,
+  type Role,
+} from "@/lib/auth/permissions";
 import { createSession } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
 import type { Endpoint } from "@/lib/contract/endpoint";
@@ -150,29 +158,38 @@ const READS_REFUSED: Record<Role, string[]> = {
 };
 
 describe("the role table, as the contract words it", () => {
-  const allows = (role: Role, endpoint: Endpoint) => endpoint.permission === null || ROLE_PERMISSIONS[role].includes(endpoint.permission);
+  const allows = (role: Role, endpoint: Endpoint) =>
+    endpoint.permission === null || ROLE_PERMISSIONS[role].includes(endpoint.permission);
   it.each(ROLES)("%s changes exactly what the contract says", (role) => {
-    const changes = guarded.filter(({ endpoint }) => endpoint.method !== "GET" && allows(role, endpoint)).map(({ endpoint }) => keyOf(endpoint));
+    const changes = guarded
+      .filter(({ endpoint }) => endpoint.method !== "GET" && allows(role, endpoint))
+      .map(({ endpoint }) => keyOf(endpoint));
     const expected = CHANGES_BY_ROLE[role];
     const all = guarded.filter(({ endpoint }) => endpoint.method !== "GET").map(({ endpoint }) => keyOf(endpoint));
     expect(changes.sort()).toEqual((expected === "all" ? all : expected).sort());
   });
 
   it.each(ROLES)("%s reads everything but what the contract keeps from it", (role) => {
-    const refused = guarded.filter(({ endpoint }) => endpoint.method === "GET" && !allows(role, endpoint)).map(({ endpoint }) => keyOf(endpoint));
+    const refused = guarded
+      .filter(({ endpoint }) => endpoint.method === "GET" && !allows(role, endpoint))
+      .map(({ endpoint }) => keyOf(endpoint));
     expect(refused.sort()).toEqual([...READS_REFUSED[role]].sort());
   });
 
   it("only owners make or remove owners; no key holds roles, owners or settings:write", () => {
     expect(ROLES.filter((role) => ROLE_PERMISSIONS[role].includes("owners"))).toEqual(["owner"]);
     expect(ROLES.filter((role) => ROLE_PERMISSIONS[role].includes("roles"))).toEqual(["owner", "admin"]);
-    expect(KEY_PERMISSIONS.filter((permission) => ["roles", "owners", "settings:write"].includes(permission))).toEqual([]);
+    expect(KEY_PERMISSIONS.filter((permission) => ["roles", "owners", "settings:write"].includes(permission))).toEqual(
+      [],
+    );
   });
 });
 
 describe("permission walk: each role against every endpoint", () => {
   it("has a valid body for every step-up route that takes one", () => {
-    const missing = guarded.filter(({ endpoint }) => endpoint.totp && endpoint.body && !(keyOf(endpoint) in stepUpBodies)).map(({ endpoint }) => keyOf(endpoint));
+    const missing = guarded
+      .filter(({ endpoint }) => endpoint.totp && endpoint.body && !(keyOf(endpoint) in stepUpBodies))
+      .map(({ endpoint }) => keyOf(endpoint));
     expect(missing).toEqual([]);
   });
 
@@ -190,7 +207,10 @@ describe("permission walk: each role against every endpoint", () => {
       const allowed = endpoint.permission === null || ROLE_PERMISSIONS[role].includes(endpoint.permission);
       if (!allowed) {
         expect(answer.status, show(answer)).toBe(403);
-        expect(answer.body).toMatchObject({ error_code: "err_forbidden", details: { permission: endpoint.permission } });
+        expect(answer.body).toMatchObject({
+          error_code: "err_forbidden",
+          details: { permission: endpoint.permission },
+        });
       } else if (endpoint.totp) {
         expect(answer.status, show(answer)).toBe(400);
         expect(answer.body?.error_code, show(answer)).toBe("err_otp_required");
@@ -225,7 +245,10 @@ describe("permission walk: restricted keys", () => {
     const derived = [...(DERIVED_READS[keyOf(endpoint)] ?? [])];
     const fromBody = bodyNeeds[keyOf(endpoint)] ?? [];
     for (const also of derived) {
-      const lacking = await apiKeyFor(platformId, { permissions: [needed, ...fromBody, ...derived.filter((other) => other !== also)], name: "all but one read" });
+      const lacking = await apiKeyFor(platformId, {
+        permissions: [needed, ...fromBody, ...derived.filter((other) => other !== also)],
+        name: "all but one read",
+      });
       const refusedToo = await send(route, { apiKey: lacking.secret });
       expect(refusedToo.status, show(refusedToo)).toBe(403);
       expect(refusedToo.body).toMatchObject({ error_code: "err_forbidden", details: { permission: also } });
@@ -245,7 +268,9 @@ describe("permission walk: restricted keys", () => {
   });
 
   it("a sub-account's key with every key permission: platform-wide routes answer 403, the rest do not", async () => {
-    const sub = await withScope({ platformId, accountId: platformId }, () => createSubAccount({ name: "Walk sub", parentId: platformId }));
+    const sub = await withScope({ platformId, accountId: platformId }, () =>
+      createSubAccount({ name: "Walk sub", parentId: platformId }),
+    );
     const key = await apiKeyFor(sub.id, { permissions: KEY_PERMISSIONS });
     for (const route of keyRoutes) {
       if (route.endpoint.permission && !KEY_PERMISSIONS.includes(route.endpoint.permission)) continue;
@@ -266,9 +291,10 @@ describe("permission walk: a platform that requires two-factor authentication", 
     const owner = await signedInEmployee({ role: "owner" });
     await db().account.update({ where: { id: owner.account.id }, data: { requireTwoFactor: true } });
     for (const route of guarded) {
-      const session = keyOf(route.endpoint) === "DELETE /v1/sessions/current"
-        ? /=([^;]*)/.exec((await createSession({ employeeId: owner.employee.id, ip: null })).cookie)![1]!
-        : owner.session;
+      const session =
+        keyOf(route.endpoint) === "DELETE /v1/sessions/current"
+          ? /=([^;]*)/.exec((await createSession({ employeeId: owner.employee.id, ip: null })).cookie)![1]!
+          : owner.session;
       const answer = await send(route, { session });
       const what = `${keyOf(route.endpoint)}: ${show(answer)}`;
       if (route.endpoint.beforeTwoFactor) expect(answer.body?.error_code, what).not.toBe("err_two_factor_required");
@@ -277,8 +303,16 @@ describe("permission walk: a platform that requires two-factor authentication", 
         expect(answer.body?.error_code, what).toBe("err_two_factor_required");
       }
     }
-    const allowed = guarded.filter(({ endpoint }) => endpoint.beforeTwoFactor).map(({ endpoint }) => keyOf(endpoint)).sort();
-    expect(allowed).toEqual(["DELETE /v1/sessions/current", "GET /v1/sessions/current", "POST /v1/employees/totp", "POST /v1/employees/totp/confirm"]);
+    const allowed = guarded
+      .filter(({ endpoint }) => endpoint.beforeTwoFactor)
+      .map(({ endpoint }) => keyOf(endpoint))
+      .sort();
+    expect(allowed).toEqual([
+      "DELETE /v1/sessions/current",
+      "GET /v1/sessions/current",
+      "POST /v1/employees/totp",
+      "POST /v1/employees/totp/confirm",
+    ]);
   });
 
   it("the same employee with 2FA is not held back", async () => {

@@ -30,7 +30,9 @@ export function pathFor(endpoint: Endpoint, params: Record<string, string>): str
 }
 
 /** Ids of the right shape that exist nowhere: an allowed caller gets 404 from them, never 403. */
-const GHOSTS = ["emp", "key", "ses", "acct", "du", "ir", "tr", "sub", "va", "rcp", "we", "evt"].map((prefix) => `${prefix}_ghost0walk0000`);
+const GHOSTS = ["emp", "key", "ses", "acct", "du", "ir", "tr", "sub", "va", "rcp", "we", "evt"].map(
+  (prefix) => `${prefix}_ghost0walk0000`,
+);
 
 /** Path parameters that pass the endpoint's params schema and name nothing that exists. */
 export function ghostParams(endpoint: Endpoint): Record<string, string> {

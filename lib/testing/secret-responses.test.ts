@@ -13,7 +13,8 @@ import { stringFields } from "@/lib/testing/string-fields";
 // is tried for real.
 
 /** Field names that hold a secret shown once: a key's secret, a TOTP secret or its URI, codes, tokens, a one-time link. */
-const SECRET_NAME = /^(secret|uri|token|recoveryCodes?|codes?|password)$|secret$|token$|(invitation|invite|reset|setup|accept|magic|login)\w*(url|link)$/i;
+const SECRET_NAME =
+  /^(secret|uri|token|recoveryCodes?|codes?|password)$|secret$|token$|(invitation|invite|reset|setup|accept|magic|login)\w*(url|link)$/i;
 
 /** The secret-looking fields of an endpoint's response schema, as dotted paths ("apiKey.secret"). */
 function secretFieldsOf(endpoint: Endpoint): string[] {
@@ -32,7 +33,11 @@ describe("secret-bearing responses are marked in their endpoint definition", () 
     const fields = secretFieldsOf(endpoint);
     if (fields.length) expect(endpoint.secretResponse, `${routeOf(endpoint)} answers ${fields.join(", ")}`).toBe(true);
     // The mark means something: a marked endpoint's response does carry such a field.
-    else expect(endpoint.secretResponse, `${routeOf(endpoint)} is marked but carries no secret-looking field`).toBeUndefined();
+    else
+      expect(
+        endpoint.secretResponse,
+        `${routeOf(endpoint)} is marked but carries no secret-looking field`,
+      ).toBeUndefined();
   });
 
   it("the walk sees the secrets the attack named", () => {
@@ -60,7 +65,10 @@ const keyWriter = ["api_keys:read", "api_keys:write"] as const;
 const replayCases: Record<string, ReplayCase> = {
   "POST /v1/api_keys": async () => {
     const { apiKey, account } = await platformWithKey({ permissions: [...keyWriter] });
-    return { first: { apiKey, body: { name: "CI", expiresAt: inDays(30) } }, count: () => db().apiKey.count({ where: { accountId: account.id } }) };
+    return {
+      first: { apiKey, body: { name: "CI", expiresAt: inDays(30) } },
+      count: () => db().apiKey.count({ where: { accountId: account.id } }),
+    };
   },
   "POST /v1/api_keys/{key}/roll": async () => {
     const { apiKey, account } = await platformWithKey({ permissions: [...keyWriter] });
@@ -92,11 +100,20 @@ const replayCases: Record<string, ReplayCase> = {
   },
   "POST /v1/employees/totp/confirm": async () => {
     const { session, employee } = await signedInEmployee();
-    const started = await call<{ secret: string }>(await handlerFor(startTotp()), { method: "POST", session, body: { password: PASSWORD } });
+    const started = await call<{ secret: string }>(await handlerFor(startTotp()), {
+      method: "POST",
+      session,
+      body: { password: PASSWORD },
+    });
     const authenticator = new Authenticator(started.body.secret);
     return {
       first: { session, body: { code: authenticator.nextCode() } },
-      count: () => db().recoveryCode.findMany({ where: { employeeId: employee.id }, select: { codeHash: true }, orderBy: { codeHash: "asc" } }),
+      count: () =>
+        db().recoveryCode.findMany({
+          where: { employeeId: employee.id },
+          select: { codeHash: true },
+          orderBy: { codeHash: "asc" },
+        }),
     };
   },
   "POST /v1/employees/totp/recovery_codes": async () => {
@@ -104,7 +121,12 @@ const replayCases: Record<string, ReplayCase> = {
     return {
       first: { session, totp: authenticator!.nextCode() },
       again: { session, totp: authenticator!.nextCode() },
-      count: () => db().recoveryCode.findMany({ where: { employeeId: employee.id }, select: { codeHash: true }, orderBy: { codeHash: "asc" } }),
+      count: () =>
+        db().recoveryCode.findMany({
+          where: { employeeId: employee.id },
+          select: { codeHash: true },
+          orderBy: { codeHash: "asc" },
+        }),
     };
   },
 };
@@ -137,39 +159,53 @@ function startTotp(): Endpoint {
 }
 
 describe("Idempotency-Key: a response that held a secret is never replayed", () => {
-  it.each(marked.map((endpoint) => [routeOf(endpoint), endpoint] as const))("%s: the repeat answers 409 err_idempotency_secret and creates nothing", async (name, endpoint) => {
-    const replayCase = replayCases[name];
-    expect(replayCase, `${name} is marked secretResponse but has no replay case here`).toBeDefined();
-    const { first, again, count } = await replayCase!();
-    const handler = await handlerFor(endpoint);
-    const send = (options: Call) =>
-      call<{ error_code?: string; message?: string }>(handler, { method: "POST", path: name.slice(5), ...options, headers: { "idempotency-key": `once-${name}` } });
-    const answered = await send(first);
-    expect(answered.status, JSON.stringify(answered.body)).toBe(endpoint.status ?? 200);
-    const before = await count();
-    const repeat = await send({ ...first, ...again });
-    expect(repeat.status, JSON.stringify(repeat.body)).toBe(409);
-    expect(repeat.body).toMatchObject({ error_code: "err_idempotency_secret", message: "That response held a secret shown once; look the object up instead" });
-    expect(repeat.headers.get("idempotent-replayed")).toBeNull();
-    // Nothing of the first answer comes back, and nothing is created twice.
-    for (const value of stringsIn(answered.body)) expect(JSON.stringify(repeat.body)).not.toContain(value);
-    expect(await count()).toEqual(before);
-    const kept = await db().idempotencyKey.findMany({ where: { key: `once-${name}` } });
-    expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatchObject({ heldSecret: true, body: null, status: endpoint.status ?? 200 });
-  });
+  it.each(marked.map((endpoint) => [routeOf(endpoint), endpoint] as const))(
+    "%s: the repeat answers 409 err_idempotency_secret and creates nothing",
+    async (name, endpoint) => {
+      const replayCase = replayCases[name];
+      expect(replayCase, `${name} is marked secretResponse but has no replay case here`).toBeDefined();
+      const { first, again, count } = await replayCase!();
+      const handler = await handlerFor(endpoint);
+      const send = (options: Call) =>
+        call<{ error_code?: string; message?: string }>(handler, {
+          method: "POST",
+          path: name.slice(5),
+          ...options,
+          headers: { "idempotency-key": `once-${name}` },
+        });
+      const answered = await send(first);
+      expect(answered.status, JSON.stringify(answered.body)).toBe(endpoint.status ?? 200);
+      const before = await count();
+      const repeat = await send({ ...first, ...again });
+      expect(repeat.status, JSON.stringify(repeat.body)).toBe(409);
+      expect(repeat.body).toMatchObject({
+        error_code: "err_idempotency_secret",
+        message: "That response held a secret shown once; look the object up instead",
+      });
+      expect(repeat.headers.get("idempotent-replayed")).toBeNull();
+      // Nothing of the first answer comes back, and nothing is created twice.
+      for (const value of stringsIn(answered.body)) expect(JSON.stringify(repeat.body)).not.toContain(value);
+      expect(await count()).toEqual(before);
+      const kept = await db().idempotencyKey.findMany({ where: { key: `once-${name}` } });
+      expect(kept).toHaveLength(1);
+      expect(kept[0]).toMatchObject({ heldSecret: true, body: null, status: endpoint.status ?? 200 });
+    },
+  );
 
-  it.each(marked.map((endpoint) => [routeOf(endpoint), endpoint] as const))("%s: no audit record anywhere holds the secret it showed", async (name, endpoint) => {
-    const { first } = await replayCases[name]!();
-    const answered = await call(await handlerFor(endpoint), { method: "POST", path: name.slice(5), ...first });
-    expect(answered.status, JSON.stringify(answered.body)).toBe(endpoint.status ?? 200);
-    const secrets = secretValuesIn(answered.body);
-    expect(secrets.length, `${name} showed no secret`).toBeGreaterThan(0);
-    const records = await db().auditEvent.findMany({ select: { action: true, details: true } });
-    expect(records.some((record) => record.action === (endpoint.action ?? name))).toBe(true);
-    for (const record of records) {
-      const text = JSON.stringify(record.details);
-      for (const secret of secrets) expect(text, `${record.action}'s details`).not.toContain(secret);
-    }
-  });
+  it.each(marked.map((endpoint) => [routeOf(endpoint), endpoint] as const))(
+    "%s: no audit record anywhere holds the secret it showed",
+    async (name, endpoint) => {
+      const { first } = await replayCases[name]!();
+      const answered = await call(await handlerFor(endpoint), { method: "POST", path: name.slice(5), ...first });
+      expect(answered.status, JSON.stringify(answered.body)).toBe(endpoint.status ?? 200);
+      const secrets = secretValuesIn(answered.body);
+      expect(secrets.length, `${name} showed no secret`).toBeGreaterThan(0);
+      const records = await db().auditEvent.findMany({ select: { action: true, details: true } });
+      expect(records.some((record) => record.action === (endpoint.action ?? name))).toBe(true);
+      for (const record of records) {
+        const text = JSON.stringify(record.details);
+        for (const secret of secrets) expect(text, `${record.action}'s details`).not.toContain(secret);
+      }
+    },
+  );
 });

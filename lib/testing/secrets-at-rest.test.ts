@@ -14,20 +14,44 @@ describe("secrets at rest", () => {
   it("no password, session token, TOTP secret, recovery code or API key secret is in the database file", async () => {
     const password = "a password nobody should read";
     const setupToken = currentSetupToken();
-    const created = await call(setup, { method: "POST", body: { setupToken, accountName: "Acme", name: "Ada", email: "ada@example.com", password } });
+    const created = await call(setup, {
+      method: "POST",
+      body: { setupToken, accountName: "Acme", name: "Ada", email: "ada@example.com", password },
+    });
     expect(created.status).toBe(201);
     const session = sessionFrom(created.headers);
     const { body: enrolment } = await call(startTotp, { method: "POST", session, body: { password } });
     const authenticator = new Authenticator(enrolment.secret);
-    const { body: confirmed } = await call(confirmTotp, { method: "POST", session, body: { code: authenticator.nextCode() } });
-    const key = await call(issue, { method: "POST", session, totp: authenticator.nextCode(), body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    const { body: confirmed } = await call(confirmTotp, {
+      method: "POST",
+      session,
+      body: { code: authenticator.nextCode() },
+    });
+    const key = await call(issue, {
+      method: "POST",
+      session,
+      totp: authenticator.nextCode(),
+      body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
     expect(key.status).toBe(201);
-    const again = await call(signIn, { method: "POST", body: { email: "ada@example.com", password, totpCode: authenticator.nextCode() } });
+    const again = await call(signIn, {
+      method: "POST",
+      body: { email: "ada@example.com", password, totpCode: authenticator.nextCode() },
+    });
     expect(again.status).toBe(200);
 
     await db().$queryRawUnsafe("PRAGMA wal_checkpoint(TRUNCATE)");
     const file = databaseFile();
-    const bytes = Buffer.concat([readFileSync(file), ...[`${file}-wal`].map((wal) => { try { return readFileSync(wal); } catch { return Buffer.alloc(0); } })]).toString("latin1");
+    const bytes = Buffer.concat([
+      readFileSync(file),
+      ...[`${file}-wal`].map((wal) => {
+        try {
+          return readFileSync(wal);
+        } catch {
+          return Buffer.alloc(0);
+        }
+      }),
+    ]).toString("latin1");
     const secrets = {
       password,
       setupToken,
@@ -36,7 +60,9 @@ describe("secrets at rest", () => {
       totpSecret: enrolment.secret,
       apiKey: key.body.secret,
       ...Object.fromEntries(confirmed.recoveryCodes.map((code: string, i: number) => [`recovery${i}`, code])),
-      ...Object.fromEntries(confirmed.recoveryCodes.map((code: string, i: number) => [`recoveryBare${i}`, code.replaceAll("-", "")])),
+      ...Object.fromEntries(
+        confirmed.recoveryCodes.map((code: string, i: number) => [`recoveryBare${i}`, code.replaceAll("-", "")]),
+      ),
     };
     // The check itself must be able to fail: something we did store in plain text is found.
     expect(bytes).toContain("ada@example.com");

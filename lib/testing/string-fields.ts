@@ -25,7 +25,11 @@ export type StringField = {
 };
 
 /** Every string field of `schema` at any depth, through optional, default, nullable, pipes and arrays. */
-export function stringFields(schema: unknown, path: (string | number)[] = [], seen = new Set<unknown>()): StringField[] {
+export function stringFields(
+  schema: unknown,
+  path: (string | number)[] = [],
+  seen = new Set<unknown>(),
+): StringField[] {
   const def = defOf(schema);
   if (!def || seen.has(schema)) return [];
   seen.add(schema);

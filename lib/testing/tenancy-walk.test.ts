@@ -48,24 +48,45 @@ async function buildPlatformA() {
   const platformId = staff.account.id;
   // Every permission a key may hold, so that keys reach every route they may use at all.
   const key = await apiKeyFor(platformId, { name: `A-${mark} auth key`, permissions: KEY_PERMISSIONS });
-  const inPlatform = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: platformId }, async () => await work());
+  const inPlatform = <T>(work: () => Promise<T>) =>
+    withScope({ platformId, accountId: platformId }, async () => await work());
   const sub = await inPlatform(() => createSubAccount({ name: `A-${mark} sub-account`, parentId: platformId }));
   const inSub = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: sub.id }, async () => await work());
   const inScope = <T>(where: Where, work: () => Promise<T>) => (where === "sub" ? inSub(work) : inPlatform(work));
 
   // Webhook endpoints first, subscribed to everything: A's changes below fill their delivery logs with A's data.
   const webhook = await inPlatform(() =>
-    createWebhookEndpoint({ url: `https://a-${mark}.example.com/hooks`, description: `A-${mark} hook`, events: EVENT_TYPE_NAMES, enabled: true }),
+    createWebhookEndpoint({
+      url: `https://a-${mark}.example.com/hooks`,
+      description: `A-${mark} hook`,
+      events: EVENT_TYPE_NAMES,
+      enabled: true,
+    }),
   );
   const subWebhook = await inSub(() =>
-    createWebhookEndpoint({ url: `https://a-${mark}-sub.example.com/hooks`, description: `A-${mark} sub hook`, events: EVENT_TYPE_NAMES, enabled: true }),
+    createWebhookEndpoint({
+      url: `https://a-${mark}-sub.example.com/hooks`,
+      description: `A-${mark} sub hook`,
+      events: EVENT_TYPE_NAMES,
+      enabled: true,
+    }),
   );
 
   const objects = await inPlatform(async () => {
     const delegatedUser = await createDelegatedUser({ externalId: `A-${mark}-user` });
-    const invited = await inviteEmployee({ name: `A-${mark} invitee`, email: `a-${mark}-invitee@example.com`, role: "viewer", origin: ORIGIN });
+    const invited = await inviteEmployee({
+      name: `A-${mark} invitee`,
+      email: `a-${mark}-invitee@example.com`,
+      role: "viewer",
+      origin: ORIGIN,
+    });
     const virtualAccount = await createVirtualAccount({ currency: "EUR", key: `A-${mark}-va` });
-    const payIn = await payInToVirtualAccount({ idOrKey: virtualAccount.id, amount: "12.50", currency: "EUR", walletAddress: `A-${mark}-wallet` });
+    const payIn = await payInToVirtualAccount({
+      idOrKey: virtualAccount.id,
+      amount: "12.50",
+      currency: "EUR",
+      walletAddress: `A-${mark}-wallet`,
+    });
     const recipient = await createRecipient({ name: `A-${mark} recipient` });
     const transfer = await createTransfer({ recipientId: recipient.id, amount: "7.25", currency: "EUR" });
     const submission = await createKycSubmission({
@@ -75,9 +96,21 @@ async function buildPlatformA() {
         { type: "business", country: "FR", roles: ["shareholder"], shareSize: 40, name: `A-${mark} holding` },
       ],
     });
-    const agreement = await acceptAgreement({ submissionId: submission.id, documentSetId: `A-${mark}-terms`, ipAddress: "203.0.113.7" });
-    const informationRequest = await raiseInformationRequest({ kind: "due_diligence", transferId: transfer.id, submissionId: submission.id });
-    const extraKey = await issueApiKey({ createdBy: { type: "employee", id: staff.employee.id }, expiresAt: inDays(30), name: `A-${mark} extra key` });
+    const agreement = await acceptAgreement({
+      submissionId: submission.id,
+      documentSetId: `A-${mark}-terms`,
+      ipAddress: "203.0.113.7",
+    });
+    const informationRequest = await raiseInformationRequest({
+      kind: "due_diligence",
+      transferId: transfer.id,
+      submissionId: submission.id,
+    });
+    const extraKey = await issueApiKey({
+      createdBy: { type: "employee", id: staff.employee.id },
+      expiresAt: inDays(30),
+      name: `A-${mark} extra key`,
+    });
     const profile = await updateApplicantProfile({
       firstName: `Aurelia${mark}`,
       lastName: `Quill${mark}`,
@@ -86,7 +119,19 @@ async function buildPlatformA() {
       address: { line1: `${mark} Street 1`, city: "Berlin", postalCode: "10115", country: "DE" },
     });
     await updateFeatureFlags({ accountId: platformId, featureFlags: { named: "forbid" } });
-    return { delegatedUser, invited, virtualAccount, payIn, recipient, transfer, submission, agreement, informationRequest, extraKey, profile };
+    return {
+      delegatedUser,
+      invited,
+      virtualAccount,
+      payIn,
+      recipient,
+      transfer,
+      submission,
+      agreement,
+      informationRequest,
+      extraKey,
+      profile,
+    };
   });
 
   // Objects of A's sub-account too: B must not reach them either, with or without Service-Account-Id.
@@ -102,32 +147,76 @@ async function buildPlatformA() {
   const sessionId = (await db().session.findUniqueOrThrow({ where: { tokenHash: sha256(staff.session) } })).id;
   const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { webhookEndpointId: webhook.id } });
   const subDelivery = await db().webhookDelivery.findFirstOrThrow({ where: { webhookEndpointId: subWebhook.id } });
-  return { staff, platformId, key, sub, inScope, sessionId, ...objects, subObjects, webhook, subWebhook, delivery, subDelivery };
+  return {
+    staff,
+    platformId,
+    key,
+    sub,
+    inScope,
+    sessionId,
+    ...objects,
+    subObjects,
+    webhook,
+    subWebhook,
+    delivery,
+    subDelivery,
+  };
 }
 
 async function buildPlatformB() {
   const staff = await signedInEmployee({ totp: true });
   const platformId = staff.account.id;
   const key = await apiKeyFor(platformId, { name: "B walk key", permissions: KEY_PERMISSIONS });
-  const inPlatform = <T>(work: () => Promise<T>) => withScope({ platformId, accountId: platformId }, async () => await work());
+  const inPlatform = <T>(work: () => Promise<T>) =>
+    withScope({ platformId, accountId: platformId }, async () => await work());
   const sub = await inPlatform(() => createSubAccount({ name: "B sub-account", parentId: platformId }));
-  const webhook = await inPlatform(() => createWebhookEndpoint({ url: "https://b.example.com/hooks", events: EVENT_TYPE_NAMES, enabled: true }));
+  const webhook = await inPlatform(() =>
+    createWebhookEndpoint({ url: "https://b.example.com/hooks", events: EVENT_TYPE_NAMES, enabled: true }),
+  );
   const objects = await inPlatform(async () => {
     const delegatedUser = await createDelegatedUser({ externalId: "B-user" });
     const virtualAccount = await createVirtualAccount({ currency: "EUR", key: "B-va" });
-    const payIn = await payInToVirtualAccount({ idOrKey: virtualAccount.id, amount: "1.00", currency: "EUR", walletAddress: "B-wallet" });
+    const payIn = await payInToVirtualAccount({
+      idOrKey: virtualAccount.id,
+      amount: "1.00",
+      currency: "EUR",
+      walletAddress: "B-wallet",
+    });
     const recipient = await createRecipient({ name: "B recipient" });
     const transfer = await createTransfer({ recipientId: recipient.id, amount: "2.00", currency: "EUR" });
     const submission = await createKycSubmission({
       type: "individual",
       beneficiaries: [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100, name: "B owner" }],
     });
-    const informationRequest = await raiseInformationRequest({ kind: "endorsement", transferId: transfer.id, submissionId: submission.id });
-    const extraKey = await issueApiKey({ createdBy: { type: "employee", id: staff.employee.id }, expiresAt: inDays(30), name: "B extra key" });
+    const informationRequest = await raiseInformationRequest({
+      kind: "endorsement",
+      transferId: transfer.id,
+      submissionId: submission.id,
+    });
+    const extraKey = await issueApiKey({
+      createdBy: { type: "employee", id: staff.employee.id },
+      expiresAt: inDays(30),
+      name: "B extra key",
+    });
     await updateFeatureFlags({ accountId: platformId, featureFlags: { named: "discourage" } });
     // A second employee of B without 2FA, signed in through the invitation flow, for the enrolment routes.
-    const invitation = await inviteEmployee({ name: "B second employee", email: `b-second.${platformId}@example.com`, role: "admin", origin: ORIGIN });
-    return { delegatedUser, virtualAccount, payIn, recipient, transfer, submission, informationRequest, extraKey, invitation };
+    const invitation = await inviteEmployee({
+      name: "B second employee",
+      email: `b-second.${platformId}@example.com`,
+      role: "admin",
+      origin: ORIGIN,
+    });
+    return {
+      delegatedUser,
+      virtualAccount,
+      payIn,
+      recipient,
+      transfer,
+      submission,
+      informationRequest,
+      extraKey,
+      invitation,
+    };
   });
   const token = new URL(objects.invitation.invitationUrl).searchParams.get("token")!;
   const accepted = await acceptInvitation({ token, password: PASSWORD, ip: "127.0.0.1" });
@@ -178,7 +267,13 @@ async function send(
   { endpoint, handler }: Route,
   caller: Caller,
   cred: Cred,
-  options: { params?: Params; query?: Record<string, string>; body?: unknown; serviceAccountId?: string; session?: string } = {},
+  options: {
+    params?: Params;
+    query?: Record<string, string>;
+    body?: unknown;
+    serviceAccountId?: string;
+    session?: string;
+  } = {},
 ) {
   const search = options.query && Object.keys(options.query).length ? `?${new URLSearchParams(options.query)}` : "";
   const response = await call(handler, {
@@ -225,7 +320,8 @@ function nextTotp(authenticator: Authenticator): string {
 
 /** Whether `cred` may call the route at all: keys never use employee-only routes or hold roles, owners or settings:write. */
 const mayUse = (endpoint: Endpoint, cred: Cred) =>
-  cred === "session" || (endpoint.auth !== "session" && (!endpoint.permission || KEY_PERMISSIONS.includes(endpoint.permission)));
+  cred === "session" ||
+  (endpoint.auth !== "session" && (!endpoint.permission || KEY_PERMISSIONS.includes(endpoint.permission)));
 
 /** What B must get when it names A's object: 404, except where its credential is refused (403) before any look-up, whatever the id. */
 const refusalFor = (endpoint: Endpoint, cred: Cred) =>
@@ -241,7 +337,8 @@ function ghostOf(value: string) {
   const random = Array.from(randomBytes(20), (byte) => "0123456789abcdefghijklmnopqrstuvwxyz"[byte % 36]).join("");
   return prefix ? `${prefix}_${random}` : `ghost-${random.slice(0, 12)}`;
 }
-const ghostParams = (params: Params) => Object.fromEntries(Object.entries(params).map(([name, value]) => [name, ghostOf(value)]));
+const ghostParams = (params: Params) =>
+  Object.fromEntries(Object.entries(params).map(([name, value]) => [name, ghostOf(value)]));
 
 // --- What B may not see --------------------------------------------------------------------------
 
@@ -277,7 +374,10 @@ const markerColumns = new Set([
 
 /** A's markers found in a response (status, body and headers), after removing values B itself sent (`echoes`). */
 function leaksIn(response: { body: unknown; headers: Headers }, echoes: string[] = []): string[] {
-  let text = JSON.stringify({ body: response.body, headers: [...response.headers].filter(([name]) => name !== "x-request-id") });
+  let text = JSON.stringify({
+    body: response.body,
+    headers: [...response.headers].filter(([name]) => name !== "x-request-id"),
+  });
   for (const echo of echoes) text = text.split(echo).join("");
   return [...aMarkers].filter((marker) => text.includes(marker));
 }
@@ -289,10 +389,12 @@ function auditLeaks(response: Response, f: F): string[] {
   for (const item of itemsOf(response.body) as Record<string, unknown>[]) {
     const leaked = leaksIn({ ...response, body: { ...item, targetId: null } });
     if (leaked.length) problems.push(`audit event ${String(item.id)} shows ${leaked.join(", ")}`);
-    if (item.accountId !== f.b.platformId) problems.push(`audit event ${String(item.id)} is of account ${String(item.accountId)}, not B's`);
+    if (item.accountId !== f.b.platformId)
+      problems.push(`audit event ${String(item.id)} is of account ${String(item.accountId)}, not B's`);
     if (typeof item.targetId === "string" && aMarkers.has(item.targetId)) {
       const ownRefusal = bActors.has(String(item.actorId)) && (item.status === 404 || item.status === 403);
-      if (!ownRefusal) problems.push(`audit event ${String(item.id)} targets A's ${item.targetId}: ${JSON.stringify(item)}`);
+      if (!ownRefusal)
+        problems.push(`audit event ${String(item.id)} targets A's ${item.targetId}: ${JSON.stringify(item)}`);
     }
   }
   return problems;
@@ -303,9 +405,15 @@ async function snapshotOf(platformId: string) {
   // On PostgreSQL A's key's lastUsedAt from A's own requests is written a few seconds later: now, so it is in `before`.
   await flushKeyUses();
   const accounts = await db().account.findMany({ where: { platformId }, orderBy: { id: "asc" } });
-  const inAccounts = { where: { accountId: { in: accounts.map((account) => account.id) } }, orderBy: { id: "asc" as const } };
+  const inAccounts = {
+    where: { accountId: { in: accounts.map((account) => account.id) } },
+    orderBy: { id: "asc" as const },
+  };
   const employees = await db().employee.findMany(inAccounts);
-  const ofEmployees = { where: { employeeId: { in: employees.map((employee) => employee.id) } }, orderBy: { id: "asc" as const } };
+  const ofEmployees = {
+    where: { employeeId: { in: employees.map((employee) => employee.id) } },
+    orderBy: { id: "asc" as const },
+  };
   return {
     accounts,
     employees,
@@ -414,11 +522,20 @@ const itemsOf = (body: unknown): unknown[] => {
 };
 
 const freshInvitee = async (f: F) => {
-  const invited = await f.a.inScope("platform", () => inviteEmployee({ name: "A fresh invitee", email: `a-fresh-${seq()}.${mark}@example.com`, role: "viewer", origin: ORIGIN }));
+  const invited = await f.a.inScope("platform", () =>
+    inviteEmployee({
+      name: "A fresh invitee",
+      email: `a-fresh-${seq()}.${mark}@example.com`,
+      role: "viewer",
+      origin: ORIGIN,
+    }),
+  );
   return { id: invited.id };
 };
 const freshKey = (f: F) => async () => {
-  const key = await f.a.inScope("platform", () => issueApiKey({ createdBy: null, expiresAt: inDays(30), name: "A fresh key" }));
+  const key = await f.a.inScope("platform", () =>
+    issueApiKey({ createdBy: null, expiresAt: inDays(30), name: "A fresh key" }),
+  );
   return { key: key.id };
 };
 const freshVirtualAccount = (f: F, where: Where, by: "id" | "key") => async () => {
@@ -441,7 +558,11 @@ const virtualAccountTargets = (fresh: boolean): Target[] =>
 
 const freshWebhook = (where: Where) => async (f: F) => {
   const endpoint = await f.a.inScope(where, () =>
-    createWebhookEndpoint({ url: `https://a-fresh-${seq()}.example.com/hooks`, events: ["transfer.created"], enabled: true }),
+    createWebhookEndpoint({
+      url: `https://a-fresh-${seq()}.example.com/hooks`,
+      events: ["transfer.created"],
+      enabled: true,
+    }),
   );
   return { id: endpoint.id };
 };
@@ -465,7 +586,11 @@ const fixtures: Record<string, Entry> = {
     kind: "plain",
     calls: [
       { label: "newest first", query: () => ({ limit: "100" }), own: (f) => [f.b.platformId, f.b.sub.id] },
-      { label: "oldest first", query: () => ({ limit: "100", order: "asc" }), own: (f) => [f.b.platformId, f.b.sub.id] },
+      {
+        label: "oldest first",
+        query: () => ({ limit: "100", order: "asc" }),
+        own: (f) => [f.b.platformId, f.b.sub.id],
+      },
     ],
   },
   "POST /v1/accounts/{accountId}": {
@@ -526,8 +651,18 @@ const fixtures: Record<string, Entry> = {
   "POST /v1/api_keys/{key}": {
     kind: "params",
     targets: [
-      { label: "A's extra key", account: "platform", params: (f) => ({ key: f.a.extraKey.id }), fresh: (f) => freshKey(f)() },
-      { label: "A's key issued through the API", account: "platform", params: () => ({ key: sessionIssuedKeyId }), fresh: (f) => freshKey(f)() },
+      {
+        label: "A's extra key",
+        account: "platform",
+        params: (f) => ({ key: f.a.extraKey.id }),
+        fresh: (f) => freshKey(f)(),
+      },
+      {
+        label: "A's key issued through the API",
+        account: "platform",
+        params: () => ({ key: sessionIssuedKeyId }),
+        fresh: (f) => freshKey(f)(),
+      },
     ],
     body: () => ({ cidrAllowlist: ["10.0.0.0/8"] }),
     own: (f) => ({ key: f.b.extraKey.id }),
@@ -535,7 +670,13 @@ const fixtures: Record<string, Entry> = {
   "POST /v1/api_keys/{key}/roll": {
     kind: "params",
     targets: [
-      { label: "A's extra key", account: "platform", params: (f) => ({ key: f.a.extraKey.id }), fresh: (f) => freshKey(f)(), freshShows: "A fresh key" },
+      {
+        label: "A's extra key",
+        account: "platform",
+        params: (f) => ({ key: f.a.extraKey.id }),
+        fresh: (f) => freshKey(f)(),
+        freshShows: "A fresh key",
+      },
     ],
     body: () => ({ expiresAt: inDays(10), overlapSeconds: 60 }),
     own: (f) => ({ key: f.b.extraKey.id }),
@@ -543,8 +684,18 @@ const fixtures: Record<string, Entry> = {
   "DELETE /v1/api_keys/{key}": {
     kind: "params",
     targets: [
-      { label: "A's extra key", account: "platform", params: (f) => ({ key: f.a.extraKey.id }), fresh: (f) => freshKey(f)() },
-      { label: "A's key issued through the API", account: "platform", params: () => ({ key: sessionIssuedKeyId }), fresh: (f) => freshKey(f)() },
+      {
+        label: "A's extra key",
+        account: "platform",
+        params: (f) => ({ key: f.a.extraKey.id }),
+        fresh: (f) => freshKey(f)(),
+      },
+      {
+        label: "A's key issued through the API",
+        account: "platform",
+        params: () => ({ key: sessionIssuedKeyId }),
+        fresh: (f) => freshKey(f)(),
+      },
     ],
     own: (f) => ({ key: f.b.extraKey.id }),
   },
@@ -555,7 +706,11 @@ const fixtures: Record<string, Entry> = {
       { label: "first page", query: () => ({ limit: "100" }), audit: true },
       { label: "filtered by A's key as actor", query: (f) => ({ actorId: f.a.key.id }), empty: true },
       { label: "filtered by A's employee as actor", query: (f) => ({ actorId: f.a.staff.employee.id }), empty: true },
-      { label: "filtered by an action A performed", query: () => ({ action: "sandbox.recipient.create", limit: "100" }), audit: true },
+      {
+        label: "filtered by an action A performed",
+        query: () => ({ action: "sandbox.recipient.create", limit: "100" }),
+        audit: true,
+      },
     ],
   },
 
@@ -580,7 +735,11 @@ const fixtures: Record<string, Entry> = {
     kind: "params",
     targets: [
       { label: "A's delegated user", account: "platform", params: (f) => ({ id: f.a.delegatedUser.id }) },
-      { label: "A's sub-account's delegated user", account: "sub", params: (f) => ({ id: f.a.subObjects.delegatedUser.id }) },
+      {
+        label: "A's sub-account's delegated user",
+        account: "sub",
+        params: (f) => ({ id: f.a.subObjects.delegatedUser.id }),
+      },
     ],
     own: (f) => ({ id: f.b.delegatedUser.id }),
   },
@@ -603,7 +762,13 @@ const fixtures: Record<string, Entry> = {
   },
   "POST /v1/employees/totp": {
     kind: "plain",
-    calls: [{ label: "start enrolment (B's second employee, no 2FA yet)", session: (f) => f.b.secondSession, body: () => ({ password: PASSWORD }) }],
+    calls: [
+      {
+        label: "start enrolment (B's second employee, no 2FA yet)",
+        session: (f) => f.b.secondSession,
+        body: () => ({ password: PASSWORD }),
+      },
+    ],
   },
   "POST /v1/employees/totp/confirm": {
     kind: "plain",
@@ -615,28 +780,52 @@ const fixtures: Record<string, Entry> = {
         body: async (f: F) => {
           const enrolled = await db().employee.findUniqueOrThrow({ where: { id: f.b.second.id } });
           if (enrolled.totpEnabledAt) return { code: "123456" };
-          const { secret } = await startTotpEnrolment({ employeeId: f.b.second.id, password: PASSWORD, ip: "127.0.0.1" });
+          const { secret } = await startTotpEnrolment({
+            employeeId: f.b.second.id,
+            password: PASSWORD,
+            ip: "127.0.0.1",
+          });
           return { code: nextTotp(new Authenticator(secret)) };
         },
       },
     ],
   },
-  "GET /v1/employees": { kind: "plain", calls: [{ label: "list", own: (f) => [f.b.staff.employee.id, f.b.second.id] }] },
+  "GET /v1/employees": {
+    kind: "plain",
+    calls: [{ label: "list", own: (f) => [f.b.staff.employee.id, f.b.second.id] }],
+  },
   "POST /v1/employees": {
     kind: "plain",
     calls: [{ label: "invite", body: () => ({ name: "B invitee", email: `b-invitee-${seq()}@example.com` }) }],
   },
   "POST /v1/employees/{id}": {
     kind: "params",
-    targets: [{ label: "A's invited employee", account: "platform", params: (f) => ({ id: f.a.invited.id }), fresh: (f) => freshInvitee(f) }],
+    targets: [
+      {
+        label: "A's invited employee",
+        account: "platform",
+        params: (f) => ({ id: f.a.invited.id }),
+        fresh: (f) => freshInvitee(f),
+      },
+    ],
     body: () => ({ role: "developer" }),
     own: (f) => ({ id: f.b.second.id }),
   },
   "DELETE /v1/employees/{id}": {
     kind: "params",
     targets: [
-      { label: "A's invited employee", account: "platform", params: (f) => ({ id: f.a.invited.id }), fresh: (f) => freshInvitee(f) },
-      { label: "A's signed-in employee", account: "platform", params: (f) => ({ id: f.a.staff.employee.id }), fresh: (f) => freshInvitee(f) },
+      {
+        label: "A's invited employee",
+        account: "platform",
+        params: (f) => ({ id: f.a.invited.id }),
+        fresh: (f) => freshInvitee(f),
+      },
+      {
+        label: "A's signed-in employee",
+        account: "platform",
+        params: (f) => ({ id: f.a.staff.employee.id }),
+        fresh: (f) => freshInvitee(f),
+      },
     ],
     own: (f) => ({ id: f.b.second.id }),
   },
@@ -647,7 +836,9 @@ const fixtures: Record<string, Entry> = {
         label: "A's employee with 2FA",
         account: "platform",
         params: (f) => ({ id: f.a.staff.employee.id }),
-        fresh: async (f) => ({ id: (await signedInEmployee({ platform: { id: f.a.platformId }, totp: true, role: "viewer" })).employee.id }),
+        fresh: async (f) => ({
+          id: (await signedInEmployee({ platform: { id: f.a.platformId }, totp: true, role: "viewer" })).employee.id,
+        }),
       },
     ],
     own: (f) => ({ id: f.b.second.id }),
@@ -655,13 +846,23 @@ const fixtures: Record<string, Entry> = {
   "POST /v1/employees/me/password": {
     kind: "plain",
     calls: [
-      { label: "the same password again", body: () => ({ currentPassword: PASSWORD, newPassword: PASSWORD }), check: (body) => expect(fieldOf(body, "passwordChanged")).toBe(true) },
-      { label: "a wrong current password", body: () => ({ currentPassword: "not the password", newPassword: PASSWORD }), status: 422 },
+      {
+        label: "the same password again",
+        body: () => ({ currentPassword: PASSWORD, newPassword: PASSWORD }),
+        check: (body) => expect(fieldOf(body, "passwordChanged")).toBe(true),
+      },
+      {
+        label: "a wrong current password",
+        body: () => ({ currentPassword: "not the password", newPassword: PASSWORD }),
+        status: 422,
+      },
     ],
   },
   "POST /v1/employees/totp/recovery_codes": {
     kind: "plain",
-    calls: [{ label: "new codes for B's employee", check: (body) => expect(fieldOf(body, "recoveryCodes")).toHaveLength(10) }],
+    calls: [
+      { label: "new codes for B's employee", check: (body) => expect(fieldOf(body, "recoveryCodes")).toHaveLength(10) },
+    ],
   },
   "GET /v1/sessions": {
     kind: "plain",
@@ -690,11 +891,22 @@ const fixtures: Record<string, Entry> = {
   },
   "GET /v1/settings": {
     kind: "plain",
-    calls: [{ label: "B's settings", check: (body) => expect(body).toEqual({ requireTwoFactor: false, fourEyesApproval: false }) }],
+    calls: [
+      {
+        label: "B's settings",
+        check: (body) => expect(body).toEqual({ requireTwoFactor: false, fourEyesApproval: false }),
+      },
+    ],
   },
   "POST /v1/settings": {
     kind: "plain",
-    calls: [{ label: "B's settings, unchanged", body: () => ({ fourEyesApproval: false }), check: (body) => expect(fieldOf(body, "fourEyesApproval")).toBe(false) }],
+    calls: [
+      {
+        label: "B's settings, unchanged",
+        body: () => ({ fourEyesApproval: false }),
+        check: (body) => expect(fieldOf(body, "fourEyesApproval")).toBe(false),
+      },
+    ],
   },
   "GET /v1/employees/{id}": {
     kind: "params",
@@ -717,48 +929,86 @@ const fixtures: Record<string, Entry> = {
       { label: "of A's kind", query: () => ({ kind: "due_diligence", limit: "100" }) },
     ],
   },
-  "GET /v1/information_requests/{id}": onePlatformObject("A's information request", "id", (side) => side.informationRequest),
+  "GET /v1/information_requests/{id}": onePlatformObject(
+    "A's information request",
+    "id",
+    (side) => side.informationRequest,
+  ),
   "GET /v1/transfers/{id}": onePlatformObject("A's transfer", "id", (side) => side.transfer),
   "GET /v1/transfers/{id}/information_requests": onePlatformObject("A's transfer", "id", (side) => side.transfer),
-  "POST /v1/information_requests/{id}/status": onePlatformObject("A's information request", "id", (side) => side.informationRequest, {
-    fresh: async (f) => {
-      const request = await f.a.inScope("platform", () => raiseInformationRequest({ kind: "due_diligence", transferId: f.a.transfer.id }));
-      return { id: request.id };
+  "POST /v1/information_requests/{id}/status": onePlatformObject(
+    "A's information request",
+    "id",
+    (side) => side.informationRequest,
+    {
+      fresh: async (f) => {
+        const request = await f.a.inScope("platform", () =>
+          raiseInformationRequest({ kind: "due_diligence", transferId: f.a.transfer.id }),
+        );
+        return { id: request.id };
+      },
+      body: () => ({ status: "on_review" }),
     },
-    body: () => ({ status: "on_review" }),
-  }),
+  ),
   "POST /v1/sandbox/information_requests": {
     kind: "plain",
     calls: [
       { label: "raise", body: () => ({ kind: "endorsement" }) },
-      { label: "raise for B's transfer and submission", body: (f) => ({ kind: "due_diligence", transferId: f.b.transfer.id, submissionId: f.b.submission.id }) },
+      {
+        label: "raise for B's transfer and submission",
+        body: (f) => ({ kind: "due_diligence", transferId: f.b.transfer.id, submissionId: f.b.submission.id }),
+      },
     ],
     refs: [
       { label: "A's transferId", body: (f) => ({ kind: "due_diligence", transferId: f.a.transfer.id }) },
       { label: "A's submissionId", body: (f) => ({ kind: "due_diligence", submissionId: f.a.submission.id }) },
-      { label: "A's transferId and submissionId", body: (f) => ({ kind: "endorsement", transferId: f.a.transfer.id, submissionId: f.a.submission.id }) },
+      {
+        label: "A's transferId and submissionId",
+        body: (f) => ({ kind: "endorsement", transferId: f.a.transfer.id, submissionId: f.a.submission.id }),
+      },
     ],
   },
 
-  "POST /v1/kyc/submissions/{submissionId}/agreements": onePlatformObject("A's KYC submission", "submissionId", (side) => side.submission, {
-    fresh: async (f) => {
-      const submission = await f.a.inScope("platform", () => createKycSubmission({ type: "individual", beneficiaries: [] }));
-      return { submissionId: submission.id };
+  "POST /v1/kyc/submissions/{submissionId}/agreements": onePlatformObject(
+    "A's KYC submission",
+    "submissionId",
+    (side) => side.submission,
+    {
+      fresh: async (f) => {
+        const submission = await f.a.inScope("platform", () =>
+          createKycSubmission({ type: "individual", beneficiaries: [] }),
+        );
+        return { submissionId: submission.id };
+      },
+      body: () => ({ documentSetId: "walk-terms-v1", ipAddress: "198.51.100.4" }),
     },
-    body: () => ({ documentSetId: "walk-terms-v1", ipAddress: "198.51.100.4" }),
-  }),
-  "GET /v1/kyc/submissions/{submissionId}/beneficiaries": onePlatformObject("A's KYC submission", "submissionId", (side) => side.submission, {
-    shows: (f) => f.a.submission.beneficiaries[0]!.id,
-  }),
+  ),
+  "GET /v1/kyc/submissions/{submissionId}/beneficiaries": onePlatformObject(
+    "A's KYC submission",
+    "submissionId",
+    (side) => side.submission,
+    {
+      shows: (f) => f.a.submission.beneficiaries[0]!.id,
+    },
+  ),
   "GET /v1/kyc/submissions": {
     kind: "plain",
     calls: [{ label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.submission.id] }],
   },
-  "GET /v1/kyc/submissions/{submissionId}": onePlatformObject("A's KYC submission", "submissionId", (side) => side.submission),
+  "GET /v1/kyc/submissions/{submissionId}": onePlatformObject(
+    "A's KYC submission",
+    "submissionId",
+    (side) => side.submission,
+  ),
   "GET /v1/kyc/profile": {
     kind: "plain",
     // B never sets these fields (POST /v1/kyc/update_profile above sets firstName only): A's values must not show.
-    calls: [{ label: "B's own profile", check: (body) => expect(body).toMatchObject({ lastName: null, email: null, phone: null, address: null }) }],
+    calls: [
+      {
+        label: "B's own profile",
+        check: (body) => expect(body).toMatchObject({ lastName: null, email: null, phone: null, address: null }),
+      },
+    ],
   },
   "POST /v1/kyc/update_profile": {
     kind: "plain",
@@ -775,7 +1025,10 @@ const fixtures: Record<string, Entry> = {
     calls: [
       {
         label: "create",
-        body: () => ({ type: "business", beneficiaries: [{ type: "individual", country: "BE", roles: ["director"], shareSize: 10 }] }),
+        body: () => ({
+          type: "business",
+          beneficiaries: [{ type: "individual", country: "BE", roles: ["director"], shareSize: 10 }],
+        }),
       },
     ],
   },
@@ -793,11 +1046,16 @@ const fixtures: Record<string, Entry> = {
       label: where === "sub" ? "A's sub-account's recipient" : "A's recipient",
       account: where,
       params: (f: F) => ({ id: (where === "sub" ? f.a.subObjects.recipient : f.a.recipient).id }),
-      fresh: async (f: F) => ({ id: (await f.a.inScope(where, () => createRecipient({ name: "A fresh recipient" }))).id }),
+      fresh: async (f: F) => ({
+        id: (await f.a.inScope(where, () => createRecipient({ name: "A fresh recipient" }))).id,
+      }),
     })),
     own: (f) => ({ id: f.b.recipient.id }),
   },
-  "POST /v1/sandbox/recipients": { kind: "plain", calls: [{ label: "create", body: () => ({ name: `B recipient ${seq()}` }) }] },
+  "POST /v1/sandbox/recipients": {
+    kind: "plain",
+    calls: [{ label: "create", body: () => ({ name: `B recipient ${seq()}` }) }],
+  },
 
   "GET /v1/transactions": listFilteredByA((f) => f.b.payIn.id, {
     "filtered by A's virtual account": (f) => ({ virtualAccountId: f.a.virtualAccount.id }),
@@ -806,10 +1064,15 @@ const fixtures: Record<string, Entry> = {
   }),
   "POST /v1/sandbox/transfers": {
     kind: "plain",
-    calls: [{ label: "to B's recipient", body: (f) => ({ recipientId: f.b.recipient.id, amount: "4.00", currency: "EUR" }) }],
+    calls: [
+      { label: "to B's recipient", body: (f) => ({ recipientId: f.b.recipient.id, amount: "4.00", currency: "EUR" }) },
+    ],
     refs: [
       { label: "A's recipientId", body: (f) => ({ recipientId: f.a.recipient.id, amount: "4.00", currency: "EUR" }) },
-      { label: "A's sub-account's recipientId", body: (f) => ({ recipientId: f.a.subObjects.recipient.id, amount: "4.00", currency: "EUR" }) },
+      {
+        label: "A's sub-account's recipientId",
+        body: (f) => ({ recipientId: f.a.subObjects.recipient.id, amount: "4.00", currency: "EUR" }),
+      },
     ],
   },
 
@@ -841,26 +1104,50 @@ const fixtures: Record<string, Entry> = {
   },
   "GET /v1/webhook_endpoints/events": {
     kind: "plain",
-    calls: [{ label: "event types", check: (body) => expect((body as { type: string }[]).map((item) => item.type)).toEqual(EVENT_TYPE_NAMES) }],
+    calls: [
+      {
+        label: "event types",
+        check: (body) => expect((body as { type: string }[]).map((item) => item.type)).toEqual(EVENT_TYPE_NAMES),
+      },
+    ],
   },
   "GET /v1/webhook_endpoints": { kind: "plain", calls: [{ label: "list", own: (f) => [f.b.webhook.id] }] },
   "POST /v1/webhook_endpoints": {
     kind: "plain",
-    calls: [{ label: "create", body: () => ({ url: `https://b-${seq()}.example.com/hooks`, events: ["recipient.deleted"] }) }],
+    calls: [
+      { label: "create", body: () => ({ url: `https://b-${seq()}.example.com/hooks`, events: ["recipient.deleted"] }) },
+    ],
   },
-  "GET /v1/webhook_endpoints/{id}": { kind: "params", targets: webhookTargets(false), own: (f) => ({ id: f.b.webhook.id }) },
+  "GET /v1/webhook_endpoints/{id}": {
+    kind: "params",
+    targets: webhookTargets(false),
+    own: (f) => ({ id: f.b.webhook.id }),
+  },
   "POST /v1/webhook_endpoints/{id}": {
     kind: "params",
     targets: webhookTargets(true),
     body: () => ({ description: "changed by the walk" }),
     own: (f) => ({ id: f.b.webhook.id }),
   },
-  "DELETE /v1/webhook_endpoints/{id}": { kind: "params", targets: webhookTargets(true), own: (f) => ({ id: f.b.webhook.id }) },
-  "GET /v1/webhook_endpoints/{id}/events": { kind: "params", targets: webhookTargets(false), own: (f) => ({ id: f.b.webhook.id }) },
+  "DELETE /v1/webhook_endpoints/{id}": {
+    kind: "params",
+    targets: webhookTargets(true),
+    own: (f) => ({ id: f.b.webhook.id }),
+  },
+  "GET /v1/webhook_endpoints/{id}/events": {
+    kind: "params",
+    targets: webhookTargets(false),
+    own: (f) => ({ id: f.b.webhook.id }),
+  },
   "POST /v1/webhook_endpoints/{id}/events/{eventId}/retry": {
     kind: "params",
     targets: [
-      { label: "A's delivery", account: "platform", params: (f) => ({ id: f.a.webhook.id, eventId: f.a.delivery.id }), shows: (f) => f.a.delivery.id },
+      {
+        label: "A's delivery",
+        account: "platform",
+        params: (f) => ({ id: f.a.webhook.id, eventId: f.a.delivery.id }),
+        shows: (f) => f.a.delivery.id,
+      },
       {
         label: "A's sub-account's delivery",
         account: "sub",
@@ -870,7 +1157,11 @@ const fixtures: Record<string, Entry> = {
     ],
     own: (f) => ({ id: f.b.webhook.id, eventId: f.b.delivery.id }),
   },
-  "POST /v1/webhook_endpoints/{id}/test": { kind: "params", targets: webhookTargets(false), own: (f) => ({ id: f.b.webhook.id }) },
+  "POST /v1/webhook_endpoints/{id}/test": {
+    kind: "params",
+    targets: webhookTargets(false),
+    own: (f) => ({ id: f.b.webhook.id }),
+  },
 
   "POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in": {
     kind: "params",
@@ -886,14 +1177,24 @@ const allKeys = allEndpoints.map(keyOf);
 const nonPublicKeys = allEndpoints.filter((endpoint) => endpoint.auth !== "public").map(keyOf);
 const paramKeys = nonPublicKeys.filter((key) => key.includes("{"));
 const plainKeys = nonPublicKeys.filter((key) => !key.includes("{"));
-const refKeys = plainKeys.filter((key) => fixtures[key]?.kind === "plain" && (fixtures[key] as PlainEntry).refs?.length);
+const refKeys = plainKeys.filter(
+  (key) => fixtures[key]?.kind === "plain" && (fixtures[key] as PlainEntry).refs?.length,
+);
 
 let f: F;
 let sessionIssuedKeyId = "";
 let before: Awaited<ReturnType<typeof snapshotOf>>;
 
-const asA = (): Caller => ({ apiKey: f.a.key.secret, session: f.a.staff.session, authenticator: f.a.staff.authenticator! });
-const asB = (): Caller => ({ apiKey: f.b.key.secret, session: f.b.staff.session, authenticator: f.b.staff.authenticator! });
+const asA = (): Caller => ({
+  apiKey: f.a.key.secret,
+  session: f.a.staff.session,
+  authenticator: f.a.staff.authenticator!,
+});
+const asB = (): Caller => ({
+  apiKey: f.b.key.secret,
+  session: f.b.staff.session,
+  authenticator: f.b.staff.authenticator!,
+});
 
 function routeOf(key: string): Route {
   const route = routeByKey.get(key);
@@ -903,7 +1204,10 @@ function routeOf(key: string): Route {
 
 function entryOf<K extends Entry["kind"]>(key: string, kind: K): Extract<Entry, { kind: K }> {
   const entry = fixtures[key];
-  if (!entry) throw new Error(`${key} has no entry in the tenancy walk's fixtures table: add one (which of A's objects it names, a valid body)`);
+  if (!entry)
+    throw new Error(
+      `${key} has no entry in the tenancy walk's fixtures table: add one (which of A's objects it names, a valid body)`,
+    );
   if (entry.kind !== kind) throw new Error(`${key}: the fixtures table says ${entry.kind}, the walk expected ${kind}`);
   return entry as Extract<Entry, { kind: K }>;
 }
@@ -934,9 +1238,13 @@ beforeAll(async () => {
   // Some audit events of A, made through the handlers with A's key and A's session.
   const flags = await send(routeOf("POST /v1/feature_flags"), asA(), "key", { body: { partner: "require" } });
   expect(flags.status).toBe(200);
-  const recipient = await send(routeOf("POST /v1/sandbox/recipients"), asA(), "key", { body: { name: `A-${mark} recipient via API` } });
+  const recipient = await send(routeOf("POST /v1/sandbox/recipients"), asA(), "key", {
+    body: { name: `A-${mark} recipient via API` },
+  });
   expect(recipient.status).toBe(201);
-  const issued = await send(routeOf("POST /v1/api_keys"), asA(), "session", { body: { expiresAt: inDays(20), name: `A-${mark} session key` } });
+  const issued = await send(routeOf("POST /v1/api_keys"), asA(), "session", {
+    body: { expiresAt: inDays(20), name: `A-${mark} session key` },
+  });
   expect(issued.status).toBe(201);
   sessionIssuedKeyId = stringOf(issued, "id");
   const listed = await send(routeOf("GET /v1/delegated_users"), asA(), "key");
@@ -953,11 +1261,17 @@ beforeAll(async () => {
   const auditEvents = await db().auditEvent.findMany({ where: { platformId: a.platformId } });
   expect(auditEvents.length).toBeGreaterThanOrEqual(3);
   for (const event of auditEvents) aMarkers.add(event.id).add(event.requestId);
-  aMarkers.add(mark).add(a.key.secret).add(a.staff.session).add(a.staff.authenticator!.secret).add(stringOf(issued, "secret"));
+  aMarkers
+    .add(mark)
+    .add(a.key.secret)
+    .add(a.staff.session)
+    .add(a.staff.authenticator!.secret)
+    .add(stringOf(issued, "secret"));
   for (const code of a.staff.recoveryCodes) aMarkers.add(code);
   aMarkers.add(new URL(a.invited.invitationUrl).searchParams.get("token")!);
   // Sanity: B's own ids are not A's (the markers would otherwise flag B's own data).
-  for (const own of [b.platformId, b.sub.id, b.key.id, b.delegatedUser.id, b.virtualAccount.id]) expect(aMarkers.has(own)).toBe(false);
+  for (const own of [b.platformId, b.sub.id, b.key.id, b.delegatedUser.id, b.virtualAccount.id])
+    expect(aMarkers.has(own)).toBe(false);
 });
 
 describe("tenancy walk: platform B against platform A's data", () => {
@@ -965,12 +1279,21 @@ describe("tenancy walk: platform B against platform A's data", () => {
     const missing = allKeys.filter((key) => !fixtures[key]);
     const stale = Object.keys(fixtures).filter((key) => !allKeys.includes(key));
     const publicMismatch = allEndpoints
-      .filter((endpoint) => fixtures[keyOf(endpoint)] && (fixtures[keyOf(endpoint)]!.kind === "public") !== (endpoint.auth === "public"))
+      .filter(
+        (endpoint) =>
+          fixtures[keyOf(endpoint)] && (fixtures[keyOf(endpoint)]!.kind === "public") !== (endpoint.auth === "public"),
+      )
       .map(keyOf);
     const kindMismatch = nonPublicKeys.filter(
-      (key) => fixtures[key] && fixtures[key]!.kind !== "public" && (fixtures[key]!.kind === "params") !== key.includes("{"),
+      (key) =>
+        fixtures[key] && fixtures[key]!.kind !== "public" && (fixtures[key]!.kind === "params") !== key.includes("{"),
     );
-    expect({ missing, stale, publicMismatch, kindMismatch }).toEqual({ missing: [], stale: [], publicMismatch: [], kindMismatch: [] });
+    expect({ missing, stale, publicMismatch, kindMismatch }).toEqual({
+      missing: [],
+      stale: [],
+      publicMismatch: [],
+      kindMismatch: [],
+    });
     expect(routes).toHaveLength(allEndpoints.length);
   });
 
@@ -983,11 +1306,19 @@ describe("tenancy walk: platform B against platform A's data", () => {
           const response = await send(route, asB(), cred, { params, body: entry.body?.(f) });
           const ghost = await send(route, asB(), cred, { params: ghostParams(params), body: entry.body?.(f) });
           const where = `${target.label} (${JSON.stringify(params)}) with B's ${cred}`;
-          if (response.status !== expected.status || response.body?.error_code !== expected.error_code || response.body?.http_code !== expected.status) {
-            problems.push(`${where}: expected ${expected.status} ${expected.error_code}, got ${describeResponse(response)}`);
+          if (
+            response.status !== expected.status ||
+            response.body?.error_code !== expected.error_code ||
+            response.body?.http_code !== expected.status
+          ) {
+            problems.push(
+              `${where}: expected ${expected.status} ${expected.error_code}, got ${describeResponse(response)}`,
+            );
           }
           if (response.body?.message !== ghost.body?.message || response.status !== ghost.status) {
-            problems.push(`${where}: answer differs from an id that exists nowhere: ${describeResponse(response)} vs ${describeResponse(ghost)}`);
+            problems.push(
+              `${where}: answer differs from an id that exists nowhere: ${describeResponse(response)} vs ${describeResponse(ghost)}`,
+            );
           }
           const leaked = leaksIn(response);
           if (leaked.length) problems.push(`${where}: the answer shows A's ${leaked.join(", ")}`);
@@ -1009,13 +1340,18 @@ describe("tenancy walk: platform B against platform A's data", () => {
           const where = `${plain.label} with B's ${cred}`;
           const keyRefused = !mayUse(route.endpoint, cred);
           const expected = keyRefused ? 403 : (plain.status ?? successOf(route.endpoint));
-          if (response.status !== expected) problems.push(`${where}: expected ${expected}, got ${describeResponse(response)}`);
-          const leaked = plain.audit ? auditLeaks(response, f) : leaksIn(response, plain.echoes?.(f)).map((marker) => `shows A's ${marker}`);
+          if (response.status !== expected)
+            problems.push(`${where}: expected ${expected}, got ${describeResponse(response)}`);
+          const leaked = plain.audit
+            ? auditLeaks(response, f)
+            : leaksIn(response, plain.echoes?.(f)).map((marker) => `shows A's ${marker}`);
           if (leaked.length) problems.push(`${where}: ${leaked.join("; ")} in ${describeResponse(response)}`);
           if (keyRefused || response.status !== expected) continue;
-          if (plain.empty && itemsOf(response.body).length !== 0) problems.push(`${where}: expected no items, got ${describeResponse(response)}`);
+          if (plain.empty && itemsOf(response.body).length !== 0)
+            problems.push(`${where}: expected no items, got ${describeResponse(response)}`);
           for (const own of plain.own?.(f) ?? []) {
-            if (!JSON.stringify(response.body).includes(own)) problems.push(`${where}: B's own ${own} is missing from ${describeResponse(response)}`);
+            if (!JSON.stringify(response.body).includes(own))
+              problems.push(`${where}: B's own ${own} is missing from ${describeResponse(response)}`);
           }
           await plain.check?.(response.body, f);
         }
@@ -1026,8 +1362,14 @@ describe("tenancy walk: platform B against platform A's data", () => {
       for (const ref of entry.refs ?? []) {
         for (const cred of ["key", "session"] as const) {
           const response = await send(route, asB(), cred, { body: ref.body(f) });
-          if (response.status !== 404 || response.body?.error_code !== "err_not_found" || response.body?.http_code !== 404) {
-            problems.push(`${ref.label} with B's ${cred}: expected 404 err_not_found, got ${describeResponse(response)}`);
+          if (
+            response.status !== 404 ||
+            response.body?.error_code !== "err_not_found" ||
+            response.body?.http_code !== 404
+          ) {
+            problems.push(
+              `${ref.label} with B's ${cred}: expected 404 err_not_found, got ${describeResponse(response)}`,
+            );
           }
         }
       }
@@ -1037,7 +1379,8 @@ describe("tenancy walk: platform B against platform A's data", () => {
   describe("Service-Account-Id naming A's account: 404 for B, on B's own objects, exactly as for an account that exists nowhere", () => {
     it.each(nonPublicKeys)("%s", async (key) => {
       const entry = fixtures[key];
-      if (!entry || entry.kind === "public") throw new Error(`${key} has no entry in the tenancy walk's fixtures table`);
+      if (!entry || entry.kind === "public")
+        throw new Error(`${key} has no entry in the tenancy walk's fixtures table`);
       const route = routeOf(key);
       const first = entry.kind === "plain" ? entry.calls[0] : undefined;
       const problems: string[] = [];
@@ -1060,13 +1403,18 @@ describe("tenancy walk: platform B against platform A's data", () => {
           answers.push(response);
           const where = `Service-Account-Id: ${label} with B's ${cred}`;
           if (response.status !== expected.status || response.body?.error_code !== expected.error_code) {
-            problems.push(`${where}: expected ${expected.status} ${expected.error_code}, got ${describeResponse(response)}`);
+            problems.push(
+              `${where}: expected ${expected.status} ${expected.error_code}, got ${describeResponse(response)}`,
+            );
           }
           const leaked = leaksIn(response, [serviceAccountId]);
           if (leaked.length) problems.push(`${where}: the answer shows A's ${leaked.join(", ")}`);
         }
         const messages = new Set(answers.map((answer) => `${answer.status} ${answer.body?.message}`));
-        if (messages.size !== 1) problems.push(`B's ${cred}: A's accounts answer differently from an unknown one: ${[...messages].join(" | ")}`);
+        if (messages.size !== 1)
+          problems.push(
+            `B's ${cred}: A's accounts answer differently from an unknown one: ${[...messages].join(" | ")}`,
+          );
       }
       expect(problems).toEqual([]);
     });
@@ -1112,8 +1460,13 @@ describe("tenancy walk: platform B against platform A's data", () => {
             problems.push(`${where}: expected ${successOf(route.endpoint)}, got ${describeResponse(response)}`);
             continue;
           }
-          const shown = target.fresh ? (target.freshShows ?? Object.values(params)[0]!) : target.shows ? target.shows(f) : Object.values(params)[0]!;
-          if (!JSON.stringify(response.body).includes(shown)) problems.push(`${where}: ${shown} is missing from ${describeResponse(response)}`);
+          const shown = target.fresh
+            ? (target.freshShows ?? Object.values(params)[0]!)
+            : target.shows
+              ? target.shows(f)
+              : Object.values(params)[0]!;
+          if (!JSON.stringify(response.body).includes(shown))
+            problems.push(`${where}: ${shown} is missing from ${describeResponse(response)}`);
         }
       }
     });
@@ -1126,7 +1479,9 @@ describe("tenancy walk: platform B against platform A's data", () => {
           const inSub = Object.values(body).includes(f.a.subObjects.recipient.id);
           const response = await send(route, asA(), cred, { body, serviceAccountId: inSub ? f.a.sub.id : undefined });
           if (response.status !== successOf(route.endpoint)) {
-            problems.push(`${ref.label} with A's ${cred}: expected ${successOf(route.endpoint)}, got ${describeResponse(response)}`);
+            problems.push(
+              `${ref.label} with A's ${cred}: expected ${successOf(route.endpoint)}, got ${describeResponse(response)}`,
+            );
           }
         }
       }

@@ -32,15 +32,28 @@ describe("vitestFailures", () => {
               fullName: "outer fails",
               status: "failed",
               title: "fails",
-              failureMessages: ["AssertionError: one is two: expected 1 to be 2 // Object.is equality\n    at /work/main/lib/zz-fail.test.ts:3:47"],
+              failureMessages: [
+                "AssertionError: one is two: expected 1 to be 2 // Object.is equality\n    at /work/main/lib/zz-fail.test.ts:3:47",
+              ],
             },
-            { ancestorTitles: ["outer"], fullName: "outer passes", status: "passed", title: "passes", failureMessages: [] },
+            {
+              ancestorTitles: ["outer"],
+              fullName: "outer passes",
+              status: "passed",
+              title: "passes",
+              failureMessages: [],
+            },
           ],
           status: "failed",
           message: "",
           name: path.join(process.cwd(), "lib/zz-fail.test.ts"),
         },
-        { assertionResults: [{ fullName: "fine", status: "passed", failureMessages: [] }], status: "passed", message: "", name: path.join(process.cwd(), "lib/ok.test.ts") },
+        {
+          assertionResults: [{ fullName: "fine", status: "passed", failureMessages: [] }],
+          status: "passed",
+          message: "",
+          name: path.join(process.cwd(), "lib/ok.test.ts"),
+        },
       ],
     });
     expect(vitestFailures(file)).toEqual([
@@ -60,7 +73,9 @@ describe("playwrightFailures", () => {
   it("names each test that did not end as expected, with its file, line, describe titles and error", () => {
     const failedResult = {
       status: "failed",
-      error: { message: "Error: one is two\n\n\u001b[2mexpect(\u001b[22m\u001b[31mreceived\u001b[39m\u001b[2m).\u001b[22mtoBe" },
+      error: {
+        message: "Error: one is two\n\n\u001b[2mexpect(\u001b[22m\u001b[31mreceived\u001b[39m\u001b[2m).\u001b[22mtoBe",
+      },
     };
     const file = report("playwright.json", {
       suites: [
@@ -68,15 +83,32 @@ describe("playwrightFailures", () => {
           title: "a.spec.ts",
           file: "a.spec.ts",
           line: 0,
-          specs: [{ title: "top level", file: "a.spec.ts", line: 9, tests: [{ status: "flaky", results: [failedResult, { status: "passed" }] }] }],
+          specs: [
+            {
+              title: "top level",
+              file: "a.spec.ts",
+              line: 9,
+              tests: [{ status: "flaky", results: [failedResult, { status: "passed" }] }],
+            },
+          ],
           suites: [
             {
               title: "group",
               file: "a.spec.ts",
               line: 2,
               specs: [
-                { title: "fails", file: "a.spec.ts", line: 3, tests: [{ status: "unexpected", results: [{ status: "passed" }, failedResult] }] },
-                { title: "passes", file: "a.spec.ts", line: 4, tests: [{ status: "expected", results: [{ status: "passed" }] }] },
+                {
+                  title: "fails",
+                  file: "a.spec.ts",
+                  line: 3,
+                  tests: [{ status: "unexpected", results: [{ status: "passed" }, failedResult] }],
+                },
+                {
+                  title: "passes",
+                  file: "a.spec.ts",
+                  line: 4,
+                  tests: [{ status: "expected", results: [{ status: "passed" }] }],
+                },
                 { title: "skipped", file: "a.spec.ts", line: 5, tests: [{ status: "skipped", results: [] }] },
               ],
             },
@@ -85,7 +117,10 @@ describe("playwrightFailures", () => {
       ],
       errors: [{ message: "Error: Timed out waiting 240000ms from config.webServer." }],
     });
-    expect(playwrightFailures(file)).toEqual(["a.spec.ts:3 > group > fails: Error: one is two", "Error: Timed out waiting 240000ms from config.webServer."]);
+    expect(playwrightFailures(file)).toEqual([
+      "a.spec.ts:3 > group > fails: Error: one is two",
+      "Error: Timed out waiting 240000ms from config.webServer.",
+    ]);
   });
 });
 
@@ -93,7 +128,7 @@ describe("the summary's lines", () => {
   it("a failed fast-check property shows the assertion that failed, from its Caused by line", () => {
     const message = [
       "Error: Property failed after 1 tests",
-      "{ seed: 2105404708, path: \"0:0\", endOnFailure: true }",
+      '{ seed: 2105404708, path: "0:0", endOnFailure: true }',
       "Caused by: AssertionError: GET /v1/sessions/current with a key in query (?__proto__=) answered 401: expected 401 to be 422",
     ].join("\n");
     expect(firstLine(message)).toBe(

@@ -25,7 +25,12 @@ const guarded = routes.filter(({ endpoint }) => endpoint.auth !== "public");
 /** Calls an endpoint's handler at its own path, with ghost path parameters unless given. */
 function send({ endpoint, handler }: { endpoint: Endpoint; handler: Handler }, options: Call = {}) {
   const params = options.params ?? ghostParams(endpoint);
-  return call<ErrorBody>(handler, { method: endpoint.method, params, ...options, path: options.path ?? pathFor(endpoint, params) });
+  return call<ErrorBody>(handler, {
+    method: endpoint.method,
+    params,
+    ...options,
+    path: options.path ?? pathFor(endpoint, params),
+  });
 }
 
 let platform: { apiKey: string; accountId: string };
@@ -37,16 +42,22 @@ beforeAll(async () => {
   const mine = await platformWithKey();
   platform = { apiKey: mine.apiKey, accountId: mine.account.id };
   session = (await signedInEmployee({ platform: mine.account })).session;
-  const mySub = await withScope(mine.scope, () => createSubAccount({ name: "Walk sub-account", parentId: mine.account.id }));
+  const mySub = await withScope(mine.scope, () =>
+    createSubAccount({ name: "Walk sub-account", parentId: mine.account.id }),
+  );
   subAccountKey = (await apiKeyFor(mySub.id)).secret;
   const theirs = await platformWithKey();
-  const theirSub = await withScope(theirs.scope, () => createSubAccount({ name: "Their sub-account", parentId: theirs.account.id }));
+  const theirSub = await withScope(theirs.scope, () =>
+    createSubAccount({ name: "Their sub-account", parentId: theirs.account.id }),
+  );
   otherPlatform = { accountId: theirs.account.id, subAccountId: theirSub.id };
 });
 
 /** The platform's own credential for an endpoint: its key, or an owner's session where no key may call it. */
 const credentialFor = (endpoint: Endpoint): Call =>
-  endpoint.auth === "session" || (endpoint.permission && !DEFAULT_KEY_PERMISSIONS.includes(endpoint.permission)) ? { session } : { apiKey: platform.apiKey };
+  endpoint.auth === "session" || (endpoint.permission && !DEFAULT_KEY_PERMISSIONS.includes(endpoint.permission))
+    ? { session }
+    : { apiKey: platform.apiKey };
 
 describe("401 err_unauthenticated without a credential", () => {
   for (const route of guarded) {
@@ -69,7 +80,12 @@ describe("405 err_method_not_allowed with Allow for each method a route file doe
       for (const method of ALL_METHODS.filter((each) => !served.includes(each))) {
         const handler = routeModule[method];
         if (!handler) throw new Error(`${apiPath} exports no ${method}`);
-        const response = await call<ErrorBody>(handler, { method, path: apiPath, apiKey: platform.apiKey, body: method === "GET" ? undefined : {} });
+        const response = await call<ErrorBody>(handler, {
+          method,
+          path: apiPath,
+          apiKey: platform.apiKey,
+          body: method === "GET" ? undefined : {},
+        });
         expect(response.status, method).toBe(405);
         expect(response.body?.error_code, method).toBe("err_method_not_allowed");
         expect(response.headers.get("allow"), method).toBe(allow);
@@ -106,7 +122,11 @@ describe("paging: limit and order out of bounds are 422 err_validation naming th
       ];
       for (const [query, field] of cases) {
         const params = ghostParams(route.endpoint);
-        const response = await send(route, { ...credentialFor(route.endpoint), params, path: `${pathFor(route.endpoint, params)}?${new URLSearchParams(query)}` });
+        const response = await send(route, {
+          ...credentialFor(route.endpoint),
+          params,
+          path: `${pathFor(route.endpoint, params)}?${new URLSearchParams(query)}`,
+        });
         expect(response.status, JSON.stringify(query)).toBe(422);
         expect(response.body?.error_code).toBe("err_validation");
         expect(Object.keys(response.body?.details ?? {}), JSON.stringify(query)).toEqual([field]);
@@ -125,18 +145,29 @@ describe("paging: limit 1 and 100 are served; a cursor the API did not issue, or
       const list = (query: Record<string, string>) =>
         send(route, { ...credentialFor(route.endpoint), path: `${route.endpoint.path}?${new URLSearchParams(query)}` });
       for (const limit of ["1", "100"]) expect((await list({ limit })).status, `limit ${limit}`).toBe(200);
-      const forged = ["garbage!", "bogus", "bogus!", "not-a-cursor", "Z2FyYmFnZQ", Buffer.from('["not a date","x","desc"]').toString("base64url")];
+      const forged = [
+        "garbage!",
+        "bogus",
+        "bogus!",
+        "not-a-cursor",
+        "Z2FyYmFnZQ",
+        Buffer.from('["not a date","x","desc"]').toString("base64url"),
+      ];
       for (const next of forged) {
         const response = await list({ next });
         expect(response.status, next).toBe(400);
-        expect(response.body, next).toEqual(expect.objectContaining({ error_code: "err_bad_request", details: { next: "invalid cursor" } }));
+        expect(response.body, next).toEqual(
+          expect.objectContaining({ error_code: "err_bad_request", details: { next: "invalid cursor" } }),
+        );
       }
       const ascending = encodeCursor({ createdAt: new Date(), id: "x_walk", order: "asc" });
       const mismatched: Record<string, string>[] = [{ next: ascending }, { next: ascending, order: "desc" }];
       for (const query of mismatched) {
         const response = await list(query);
         expect(response.status).toBe(400);
-        expect(response.body).toEqual(expect.objectContaining({ error_code: "err_bad_request", details: { next: "order mismatch" } }));
+        expect(response.body).toEqual(
+          expect.objectContaining({ error_code: "err_bad_request", details: { next: "order mismatch" } }),
+        );
       }
     });
   }
@@ -147,14 +178,22 @@ describe("Service-Account-Id naming an account the caller may not act for: 404 e
     it(name(route.endpoint), async () => {
       const foreign = [otherPlatform.accountId, otherPlatform.subAccountId, "acct_doesnotexist", "nonsense"];
       for (const account of foreign) {
-        const response = await send(route, { ...credentialFor(route.endpoint), headers: { "service-account-id": account }, body: route.endpoint.method === "GET" ? undefined : {} });
+        const response = await send(route, {
+          ...credentialFor(route.endpoint),
+          headers: { "service-account-id": account },
+          body: route.endpoint.method === "GET" ? undefined : {},
+        });
         expect(response.status, account).toBe(404);
         expect(response.body?.error_code, account).toBe("err_not_found");
       }
       // A sub-account's key acts for its own account only; platform-wide routes refuse it outright (403).
       if (route.endpoint.auth === "any" && !route.endpoint.platformWide && credentialFor(route.endpoint).apiKey) {
         for (const account of [platform.accountId, otherPlatform.accountId]) {
-          const response = await send(route, { apiKey: subAccountKey, headers: { "service-account-id": account }, body: route.endpoint.method === "GET" ? undefined : {} });
+          const response = await send(route, {
+            apiKey: subAccountKey,
+            headers: { "service-account-id": account },
+            body: route.endpoint.method === "GET" ? undefined : {},
+          });
           expect(response.status, account).toBe(404);
           expect(response.body?.error_code, account).toBe("err_not_found");
         }
@@ -171,13 +210,17 @@ describe("a body that is not a JSON object, not JSON, not sent as JSON or over 1
     it(name(route.endpoint), async () => {
       const credential = route.endpoint.auth === "public" ? {} : credentialFor(route.endpoint);
       const cases: Call[] = [
-        ...["[]", "[1]", "[1,2]", '["name"]', '"text"', "42", "null", "{", "{not json", "amount=5"].map((rawBody) => ({ rawBody })),
+        ...["[]", "[1]", "[1,2]", '["name"]', '"text"', "42", "null", "{", "{not json", "amount=5"].map((rawBody) => ({
+          rawBody,
+        })),
         { rawBody: "a=b", headers: { "content-type": "application/x-www-form-urlencoded" } },
       ];
       for (const each of cases) {
         const response = await send(route, { ...credential, ...each });
         expect(response.status, each.rawBody).toBe(400);
-        expect(response.body, each.rawBody).toEqual(expect.objectContaining({ error_code: "err_bad_request", http_code: 400 }));
+        expect(response.body, each.rawBody).toEqual(
+          expect.objectContaining({ error_code: "err_bad_request", http_code: 400 }),
+        );
       }
       // Bytes, not characters: 400,000 euro signs are 1.2 MB of UTF-8.
       const large = await send(route, { ...credential, rawBody: JSON.stringify({ padding: "€".repeat(400_000) }) });

@@ -18,8 +18,10 @@ export const currencySchema = text()
 
 export const virtualAccountIdSchema = idSchema("va", "must be a virtual account id (va_...)");
 
-export const walletAddressSchema = text()
-  .regex(/^[A-Za-z0-9._:-]{1,256}$/, "must be a wallet address (letters, digits and . _ : -, at most 256)");
+export const walletAddressSchema = text().regex(
+  /^[A-Za-z0-9._:-]{1,256}$/,
+  "must be a wallet address (letters, digits and . _ : -, at most 256)",
+);
 
 export const transactionTypes = ["pay_in", "payout", "transfer", "fee"] as const;
 export const transactionStatuses = ["pending", "completed", "failed"] as const;
@@ -30,7 +32,9 @@ export const listTransactionsQuery = pageQuerySchema.extend({
   virtualAccountId: virtualAccountIdSchema
     .optional()
     .meta({ description: "Only transactions of this virtual account (another account's id gives an empty page)." }),
-  walletAddress: walletAddressSchema.optional().meta({ description: "Only transactions of this wallet address (exact match)." }),
+  walletAddress: walletAddressSchema
+    .optional()
+    .meta({ description: "Only transactions of this wallet address (exact match)." }),
 });
 
 export const transactionSchema = z

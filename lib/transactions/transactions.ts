@@ -1,7 +1,12 @@
 import { newId } from "@/lib/ids/generate";
 import { notFound } from "@/lib/errors";
 import { paginate, type PageQuery } from "@/lib/contract/pagination";
-import { presentTransaction, transactionSchema, type TransactionStatus, type TransactionType } from "@/lib/transactions/schemas";
+import {
+  presentTransaction,
+  transactionSchema,
+  type TransactionStatus,
+  type TransactionType,
+} from "@/lib/transactions/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 

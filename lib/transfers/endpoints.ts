@@ -7,7 +7,7 @@ export const sandboxCreateTransferEndpoint = defineSandbox("POST /v1/sandbox/tra
   summary: "Create a transfer to a saved recipient (sandbox)",
   description:
     "Creates a `pending` transfer. A `recipientId` the account does not own (or that does not exist) answers 404 " +
-    "\"Recipient not found\"; a deleted recipient answers 409.",
+    '"Recipient not found"; a deleted recipient answers 409.',
   body: createTransferInput,
   response: transferSchema,
   status: 201,

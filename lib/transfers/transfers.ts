@@ -18,7 +18,15 @@ export function createTransfer(input: { recipientId: string; amount: string; cur
   return inTransaction(() => createTransferRow(input));
 }
 
-async function createTransferRow({ recipientId, amount, currency }: { recipientId: string; amount: string; currency: string }) {
+async function createTransferRow({
+  recipientId,
+  amount,
+  currency,
+}: {
+  recipientId: string;
+  amount: string;
+  currency: string;
+}) {
   // Held shared until the transfer commits: a deletion waits for transfers being made to the recipient
   // right now, and a transfer after the deletion committed finds it deleted (409).
   const recipient = await readLocked("Recipient", "share", () =>

@@ -37,7 +37,8 @@ export const deactivateVirtualAccountEndpoint = define("DELETE /v1/virtual_accou
 
 export const sandboxCreateVirtualAccountEndpoint = defineSandbox("POST /v1/sandbox/virtual_accounts", {
   summary: "Create a virtual account (sandbox)",
-  description: "`key` defaults to a generated one such as `VA-7K3QX9P2M4`. A key already used in the account answers 409.",
+  description:
+    "`key` defaults to a generated one such as `VA-7K3QX9P2M4`. A key already used in the account answers 409.",
   body: createVirtualAccountInput,
   response: virtualAccountSchema,
   status: 201,

@@ -30,7 +30,9 @@ export const virtualAccountParams = z.object({
 export const createVirtualAccountInput = z
   .object({
     currency: currencySchema,
-    key: virtualAccountKeySchema.optional().meta({ description: "Defaults to a generated one such as `VA-7K3QX9P2M4`." }),
+    key: virtualAccountKeySchema
+      .optional()
+      .meta({ description: "Defaults to a generated one such as `VA-7K3QX9P2M4`." }),
   })
   .meta({ id: "CreateSandboxVirtualAccountInput" });
 

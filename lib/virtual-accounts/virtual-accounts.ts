@@ -23,8 +23,14 @@ export async function createVirtualAccount({ currency, key }: { currency: string
   const chosenKey = key ?? generateKey();
   const row = await createOrConflict(
     // accountId: set by the tenancy confinement.
-    () => tenantDb().virtualAccount.create({ data: { id: newId("va"), accountId: scopeAccountId(), key: chosenKey, currency } }),
-    () => new DomainError("conflict", `A virtual account with key "${chosenKey}" already exists`, { key: "already in use" }),
+    () =>
+      tenantDb().virtualAccount.create({
+        data: { id: newId("va"), accountId: scopeAccountId(), key: chosenKey, currency },
+      }),
+    () =>
+      new DomainError("conflict", `A virtual account with key "${chosenKey}" already exists`, {
+        key: "already in use",
+      }),
   );
   return presentVirtualAccount(row);
 }
@@ -51,7 +57,11 @@ export async function deactivateVirtualAccount({ idOrKey }: { idOrKey: string })
     if (!row.isActive) return presentVirtualAccount(row);
     // Guarded on isActive so a concurrent second deactivation keeps the first deactivatedAt.
     return changeOnce("virtual_account.deactivated", virtualAccountSchema, {
-      change: () => tenantDb().virtualAccount.updateMany({ where: { id: row.id, isActive: true }, data: { isActive: false, deactivatedAt: new Date() } }),
+      change: () =>
+        tenantDb().virtualAccount.updateMany({
+          where: { id: row.id, isActive: true },
+          data: { isActive: false, deactivatedAt: new Date() },
+        }),
       reread: async () => presentVirtualAccount(await findVirtualAccount(row.id)),
     });
   });
@@ -81,13 +91,22 @@ export async function payInToVirtualAccount({
         currency: `must be ${account.currency}, the virtual account's currency`,
       });
     }
-    return recordTransaction({ virtualAccountId: account.id, walletAddress, amount, currency, type: "pay_in", status: "completed" });
+    return recordTransaction({
+      virtualAccountId: account.id,
+      walletAddress,
+      amount,
+      currency,
+      type: "pay_in",
+      status: "completed",
+    });
   });
 }
 
 /** A page of the scope's virtual accounts, newest first by default; `isActive` keeps one state only. */
 export async function listVirtualAccounts({ isActive, ...query }: PageQuery & { isActive?: boolean }) {
   const filters = isActive === undefined ? {} : { isActive };
-  const page = await paginate(query, (args) => tenantDb().virtualAccount.findMany({ ...args, where: { ...args.where, ...filters } }));
+  const page = await paginate(query, (args) =>
+    tenantDb().virtualAccount.findMany({ ...args, where: { ...args.where, ...filters } }),
+  );
   return { ...page, items: page.items.map(presentVirtualAccount) };
 }

@@ -45,7 +45,10 @@ async function platformWithCallers() {
   const callers = new Map<CallerName, Caller>();
   for (const role of ROLES) {
     const employee = role === "owner" ? owner : await signedInEmployee({ totp: true, role, platform });
-    callers.set(role, { permissions: ROLE_PERMISSIONS[role], as: () => ({ session: employee.session, totp: employee.authenticator!.nextCode() }) });
+    callers.set(role, {
+      permissions: ROLE_PERMISSIONS[role],
+      as: () => ({ session: employee.session, totp: employee.authenticator!.nextCode() }),
+    });
   }
   const key = await apiKeyFor(platform.id, { permissions: RESTRICTED_PERMISSIONS });
   expect(key.permissions).toEqual(RESTRICTED_PERMISSIONS);
@@ -74,7 +77,8 @@ const expectedOutcome = (permissions: readonly Permission[], type: EventType, ok
   return missing ? { status: 403, permission: missing } : { status: okStatus, permission: null };
 };
 
-const storedEvents = async (id: string) => jsonNames((await db().webhookEndpoint.findUniqueOrThrow({ where: { id } })).subscribedEvents, isEventType);
+const storedEvents = async (id: string) =>
+  jsonNames((await db().webhookEndpoint.findUniqueOrThrow({ where: { id } })).subscribedEvents, isEventType);
 
 let setup: Awaited<ReturnType<typeof platformWithCallers>>;
 beforeAll(async () => {
@@ -110,7 +114,10 @@ describe("POST /v1/webhook_endpoints: only event types whose resource the caller
       method: "POST",
       path: "/v1/webhook_endpoints",
       ...developer.as(),
-      body: { url: "https://hooks.example.com/in", events: ["transfer.created", "kyc.profile.updated", "employee.invited"] },
+      body: {
+        url: "https://hooks.example.com/in",
+        events: ["transfer.created", "kyc.profile.updated", "employee.invited"],
+      },
     });
     expect(answer.status).toBe(403);
     expect(answer.body).toMatchObject({ error_code: "err_forbidden", details: { permission: "kyc:read" } });
@@ -139,36 +146,55 @@ describe("POST /v1/webhook_endpoints/{id}: every event type heard afterwards, wh
     expect(actual).toEqual(expected);
   });
 
-  it.each(callersOf(updateWebhookEndpointEndpoint))("%s changes only the URL of an endpoint hearing each event type", async (name) => {
-    const caller = setup.callers.get(name)!;
-    const endpoint = await setup.endpointHearing(["webhook.test"]);
-    const actual: Record<string, Outcome> = {};
-    const expected: Record<string, Outcome> = {};
-    for (const type of EVENT_TYPE_NAMES) {
-      // As if someone who may read it had subscribed the endpoint to this event type.
-      await db().webhookEndpoint.update({ where: { id: endpoint.id }, data: { subscribedEvents: [type], url: "https://hooks.example.com/all" } });
-      const answer = await updateAs(caller, endpoint.id, { url: "https://elsewhere.example.net/in" });
-      actual[type] = outcome(answer);
-      expected[type] = expectedOutcome(caller.permissions, type, 200);
-      const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
-      expect(row.url, type).toBe(answer.status === 200 ? "https://elsewhere.example.net/in" : "https://hooks.example.com/all");
-      expect(jsonNames(row.subscribedEvents, isEventType), type).toEqual([type]);
-    }
-    expect(actual).toEqual(expected);
-  });
+  it.each(callersOf(updateWebhookEndpointEndpoint))(
+    "%s changes only the URL of an endpoint hearing each event type",
+    async (name) => {
+      const caller = setup.callers.get(name)!;
+      const endpoint = await setup.endpointHearing(["webhook.test"]);
+      const actual: Record<string, Outcome> = {};
+      const expected: Record<string, Outcome> = {};
+      for (const type of EVENT_TYPE_NAMES) {
+        // As if someone who may read it had subscribed the endpoint to this event type.
+        await db().webhookEndpoint.update({
+          where: { id: endpoint.id },
+          data: { subscribedEvents: [type], url: "https://hooks.example.com/all" },
+        });
+        const answer = await updateAs(caller, endpoint.id, { url: "https://elsewhere.example.net/in" });
+        actual[type] = outcome(answer);
+        expected[type] = expectedOutcome(caller.permissions, type, 200);
+        const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+        expect(row.url, type).toBe(
+          answer.status === 200 ? "https://elsewhere.example.net/in" : "https://hooks.example.com/all",
+        );
+        expect(jsonNames(row.subscribedEvents, isEventType), type).toEqual([type]);
+      }
+      expect(actual).toEqual(expected);
+    },
+  );
 
   it("a new URL also needs the event types of the deliveries still pending there, though the endpoint no longer hears them", async () => {
     const endpoint = await setup.endpointHearing(["kyc.profile.updated", "transfer.created"]);
-    expect(await emitEvent("kyc.profile.updated", { firstName: "Ada" }, { accountId: setup.platform.id, platformId: setup.platform.id })).toBe(1);
+    expect(
+      await emitEvent(
+        "kyc.profile.updated",
+        { firstName: "Ada" },
+        { accountId: setup.platform.id, platformId: setup.platform.id },
+      ),
+    ).toBe(1);
     const developer = setup.callers.get("developer")!;
     // Hearing only what a developer may read now; the kyc delivery is still pending (its receiver was down, say).
     expect((await updateAs(developer, endpoint.id, { events: ["transfer.created"] })).status).toBe(200);
     const moved = await updateAs(developer, endpoint.id, { url: "https://elsewhere.example.net/in" });
     expect(moved.status).toBe(403);
     expect(moved.body).toMatchObject({ error_code: "err_forbidden", details: { permission: "kyc:read" } });
-    expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).url).toBe("https://hooks.example.com/all");
+    expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).url).toBe(
+      "https://hooks.example.com/all",
+    );
     // Once nothing unreadable is pending, the URL may change.
-    await db().webhookDelivery.updateMany({ where: { webhookEndpointId: endpoint.id }, data: { status: "failed", nextAttemptAt: null } });
+    await db().webhookDelivery.updateMany({
+      where: { webhookEndpointId: endpoint.id },
+      data: { status: "failed", nextAttemptAt: null },
+    });
     expect((await updateAs(developer, endpoint.id, { url: "https://elsewhere.example.net/in" })).status).toBe(200);
   });
 
@@ -192,27 +218,44 @@ describe("the delivery log and retries: eventData and retry only for a caller wh
     const endpoint = await logSetup.endpointHearing(EVENT_TYPE_NAMES);
     endpointId = endpoint.id;
     for (const type of EVENT_TYPE_NAMES) {
-      expect(await emitEvent(type, dataOf(type), { accountId: logSetup.platform.id, platformId: logSetup.platform.id })).toBe(1);
+      expect(
+        await emitEvent(type, dataOf(type), { accountId: logSetup.platform.id, platformId: logSetup.platform.id }),
+      ).toBe(1);
     }
   });
 
-  it.each(callersOf(listWebhookDeliveriesEndpoint))("%s reads the log holding one delivery of every event type", async (name) => {
-    const caller = logSetup.callers.get(name)!;
-    const { session, apiKey } = caller.as();
-    const answer = await call(listDeliveries, { session, apiKey, params: { id: endpointId }, path: `/v1/webhook_endpoints/${endpointId}/events?limit=100` });
-    expect(answer.status).toBe(200);
-    const shown = Object.fromEntries(answer.body.items.map((item) => [item.eventType, item.eventData]));
-    const expected = Object.fromEntries(
-      EVENT_TYPE_NAMES.map((type) => [type, expectedRefusal(caller.permissions, type) ? null : { ...dataOf(type), accountId: logSetup.platform.id }]),
-    );
-    expect(shown).toEqual(expected);
-    const text = JSON.stringify(answer.body);
-    for (const type of EVENT_TYPE_NAMES) if (expectedRefusal(caller.permissions, type)) expect(text).not.toContain(dataOf(type).marker);
-  });
+  it.each(callersOf(listWebhookDeliveriesEndpoint))(
+    "%s reads the log holding one delivery of every event type",
+    async (name) => {
+      const caller = logSetup.callers.get(name)!;
+      const { session, apiKey } = caller.as();
+      const answer = await call(listDeliveries, {
+        session,
+        apiKey,
+        params: { id: endpointId },
+        path: `/v1/webhook_endpoints/${endpointId}/events?limit=100`,
+      });
+      expect(answer.status).toBe(200);
+      const shown = Object.fromEntries(answer.body.items.map((item) => [item.eventType, item.eventData]));
+      const expected = Object.fromEntries(
+        EVENT_TYPE_NAMES.map((type) => [
+          type,
+          expectedRefusal(caller.permissions, type) ? null : { ...dataOf(type), accountId: logSetup.platform.id },
+        ]),
+      );
+      expect(shown).toEqual(expected);
+      const text = JSON.stringify(answer.body);
+      for (const type of EVENT_TYPE_NAMES)
+        if (expectedRefusal(caller.permissions, type)) expect(text).not.toContain(dataOf(type).marker);
+    },
+  );
 
   it.each(callersOf(retryWebhookDeliveryEndpoint))("%s retries a delivery of every event type", async (name) => {
     const caller = logSetup.callers.get(name)!;
-    await db().webhookDelivery.updateMany({ where: { webhookEndpointId: endpointId }, data: { status: "failed", nextAttemptAt: null } });
+    await db().webhookDelivery.updateMany({
+      where: { webhookEndpointId: endpointId },
+      data: { status: "failed", nextAttemptAt: null },
+    });
     const deliveries = await db().webhookDelivery.findMany({ where: { webhookEndpointId: endpointId } });
     const actual: Record<string, Outcome> = {};
     const expected: Record<string, Outcome> = {};
@@ -228,7 +271,8 @@ describe("the delivery log and retries: eventData and retry only for a caller wh
       expected[type] = expectedOutcome(caller.permissions, type, 200);
       const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
       expect(row.status, type).toBe(answer.status === 200 ? "pending" : "failed");
-      if (answer.status === 200) expect(answer.body.eventData, type).toEqual({ ...dataOf(type), accountId: logSetup.platform.id });
+      if (answer.status === 200)
+        expect(answer.body.eventData, type).toEqual({ ...dataOf(type), accountId: logSetup.platform.id });
     }
     expect(Object.keys(actual).sort()).toEqual([...EVENT_TYPE_NAMES].sort());
     expect(actual).toEqual(expected);
@@ -254,7 +298,12 @@ describe("the third attack, replayed with real data", () => {
     expect(invited.status).toBe(201);
     const log = (caller: Caller) => {
       const { session, apiKey } = caller.as();
-      return call(listDeliveries, { session, apiKey, params: { id: endpoint.id }, path: `/v1/webhook_endpoints/${endpoint.id}/events` });
+      return call(listDeliveries, {
+        session,
+        apiKey,
+        params: { id: endpoint.id },
+        path: `/v1/webhook_endpoints/${endpoint.id}/events`,
+      });
     };
     const developer = await log(callers.get("developer")!);
     expect(developer.status).toBe(200);
@@ -262,7 +311,8 @@ describe("the third attack, replayed with real data", () => {
       "employee.invited": null,
       "kyc.profile.updated": null,
     });
-    for (const secret of ["Lovelace-Byron", "1985-12-10", "bound-by-read.invitee@example.com"]) expect(JSON.stringify(developer.body)).not.toContain(secret);
+    for (const secret of ["Lovelace-Byron", "1985-12-10", "bound-by-read.invitee@example.com"])
+      expect(JSON.stringify(developer.body)).not.toContain(secret);
     const viewer = await log(callers.get("viewer")!);
     expect(JSON.stringify(viewer.body)).toContain("Lovelace-Byron");
     expect(JSON.stringify(viewer.body)).toContain("bound-by-read.invitee@example.com");

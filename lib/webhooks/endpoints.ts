@@ -107,7 +107,8 @@ export const retryWebhookDeliveryEndpoint = define("POST /v1/webhook_endpoints/{
 export const sendTestWebhookEndpoint = define("POST /v1/webhook_endpoints/{id}/test", {
   action: "webhook_endpoint.test",
   summary: "Send a webhook.test event to this endpoint now",
-  description: "Sent whether or not the endpoint subscribed to `webhook.test`, and to this endpoint only. A disabled endpoint answers 409.",
+  description:
+    "Sent whether or not the endpoint subscribed to `webhook.test`, and to this endpoint only. A disabled endpoint answers 409.",
   permission: "webhooks:write",
   params: webhookEndpointParams,
   response: webhookDeliverySchema,

@@ -3,7 +3,8 @@
 
 export const EVENT_TYPES = {
   "information_request.created": "A compliance information request was raised for a transfer or a KYC submission.",
-  "information_request.status_changed": "An information request moved along its states (on review, approved, rejected, expired).",
+  "information_request.status_changed":
+    "An information request moved along its states (on review, approved, rejected, expired).",
   "kyc.submission.created": "A KYC submission was created, with its beneficial owners.",
   "kyc.agreement.accepted": "An account accepted a KYC agreement (document set).",
   "kyc.profile.updated": "An account's KYC applicant profile was updated.",

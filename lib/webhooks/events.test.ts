@@ -39,12 +39,17 @@ let platformId = "";
 let apiKey = "";
 let endpointId = "";
 
-const post = <E extends Endpoint>(handler: Handler<E>, options: Call = {}) => call(handler, { method: "POST", apiKey, ...options });
-const del = <E extends Endpoint>(handler: Handler<E>, options: Call = {}) => call(handler, { method: "DELETE", apiKey, ...options });
+const post = <E extends Endpoint>(handler: Handler<E>, options: Call = {}) =>
+  call(handler, { method: "POST", apiKey, ...options });
+const del = <E extends Endpoint>(handler: Handler<E>, options: Call = {}) =>
+  call(handler, { method: "DELETE", apiKey, ...options });
 
 /** The events of `type` the platform's catch-all endpoint holds, oldest first, as { data, accountId }. */
 async function eventsOf(type: EventType, webhookEndpointId = endpointId) {
-  const rows = await db().webhookDelivery.findMany({ where: { webhookEndpointId, eventType: type }, orderBy: [{ occurredAt: "asc" }, { id: "asc" }] });
+  const rows = await db().webhookDelivery.findMany({
+    where: { webhookEndpointId, eventType: type },
+    orderBy: [{ occurredAt: "asc" }, { id: "asc" }],
+  });
   return rows.map((row) => jsonObject(row.eventData));
 }
 
@@ -56,17 +61,24 @@ async function expectOneEvent(type: EventType, before: number, answer: object, a
 }
 
 /** A DELETE by key answers 200 with one `type` event of its answer; repeated, it answers 200 again and writes none. */
-async function expectDeletedOnce<E extends Endpoint>(type: EventType, handler: Handler<E>, params: Record<string, string>) {
+async function expectDeletedOnce<E extends Endpoint>(
+  type: EventType,
+  handler: Handler<E>,
+  params: Record<string, string>,
+) {
   const deleted = await del(handler, { params });
   expect(deleted.status).toBe(200);
-  if (typeof deleted.body !== "object" || deleted.body === null) throw new Error(`${type}: the DELETE answered no object`);
+  if (typeof deleted.body !== "object" || deleted.body === null)
+    throw new Error(`${type}: the DELETE answered no object`);
   await expectOneEvent(type, 0, deleted.body);
   expect((await del(handler, { params })).status).toBe(200);
   expect(await eventsOf(type)).toHaveLength(1);
 }
 
 const endpointFor = (accountId: string, events: EventType[] = EVENT_TYPE_NAMES, enabled = true) =>
-  withScope({ platformId, accountId }, () => createWebhookEndpoint({ url: "https://hooks.example.com/all", events, enabled }));
+  withScope({ platformId, accountId }, () =>
+    createWebhookEndpoint({ url: "https://hooks.example.com/all", events, enabled }),
+  );
 
 beforeAll(async () => {
   owner = await signedInEmployee({ totp: true });
@@ -81,21 +93,41 @@ describe("each event type is written by its code path, with the API's own answer
     expect(raised.status).toBe(201);
     await expectOneEvent("information_request.created", 0, raised.body);
     const before = (await eventsOf("information_request.status_changed")).length;
-    const changed = await call(changeStatus, { method: "POST", session: owner.session, params: { id: raised.body.id }, body: { status: "on_review" } });
+    const changed = await call(changeStatus, {
+      method: "POST",
+      session: owner.session,
+      params: { id: raised.body.id },
+      body: { status: "on_review" },
+    });
     expect(changed.status).toBe(200);
     await expectOneEvent("information_request.status_changed", before, changed.body);
     // A refused transition changes nothing and tells nothing.
-    expect((await call(changeStatus, { method: "POST", session: owner.session, params: { id: raised.body.id }, body: { status: "on_review" } })).status).toBe(409);
+    expect(
+      (
+        await call(changeStatus, {
+          method: "POST",
+          session: owner.session,
+          params: { id: raised.body.id },
+          body: { status: "on_review" },
+        })
+      ).status,
+    ).toBe(409);
     expect((await eventsOf("information_request.status_changed")).length).toBe(before + 1);
   });
 
   it("kyc.submission.created, kyc.agreement.accepted and kyc.profile.updated (not for an update that changes nothing)", async () => {
     const submission = await post(createSubmission, {
-      body: { type: "business", beneficiaries: [{ type: "individual", country: "DE", roles: ["ubo"], shareSize: 100, name: "Ada" }] },
+      body: {
+        type: "business",
+        beneficiaries: [{ type: "individual", country: "DE", roles: ["ubo"], shareSize: 100, name: "Ada" }],
+      },
     });
     expect(submission.status).toBe(201);
     await expectOneEvent("kyc.submission.created", 0, submission.body);
-    const agreement = await post(acceptAgreementRoute, { params: { submissionId: submission.body.id }, body: { documentSetId: "terms-v1", ipAddress: "203.0.113.9" } });
+    const agreement = await post(acceptAgreementRoute, {
+      params: { submissionId: submission.body.id },
+      body: { documentSetId: "terms-v1", ipAddress: "203.0.113.9" },
+    });
     expect(agreement.status).toBe(201);
     await expectOneEvent("kyc.agreement.accepted", 0, agreement.body);
     const profile = await post(updateProfile, { body: { firstName: "Ada", lastName: "Lovelace" } });
@@ -110,7 +142,10 @@ describe("each event type is written by its code path, with the API's own answer
 
   it("transaction.created (sandbox pay-in) and virtual_account.deactivated (once, not on a repeat)", async () => {
     const account = await post(createVirtualAccountRoute, { body: { currency: "EUR" } });
-    const paid = await post(payIn, { params: { idOrKey: account.body.id }, body: { amount: "12.50", currency: "EUR" } });
+    const paid = await post(payIn, {
+      params: { idOrKey: account.body.id },
+      body: { amount: "12.50", currency: "EUR" },
+    });
     expect(paid.status).toBe(201);
     await expectOneEvent("transaction.created", 0, paid.body);
     await expectDeletedOnce("virtual_account.deactivated", deactivateVirtualAccountRoute, { idOrKey: account.body.id });
@@ -118,7 +153,9 @@ describe("each event type is written by its code path, with the API's own answer
 
   it("transfer.created (sandbox transfer) and recipient.deleted", async () => {
     const recipient = await post(createRecipientRoute, { body: { name: "Grace" } });
-    const transfer = await post(createTransferRoute, { body: { recipientId: recipient.body.id, amount: "7.00", currency: "EUR" } });
+    const transfer = await post(createTransferRoute, {
+      body: { recipientId: recipient.body.id, amount: "7.00", currency: "EUR" },
+    });
     expect(transfer.status).toBe(201);
     await expectOneEvent("transfer.created", 0, transfer.body);
     const deleted = await del(deleteRecipientRoute, { params: { id: recipient.body.id } });
@@ -144,7 +181,10 @@ describe("each event type is written by its code path, with the API's own answer
     expect(all).not.toContain('"secret"');
 
     await nextMillisecond();
-    const rolled = await post(rollKey, { params: { key: issued.body.id }, body: { expiresAt: inDays(30), overlapSeconds: 60 } });
+    const rolled = await post(rollKey, {
+      params: { key: issued.body.id },
+      body: { expiresAt: inDays(30), overlapSeconds: 60 },
+    });
     expect(rolled.status).toBe(201);
     const { secret: rolledSecret, ...rolledShown } = rolled.body;
     await expectOneEvent("api_key.created", before + 1, rolledShown);
@@ -169,18 +209,32 @@ describe("each event type is written by its code path, with the API's own answer
     expect(all).not.toContain(token);
     expect(all).not.toContain("invitation");
 
-    const deactivated = await call(deactivateEmployeeRoute, { method: "DELETE", session: owner.session, totp: owner.authenticator!.nextCode(), params: { id: invited.body.id } });
+    const deactivated = await call(deactivateEmployeeRoute, {
+      method: "DELETE",
+      session: owner.session,
+      totp: owner.authenticator!.nextCode(),
+      params: { id: invited.body.id },
+    });
     expect(deactivated.status).toBe(200);
     // The employee as GET /v1/employees/{id} shows them: the answer's createdCredentials stay out of the event.
     const { createdCredentials: _credentials, ...deactivatedEmployee } = deactivated.body;
     await expectOneEvent("employee.deactivated", 0, deactivatedEmployee);
-    const again = await call(deactivateEmployeeRoute, { method: "DELETE", session: owner.session, totp: owner.authenticator!.nextCode(), params: { id: invited.body.id } });
+    const again = await call(deactivateEmployeeRoute, {
+      method: "DELETE",
+      session: owner.session,
+      totp: owner.authenticator!.nextCode(),
+      params: { id: invited.body.id },
+    });
     expect(again.status).toBe(200);
     expect(await eventsOf("employee.deactivated")).toHaveLength(1);
   });
 
   it("covers every event type of the contract (api_key.expiring and webhook.test are the worker's and the test route's)", async () => {
-    const written = new Set((await db().webhookDelivery.findMany({ where: { webhookEndpointId: endpointId }, select: { eventType: true } })).map((row) => row.eventType));
+    const written = new Set(
+      (
+        await db().webhookDelivery.findMany({ where: { webhookEndpointId: endpointId }, select: { eventType: true } })
+      ).map((row) => row.eventType),
+    );
     expect(EVENT_TYPE_NAMES.filter((type) => !written.has(type))).toEqual(["api_key.expiring", "webhook.test"]);
   });
 });
@@ -201,15 +255,22 @@ describe("the event shares the change's transaction", () => {
 
 describe("who hears what", () => {
   it("a sub-account's endpoint gets only its account's events; the platform's gets every account's, with accountId", async () => {
-    const sub = await withScope({ platformId, accountId: platformId }, () => createSubAccount({ name: "Emit sub", parentId: platformId }));
+    const sub = await withScope({ platformId, accountId: platformId }, () =>
+      createSubAccount({ name: "Emit sub", parentId: platformId }),
+    );
     const subEndpoint = await endpointFor(sub.id);
     const narrow = await endpointFor(platformId, ["transfer.created"]);
     const disabled = await endpointFor(platformId, EVENT_TYPE_NAMES, false);
     const stranger = await platformWithKey();
-    const strangerEndpoint = await withScope(stranger.scope, () => createWebhookEndpoint({ url: "https://other.example.com/", events: EVENT_TYPE_NAMES, enabled: true }));
+    const strangerEndpoint = await withScope(stranger.scope, () =>
+      createWebhookEndpoint({ url: "https://other.example.com/", events: EVENT_TYPE_NAMES, enabled: true }),
+    );
 
     const before = (await eventsOf("delegated_user.created")).length;
-    const inSub = await post(createDelegatedUserRoute, { body: { externalId: "sub-user" }, headers: { "service-account-id": sub.id } });
+    const inSub = await post(createDelegatedUserRoute, {
+      body: { externalId: "sub-user" },
+      headers: { "service-account-id": sub.id },
+    });
     expect(inSub.status).toBe(201);
     await nextMillisecond();
     const inPlatform = await post(createDelegatedUserRoute, { body: { externalId: "platform-user" } });

@@ -20,10 +20,19 @@ export async function emitEvent(
   type: EventType,
   /** The data, or a function that makes it: called only when some endpoint listens. */
   data: object | (() => object),
-  { accountId, platformId, now = new Date() }: { accountId: string; /** The account's platform, when the caller knows it (saves a query). */ platformId?: string; now?: Date },
+  {
+    accountId,
+    platformId,
+    now = new Date(),
+  }: {
+    accountId: string;
+    /** The account's platform, when the caller knows it (saves a query). */ platformId?: string;
+    now?: Date;
+  },
 ) {
   // System code: the platform's endpoints are outside a sub-account's tenant scope.
-  platformId ??= (await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { platformId: true } })).platformId;
+  platformId ??= (await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { platformId: true } }))
+    .platformId;
   if (insertsAreDeferred()) return recordDeliveriesAtCommit(type, data, { accountId, platformId, now });
   // Raw (lib/db/raw-rows.ts): every change looks, and most platforms have no endpoint to find.
   const endpoints = await readLiveEndpoints(accountId, platformId);
@@ -33,14 +42,14 @@ export async function emitEvent(
   const plain: Prisma.InputJsonObject = JSON.parse(JSON.stringify(typeof data === "function" ? data() : data));
   const eventData = { ...plain, accountId };
   const rows = listening.map((endpoint) => ({
-      id: newId("evt"),
-      accountId: endpoint.accountId,
-      webhookEndpointId: endpoint.id,
-      eventType: type,
-      eventData,
-      occurredAt: now,
-      nextAttemptAt: now,
-    }));
+    id: newId("evt"),
+    accountId: endpoint.accountId,
+    webhookEndpointId: endpoint.id,
+    eventType: type,
+    eventData,
+    occurredAt: now,
+    nextAttemptAt: now,
+  }));
   await db().webhookDelivery.createMany({ data: rows });
   return rows.length;
 }
@@ -54,9 +63,19 @@ export async function emitEvent(
  * deliveries recorded here and then sees them (lib/webhooks/webhook-endpoints.ts), and one that
  * committed first is what the SELECT sees. Answers null: how many listened is known only at COMMIT.
  */
-async function recordDeliveriesAtCommit(type: EventType, data: object | (() => object), { accountId, platformId, now }: { accountId: string; platformId: string; now: Date }) {
+async function recordDeliveriesAtCommit(
+  type: EventType,
+  data: object | (() => object),
+  { accountId, platformId, now }: { accountId: string; platformId: string; now: Date },
+) {
   const plain: Prisma.InputJsonObject = JSON.parse(JSON.stringify(typeof data === "function" ? data() : data));
-  await insertDeliveriesAtCommit({ type, eventData: JSON.stringify({ ...plain, accountId }), now, accountId, platformId });
+  await insertDeliveriesAtCommit({
+    type,
+    eventData: JSON.stringify({ ...plain, accountId }),
+    now,
+    accountId,
+    platformId,
+  });
   return null;
 }
 
@@ -88,7 +107,11 @@ export async function emitResourceEvent<S extends z.ZodType>(
 export async function changeOnce<S extends z.ZodType, T>(
   type: EventType,
   schema: S,
-  { change, reread, accountId }: { change: () => Promise<{ count: number }>; reread: () => Promise<T>; accountId?: string },
+  {
+    change,
+    reread,
+    accountId,
+  }: { change: () => Promise<{ count: number }>; reread: () => Promise<T>; accountId?: string },
 ): Promise<T> {
   const { count } = await change();
   const resource = await reread();

@@ -13,12 +13,17 @@ async function platformListening() {
   const platform = await platformWithKey();
   // Its own key (30 days) would get a notice too: only the test's keys count.
   await db().apiKey.update({ where: { id: platform.key.id }, data: { revokedAt: new Date() } });
-  const endpoint = await withScope(platform.scope, () => createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["api_key.expiring"], enabled: true }));
+  const endpoint = await withScope(platform.scope, () =>
+    createWebhookEndpoint({ url: "http://127.0.0.1:9/hooks", events: ["api_key.expiring"], enabled: true }),
+  );
   return { ...platform, endpoint };
 }
 
 const notices = (endpointId: string) =>
-  db().webhookDelivery.findMany({ where: { webhookEndpointId: endpointId, eventType: "api_key.expiring" }, orderBy: { occurredAt: "asc" } });
+  db().webhookDelivery.findMany({
+    where: { webhookEndpointId: endpointId, eventType: "api_key.expiring" },
+    orderBy: { occurredAt: "asc" },
+  });
 
 beforeEach(async () => {
   // Keys of earlier tests are not this test's business.
@@ -29,7 +34,10 @@ describe("api_key.expiring", () => {
   it("goes out 30, 7 and 1 days before a key expires, once each, with the key as the API shows it and daysLeft", async () => {
     const { account, endpoint } = await platformListening();
     const start = Date.now();
-    const key = await apiKeyFor(account.id, { name: "billing sync", expiresAt: new Date(start + 40 * DAY).toISOString() });
+    const key = await apiKeyFor(account.id, {
+      name: "billing sync",
+      expiresAt: new Date(start + 40 * DAY).toISOString(),
+    });
     const at = (ms: number) => new Date(start + ms);
 
     expect(await sendExpiryNotices({ now: at(0) })).toBe(0);
@@ -52,7 +60,11 @@ describe("api_key.expiring", () => {
       expect(item).toEqual({ ...JSON.parse(JSON.stringify(shown)), daysLeft: item.daysLeft, accountId: account.id });
       expect(JSON.stringify(item)).not.toContain(key.secret);
     }
-    expect(sent.map((row) => row.occurredAt.getTime())).toEqual([start + 10 * DAY + 1000, start + 33 * DAY + 1000, start + 39 * DAY + 1000]);
+    expect(sent.map((row) => row.occurredAt.getTime())).toEqual([
+      start + 10 * DAY + 1000,
+      start + 33 * DAY + 1000,
+      start + 39 * DAY + 1000,
+    ]);
   });
 
   it("for a key issued for less than 30 days, only the nearest notice (its real days left), and never for revoked or expired keys", async () => {
@@ -73,8 +85,13 @@ describe("api_key.expiring", () => {
   it("two instances checking at once send each notice once", async () => {
     const { account, endpoint } = await platformListening();
     const start = Date.now();
-    for (let i = 0; i < 5; i += 1) await apiKeyFor(account.id, { expiresAt: new Date(start + 20 * DAY + i).toISOString() });
-    const counts = await Promise.all([sendExpiryNotices({ now: new Date(start) }), sendExpiryNotices({ now: new Date(start) }), sendExpiryNotices({ now: new Date(start) })]);
+    for (let i = 0; i < 5; i += 1)
+      await apiKeyFor(account.id, { expiresAt: new Date(start + 20 * DAY + i).toISOString() });
+    const counts = await Promise.all([
+      sendExpiryNotices({ now: new Date(start) }),
+      sendExpiryNotices({ now: new Date(start) }),
+      sendExpiryNotices({ now: new Date(start) }),
+    ]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(5);
     expect(await notices(endpoint.id)).toHaveLength(5);
   });

@@ -24,12 +24,19 @@ export async function sendExpiryNotices({ now = new Date() }: { now?: Date } = {
   for (const key of keys) {
     const left = key.expiresAt.getTime() - now.getTime();
     const notice = [...EXPIRY_NOTICE_DAYS].reverse().find((days) => left <= days * DAY)!;
-    const already = await db().apiKeyExpiryNotice.findUnique({ where: { apiKeyId_daysLeft: { apiKeyId: key.id, daysLeft: notice } }, select: { apiKeyId: true } });
+    const already = await db().apiKeyExpiryNotice.findUnique({
+      where: { apiKeyId_daysLeft: { apiKeyId: key.id, daysLeft: notice } },
+      select: { apiKeyId: true },
+    });
     if (already) continue;
     try {
       await inTransaction(async () => {
         await db().apiKeyExpiryNotice.create({ data: { apiKeyId: key.id, daysLeft: notice, sentAt: now } });
-        await emitEvent("api_key.expiring", { ...presentApiKey(key), daysLeft: Math.ceil(left / DAY) }, { accountId: key.accountId, now });
+        await emitEvent(
+          "api_key.expiring",
+          { ...presentApiKey(key), daysLeft: Math.ceil(left / DAY) },
+          { accountId: key.accountId, now },
+        );
       });
       sent += 1;
     } catch (error) {

@@ -37,7 +37,12 @@ export const subscribedEventsSchema = z
   .max(EVENT_TYPE_NAMES.length * 2)
   .superRefine((list, context) => {
     list.forEach((name, index) => {
-      if (!isEventType(name)) context.addIssue({ code: "custom", path: [index], message: `"${name}" is not an event type (see GET /v1/webhook_endpoints/events)` });
+      if (!isEventType(name))
+        context.addIssue({
+          code: "custom",
+          path: [index],
+          message: `"${name}" is not an event type (see GET /v1/webhook_endpoints/events)`,
+        });
     });
   })
   .transform((list) => [...new Set(list.filter(isEventType))])
@@ -53,16 +58,24 @@ export const createWebhookEndpointInput = z
     url: webhookUrlSchema,
     description: descriptionSchema.optional(),
     events: subscribedEventsSchema,
-    enabled: z.boolean().default(true).meta({ description: "False: events are not recorded for it until enabled. Default true." }),
+    enabled: z
+      .boolean()
+      .default(true)
+      .meta({ description: "False: events are not recorded for it until enabled. Default true." }),
   })
   .meta({ id: "CreateWebhookEndpointInput" });
 
 export const updateWebhookEndpointInput = z
   .object({
     url: webhookUrlSchema.optional(),
-    description: descriptionSchema.nullable().optional().meta({ description: "A note for people; null or empty clears it." }),
+    description: descriptionSchema
+      .nullable()
+      .optional()
+      .meta({ description: "A note for people; null or empty clears it." }),
     events: subscribedEventsSchema.optional(),
-    enabled: z.boolean().optional().meta({ description: "Turn delivery on or off (an endpoint turned off after 3 days of failures is turned on here)." }),
+    enabled: z.boolean().optional().meta({
+      description: "Turn delivery on or off (an endpoint turned off after 3 days of failures is turned on here).",
+    }),
   })
   .meta({ id: "UpdateWebhookEndpointInput" });
 
@@ -81,7 +94,10 @@ export const listDeliveriesQuery = pageQuerySchema
       .enum(["true", "false"], { error: 'must be "true" or "false"' })
       .transform((value) => value === "true")
       .optional()
-      .meta({ description: "`true`: only deliveries that failed (given up, or the last attempt failed and a retry is pending)." }),
+      .meta({
+        description:
+          "`true`: only deliveries that failed (given up, or the last attempt failed and a retry is pending).",
+      }),
     ...dateRangeQuery,
   })
   .refine(...rangeInOrder);
@@ -95,17 +111,24 @@ export const eventTypeSchema = z
 export const webhookEndpointSchema = z
   .object({
     id: z.string(),
-    ownerId: z.string().meta({ description: "The account the endpoint belongs to. The platform's own account hears every account's events." }),
+    ownerId: z.string().meta({
+      description: "The account the endpoint belongs to. The platform's own account hears every account's events.",
+    }),
     description: z.string().nullable(),
     url: z.string(),
     subscribedEvents: z.array(z.enum(EVENT_TYPE_NAMES as [EventType, ...EventType[]])),
-    publicKey: z.string().meta({ description: "Ed25519 public key (PEM, SubjectPublicKeyInfo): verify each delivery's signatures with it." }),
+    publicKey: z.string().meta({
+      description: "Ed25519 public key (PEM, SubjectPublicKeyInfo): verify each delivery's signatures with it.",
+    }),
     enabled: z.boolean(),
     createdAt: z.iso.datetime(),
     createdBy: z
       .object({ type: z.enum(["employee", "api_key"]), id: z.string() })
       .nullable()
-      .meta({ description: "The employee or key that created it, as for API keys; null for endpoints made before this was recorded." }),
+      .meta({
+        description:
+          "The employee or key that created it, as for API keys; null for endpoints made before this was recorded.",
+      }),
   })
   .meta({ id: "WebhookEndpoint" });
 

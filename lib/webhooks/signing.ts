@@ -14,7 +14,17 @@ export type DeliveryHeaders = {
 };
 
 /** The signature headers for one attempt: `id` the event (delivery) id, `timestamp` Unix seconds of the attempt. */
-export function signDelivery({ id, body, timestamp, privateKeyPem }: { id: string; body: string; timestamp: number; privateKeyPem: string }): DeliveryHeaders {
+export function signDelivery({
+  id,
+  body,
+  timestamp,
+  privateKeyPem,
+}: {
+  id: string;
+  body: string;
+  timestamp: number;
+  privateKeyPem: string;
+}): DeliveryHeaders {
   const key = createPrivateKey(privateKeyPem);
   const seconds = Math.floor(timestamp);
   // Ed25519 takes no digest (null): it hashes the message itself.

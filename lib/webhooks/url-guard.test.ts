@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/errors";
-import { addressProblem, checkWebhookUrl, resolveDeliveryAddress, webhookUrlProblem, WebhookAddressError } from "@/lib/webhooks/url-guard";
+import {
+  addressProblem,
+  checkWebhookUrl,
+  resolveDeliveryAddress,
+  webhookUrlProblem,
+  WebhookAddressError,
+} from "@/lib/webhooks/url-guard";
 
 const strict = { allowPrivate: false };
 const relaxed = { allowPrivate: true };
@@ -77,7 +83,8 @@ describe("webhookUrlProblem (at creation and update)", () => {
   });
 
   it("with WEBHOOK_ALLOW_PRIVATE: IPv4-compatible IPv6 is still refused, and so is the metadata address spelt as NAT64 or 6to4", () => {
-    for (const url of ["https://[::127.0.0.1]/", "https://[::a00:5]/", "https://[::a9fe:a9fe]/"]) expect(webhookUrlProblem(url, true), url).toMatch(/IPv4-compatible/);
+    for (const url of ["https://[::127.0.0.1]/", "https://[::a00:5]/", "https://[::a9fe:a9fe]/"])
+      expect(webhookUrlProblem(url, true), url).toMatch(/IPv4-compatible/);
     // Not loopback, so not for http either.
     expect(webhookUrlProblem("http://[::7f00:1]:4000/", true)).toMatch(/http only to a loopback/);
     expect(webhookUrlProblem("https://[64:ff9b::a9fe:a9fe]/", true)).toMatch(/metadata/);
@@ -126,10 +133,13 @@ describe("addressProblem", () => {
 });
 
 describe("resolveDeliveryAddress (at each delivery, after DNS)", () => {
-  const lookup = (answers: string[]) => async () => answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+  const lookup = (answers: string[]) => async () =>
+    answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
 
   it("returns the resolved address to connect to", async () => {
-    await expect(resolveDeliveryAddress("https://hooks.example.com/x", { ...strict, lookup: lookup(["93.184.216.34"]) })).resolves.toEqual({
+    await expect(
+      resolveDeliveryAddress("https://hooks.example.com/x", { ...strict, lookup: lookup(["93.184.216.34"]) }),
+    ).resolves.toEqual({
       address: "93.184.216.34",
       family: 4,
       hostname: "hooks.example.com",
@@ -155,13 +165,21 @@ describe("resolveDeliveryAddress (at each delivery, after DNS)", () => {
       [["::a9fe:a9fe"], "::a9fe:a9fe", /IPv4-compatible/],
       [["64:ff9b::a00:7"], "64:ff9b::a00:7", /NAT64/],
     ] as const) {
-      const error = await refusal(resolveDeliveryAddress("https://hooks.example.com/x", { ...strict, lookup: lookup([...answers]) }));
-      expect(error.message, address).toBe("address not allowed: hooks.example.com resolves to an address webhooks may not reach");
+      const error = await refusal(
+        resolveDeliveryAddress("https://hooks.example.com/x", { ...strict, lookup: lookup([...answers]) }),
+      );
+      expect(error.message, address).toBe(
+        "address not allowed: hooks.example.com resolves to an address webhooks may not reach",
+      );
       expect(error.detail, address).toContain(`resolves to ${address}`);
       expect(error.detail, address).toMatch(why);
     }
-    const http = await refusal(resolveDeliveryAddress("http://localhost:4000/", { ...relaxed, lookup: lookup(["10.20.30.40"]) }));
-    expect(http.message).toBe("address not allowed: localhost resolves to an address that is not loopback; http is only for loopback");
+    const http = await refusal(
+      resolveDeliveryAddress("http://localhost:4000/", { ...relaxed, lookup: lookup(["10.20.30.40"]) }),
+    );
+    expect(http.message).toBe(
+      "address not allowed: localhost resolves to an address that is not loopback; http is only for loopback",
+    );
     expect(http.detail).toContain("10.20.30.40");
   });
 
@@ -172,31 +190,61 @@ describe("resolveDeliveryAddress (at each delivery, after DNS)", () => {
     const failing = (message: string, code?: string) => async () => {
       throw Object.assign(new Error(message), { code });
     };
-    const notFound = await refusal(resolveDeliveryAddress("https://nowhere.invalid/", { ...strict, lookup: failing("getaddrinfo ENOTFOUND nowhere.invalid", "ENOTFOUND") }));
+    const notFound = await refusal(
+      resolveDeliveryAddress("https://nowhere.invalid/", {
+        ...strict,
+        lookup: failing("getaddrinfo ENOTFOUND nowhere.invalid", "ENOTFOUND"),
+      }),
+    );
     expect(notFound.message).toBe("could not resolve nowhere.invalid (ENOTFOUND)");
     // A resolver's own message may name the internal DNS server: kept for the log only.
-    const timedOut = await refusal(resolveDeliveryAddress("https://slow.example/", { ...strict, lookup: failing("queryA ETIMEOUT slow.example via 10.0.0.53", "ETIMEOUT") }));
+    const timedOut = await refusal(
+      resolveDeliveryAddress("https://slow.example/", {
+        ...strict,
+        lookup: failing("queryA ETIMEOUT slow.example via 10.0.0.53", "ETIMEOUT"),
+      }),
+    );
     expect(timedOut.message).toBe("could not resolve slow.example (ETIMEOUT)");
     expect(timedOut.detail).toContain("10.0.0.53");
-    expect((await refusal(resolveDeliveryAddress("https://odd.example/", { ...strict, lookup: failing("resolver said 10.0.0.53: bad") }))).message).toBe(
-      "could not resolve odd.example",
+    expect(
+      (
+        await refusal(
+          resolveDeliveryAddress("https://odd.example/", {
+            ...strict,
+            lookup: failing("resolver said 10.0.0.53: bad"),
+          }),
+        )
+      ).message,
+    ).toBe("could not resolve odd.example");
+    expect(
+      (await refusal(resolveDeliveryAddress("https://empty.example/", { ...strict, lookup: lookup([]) }))).message,
+    ).toBe("could not resolve empty.example (no addresses)");
+    const junk = await refusal(
+      resolveDeliveryAddress("https://junk.example/", { ...strict, lookup: lookup(["10.0.0.1.5"]) }),
     );
-    expect((await refusal(resolveDeliveryAddress("https://empty.example/", { ...strict, lookup: lookup([]) }))).message).toBe("could not resolve empty.example (no addresses)");
-    const junk = await refusal(resolveDeliveryAddress("https://junk.example/", { ...strict, lookup: lookup(["10.0.0.1.5"]) }));
     expect(junk.message).toBe("could not resolve junk.example (an answer is not an IP address)");
   });
 
   it("with WEBHOOK_ALLOW_PRIVATE: loopback over http, but an http name must resolve to loopback only", async () => {
-    await expect(resolveDeliveryAddress("http://127.0.0.1:4000/", relaxed)).resolves.toMatchObject({ address: "127.0.0.1", family: 4 });
-    await expect(resolveDeliveryAddress("http://localhost:4000/", { ...relaxed, lookup: lookup(["::1", "127.0.0.1"]) })).resolves.toMatchObject({
+    await expect(resolveDeliveryAddress("http://127.0.0.1:4000/", relaxed)).resolves.toMatchObject({
+      address: "127.0.0.1",
+      family: 4,
+    });
+    await expect(
+      resolveDeliveryAddress("http://localhost:4000/", { ...relaxed, lookup: lookup(["::1", "127.0.0.1"]) }),
+    ).resolves.toMatchObject({
       address: "::1",
       family: 6,
     });
-    await expect(resolveDeliveryAddress("http://localhost:4000/", { ...relaxed, lookup: lookup(["10.0.0.1"]) })).rejects.toThrow(/not loopback/);
+    await expect(
+      resolveDeliveryAddress("http://localhost:4000/", { ...relaxed, lookup: lookup(["10.0.0.1"]) }),
+    ).rejects.toThrow(/not loopback/);
   });
 
   it("looks the name up for real by default", async () => {
-    await expect(resolveDeliveryAddress("http://localhost:1/", relaxed)).resolves.toMatchObject({ hostname: "localhost" });
+    await expect(resolveDeliveryAddress("http://localhost:1/", relaxed)).resolves.toMatchObject({
+      hostname: "localhost",
+    });
     await expect(resolveDeliveryAddress("https://localhost:1/", strict)).rejects.toThrow(/localhost/);
   });
 });

@@ -1,5 +1,11 @@
 import { lookup as dnsLookup } from "node:dns/promises";
-import { addressProblem as ipProblem, inspect, MAX_WEBHOOK_URL_LENGTH, parseIp, webhookUrlProblem as urlProblem } from "@/lib/webhooks/url-rules";
+import {
+  addressProblem as ipProblem,
+  inspect,
+  MAX_WEBHOOK_URL_LENGTH,
+  parseIp,
+  webhookUrlProblem as urlProblem,
+} from "@/lib/webhooks/url-rules";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 
@@ -61,7 +67,10 @@ const lookupAll: LookupAll = (hostname) => dnsLookup(hostname, { all: true, verb
  */
 export async function resolveDeliveryAddress(
   url: string,
-  { lookup = lookupAll, allowPrivate = env().WEBHOOK_ALLOW_PRIVATE }: { lookup?: LookupAll; allowPrivate?: boolean } = {},
+  {
+    lookup = lookupAll,
+    allowPrivate = env().WEBHOOK_ALLOW_PRIVATE,
+  }: { lookup?: LookupAll; allowPrivate?: boolean } = {},
 ): Promise<{ address: string; family: 4 | 6; hostname: string }> {
   const parsed = inspect(url, allowPrivate);
   // The URL as the tenant wrote it (refused at creation too, unless the server's settings changed since).
@@ -73,15 +82,25 @@ export async function resolveDeliveryAddress(
     answers = await lookup(host);
   } catch (error) {
     const code = errorCode(error);
-    throw new WebhookAddressError(`could not resolve ${host}${code ? ` (${code})` : ""}`, `could not resolve ${host}: ${(error as Error).message}`);
+    throw new WebhookAddressError(
+      `could not resolve ${host}${code ? ` (${code})` : ""}`,
+      `could not resolve ${host}: ${(error as Error).message}`,
+    );
   }
   if (answers.length === 0) throw new WebhookAddressError(`could not resolve ${host} (no addresses)`);
   const addresses = answers.map((answer) => {
     const address = parseIp(answer.address);
-    if (!address) throw new WebhookAddressError(`could not resolve ${host} (an answer is not an IP address)`, `${host} resolved to ${answer.address}, which is not an IP address`);
+    if (!address)
+      throw new WebhookAddressError(
+        `could not resolve ${host} (an answer is not an IP address)`,
+        `${host} resolved to ${answer.address}, which is not an IP address`,
+      );
     const problem = addressProblem(address.toString(), allowPrivate);
     if (problem) {
-      throw new WebhookAddressError(`address not allowed: ${host} resolves to an address webhooks may not reach`, `${host} resolves to ${address.toString()}, which ${problem}`);
+      throw new WebhookAddressError(
+        `address not allowed: ${host} resolves to an address webhooks may not reach`,
+        `${host} resolves to ${address.toString()}, which ${problem}`,
+      );
     }
     if (parsed.url.protocol === "http:" && address.range() !== "loopback") {
       throw new WebhookAddressError(

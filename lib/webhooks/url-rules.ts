@@ -77,7 +77,8 @@ export function addressProblem(ip: string, allowPrivate: boolean): string | null
   const address = parseIp(ip);
   if (!address) return "is not an IP address";
   const embedded = embeddedIpv4(address);
-  if (METADATA_ADDRESSES.has(address.toString()) || (embedded && METADATA_ADDRESSES.has(embedded.toString()))) return "is a cloud metadata address";
+  if (METADATA_ADDRESSES.has(address.toString()) || (embedded && METADATA_ADDRESSES.has(embedded.toString())))
+    return "is a cloud metadata address";
   const range = rangeOf(address);
   if (range === "unicast") return null;
   if (NEVER.has(range)) return `is a ${RANGE_NAMES[range]} address`;
@@ -98,7 +99,10 @@ export function inspect(text: string, allowPrivate: boolean): { problem: string 
   if (url.protocol !== "https:" && url.protocol !== "http:") return { problem: "must use https" };
   if (url.username || url.password) return { problem: "must not contain a user name or password" };
   // The WHATWG parser has already rewritten IPv4 in any spelling (0x7f.1, 2130706433) as a dotted quad.
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase().replace(/\.$/, "");
+  const host = url.hostname
+    .replace(/^\[(.*)\]$/, "$1")
+    .toLowerCase()
+    .replace(/\.$/, "");
   const literal = parseIp(host);
   const loopback = literal ? rangeOf(literal) === "loopback" : isLocalhostName(host);
   if (url.protocol === "http:") {

@@ -60,7 +60,10 @@ export async function createWebhookEndpoint(input: CreateWebhookEndpointInput & 
   return inTransaction(() => createEndpointRow(input));
 }
 
-async function createEndpointRow({ createdBy = null, ...input }: CreateWebhookEndpointInput & { createdBy?: KeyCreator | null }) {
+async function createEndpointRow({
+  createdBy = null,
+  ...input
+}: CreateWebhookEndpointInput & { createdBy?: KeyCreator | null }) {
   // The schema checked the URL already; checked here too for callers that are not the API (the dashboard, a seed).
   checkWebhookUrl(input.url);
   // The account's row held until the transaction ends: two creations at once count one after the other.
@@ -70,7 +73,10 @@ async function createEndpointRow({ createdBy = null, ...input }: CreateWebhookEn
   await assertCreatorStillActive(createdBy);
   const count = await tenantDb().webhookEndpoint.count({ where: { deletedAt: null } });
   if (count >= MAX_ENDPOINTS_PER_ACCOUNT) {
-    throw new DomainError("conflict", `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
+    throw new DomainError(
+      "conflict",
+      `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`,
+    );
   }
   const id = newId("we");
   const { publicKey, privateKeyPem } = newKeyPair();
@@ -110,7 +116,10 @@ async function findEndpoint(id: string) {
 
 /** The scope's endpoints, oldest first. */
 export async function listWebhookEndpoints() {
-  const rows = await tenantDb().webhookEndpoint.findMany({ where: { deletedAt: null }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  const rows = await tenantDb().webhookEndpoint.findMany({
+    where: { deletedAt: null },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
   return rows.map(presentWebhookEndpoint);
 }
 
@@ -130,7 +139,11 @@ export function updateWebhookEndpoint(input: UpdateWebhookEndpointInput & { id: 
   return changingEndpoint(() => updateEndpointRow(input));
 }
 
-async function updateEndpointRow({ id, actor, ...input }: UpdateWebhookEndpointInput & { id: string; actor: PermissionHolder }) {
+async function updateEndpointRow({
+  id,
+  actor,
+  ...input
+}: UpdateWebhookEndpointInput & { id: string; actor: PermissionHolder }) {
   const row = await findEndpointForChange(id);
   if (input.url !== undefined) checkWebhookUrl(input.url);
   const events = input.events ?? jsonNames(row.subscribedEvents, isEventType);
@@ -142,7 +155,10 @@ async function updateEndpointRow({ id, actor, ...input }: UpdateWebhookEndpointI
       distinct: ["eventType"],
       select: { eventType: true },
     });
-    assertMaySubscribe(actor, pending.map((delivery) => delivery.eventType));
+    assertMaySubscribe(
+      actor,
+      pending.map((delivery) => delivery.eventType),
+    );
   }
   const data = {
     ...(input.url !== undefined && { url: input.url, subscribedEvents: events }),
@@ -159,7 +175,12 @@ async function updateEndpointRow({ id, actor, ...input }: UpdateWebhookEndpointI
 
 /** What the audit trail keeps of an endpoint: where it sends, what, and whether (never a key). */
 export function webhookEndpointFacts(endpoint: ReturnType<typeof presentWebhookEndpoint>) {
-  return { url: endpoint.url, subscribedEvents: endpoint.subscribedEvents, enabled: endpoint.enabled, description: endpoint.description };
+  return {
+    url: endpoint.url,
+    subscribedEvents: endpoint.subscribedEvents,
+    enabled: endpoint.enabled,
+    description: endpoint.description,
+  };
 }
 
 /**
@@ -172,7 +193,10 @@ export function deleteWebhookEndpoint(input: { id: string; now?: Date }) {
 
 async function deleteEndpointRow({ id, now = new Date() }: { id: string; now?: Date }) {
   const row = await findEndpointForChange(id);
-  const { count } = await tenantDb().webhookEndpoint.updateMany({ where: { id: row.id, deletedAt: null }, data: { deletedAt: now, enabled: false } });
+  const { count } = await tenantDb().webhookEndpoint.updateMany({
+    where: { id: row.id, deletedAt: null },
+    data: { deletedAt: now, enabled: false },
+  });
   if (count === 0) throw notFound("Webhook endpoint");
   await tenantDb().webhookDelivery.updateMany({
     where: { webhookEndpointId: row.id, status: "pending" },
@@ -209,7 +233,10 @@ export async function listWebhookDeliveries({
 
 async function enabledEndpoint(id: string) {
   const endpoint = await findEndpoint(id);
-  if (!endpoint.enabled) throw new DomainError("conflict", `Webhook endpoint ${endpoint.id} is disabled; enable it first`, { id: "is disabled" });
+  if (!endpoint.enabled)
+    throw new DomainError("conflict", `Webhook endpoint ${endpoint.id} is disabled; enable it first`, {
+      id: "is disabled",
+    });
   return endpoint;
 }
 
@@ -217,9 +244,21 @@ async function enabledEndpoint(id: string) {
  * Queues a delivery for an attempt now, whatever its status; its attempts keep counting. Refused (403)
  * to a caller who may not read the event's resource: a retry resends data to wherever the URL points now.
  */
-export async function retryWebhookDelivery({ id, eventId, actor, now = new Date() }: { id: string; eventId: string; actor: PermissionHolder; now?: Date }) {
+export async function retryWebhookDelivery({
+  id,
+  eventId,
+  actor,
+  now = new Date(),
+}: {
+  id: string;
+  eventId: string;
+  actor: PermissionHolder;
+  now?: Date;
+}) {
   const endpoint = await enabledEndpoint(id);
-  const delivery = await tenantDb().webhookDelivery.findFirst({ where: { id: eventId, webhookEndpointId: endpoint.id } });
+  const delivery = await tenantDb().webhookDelivery.findFirst({
+    where: { id: eventId, webhookEndpointId: endpoint.id },
+  });
   if (!delivery) throw notFound("Webhook event");
   // The event type of a delivery never changes, so this check cannot go stale before the write.
   assertMaySeeDerived(actor, [delivery.eventType], (type) => `retry a ${type} delivery`);
@@ -231,7 +270,15 @@ export async function retryWebhookDelivery({ id, eventId, actor, now = new Date(
 }
 
 /** A webhook.test delivery for this endpoint only, due now (sent whether or not it subscribed to webhook.test); shown as `viewer` may see it. */
-export async function sendTestEvent({ id, viewer, now = new Date() }: { id: string; viewer: DeliveryViewer; now?: Date }) {
+export async function sendTestEvent({
+  id,
+  viewer,
+  now = new Date(),
+}: {
+  id: string;
+  viewer: DeliveryViewer;
+  now?: Date;
+}) {
   const endpoint = await enabledEndpoint(id);
   const data = {
     webhookEndpointId: endpoint.id,

@@ -8,7 +8,12 @@ import { platformWithKey } from "@/lib/testing/factories";
 import { withScope } from "@/lib/tenancy";
 import { emitEvent } from "@/lib/webhooks/events";
 import type { EventType } from "@/lib/webhooks/event-types";
-import { createWebhookEndpoint, deleteWebhookEndpoint, sendTestEvent, updateWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  sendTestEvent,
+  updateWebhookEndpoint,
+} from "@/lib/webhooks/webhook-endpoints";
 import { createWebhookWorker, GIVE_UP_AFTER_MS, retryDelay, type WorkerOptions } from "@/lib/webhooks/worker";
 
 const owner = { type: "employee", role: "owner", permissions: ROLE_PERMISSIONS.owner } as const;
@@ -55,7 +60,10 @@ afterEach(async () => {
 });
 // The file's tests share one database: what an earlier test left pending is not this test's work.
 beforeEach(async () => {
-  await db().webhookDelivery.updateMany({ where: { status: "pending" }, data: { status: "failed", nextAttemptAt: null } });
+  await db().webhookDelivery.updateMany({
+    where: { status: "pending" },
+    data: { status: "failed", nextAttemptAt: null },
+  });
 });
 
 /** A clock the test moves. */
@@ -71,7 +79,10 @@ function clock(start = new Date("2030-01-01T00:00:00Z")) {
 }
 
 /** An endpoint of a new platform, made through the API's own domain function. */
-async function endpointFor(url: string, events: EventType[] = ["webhook.test", "api_key.expiring", "recipient.deleted"]) {
+async function endpointFor(
+  url: string,
+  events: EventType[] = ["webhook.test", "api_key.expiring", "recipient.deleted"],
+) {
   const { account, scope } = await platformWithKey();
   const endpoint = await withScope(scope, () => createWebhookEndpoint({ url, events, enabled: true }));
   return { account, scope, endpoint };
@@ -118,10 +129,19 @@ describe("a delivery", () => {
     const signed = `${delivery.id}.${request!.headers["webhook-timestamp"]}.${request!.body}`;
     expect(verify(null, Buffer.from(signed), publicKey, Buffer.from(signature!, "base64"))).toBe(true);
     // A replay under a changed timestamp does not verify.
-    expect(verify(null, Buffer.from(`${delivery.id}.${Number(request!.headers["webhook-timestamp"]) + 1}.${request!.body}`), publicKey, Buffer.from(signature!, "base64"))).toBe(false);
+    expect(
+      verify(
+        null,
+        Buffer.from(`${delivery.id}.${Number(request!.headers["webhook-timestamp"]) + 1}.${request!.body}`),
+        publicKey,
+        Buffer.from(signature!, "base64"),
+      ),
+    ).toBe(false);
     // Nor does another endpoint's key.
     const other = await endpointFor(receiver.url());
-    expect(verify(null, Buffer.from(request!.body), createPublicKey(other.endpoint.publicKey), Buffer.from(hex, "hex"))).toBe(false);
+    expect(
+      verify(null, Buffer.from(request!.body), createPublicKey(other.endpoint.publicKey), Buffer.from(hex, "hex")),
+    ).toBe(false);
 
     expect(await deliveryRow(delivery.id)).toMatchObject({
       status: "delivered",
@@ -161,7 +181,14 @@ describe("a delivery", () => {
     expect(await work.runOnce()).toBe(1);
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[0]!.headers["webhook-id"]).toBe(receiver.received[1]!.headers["webhook-id"]);
-    expect(await deliveryRow(sent.id)).toMatchObject({ status: "delivered", attempts: 2, responseStatusCode: 200, responseBody: '{"thanks":true}', lastError: null, nextAttemptAt: null });
+    expect(await deliveryRow(sent.id)).toMatchObject({
+      status: "delivered",
+      attempts: 2,
+      responseStatusCode: 200,
+      responseBody: '{"thanks":true}',
+      lastError: null,
+      nextAttemptAt: null,
+    });
   });
 
   it("to a receiver that is down (connection refused) is retried and delivered once it is up", async () => {
@@ -198,7 +225,12 @@ describe("a delivery", () => {
 
     expect(await worker(time).runOnce()).toBe(1);
     expect(receiver.received.map((request) => request.path)).toEqual(["/hooks"]);
-    expect(await deliveryRow(sent.id)).toMatchObject({ status: "pending", attempts: 1, responseStatusCode: 307, lastError: "redirect (HTTP 307) not followed" });
+    expect(await deliveryRow(sent.id)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      responseStatusCode: 307,
+      lastError: "redirect (HTTP 307) not followed",
+    });
   });
 
   it("to a receiver that does not answer in time is cut off at the timeout and retried", async () => {
@@ -212,7 +244,12 @@ describe("a delivery", () => {
     expect(await worker(time, { timeoutMs: 300 }).runOnce()).toBe(1);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(receiver.received).toHaveLength(1);
-    expect(await deliveryRow(sent.id)).toMatchObject({ status: "pending", attempts: 1, responseStatusCode: null, lastError: "timed out after 0.3 s" });
+    expect(await deliveryRow(sent.id)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      responseStatusCode: null,
+      lastError: "timed out after 0.3 s",
+    });
   });
 
   it("to an address the guard refuses is not sent, and the reason is recorded", async () => {
@@ -231,22 +268,28 @@ describe("a delivery", () => {
       status: "pending",
       attempts: 1,
       responseStatusCode: null,
-      lastError: "address not allowed: localhost resolves to an address that is not loopback; http is only for loopback",
+      lastError:
+        "address not allowed: localhost resolves to an address that is not loopback; http is only for loopback",
     });
     // The address is for the service's log, not the tenant's delivery log.
     expect(logged.join("\n")).toContain(`delivery ${sent.id}: localhost resolves to 93.184.216.34`);
   });
-
 
   it("of a deleted or disabled endpoint is not sent", async () => {
     const receiver = await startReceiver();
     const time = clock();
     const first = await endpointFor(receiver.url());
     const second = await endpointFor(receiver.url());
-    const a = await withScope(first.scope, () => sendTestEvent({ id: first.endpoint.id, now: time.now(), viewer: owner }));
-    const b = await withScope(second.scope, () => sendTestEvent({ id: second.endpoint.id, now: time.now(), viewer: owner }));
+    const a = await withScope(first.scope, () =>
+      sendTestEvent({ id: first.endpoint.id, now: time.now(), viewer: owner }),
+    );
+    const b = await withScope(second.scope, () =>
+      sendTestEvent({ id: second.endpoint.id, now: time.now(), viewer: owner }),
+    );
     await withScope(first.scope, () => deleteWebhookEndpoint({ id: first.endpoint.id }));
-    await withScope(second.scope, () => updateWebhookEndpoint({ id: second.endpoint.id, enabled: false, actor: owner }));
+    await withScope(second.scope, () =>
+      updateWebhookEndpoint({ id: second.endpoint.id, enabled: false, actor: owner }),
+    );
 
     expect(await worker(time).runOnce()).toBe(0);
     expect(receiver.received).toHaveLength(0);
@@ -258,7 +301,14 @@ describe("a delivery", () => {
 describe("retries", () => {
   it("back off about 1 min, 5 min, 30 min, 2 h, 5 h, then every 10 h, with ±10 % jitter", () => {
     expect([1, 2, 3, 4, 5, 6, 7, 12].map((attempts) => retryDelay(attempts, () => 0.5))).toEqual([
-      1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR, 10 * HOUR,
+      1 * MINUTE,
+      5 * MINUTE,
+      30 * MINUTE,
+      2 * HOUR,
+      5 * HOUR,
+      10 * HOUR,
+      10 * HOUR,
+      10 * HOUR,
     ]);
     expect(retryDelay(1, () => 0)).toBe(54_000);
     expect(retryDelay(1, () => 1)).toBe(66_000);
@@ -286,7 +336,13 @@ describe("retries", () => {
     }
     expect(waits).toEqual([1 * MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, ...Array(6).fill(10 * HOUR)]);
     const last = await deliveryRow(sent.id);
-    expect(last).toMatchObject({ status: "failed", attempts: 12, nextAttemptAt: null, responseStatusCode: 503, lastError: "HTTP 503" });
+    expect(last).toMatchObject({
+      status: "failed",
+      attempts: 12,
+      nextAttemptAt: null,
+      responseStatusCode: 503,
+      lastError: "HTTP 503",
+    });
     // The last attempt was the last one before the 3 days ran out.
     expect(time.ms - start).toBeLessThan(GIVE_UP_AFTER_MS);
     expect(time.ms + 10 * HOUR - start).toBeGreaterThan(GIVE_UP_AFTER_MS);
@@ -294,9 +350,16 @@ describe("retries", () => {
 
     const disabled = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(disabled).toMatchObject({ enabled: false, disabledAt: new Date(time.ms) });
-    const audit = await db().auditEvent.findMany({ where: { action: "webhook_endpoint.auto_disable", targetId: endpoint.id } });
+    const audit = await db().auditEvent.findMany({
+      where: { action: "webhook_endpoint.auto_disable", targetId: endpoint.id },
+    });
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ platformId: account.id, actedForAccountId: account.id, actorId: null, outcome: "success" });
+    expect(audit[0]).toMatchObject({
+      platformId: account.id,
+      actedForAccountId: account.id,
+      actorId: null,
+      outcome: "success",
+    });
     expect(audit[0]!.details).toMatchObject({
       before: { enabled: true },
       after: { enabled: false, disabledAt: new Date(time.ms).toISOString() },
@@ -322,7 +385,10 @@ describe("retries", () => {
     }
     expect((await deliveryRow(fresh.id)).status).toBe("delivered");
     expect((await deliveryRow(old.id)).status).toBe("failed");
-    expect(await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ enabled: true, disabledAt: null });
+    expect(await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({
+      enabled: true,
+      disabledAt: null,
+    });
   });
 });
 
@@ -332,7 +398,8 @@ describe("leases", () => {
     receiver.answer((_request, response) => setTimeout(() => response.end("ok"), 20));
     const time = clock();
     const { account } = await endpointFor(receiver.url());
-    for (let i = 0; i < 25; i += 1) await emitEvent("recipient.deleted", { id: `rcp_${i}` }, { accountId: account.id, now: time.now() });
+    for (let i = 0; i < 25; i += 1)
+      await emitEvent("recipient.deleted", { id: `rcp_${i}` }, { accountId: account.id, now: time.now() });
     const one = worker(time, { owner: "one", batchSize: 5 });
     const two = worker(time, { owner: "two", batchSize: 5 });
 
@@ -349,7 +416,9 @@ describe("leases", () => {
     // Both took part: the lease, not luck, kept them apart.
     expect(taken.one).toBeGreaterThan(0);
     expect(taken.two).toBeGreaterThan(0);
-    expect(await db().webhookDelivery.count({ where: { accountId: account.id, status: "delivered", attempts: 1 } })).toBe(25);
+    expect(
+      await db().webhookDelivery.count({ where: { accountId: account.id, status: "delivered", attempts: 1 } }),
+    ).toBe(25);
   });
 
   it("a delivery leased by a worker that died is taken over once the lease runs out, not before", async () => {
@@ -357,7 +426,10 @@ describe("leases", () => {
     const time = clock();
     const { scope, endpoint } = await endpointFor(receiver.url());
     const sent = await withScope(scope, () => sendTestEvent({ id: endpoint.id, now: time.now(), viewer: owner }));
-    await db().webhookDelivery.update({ where: { id: sent.id }, data: { leaseOwner: "crashed", leaseUntil: new Date(time.ms + 30_000) } });
+    await db().webhookDelivery.update({
+      where: { id: sent.id },
+      data: { leaseOwner: "crashed", leaseUntil: new Date(time.ms + 30_000) },
+    });
     const work = worker(time);
 
     expect(await work.runOnce()).toBe(0);
@@ -423,7 +495,9 @@ describe("a failed delivery's error says what failed, and names no internal addr
     for (const address of ["169.254.169.254", "::a9fe:a9fe", "::7f00:1"]) {
       const lookup = async () => [{ address, family: address.includes(":") ? 6 : 4 }];
       const { row, log } = await failedAttempt("https://hooks.example.com/x", { lookup });
-      expect(row.lastError, address).toBe("address not allowed: hooks.example.com resolves to an address webhooks may not reach");
+      expect(row.lastError, address).toBe(
+        "address not allowed: hooks.example.com resolves to an address webhooks may not reach",
+      );
       expect(row.lastError, address).not.toMatch(ADDRESS);
       expect(log, address).toContain(`hooks.example.com resolves to ${address}`);
     }
@@ -481,7 +555,11 @@ describe("a failed delivery's error says what failed, and names no internal addr
     const logged: string[] = [];
     expect(await worker(time, { log: (line) => logged.push(line) }).runOnce()).toBe(1);
     expect(receiver.received).toHaveLength(0);
-    expect(await deliveryRow(sent.id)).toMatchObject({ status: "pending", attempts: 1, lastError: "could not send (internal error)" });
+    expect(await deliveryRow(sent.id)).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastError: "could not send (internal error)",
+    });
     expect(logged.join("\n")).toMatch(new RegExp(`delivery ${sent.id}: could not send: .+`));
   });
 });

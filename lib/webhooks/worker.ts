@@ -35,7 +35,12 @@ export function retryDelay(attempts: number, random: () => number = Math.random)
   return Math.round(base * (0.9 + 0.2 * random()));
 }
 
-export type AttemptOutcome = { delivered: boolean; statusCode: number | null; body: string | null; error: string | null };
+export type AttemptOutcome = {
+  delivered: boolean;
+  statusCode: number | null;
+  body: string | null;
+  error: string | null;
+};
 
 /**
  * POSTs `body` to `url`, connecting only to the address the SSRF guard checked (the host name goes in
@@ -70,12 +75,18 @@ export async function postWebhook({
       request.destroy();
       resolve(outcome);
     };
-    const request = (secure ? https : http).request(deliveryRequestOptions({ target, address, hostname, body, headers }), (response) => {
-      statusCode = response.statusCode ?? 0;
-      readAnswer(response, statusCode, finish);
-    });
+    const request = (secure ? https : http).request(
+      deliveryRequestOptions({ target, address, hostname, body, headers }),
+      (response) => {
+        statusCode = response.statusCode ?? 0;
+        readAnswer(response, statusCode, finish);
+      },
+    );
     request.on("error", (error) => finish({ delivered: false, statusCode, body: null, error: describeError(error) }));
-    const timer = setTimeout(() => finish({ delivered: false, statusCode, body: null, error: `timed out after ${timeoutMs / 1000} s` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ delivered: false, statusCode, body: null, error: `timed out after ${timeoutMs / 1000} s` }),
+      timeoutMs,
+    );
     request.end(body);
   });
 }
@@ -130,12 +141,18 @@ function readAnswer(response: http.IncomingMessage, code: number, finish: (outco
   });
   response.on("end", done);
   response.on("error", (error) =>
-    finish({ delivered: false, statusCode: code, body: null, error: `connection lost while reading the answer (HTTP ${code}${withCode(error)})` }),
+    finish({
+      delivered: false,
+      statusCode: code,
+      body: null,
+      error: `connection lost while reading the answer (HTTP ${code}${withCode(error)})`,
+    }),
   );
 }
 
 /** TLS failures: certificate checks (Node's and OpenSSL's codes) and handshakes that went wrong. */
-const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|INVALID_PURPOSE$|EPROTO$)/;
+const TLS_ERROR =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|INVALID_PURPOSE$|EPROTO$)/;
 
 const withCode = (error: unknown) => {
   const code = errorCode(error);
@@ -214,7 +231,11 @@ export function createWebhookWorker(options: WorkerOptions = {}): WebhookWorker 
 
   async function runOnce(): Promise<number> {
     const taken = await leaseDueDeliveries(settings, () => stopping);
-    await Promise.all(taken.map((id) => attemptDelivery(settings, id).catch((error) => log(`delivery ${id}: ${(error as Error).message}`))));
+    await Promise.all(
+      taken.map((id) =>
+        attemptDelivery(settings, id).catch((error) => log(`delivery ${id}: ${(error as Error).message}`)),
+      ),
+    );
     return taken.length;
   }
 
@@ -283,7 +304,10 @@ const dueWhere = (at: Date): Prisma.WebhookDeliveryWhereInput => ({
 });
 
 /** Takes (leases) up to batchSize due deliveries for this worker; stops taking once the worker is stopping. */
-async function leaseDueDeliveries({ now, batchSize, leaseMs, owner }: WorkerSettings, isStopping: () => boolean): Promise<string[]> {
+async function leaseDueDeliveries(
+  { now, batchSize, leaseMs, owner }: WorkerSettings,
+  isStopping: () => boolean,
+): Promise<string[]> {
   const at = now();
   const due = await db().webhookDelivery.findMany({
     // Deliveries of a disabled endpoint wait (they go out if it is enabled again within 3 days).
@@ -345,7 +369,11 @@ async function attemptDelivery(settings: WorkerSettings, id: string) {
 }
 
 /** Signs and POSTs the delivery; a refused address or a failure to send is an outcome too, never a throw. */
-async function sendDelivery({ timeoutMs, lookup, log }: WorkerSettings, delivery: LeasedDelivery, attemptedAt: Date): Promise<AttemptOutcome> {
+async function sendDelivery(
+  { timeoutMs, lookup, log }: WorkerSettings,
+  delivery: LeasedDelivery,
+  attemptedAt: Date,
+): Promise<AttemptOutcome> {
   const { endpoint, id } = delivery;
   const body = JSON.stringify({
     id: delivery.id,
@@ -391,7 +419,10 @@ async function disableIfDead(endpointId: string, deliveryId: string, at: Date, l
       data: { enabled: false, disabledAt: at },
     });
     if (count !== 1) return;
-    const endpoint = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, include: { account: { select: { platformId: true } } } });
+    const endpoint = await db().webhookEndpoint.findUniqueOrThrow({
+      where: { id: endpointId },
+      include: { account: { select: { platformId: true } } },
+    });
     await writeAuditEvent({
       actor: null,
       platformId: endpoint.account.platformId,

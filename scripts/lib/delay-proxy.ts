@@ -122,7 +122,8 @@ class ClientMessages {
       return out;
     };
     if (type === "Q") {
-      for (const statement of strings(1)[0]!.match(/(?:'[^']*'|"[^"]*"|[^;'"])+/g) ?? []) if (statement.trim()) this.count(statement);
+      for (const statement of strings(1)[0]!.match(/(?:'[^']*'|"[^"]*"|[^;'"])+/g) ?? [])
+        if (statement.trim()) this.count(statement);
     } else if (type === "P") {
       const [name, text] = strings(2);
       this.prepared.set(name!, text!);

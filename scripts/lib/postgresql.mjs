@@ -1,7 +1,8 @@
 // The PostgreSQL server the tests and the migration checks use (they create databases of their own on it).
 import pg from "pg";
 
-export const postgresqlTestUrl = () => process.env.POSTGRESQL_TEST_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+export const postgresqlTestUrl = () =>
+  process.env.POSTGRESQL_TEST_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 
 /** Whether the server answers; the reason when it does not. */
 export async function postgresqlReachable(url = postgresqlTestUrl()) {
@@ -11,7 +12,10 @@ export async function postgresqlReachable(url = postgresqlTestUrl()) {
     await client.query("SELECT 1");
     return { ok: true };
   } catch (error) {
-    return { ok: false, reason: `no PostgreSQL server at ${url.replace(/\/\/[^@/]*@/, "//")} (${error.message || error.code})` };
+    return {
+      ok: false,
+      reason: `no PostgreSQL server at ${url.replace(/\/\/[^@/]*@/, "//")} (${error.message || error.code})`,
+    };
   } finally {
     await client.end().catch(() => {});
   }

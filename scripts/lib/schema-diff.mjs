@@ -32,7 +32,11 @@ export function listMigrations(dir = migrationsDir) {
 }
 
 async function diff(adapter, schema, from) {
-  const engine = await SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(adapter));
+  const engine = await SchemaEngine.new(
+    { datamodels: [[schemaPath, schema]] },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(adapter),
+  );
   try {
     const result = await engine.diff({
       from: from ?? { tag: "schemaDatasource", files: [{ path: schemaPath, content: schema }], configDir: root },
@@ -57,7 +61,8 @@ export async function diffMigrationsToSchema() {
     // adapter) and diff it against the datamodel. The engine's own "migrations" source needs a
     // shadow database that the WebAssembly build cannot open.
     const scratch = new Database(path.join(work, "scratch.db"));
-    for (const dir of listMigrations()) scratch.exec(readFileSync(path.join(migrationsDir, dir, "migration.sql"), "utf8"));
+    for (const dir of listMigrations())
+      scratch.exec(readFileSync(path.join(migrationsDir, dir, "migration.sql"), "utf8"));
     scratch.close();
     return await diff(adapter, readFileSync(schemaPath, "utf8"));
   } finally {
@@ -77,7 +82,8 @@ class CatalogClient extends pg.Client {
       return result;
     };
     if (typeof values === "function") return super.query(config, (error, result) => values(error, asText(result)));
-    if (typeof callback === "function") return super.query(config, values, (error, result) => callback(error, asText(result)));
+    if (typeof callback === "function")
+      return super.query(config, values, (error, result) => callback(error, asText(result)));
     const pending = super.query(config, values);
     return pending && typeof pending.then === "function" ? pending.then(asText) : pending;
   }

@@ -10,7 +10,10 @@ const MAX_LISTED = 20;
  * where the real assertion of a failed fast-check property is.
  */
 export function firstLine(message) {
-  const lines = String(message ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").map((text) => text.trim());
+  const lines = String(message ?? "")
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .map((text) => text.trim());
   const first = lines.find((text) => text !== "") ?? "";
   const cause = lines.find((text) => text.startsWith("Caused by:"));
   const line = cause ? `${first} ${cause}` : first;
@@ -35,7 +38,8 @@ export function vitestFailures(file) {
     const where = path.relative(process.cwd(), result.name ?? "");
     const failed = (result.assertionResults ?? []).filter((test) => test.status === "failed");
     for (const test of failed) failures.push(`${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-    if (result.status === "failed" && failed.length === 0) failures.push(`${where}: ${firstLine(result.message) || "failed outside its tests"}`);
+    if (result.status === "failed" && failed.length === 0)
+      failures.push(`${where}: ${firstLine(result.message) || "failed outside its tests"}`);
   }
   return failures;
 }
@@ -50,7 +54,9 @@ export function playwrightFailures(file) {
       for (const test of spec.tests ?? []) {
         if (test.status !== "unexpected") continue;
         const error = test.results?.findLast((result) => result.error)?.error;
-        failures.push(`${spec.file}:${spec.line} > ${[...titles, spec.title].join(" > ")}: ${firstLine(error?.message)}`);
+        failures.push(
+          `${spec.file}:${spec.line} > ${[...titles, spec.title].join(" > ")}: ${firstLine(error?.message)}`,
+        );
       }
     }
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
@@ -62,7 +68,8 @@ export function playwrightFailures(file) {
 
 /** The lines the summary prints for one failed step: at most MAX_LISTED failures, then how many more. */
 export function failureLines(failures) {
-  if (failures === null) return ["    (no readable report: the runner stopped before writing one; see its output above)"];
+  if (failures === null)
+    return ["    (no readable report: the runner stopped before writing one; see its output above)"];
   const listed = failures.slice(0, MAX_LISTED).map((failure) => `    ${failure}`);
   if (failures.length > MAX_LISTED) listed.push(`    … and ${failures.length - MAX_LISTED} more`);
   return listed;

@@ -24,7 +24,8 @@ export function SignInForm() {
   const [useRecovery, setUseRecovery] = useState(false);
   const { form, onSubmit, formError } = useApiForm<Input, ResponseOf<typeof signInEndpoint>, Output>({
     resolver: zodResolver(signInInput),
-    submit: (values) => api(signInEndpoint, { body: step === "code" ? values : { email: values.email, password: values.password } }),
+    submit: (values) =>
+      api(signInEndpoint, { body: step === "code" ? values : { email: values.email, password: values.password } }),
     onRefusal: (error, { resetField, setError }) => {
       if (error instanceof ApiRequestError && error.code === "err_otp_required" && step === "password") {
         setStep("code");
@@ -32,7 +33,12 @@ export function SignInForm() {
       }
       if (error instanceof ApiRequestError && error.code === "err_otp_invalid") {
         resetField("totpCode");
-        setError("totpCode", { type: "server", message: useRecovery ? "That recovery code is wrong or was already used." : "That code is wrong or was already used. Wait for the next one and try again." });
+        setError("totpCode", {
+          type: "server",
+          message: useRecovery
+            ? "That recovery code is wrong or was already used."
+            : "That code is wrong or was already used. Wait for the next one and try again.",
+        });
         return true;
       }
       return false;
@@ -51,17 +57,46 @@ export function SignInForm() {
       <ErrorMessage error={formError} />
       <div hidden={step === "code"} className="stack">
         <Field label="E-mail" type="email" autoComplete="username" error={errors.email} {...register("email")} />
-        <Field label="Password" type="password" autoComplete="current-password" error={errors.password} {...register("password")} />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password}
+          {...register("password")}
+        />
       </div>
       {step === "code" && (
         <>
           <p className="muted">Two-factor authentication is on for this account.</p>
           {useRecovery ? (
-            <Field label="Recovery code" autoComplete="off" autoFocus hint="One of the codes you saved when you set up two-factor authentication. Each works once." error={errors.totpCode} {...register("totpCode")} />
+            <Field
+              label="Recovery code"
+              autoComplete="off"
+              autoFocus
+              hint="One of the codes you saved when you set up two-factor authentication. Each works once."
+              error={errors.totpCode}
+              {...register("totpCode")}
+            />
           ) : (
-            <Field label="Authenticator code" inputMode="numeric" autoComplete="one-time-code" autoFocus maxLength={6} hint="The 6-digit code from your authenticator app." error={errors.totpCode} {...register("totpCode")} />
+            <Field
+              label="Authenticator code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              autoFocus
+              maxLength={6}
+              hint="The 6-digit code from your authenticator app."
+              error={errors.totpCode}
+              {...register("totpCode")}
+            />
           )}
-          <button type="button" className="link" onClick={() => { setUseRecovery(!useRecovery); resetField("totpCode"); }}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              setUseRecovery(!useRecovery);
+              resetField("totpCode");
+            }}
+          >
             {useRecovery ? "Use an authenticator code instead" : "Use a recovery code instead"}
           </button>
         </>

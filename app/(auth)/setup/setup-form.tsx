@@ -16,8 +16,10 @@ import { setupInput } from "@/lib/employees/schemas";
 type Input = z.input<typeof setupInput>;
 type Output = z.output<typeof setupInput>;
 
-const WRONG_LINK = "The setup token in this link is wrong or out of date. Copy the link from the server's log again, or paste the token here.";
-const WRONG_TOKEN = "This setup token is wrong. Copy it again from the server's log, or use the SETUP_TOKEN the service was started with.";
+const WRONG_LINK =
+  "The setup token in this link is wrong or out of date. Copy the link from the server's log again, or paste the token here.";
+const WRONG_TOKEN =
+  "This setup token is wrong. Copy it again from the server's log, or use the SETUP_TOKEN the service was started with.";
 
 /**
  * The setup token comes from the link the server printed (`?token=`, then the field stays hidden)
@@ -36,7 +38,11 @@ export function SetupForm({ linkToken }: { linkToken?: string }) {
         setFromLink(false);
         setValue("setupToken", "");
       }
-      setError("setupToken", { type: "server", message: fromLink ? WRONG_LINK : WRONG_TOKEN }, { shouldFocus: !fromLink });
+      setError(
+        "setupToken",
+        { type: "server", message: fromLink ? WRONG_LINK : WRONG_TOKEN },
+        { shouldFocus: !fromLink },
+      );
       return true;
     },
     onDone: () => {
@@ -68,10 +74,22 @@ export function SetupForm({ linkToken }: { linkToken?: string }) {
           {...register("setupToken")}
         />
       )}
-      <Field label="Platform name" autoComplete="organization" error={errors.accountName} {...register("accountName")} />
+      <Field
+        label="Platform name"
+        autoComplete="organization"
+        error={errors.accountName}
+        {...register("accountName")}
+      />
       <Field label="Your name" autoComplete="name" error={errors.name} {...register("name")} />
       <Field label="E-mail" type="email" autoComplete="email" error={errors.email} {...register("email")} />
-      <Field label="Password" type="password" autoComplete="new-password" hint="At least 12 characters, and not one of the most common passwords." error={errors.password} {...register("password")} />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 12 characters, and not one of the most common passwords."
+        error={errors.password}
+        {...register("password")}
+      />
       <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Creating…" : "Create platform"}
       </button>

@@ -26,10 +26,14 @@ export function AccountsList() {
           {items.map((account) => (
             <tr key={account.id} id={account.id}>
               <td data-label="Name">{account.name}</td>
-              <td data-label="ID" className="mono">{account.id}</td>
+              <td data-label="ID" className="mono">
+                {account.id}
+              </td>
               <td data-label="Parent">
                 {account.parentId ? (
-                  <a href={`#${account.parentId}`}>{names.get(account.parentId) ?? <span className="mono">{account.parentId}</span>}</a>
+                  <a href={`#${account.parentId}`}>
+                    {names.get(account.parentId) ?? <span className="mono">{account.parentId}</span>}
+                  </a>
                 ) : (
                   <span className="badge info">platform</span>
                 )}

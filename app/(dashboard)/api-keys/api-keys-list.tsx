@@ -45,12 +45,14 @@ export function ApiKeysList() {
         }
       />
       <ExpiringKeysBanner />
-      {!mayWrite && can("api_keys:read") && <ReadOnlyNote>Your role can see API keys but not issue, roll or revoke them.</ReadOnlyNote>}
+      {!mayWrite && can("api_keys:read") && (
+        <ReadOnlyNote>Your role can see API keys but not issue, roll or revoke them.</ReadOnlyNote>
+      )}
       <Notice>{notice}</Notice>
       {anyOutranks && (
         <p className="muted" style={{ margin: 0 }}>
-          Keys marked “Beyond your role” hold permissions your role lacks: you can revoke them, but only someone holding all their permissions
-          can edit or roll them.
+          Keys marked “Beyond your role” hold permissions your role lacks: you can revoke them, but only someone holding
+          all their permissions can edit or roll them.
         </p>
       )}
       <DataState
@@ -58,10 +60,27 @@ export function ApiKeysList() {
         isEmpty={keys.data?.length === 0}
         empty={mayWrite ? "No API keys yet. Issue one to let your systems call the API." : "No API keys yet."}
       >
-        <DataTable className="api-keys-table" caption={<>{keys.data?.length === 1 ? "1 key" : `${keys.data?.length ?? 0} keys`}, newest first</>} columns={["Key", "Status", "Permissions", "Allowed addresses", "Expires", "Last used", "Created", mayWrite && "Actions"]}>
+        <DataTable
+          className="api-keys-table"
+          caption={<>{keys.data?.length === 1 ? "1 key" : `${keys.data?.length ?? 0} keys`}, newest first</>}
+          columns={[
+            "Key",
+            "Status",
+            "Permissions",
+            "Allowed addresses",
+            "Expires",
+            "Last used",
+            "Created",
+            mayWrite && "Actions",
+          ]}
+        >
           {keys.data?.map((key) => {
             const status = statusOf(key);
-            const creator = creatorLabel(key.createdBy, { meId: me.id, employees: employeeNames, keys: keys.data ?? [] });
+            const creator = creatorLabel(key.createdBy, {
+              meId: me.id,
+              employees: employeeNames,
+              keys: keys.data ?? [],
+            });
             const outranksMe = outranks(key);
             return (
               <tr key={key.id}>
@@ -107,15 +126,27 @@ export function ApiKeysList() {
                       <div className="api-key-actions">
                         {!outranksMe && (
                           <>
-                            <button type="button" aria-label={`Edit allowlist of ${labelOf(key)}`} onClick={() => show({ dialog: "edit", key })}>
+                            <button
+                              type="button"
+                              aria-label={`Edit allowlist of ${labelOf(key)}`}
+                              onClick={() => show({ dialog: "edit", key })}
+                            >
                               Edit allowlist
                             </button>
-                            <button type="button" aria-label={`Roll ${labelOf(key)}`} onClick={() => show({ dialog: "roll", key })}>
+                            <button
+                              type="button"
+                              aria-label={`Roll ${labelOf(key)}`}
+                              onClick={() => show({ dialog: "roll", key })}
+                            >
                               Roll
                             </button>
                           </>
                         )}
-                        <button type="button" aria-label={`Revoke ${labelOf(key)}`} onClick={() => show({ dialog: "revoke", key })}>
+                        <button
+                          type="button"
+                          aria-label={`Revoke ${labelOf(key)}`}
+                          onClick={() => show({ dialog: "revoke", key })}
+                        >
                           Revoke
                         </button>
                         {outranksMe && <span className="muted small">Beyond your role</span>}
@@ -133,7 +164,13 @@ export function ApiKeysList() {
 
       <IssueKeyDialog open={open?.dialog === "issue"} onClose={close} />
       <DialogFor subject={open?.dialog === "edit" ? open.key : null} onClose={close} title="Edit allowlist">
-        {(key) => <EditAllowlistForm apiKey={key} onCancel={close} onSaved={(saved) => done(`Allowlist of ${labelOf(saved)} saved.`)} />}
+        {(key) => (
+          <EditAllowlistForm
+            apiKey={key}
+            onCancel={close}
+            onSaved={(saved) => done(`Allowlist of ${labelOf(saved)} saved.`)}
+          />
+        )}
       </DialogFor>
       <RollKeyDialog apiKey={open?.dialog === "roll" ? open.key : null} onClose={close} />
       <RevokeKeyDialog

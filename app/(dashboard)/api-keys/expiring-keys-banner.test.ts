@@ -20,7 +20,12 @@ describe("daysLeft", () => {
 
 describe("expiringKeys", () => {
   it("lists working keys that expire within 30 days, soonest first", () => {
-    const keys = [key("later", inDays(29.5)), key("soon", inDays(5)), key("far", inDays(31)), key("today", inDays(0.25))];
+    const keys = [
+      key("later", inDays(29.5)),
+      key("soon", inDays(5)),
+      key("far", inDays(31)),
+      key("today", inDays(0.25)),
+    ];
     expect(expiringKeys(keys, now).map(({ key, days }) => [key.id, days])).toEqual([
       ["today", 1],
       ["soon", 5],

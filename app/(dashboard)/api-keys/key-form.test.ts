@@ -1,6 +1,15 @@
 import type { ResolverOptions } from "react-hook-form";
 import { describe, expect, it } from "vitest";
-import { expiryBounds, formPath, issueBody, issueKeyResolver, rollBody, rollKeyResolver, type KeyFormValues, type RollFormValues } from "@/components/api-keys/key-form";
+import {
+  expiryBounds,
+  formPath,
+  issueBody,
+  issueKeyResolver,
+  rollBody,
+  rollKeyResolver,
+  type KeyFormValues,
+  type RollFormValues,
+} from "@/components/api-keys/key-form";
 import { expiryProblem } from "@/lib/api-keys/schemas";
 
 const midnight = (day: string) => new Date(`${day}T00:00:00.000Z`);
@@ -42,7 +51,13 @@ describe("formPath", () => {
 
 describe("issueKeyResolver", () => {
   const options = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<KeyFormValues>;
-  const valid: KeyFormValues = { name: "", expiresOn: expiryBounds().suggested, cidrAllowlist: [{ value: "203.0.113.0/24" }], permissions: ["transactions:read"], code: "123456" };
+  const valid: KeyFormValues = {
+    name: "",
+    expiresOn: expiryBounds().suggested,
+    cidrAllowlist: [{ value: "203.0.113.0/24" }],
+    permissions: ["transactions:read"],
+    code: "123456",
+  };
 
   it("accepts a complete form", async () => {
     expect((await issueKeyResolver(valid, undefined, options)).errors).toEqual({});
@@ -50,7 +65,13 @@ describe("issueKeyResolver", () => {
 
   it("puts each problem under its field, with the API's wording", async () => {
     const { errors } = await issueKeyResolver(
-      { name: "  ", expiresOn: "2020-01-01", cidrAllowlist: [{ value: "10.0.0.0/8" }, { value: "10.0.0.1/8" }], permissions: [], code: "12" },
+      {
+        name: "  ",
+        expiresOn: "2020-01-01",
+        cidrAllowlist: [{ value: "10.0.0.0/8" }, { value: "10.0.0.1/8" }],
+        permissions: [],
+        code: "12",
+      },
       undefined,
       options,
     );
@@ -70,14 +91,31 @@ describe("issueKeyResolver", () => {
 
 describe("issueBody", () => {
   it("always names the permissions, so the key gets exactly what was checked", () => {
-    const values: KeyFormValues = { name: "", expiresOn: "2027-01-31", cidrAllowlist: [], permissions: [], code: "123456" };
-    expect(issueBody(values)).toEqual({ name: undefined, expiresAt: "2027-01-31T00:00:00.000Z", cidrAllowlist: [], permissions: [] });
+    const values: KeyFormValues = {
+      name: "",
+      expiresOn: "2027-01-31",
+      cidrAllowlist: [],
+      permissions: [],
+      code: "123456",
+    };
+    expect(issueBody(values)).toEqual({
+      name: undefined,
+      expiresAt: "2027-01-31T00:00:00.000Z",
+      cidrAllowlist: [],
+      permissions: [],
+    });
     expect(issueBody({ ...values, permissions: ["kyc:read"] }).permissions).toEqual(["kyc:read"]);
   });
 
   it("refuses a permission no key may hold, under the checklist", async () => {
     const options = { fields: {}, shouldUseNativeValidation: false } as ResolverOptions<KeyFormValues>;
-    const values: KeyFormValues = { name: "", expiresOn: expiryBounds().suggested, cidrAllowlist: [], permissions: ["kyc:read", "roles"], code: "123456" };
+    const values: KeyFormValues = {
+      name: "",
+      expiresOn: expiryBounds().suggested,
+      cidrAllowlist: [],
+      permissions: ["kyc:read", "roles"],
+      code: "123456",
+    };
     const { errors } = await issueKeyResolver(values, undefined, options);
     expect(errors.permissions?.message).toBe('"roles" cannot be held by an API key');
   });
@@ -88,12 +126,16 @@ describe("rollKeyResolver", () => {
   const valid: RollFormValues = { expiresOn: expiryBounds().suggested, overlapSeconds: "3600", code: "123456" };
 
   it("sends the overlap in seconds", () => {
-    expect(rollBody({ ...valid, expiresOn: "2027-01-31" })).toEqual({ expiresAt: "2027-01-31T00:00:00.000Z", overlapSeconds: 3600 });
+    expect(rollBody({ ...valid, expiresOn: "2027-01-31" })).toEqual({
+      expiresAt: "2027-01-31T00:00:00.000Z",
+      overlapSeconds: 3600,
+    });
     expect(rollBody({ ...valid, overlapSeconds: "0" }).overlapSeconds).toBe(0);
   });
 
   it("accepts each offered overlap and refuses what the API would", async () => {
-    for (const overlapSeconds of ["0", "3600", "86400"]) expect((await rollKeyResolver({ ...valid, overlapSeconds }, undefined, options)).errors).toEqual({});
+    for (const overlapSeconds of ["0", "3600", "86400"])
+      expect((await rollKeyResolver({ ...valid, overlapSeconds }, undefined, options)).errors).toEqual({});
     const { errors } = await rollKeyResolver({ expiresOn: "", overlapSeconds: "90000", code: "" }, undefined, options);
     expect(errors.expiresOn?.message).toBe("choose the day the key stops working");
     expect(errors.overlapSeconds?.message).toBe("must be between 0 and 86400");

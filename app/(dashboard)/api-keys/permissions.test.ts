@@ -13,7 +13,9 @@ import { DEFAULT_KEY_PERMISSIONS, KEY_PERMISSIONS, PERMISSIONS, ROLE_PERMISSIONS
 
 describe("groupPermissions", () => {
   it("places every permission in exactly one group, so the checklist offers all a key may hold", () => {
-    const placed = groupPermissions(PERMISSIONS).flatMap((group) => group.resources.flatMap((resource) => resource.actions.map((item) => item.permission)));
+    const placed = groupPermissions(PERMISSIONS).flatMap((group) =>
+      group.resources.flatMap((resource) => resource.actions.map((item) => item.permission)),
+    );
     expect([...placed].sort()).toEqual([...PERMISSIONS].sort());
   });
 
@@ -22,7 +24,11 @@ describe("groupPermissions", () => {
       {
         label: "Money",
         resources: [
-          { resource: "transactions", label: "Transactions", actions: [{ permission: "transactions:read", action: "read" }] },
+          {
+            resource: "transactions",
+            label: "Transactions",
+            actions: [{ permission: "transactions:read", action: "read" }],
+          },
           {
             resource: "recipients",
             label: "Recipients",
@@ -47,7 +53,10 @@ describe("labels", () => {
   });
 
   it("gives one line per resource", () => {
-    expect(resourceLines(["virtual_accounts:write", "virtual_accounts:read", "audit_log:read"])).toEqual(["Virtual accounts: read, write", "Audit log: read"]);
+    expect(resourceLines(["virtual_accounts:write", "virtual_accounts:read", "audit_log:read"])).toEqual([
+      "Virtual accounts: read, write",
+      "Audit log: read",
+    ]);
   });
 });
 
@@ -62,8 +71,14 @@ describe("what the issue form offers", () => {
   it("offers only key permissions the role holds", () => {
     expect(offerablePermissions(ROLE_PERMISSIONS.owner)).toEqual(KEY_PERMISSIONS);
     expect(offerablePermissions(ROLE_PERMISSIONS.owner)).not.toContain("settings:write");
-    expect(offerablePermissions(ROLE_PERMISSIONS.developer).every((permission) => ROLE_PERMISSIONS.developer.includes(permission))).toBe(true);
-    expect(readOnlyPermissionsFor(ROLE_PERMISSIONS.admin).every((permission) => permission.endsWith(":read"))).toBe(true);
+    expect(
+      offerablePermissions(ROLE_PERMISSIONS.developer).every((permission) =>
+        ROLE_PERMISSIONS.developer.includes(permission),
+      ),
+    ).toBe(true);
+    expect(readOnlyPermissionsFor(ROLE_PERMISSIONS.admin).every((permission) => permission.endsWith(":read"))).toBe(
+      true,
+    );
     expect(readOnlyPermissionsFor(ROLE_PERMISSIONS.admin)).toContain("settings:read");
   });
 });

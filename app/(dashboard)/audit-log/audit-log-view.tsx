@@ -42,7 +42,12 @@ export function AuditLogView() {
         title="Audit log"
         description="Every change, sign-in and refused request on your platform: when, who, what, from where, and how it ended."
       />
-      <AuditFiltersForm key={url.version} current={filters} serverErrors={filterErrorsOf(list.state.error)} onApply={url.replace} />
+      <AuditFiltersForm
+        key={url.version}
+        current={filters}
+        serverErrors={filterErrorsOf(list.state.error)}
+        onApply={url.replace}
+      />
       <CursorListTable
         list={list}
         empty={url.filtered ? "No events match these filters." : "No events yet."}
@@ -62,7 +67,11 @@ export function AuditLogView() {
                 {actorLabel[event.actorType]}
                 {event.actorId && (
                   <div>
-                    <Link href={withFilters({ actorId: event.actorId })} className="mono" title="Show only this actor's events">
+                    <Link
+                      href={withFilters({ actorId: event.actorId })}
+                      className="mono"
+                      title="Show only this actor's events"
+                    >
                       {event.actorId}
                     </Link>
                   </div>
@@ -85,7 +94,10 @@ export function AuditLogView() {
           },
           { header: "Target", className: "mono", cell: (event) => <Target id={event.targetId} /> },
           { header: "IP", className: "mono", cell: (event) => event.ip ?? <span className="muted">—</span> },
-          { header: "Outcome", cell: (event) => <span className={`badge ${outcomeTone[event.outcome]}`}>{event.outcome}</span> },
+          {
+            header: "Outcome",
+            cell: (event) => <span className={`badge ${outcomeTone[event.outcome]}`}>{event.outcome}</span>,
+          },
           { header: "Status", num: true, cell: (event) => event.status },
         ]}
       />

@@ -19,13 +19,24 @@ export function DelegatedUsersView() {
   const list = useCursorList(listDelegatedUsersEndpoint, { query: { externalId } });
   return (
     <div className="stack">
-      <PageHeader title="Delegated users" description="Users of your own system linked to this account by their external id." />
+      <PageHeader
+        title="Delegated users"
+        description="Users of your own system linked to this account by their external id."
+      />
       {can("delegated_users:write") && <CreateDelegatedUserForm />}
       {/* Remounts when the URL changes (back/forward), so the box shows the search in effect. */}
-      <SearchForm key={externalId ?? ""} current={externalId ?? ""} onSearch={(value) => url.replace({ externalId: value.trim() })} />
+      <SearchForm
+        key={externalId ?? ""}
+        current={externalId ?? ""}
+        onSearch={(value) => url.replace({ externalId: value.trim() })}
+      />
       <CursorListTable
         list={list}
-        empty={externalId ? `No delegated user has the external id "${externalId}".` : "No delegated users yet. Create the first one above."}
+        empty={
+          externalId
+            ? `No delegated user has the external id "${externalId}".`
+            : "No delegated users yet. Create the first one above."
+        }
         columns={[
           { header: "External id", cell: (user) => user.externalId },
           {
@@ -56,7 +67,13 @@ function SearchForm({ current, onSearch }: { current: string; onSearch: (externa
         onSearch(value);
       }}
     >
-      <Field label="Search by external id" hint="Exact match." type="search" value={value} onChange={(event) => setValue(event.target.value)} />
+      <Field
+        label="Search by external id"
+        hint="Exact match."
+        type="search"
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+      />
       <button type="submit">Search</button>
       {current && (
         <button type="button" className="link" onClick={() => onSearch("")}>

@@ -32,17 +32,27 @@ describe("grantableRoles", () => {
 
 describe("availableActions", () => {
   it("offers an admin everything on a non-owner with 2FA", () => {
-    expect(availableActions({ meId: "emp_me", employee: someone(), can: as("admin") })).toEqual(["change-role", "deactivate", "reset-two-factor"]);
+    expect(availableActions({ meId: "emp_me", employee: someone(), can: as("admin") })).toEqual([
+      "change-role",
+      "deactivate",
+      "reset-two-factor",
+    ]);
   });
 
   it("offers no 2FA reset when it is already off", () => {
-    expect(availableActions({ meId: "emp_me", employee: someone({ twoFactorEnabled: false }), can: as("admin") })).toEqual(["change-role", "deactivate"]);
+    expect(
+      availableActions({ meId: "emp_me", employee: someone({ twoFactorEnabled: false }), can: as("admin") }),
+    ).toEqual(["change-role", "deactivate"]);
   });
 
   it("leaves owners to owners", () => {
     const owner = someone({ role: "owner" });
     expect(availableActions({ meId: "emp_me", employee: owner, can: as("admin") })).toEqual([]);
-    expect(availableActions({ meId: "emp_me", employee: owner, can: as("owner") })).toEqual(["change-role", "deactivate", "reset-two-factor"]);
+    expect(availableActions({ meId: "emp_me", employee: owner, can: as("owner") })).toEqual([
+      "change-role",
+      "deactivate",
+      "reset-two-factor",
+    ]);
   });
 
   it("offers only a role change on oneself", () => {
@@ -50,7 +60,9 @@ describe("availableActions", () => {
   });
 
   it("offers nothing on a deactivated employee", () => {
-    expect(availableActions({ meId: "emp_me", employee: someone({ status: "deactivated" }), can: as("owner") })).toEqual([]);
+    expect(
+      availableActions({ meId: "emp_me", employee: someone({ status: "deactivated" }), can: as("owner") }),
+    ).toEqual([]);
   });
 
   it.each(["developer", "compliance", "viewer"] as const)("offers a %s nothing", (role) => {

@@ -39,7 +39,10 @@ export function EmployeesList() {
       />
       <Notice>{notice}</Notice>
       <DataState query={employees} isEmpty={employees.data?.length === 0} empty="No employees yet.">
-        <DataTable className="employees-table" columns={["Employee", "Role", "Status", "2FA", "Last sign-in", withActions && "Actions"]}>
+        <DataTable
+          className="employees-table"
+          columns={["Employee", "Role", "Status", "2FA", "Last sign-in", withActions && "Actions"]}
+        >
           {employees.data?.map((employee) => (
             <tr key={employee.id}>
               <td data-label="Employee">
@@ -73,7 +76,13 @@ export function EmployeesList() {
 }
 
 /** A row's buttons, or why it has none. */
-function RowActions({ employee, onOpen }: { employee: Employee; onOpen: Parameters<typeof EmployeeActionButtons>[0]["onOpen"] }) {
+function RowActions({
+  employee,
+  onOpen,
+}: {
+  employee: Employee;
+  onOpen: Parameters<typeof EmployeeActionButtons>[0]["onOpen"];
+}) {
   if (employee.status === "deactivated") {
     return (
       <span className="muted">
@@ -81,5 +90,11 @@ function RowActions({ employee, onOpen }: { employee: Employee; onOpen: Paramete
       </span>
     );
   }
-  return <EmployeeActionButtons employee={employee} onOpen={onOpen} fallback={<span className="muted">{employee.role === "owner" ? "Only owners change owners" : "None"}</span>} />;
+  return (
+    <EmployeeActionButtons
+      employee={employee}
+      onOpen={onOpen}
+      fallback={<span className="muted">{employee.role === "owner" ? "Only owners change owners" : "None"}</span>}
+    />
+  );
 }

@@ -22,13 +22,12 @@ export function FeatureFlagsForm() {
         title="Feature flags"
         description={
           <>
-            Preferences of your own account, {me.accountName}. Accounts under your platform are set on the <Link href="/accounts">Accounts</Link> page.
+            Preferences of your own account, {me.accountName}. Accounts under your platform are set on the{" "}
+            <Link href="/accounts">Accounts</Link> page.
           </>
         }
       />
-      <DataState query={flags}>
-        {flags.data && <FlagsForm stored={flags.data} />}
-      </DataState>
+      <DataState query={flags}>{flags.data && <FlagsForm stored={flags.data} />}</DataState>
     </div>
   );
 }
@@ -45,9 +44,12 @@ function FlagsForm({ stored }: { stored: FeatureFlags }) {
   return (
     <form className="card stack" onSubmit={onSubmit} noValidate aria-label="Your account's feature flags">
       <p className="muted" style={{ margin: 0 }}>
-        Each flag is one of <strong>require</strong>, <strong>prefer</strong>, <strong>discourage</strong> or <strong>forbid</strong>.
+        Each flag is one of <strong>require</strong>, <strong>prefer</strong>, <strong>discourage</strong> or{" "}
+        <strong>forbid</strong>.
       </p>
-      {readOnly && <ReadOnlyNote>Your role can read the flags; developers, admins and owners change them.</ReadOnlyNote>}
+      {readOnly && (
+        <ReadOnlyNote>Your role can read the flags; developers, admins and owners change them.</ReadOnlyNote>
+      )}
       <fieldset className="plain row" disabled={readOnly}>
         <FlagSelects form={form} stored={stored} onChange={unsave} />
       </fieldset>

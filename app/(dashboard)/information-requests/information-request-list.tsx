@@ -47,7 +47,10 @@ function useNavigate() {
 function FilteredRequests() {
   const searchParams = useSearchParams();
   const navigate = useNavigate();
-  const filters = Object.fromEntries(FILTERS.map((name) => [name, searchParams.get(name) ?? ""])) as Record<(typeof FILTERS)[number], string>;
+  const filters = Object.fromEntries(FILTERS.map((name) => [name, searchParams.get(name) ?? ""])) as Record<
+    (typeof FILTERS)[number],
+    string
+  >;
   const cursor = searchParams.get("next") ?? "";
   const trail = (searchParams.get("prev") ?? "").split(".").filter(Boolean);
   const filtered = FILTERS.some((name) => filters[name] !== "");
@@ -65,14 +68,22 @@ function FilteredRequests() {
   }, [applied]);
 
   // One page at a time: the list starts at the URL's cursor and never grows ("Next page" moves the URL on).
-  const { query, items, next, state } = useCursorList(listInformationRequestsEndpoint, { query: filters, from: cursor || undefined });
+  const { query, items, next, state } = useCursorList(listInformationRequestsEndpoint, {
+    query: filters,
+    from: cursor || undefined,
+  });
   // A filter the API refused (422) is shown under that filter, in the API's own words.
-  const filterErrors = state.error instanceof ApiRequestError && state.error.status === 422 ? state.error.details : null;
+  const filterErrors =
+    state.error instanceof ApiRequestError && state.error.status === 422 ? state.error.details : null;
 
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    navigate({ ...Object.fromEntries(FILTERS.map((name) => [name, String(form.get(name) ?? "")])), next: null, prev: null });
+    navigate({
+      ...Object.fromEntries(FILTERS.map((name) => [name, String(form.get(name) ?? "")])),
+      next: null,
+      prev: null,
+    });
   };
   const clear = () => navigate({ kind: null, startDate: null, endDate: null, next: null, prev: null });
   const nextPage = (next: string) => navigate({ next, prev: cursor ? [...trail, cursor].join(".") : null });
@@ -81,11 +92,26 @@ function FilteredRequests() {
 
   return (
     <div className="stack">
-      <PageHeader title="Information requests" description="Compliance information requests raised against your platform's transfers and KYC submissions." />
-      <FilterBar label="Filter information requests" onSubmit={apply} onClear={clear} filtered={filtered} formRef={formRef} plain>
+      <PageHeader
+        title="Information requests"
+        description="Compliance information requests raised against your platform's transfers and KYC submissions."
+      />
+      <FilterBar
+        label="Filter information requests"
+        onSubmit={apply}
+        onClear={clear}
+        filtered={filtered}
+        formRef={formRef}
+        plain
+      >
         <Field label="Kind" error={{ message: filterErrors?.kind }}>
           {(control) => (
-            <select {...control} name="kind" defaultValue={filters.kind} onChange={(event) => event.currentTarget.form?.requestSubmit()}>
+            <select
+              {...control}
+              name="kind"
+              defaultValue={filters.kind}
+              onChange={(event) => event.currentTarget.form?.requestSubmit()}
+            >
               <option value="">All kinds</option>
               {informationRequestKinds.map((kind) => (
                 <option key={kind} value={kind}>
@@ -95,8 +121,20 @@ function FilteredRequests() {
             </select>
           )}
         </Field>
-        <Field label="Created from" type="date" name="startDate" defaultValue={filters.startDate} error={{ message: filterErrors?.startDate }} />
-        <Field label="Created to" type="date" name="endDate" defaultValue={filters.endDate} error={{ message: filterErrors?.endDate }} />
+        <Field
+          label="Created from"
+          type="date"
+          name="startDate"
+          defaultValue={filters.startDate}
+          error={{ message: filterErrors?.startDate }}
+        />
+        <Field
+          label="Created to"
+          type="date"
+          name="endDate"
+          defaultValue={filters.endDate}
+          error={{ message: filterErrors?.endDate }}
+        />
       </FilterBar>
       <p className="muted" style={{ margin: 0 }}>
         Dates are whole days in UTC, both included.
@@ -161,8 +199,17 @@ function TransferRequests({ transferId }: { transferId: string }) {
       <Section id="transfer-heading" title="Transfer" className="card">
         <DataState query={transfer}>{transfer.data && <TransferDetails transfer={transfer.data} />}</DataState>
       </Section>
-      <DataState query={requests} isEmpty={requests.data?.length === 0} empty="No information requests were raised against this transfer.">
-        {requests.data && <RequestsTable requests={requests.data} caption={`Information requests raised against transfer ${transferId}`} />}
+      <DataState
+        query={requests}
+        isEmpty={requests.data?.length === 0}
+        empty="No information requests were raised against this transfer."
+      >
+        {requests.data && (
+          <RequestsTable
+            requests={requests.data}
+            caption={`Information requests raised against transfer ${transferId}`}
+          />
+        )}
       </DataState>
     </div>
   );

@@ -70,7 +70,11 @@ function ProfileCard() {
   const profile = query.data;
   const name = [profile?.firstName, profile?.lastName].filter(Boolean).join(" ");
   return (
-    <section className="card row" aria-labelledby="profile-heading" style={{ justifyContent: "space-between", alignItems: "center" }}>
+    <section
+      className="card row"
+      aria-labelledby="profile-heading"
+      style={{ justifyContent: "space-between", alignItems: "center" }}
+    >
       <div>
         <h2 id="profile-heading" style={{ margin: 0 }}>
           Applicant profile
@@ -87,7 +91,9 @@ function ProfileCard() {
           </p>
         </DataState>
       </div>
-      <Link href="/kyc/profile">{profile?.updatedAt ? "Edit the applicant profile" : "Fill in the applicant profile"}</Link>
+      <Link href="/kyc/profile">
+        {profile?.updatedAt ? "Edit the applicant profile" : "Fill in the applicant profile"}
+      </Link>
     </section>
   );
 }

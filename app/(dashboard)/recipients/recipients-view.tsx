@@ -16,7 +16,10 @@ export function RecipientsView() {
   const deletion = useRowAction<Recipient>();
   return (
     <div className="stack">
-      <PageHeader title="Recipients" description="Saved destinations for transfers. A deleted recipient can receive no new transfer." />
+      <PageHeader
+        title="Recipients"
+        description="Saved destinations for transfers. A deleted recipient can receive no new transfer."
+      />
       {deletion.done && (
         <div className="alert success" role="status">
           Recipient <strong>{deletion.done.name}</strong> deleted.

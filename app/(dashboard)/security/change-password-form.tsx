@@ -18,13 +18,20 @@ import type { ResponseOf } from "@/lib/contract/endpoint";
 // The API's own schema, plus the second typing of the new password that only the form asks for.
 const changePasswordForm = changePasswordInput
   .extend({ repeatPassword: z.string().min(1, "is required") })
-  .refine((values) => values.newPassword === values.repeatPassword, { path: ["repeatPassword"], message: "does not match the new password" });
+  .refine((values) => values.newPassword === values.repeatPassword, {
+    path: ["repeatPassword"],
+    message: "does not match the new password",
+  });
 
 type Values = z.input<typeof changePasswordForm>;
 type PasswordChanged = ResponseOf<typeof changePasswordEndpoint>;
 
 const signedOutSentence = (count: number) =>
-  count === 0 ? "You were not signed in anywhere else." : count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`;
+  count === 0
+    ? "You were not signed in anywhere else."
+    : count === 1
+      ? "1 other session was signed out."
+      : `${count} other sessions were signed out.`;
 
 /** Changes the signed-in employee's password (POST /v1/employees/me/password); every other session ends. */
 export function ChangePasswordForm() {
@@ -37,7 +44,8 @@ export function ChangePasswordForm() {
       setDone(null);
       return true;
     },
-    submit: ({ currentPassword, newPassword }) => api(changePasswordEndpoint, { body: { currentPassword, newPassword } }),
+    submit: ({ currentPassword, newPassword }) =>
+      api(changePasswordEndpoint, { body: { currentPassword, newPassword } }),
     invalidates: [queryKey(listOwnSessionsEndpoint)],
     onDone: (result) => {
       form.reset();
@@ -59,7 +67,13 @@ export function ChangePasswordForm() {
       <form className="stack narrow-form" onSubmit={onSubmit} noValidate aria-label="Change password">
         {/* Lets password managers file the new password under the right e-mail. */}
         <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
-        <Field label="Current password" type="password" autoComplete="current-password" error={errors.currentPassword} {...form.register("currentPassword")} />
+        <Field
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.currentPassword}
+          {...form.register("currentPassword")}
+        />
         <Field
           label="New password"
           type="password"
@@ -68,7 +82,13 @@ export function ChangePasswordForm() {
           error={errors.newPassword}
           {...form.register("newPassword")}
         />
-        <Field label="Repeat new password" type="password" autoComplete="new-password" error={errors.repeatPassword} {...form.register("repeatPassword")} />
+        <Field
+          label="Repeat new password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.repeatPassword}
+          {...form.register("repeatPassword")}
+        />
         <ErrorMessage error={formError} />
         <div>
           <button type="submit" className="primary" disabled={isSubmitting}>

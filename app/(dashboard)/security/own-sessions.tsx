@@ -19,7 +19,8 @@ async function endSession(id: string) {
   }
 }
 
-const signedOut = (count: number) => (count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`);
+const signedOut = (count: number) =>
+  count === 1 ? "1 other session was signed out." : `${count} other sessions were signed out.`;
 
 /**
  * Where the signed-in employee is signed in (GET /v1/sessions), with a way to end any other one.
@@ -75,7 +76,17 @@ export function OwnSessions() {
       <Notice>{notice}</Notice>
       <ErrorMessage error={endOne.error ?? endOthers.error} />
       <DataState query={sessions}>
-        <DataTable className="sessions-table" columns={["Started", "Last active", "IP address", <span key="actions" className="visually-hidden">Actions</span>]}>
+        <DataTable
+          className="sessions-table"
+          columns={[
+            "Started",
+            "Last active",
+            "IP address",
+            <span key="actions" className="visually-hidden">
+              Actions
+            </span>,
+          ]}
+        >
           {sessions.data?.map((session) => (
             <tr key={session.id} data-current={session.current || undefined}>
               <td data-label="Started">

@@ -17,7 +17,11 @@ export function RecoveryCodeList({ codes, label, children }: { codes: string[]; 
       </ul>
       <div className="row">
         <CopyButton text={text} label="Copy codes" />
-        <a className="button" download="recovery-codes.txt" href={`data:text/plain;charset=utf-8,${encodeURIComponent(`Recovery codes for ${me.email}\n\n${text}\n`)}`}>
+        <a
+          className="button"
+          download="recovery-codes.txt"
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(`Recovery codes for ${me.email}\n\n${text}\n`)}`}
+        >
           Download codes
         </a>
         {children}

@@ -35,8 +35,8 @@ export function RecoveryCodes() {
           Recovery codes
         </h2>
         <p className="muted" style={{ margin: 0 }}>
-          Each recovery code signs you in once when your phone is not at hand. Lost them, or used several? Generate a new set: the old one stops
-          working at once.
+          Each recovery code signs you in once when your phone is not at hand. Lost them, or used several? Generate a
+          new set: the old one stops working at once.
         </p>
       </div>
       {replaced && <Notice>New recovery codes are in use; the previous ones no longer work.</Notice>}
@@ -77,8 +77,8 @@ function NewCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   return (
     <div className="stack">
       <p className="alert warn" role="status" style={{ margin: 0 }}>
-        <strong>Your old recovery codes no longer work.</strong> Save these ten now, somewhere other than your phone: this is the only time they are
-        shown.
+        <strong>Your old recovery codes no longer work.</strong> Save these ten now, somewhere other than your phone:
+        this is the only time they are shown.
       </p>
       <RecoveryCodeList codes={codes} label="New recovery codes" />
       <DoneActions onDone={onDone} />

@@ -21,7 +21,10 @@ export function SecurityView() {
   const [enrolmentCodesShown, setEnrolmentCodesShown] = useState(false);
   return (
     <div className="stack">
-      <PageHeader title="Security" description="Two-factor authentication, your password and where you are signed in." />
+      <PageHeader
+        title="Security"
+        description="Two-factor authentication, your password and where you are signed in."
+      />
       {enrolFirst && (
         <div className="alert warn" role="status">
           Your platform requires two-factor authentication. Set it up below to use the rest of the dashboard.

@@ -52,12 +52,19 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
     form,
     onSubmit: onConfirm,
     formError: confirmError,
-  } = useApiForm<z.input<typeof totpConfirmInput>, ResponseOf<typeof confirmTotpEndpoint>, z.output<typeof totpConfirmInput>>({
+  } = useApiForm<
+    z.input<typeof totpConfirmInput>,
+    ResponseOf<typeof confirmTotpEndpoint>,
+    z.output<typeof totpConfirmInput>
+  >({
     resolver: zodResolver(totpConfirmInput),
     submit: (body) => api(confirmTotpEndpoint, { body }),
     onRefusal: (error, { setError }) => {
       if (!(error instanceof ApiRequestError && error.code === "err_otp_invalid")) return false;
-      setError("code", { type: "server", message: "That code does not match. Check that your phone's time is right and enter the current code." });
+      setError("code", {
+        type: "server",
+        message: "That code does not match. Check that your phone's time is right and enter the current code.",
+      });
       return true;
     },
     // The codes first, then the session (2FA now on): the page never shows "on" without them.
@@ -82,12 +89,16 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
 
       {recoveryCodes && (
         <div className="stack" aria-labelledby="recovery-heading">
-          <Notice>Two-factor authentication is on. From now on, signing in and changing API keys need a code from your authenticator app.</Notice>
+          <Notice>
+            Two-factor authentication is on. From now on, signing in and changing API keys need a code from your
+            authenticator app.
+          </Notice>
           <h3 id="recovery-heading" style={{ margin: 0 }}>
             Your recovery codes
           </h3>
           <p className="alert warn" style={{ margin: 0 }}>
-            Save these now: <strong>you will not see them again.</strong> Each one signs you in once if you lose your phone.
+            Save these now: <strong>you will not see them again.</strong> Each one signs you in once if you lose your
+            phone.
           </p>
           <RecoveryCodeList codes={recoveryCodes} label="Recovery codes">
             <button type="button" onClick={() => setRecoveryCodes(null)}>
@@ -100,10 +111,15 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
       {!me.twoFactorEnabled && !enrolment && !recoveryCodes && (
         <div className="stack">
           <p className="muted" style={{ margin: 0 }}>
-            You need an authenticator app on your phone (Google Authenticator, 1Password, Authy, Microsoft Authenticator, …). First confirm
-            it is you: enter your current password.
+            You need an authenticator app on your phone (Google Authenticator, 1Password, Authy, Microsoft
+            Authenticator, …). First confirm it is you: enter your current password.
           </p>
-          <form className="stack narrow-form" onSubmit={onStart} noValidate aria-label="Set up two-factor authentication">
+          <form
+            className="stack narrow-form"
+            onSubmit={onStart}
+            noValidate
+            aria-label="Set up two-factor authentication"
+          >
             {/* Lets password managers fill in the password of the right account. */}
             <input type="email" name="username" autoComplete="username" value={me.email} readOnly hidden />
             <Field
@@ -129,7 +145,15 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
             <li>
               Scan this QR code with your authenticator app.
               <div className="qr-frame">
-                <QRCodeSVG value={enrolment.uri} size={224} level="M" marginSize={4} role="img" aria-label="QR code for your authenticator app" data-testid="totp-qr" />
+                <QRCodeSVG
+                  value={enrolment.uri}
+                  size={224}
+                  level="M"
+                  marginSize={4}
+                  role="img"
+                  aria-label="QR code for your authenticator app"
+                  data-testid="totp-qr"
+                />
               </div>
             </li>
             <li>
@@ -142,7 +166,14 @@ export function TwoFactorSetup({ onCodesShown }: { onCodesShown?: (shown: boolea
             <li>Enter the 6-digit code the app shows to finish.</li>
           </ol>
           <form className="row" onSubmit={onConfirm} noValidate>
-            <Field label="Authenticator code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} error={form.formState.errors.code} {...form.register("code")} />
+            <Field
+              label="Authenticator code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              error={form.formState.errors.code}
+              {...form.register("code")}
+            />
             <button type="submit" className="primary" disabled={form.formState.isSubmitting}>
               Turn on
             </button>

@@ -8,7 +8,8 @@ export const SETTINGS: { name: keyof PlatformSettings; label: string; effect: st
   {
     name: "requireTwoFactor",
     label: "Require two-factor authentication",
-    effect: "Employees without it can only set it up: until they do, every other page and API request is closed to them. API keys are not affected.",
+    effect:
+      "Employees without it can only set it up: until they do, every other page and API request is closed to them. API keys are not affected.",
   },
   {
     name: "fourEyesApproval",

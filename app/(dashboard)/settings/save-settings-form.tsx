@@ -12,7 +12,15 @@ import { SETTINGS, type PlatformSettings } from "./platform-settings";
 type Changes = Partial<PlatformSettings>;
 
 /** Names the changes about to be saved and takes the authenticator code POST /v1/settings needs. */
-export function SaveSettingsForm({ changes, onCancel, onSaved }: { changes: Changes; onCancel: () => void; onSaved: (settings: PlatformSettings) => void | Promise<void> }) {
+export function SaveSettingsForm({
+  changes,
+  onCancel,
+  onSaved,
+}: {
+  changes: Changes;
+  onCancel: () => void;
+  onSaved: (settings: PlatformSettings) => void | Promise<void>;
+}) {
   const apiForm = useApiForm<z.input<typeof totpConfirmInput>, PlatformSettings, z.output<typeof totpConfirmInput>>({
     resolver: zodResolver(totpConfirmInput),
     defaultValues: { code: "" },

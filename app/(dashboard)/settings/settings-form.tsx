@@ -38,7 +38,9 @@ function SettingsFields({ stored }: { stored: PlatformSettings }) {
   // Only what was changed is sent, so a setting someone else changed meanwhile keeps their value.
   const onSubmit = form.handleSubmit((values) => {
     setSaved(false);
-    setChanges(Object.fromEntries(SETTINGS.filter(({ name }) => dirtyFields[name]).map(({ name }) => [name, values[name]])));
+    setChanges(
+      Object.fromEntries(SETTINGS.filter(({ name }) => dirtyFields[name]).map(({ name }) => [name, values[name]])),
+    );
   });
 
   return (
@@ -57,7 +59,11 @@ function SettingsFields({ stored }: { stored: PlatformSettings }) {
                 {...form.register(name, { onChange: () => setSaved(false) })}
               />
               <label htmlFor={`setting-${name}`}>{label}</label>
-              <span className={`badge ${stored[name] ? "ok" : ""}`} title="Saved value" data-testid={`setting-${name}-state`}>
+              <span
+                className={`badge ${stored[name] ? "ok" : ""}`}
+                title="Saved value"
+                data-testid={`setting-${name}-state`}
+              >
                 {stored[name] ? "On" : "Off"}
               </span>
               <p id={`setting-${name}-effect`} className="muted setting-effect">

@@ -20,14 +20,25 @@ export function TransactionsView() {
 
   return (
     <div className="stack">
-      <PageHeader title="Transactions" description="Pay-ins, payouts, transfers and fees of your account, newest first." />
-      <TransactionFiltersForm key={url.version} current={filters} serverErrors={filterErrorsOf(list.state.error)} onApply={url.replace} />
+      <PageHeader
+        title="Transactions"
+        description="Pay-ins, payouts, transfers and fees of your account, newest first."
+      />
+      <TransactionFiltersForm
+        key={url.version}
+        current={filters}
+        serverErrors={filterErrorsOf(list.state.error)}
+        onApply={url.replace}
+      />
       <CursorListTable
         list={list}
         empty={url.filtered ? "No transactions match these filters." : "No transactions yet."}
         columns={[
           { header: "Created", cell: (transaction) => <DateTime value={transaction.createdAt} /> },
-          { header: "Type", cell: (transaction) => <span className="badge info">{transaction.type.replaceAll("_", " ")}</span> },
+          {
+            header: "Type",
+            cell: (transaction) => <span className="badge info">{transaction.type.replaceAll("_", " ")}</span>,
+          },
           { header: "Status", cell: (transaction) => <StatusBadge status={transaction.status} /> },
           {
             header: "Amount",
@@ -50,7 +61,11 @@ export function TransactionsView() {
                 <span className="muted">—</span>
               ),
           },
-          { header: "Wallet address", className: "mono", cell: (transaction) => transaction.walletAddress ?? <span className="muted">—</span> },
+          {
+            header: "Wallet address",
+            className: "mono",
+            cell: (transaction) => transaction.walletAddress ?? <span className="muted">—</span>,
+          },
           { header: "ID", className: "mono", cell: (transaction) => transaction.id },
         ]}
       />

@@ -50,7 +50,9 @@ export function VirtualAccountsView() {
       )}
       <CursorListTable
         list={list}
-        empty={isActive ? `No ${isActive === "true" ? "active" : "inactive"} virtual accounts.` : "No virtual accounts yet."}
+        empty={
+          isActive ? `No ${isActive === "true" ? "active" : "inactive"} virtual accounts.` : "No virtual accounts yet."
+        }
         rowId={(account) => account.id}
         columns={[
           { header: "Key", cell: (account) => account.key },
@@ -75,11 +77,18 @@ export function VirtualAccountsView() {
             heading: actionsHeading,
             cell: (account) => (
               <div className="row nowrap" style={{ alignItems: "center" }}>
-                <Link href={`/transactions${queryString({ virtualAccountId: account.id })}`} aria-label={`Transactions of ${account.key}`}>
+                <Link
+                  href={`/transactions${queryString({ virtualAccountId: account.id })}`}
+                  aria-label={`Transactions of ${account.key}`}
+                >
                   Transactions
                 </Link>
                 {account.isActive && mayDeactivate && (
-                  <button type="button" aria-label={`Deactivate ${account.key}`} onClick={() => deactivation.ask(account)}>
+                  <button
+                    type="button"
+                    aria-label={`Deactivate ${account.key}`}
+                    onClick={() => deactivation.ask(account)}
+                  >
                     Deactivate
                   </button>
                 )}

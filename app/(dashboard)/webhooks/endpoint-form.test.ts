@@ -23,14 +23,24 @@ const values = (change: Partial<EndpointFormValues> = {}): EndpointFormValues =>
   ...change,
 });
 const errorsOf = async (change: Partial<EndpointFormValues>) =>
-  Object.fromEntries(Object.entries((await createEndpointResolver(values(change), undefined, options)).errors).map(([name, error]) => [name, error?.message]));
+  Object.fromEntries(
+    Object.entries((await createEndpointResolver(values(change), undefined, options)).errors).map(([name, error]) => [
+      name,
+      error?.message,
+    ]),
+  );
 
 describe("the endpoint form", () => {
   it("sends what the API's own schemas accept", () => {
-    expect(createWebhookEndpointInput.parse(createBody(values({ description: "  Payouts  " })))).toMatchObject({ description: "Payouts", events: ["transfer.created"] });
+    expect(createWebhookEndpointInput.parse(createBody(values({ description: "  Payouts  " })))).toMatchObject({
+      description: "Payouts",
+      events: ["transfer.created"],
+    });
     expect(JSON.parse(JSON.stringify(createBody(values())))).not.toHaveProperty("description");
     // Emptied in the edit dialog: sent empty, which the API reads as "clear it".
-    expect(updateWebhookEndpointInput.parse(updateBody(values({ description: " " })))).toMatchObject({ description: "" });
+    expect(updateWebhookEndpointInput.parse(updateBody(values({ description: " " })))).toMatchObject({
+      description: "",
+    });
   });
 
   it("asks for at least one event type, a URL and a six-digit code before calling the API", async () => {
@@ -39,7 +49,9 @@ describe("the endpoint form", () => {
     expect(await errorsOf({ events: [] })).toEqual({ events: "must name at least one event type" });
     expect(await errorsOf({ url: "" })).toEqual({ url: "is required" });
     expect(await errorsOf({ url: "ftp://example.com/x" })).toEqual({ url: "must use https" });
-    expect(await errorsOf({ url: "https://169.254.169.254/latest" })).toEqual({ url: expect.stringMatching(/metadata/) });
+    expect(await errorsOf({ url: "https://169.254.169.254/latest" })).toEqual({
+      url: expect.stringMatching(/metadata/),
+    });
     expect(Object.keys(await errorsOf({ code: "12" }))).toEqual(["code"]);
   });
 
@@ -53,12 +65,16 @@ describe("the endpoint form", () => {
 describe("the event types offered to a role", () => {
   it.each(ROLES)("%s is offered exactly the event types whose resource the role may read", (role) => {
     const permissions = ROLE_PERMISSIONS[role];
-    expect(offeredEventTypes({ permissions })).toEqual(EVENT_TYPE_NAMES.filter((type) => permissions.includes(EVENT_TYPE_READ_PERMISSIONS[type])));
+    expect(offeredEventTypes({ permissions })).toEqual(
+      EVENT_TYPE_NAMES.filter((type) => permissions.includes(EVENT_TYPE_READ_PERMISSIONS[type])),
+    );
   });
 
   it("a developer is offered no kyc.*, information_request.* or employee.* events, and an endpoint hearing them is locked to its description", () => {
     const developer = { permissions: ROLE_PERMISSIONS.developer };
-    expect(offeredEventTypes(developer).filter((type) => /^(kyc|information_request|employee)\./.test(type))).toEqual([]);
+    expect(offeredEventTypes(developer).filter((type) => /^(kyc|information_request|employee)\./.test(type))).toEqual(
+      [],
+    );
     expect(lockedEventTypes(developer, ["transfer.created", "kyc.profile.updated", "employee.invited"])).toEqual([
       { type: "kyc.profile.updated", permission: "kyc:read" },
       { type: "employee.invited", permission: "employees:read" },
@@ -76,6 +92,10 @@ describe("the delivery filters in the URL", () => {
       startDate: "2026-11-01",
       endDate: "2026-11-02",
     });
-    expect(deliveryFiltersOf(params("onlyFailed=yes&startDate="))).toEqual({ onlyFailed: undefined, startDate: undefined, endDate: undefined });
+    expect(deliveryFiltersOf(params("onlyFailed=yes&startDate="))).toEqual({
+      onlyFailed: undefined,
+      startDate: undefined,
+      endDate: undefined,
+    });
   });
 });

@@ -8,7 +8,12 @@ import { DataState } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";
-import { CreateEndpointDialog, DeleteEndpointDialog, EditEndpointDialog, ToggleEndpointDialog } from "@/components/webhooks/endpoint-dialogs";
+import {
+  CreateEndpointDialog,
+  DeleteEndpointDialog,
+  EditEndpointDialog,
+  ToggleEndpointDialog,
+} from "@/components/webhooks/endpoint-dialogs";
 import { EndpointEvents, EndpointStatus } from "@/components/webhooks/endpoint-summary";
 import { labelOf, useWebhookEndpoints, type WebhookEndpoint } from "@/components/webhooks/use-webhooks";
 import styles from "@/components/webhooks/webhooks.module.css";
@@ -35,12 +40,18 @@ export function WebhooksList() {
           )
         }
       />
-      {!mayWrite && <ReadOnlyNote>Your role can see webhook endpoints and their deliveries but not change them.</ReadOnlyNote>}
+      {!mayWrite && (
+        <ReadOnlyNote>Your role can see webhook endpoints and their deliveries but not change them.</ReadOnlyNote>
+      )}
       <Notice>{notice}</Notice>
       <DataState
         query={endpoints}
         isEmpty={endpoints.data?.length === 0}
-        empty={mayWrite ? "No webhook endpoints yet. Add one to hear about changes as they happen." : "No webhook endpoints yet."}
+        empty={
+          mayWrite
+            ? "No webhook endpoints yet. Add one to hear about changes as they happen."
+            : "No webhook endpoints yet."
+        }
       >
         <DataTable columns={["Endpoint", "Status", "Events", "Created", "Actions"]}>
           {endpoints.data?.map((endpoint) => {
@@ -69,13 +80,25 @@ export function WebhooksList() {
                     </Link>
                     {mayWrite && (
                       <>
-                        <button type="button" aria-label={`Edit ${label}`} onClick={() => show({ dialog: "edit", endpoint })}>
+                        <button
+                          type="button"
+                          aria-label={`Edit ${label}`}
+                          onClick={() => show({ dialog: "edit", endpoint })}
+                        >
                           Edit
                         </button>
-                        <button type="button" aria-label={`${endpoint.enabled ? "Disable" : "Enable"} ${label}`} onClick={() => show({ dialog: "toggle", endpoint })}>
+                        <button
+                          type="button"
+                          aria-label={`${endpoint.enabled ? "Disable" : "Enable"} ${label}`}
+                          onClick={() => show({ dialog: "toggle", endpoint })}
+                        >
                           {endpoint.enabled ? "Disable" : "Enable"}
                         </button>
-                        <button type="button" aria-label={`Delete ${label}`} onClick={() => show({ dialog: "delete", endpoint })}>
+                        <button
+                          type="button"
+                          aria-label={`Delete ${label}`}
+                          onClick={() => show({ dialog: "delete", endpoint })}
+                        >
                           Delete
                         </button>
                       </>
@@ -91,13 +114,21 @@ export function WebhooksList() {
       {mayWrite && (
         <>
           <CreateEndpointDialog open={open?.dialog === "create"} onClose={close} />
-          <EditEndpointDialog endpoint={open?.dialog === "edit" ? open.endpoint : null} onClose={close} onSaved={(endpoint) => done(`${labelOf(endpoint)} is saved.`)} />
+          <EditEndpointDialog
+            endpoint={open?.dialog === "edit" ? open.endpoint : null}
+            onClose={close}
+            onSaved={(endpoint) => done(`${labelOf(endpoint)} is saved.`)}
+          />
           <ToggleEndpointDialog
             endpoint={open?.dialog === "toggle" ? open.endpoint : null}
             onClose={close}
             onDone={(endpoint) => done(`${labelOf(endpoint)} is ${endpoint.enabled ? "enabled" : "disabled"}.`)}
           />
-          <DeleteEndpointDialog endpoint={open?.dialog === "delete" ? open.endpoint : null} onClose={close} onDeleted={(endpoint) => done(`${labelOf(endpoint)} is deleted.`)} />
+          <DeleteEndpointDialog
+            endpoint={open?.dialog === "delete" ? open.endpoint : null}
+            onClose={close}
+            onDeleted={(endpoint) => done(`${labelOf(endpoint)} is deleted.`)}
+          />
         </>
       )}
     </div>

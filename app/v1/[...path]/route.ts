@@ -9,4 +9,10 @@ async function unknownRoute(request: Request) {
   return errorResponse(new ApiError("err_not_found", `No route ${path}`), requestIdsOf(request));
 }
 
-export { unknownRoute as GET, unknownRoute as POST, unknownRoute as PUT, unknownRoute as PATCH, unknownRoute as DELETE };
+export {
+  unknownRoute as GET,
+  unknownRoute as POST,
+  unknownRoute as PUT,
+  unknownRoute as PATCH,
+  unknownRoute as DELETE,
+};

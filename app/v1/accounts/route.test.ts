@@ -38,10 +38,13 @@ describe("GET /v1/accounts", () => {
   it("never lists another platform's accounts, whichever account of the platform the key belongs to", async () => {
     const mine = await platformWithKey();
     const theirs = await platformWithKey();
-    const theirSub = await withScope(theirs.scope, () => createSubAccount({ name: "Theirs", parentId: theirs.account.id }));
+    const theirSub = await withScope(theirs.scope, () =>
+      createSubAccount({ name: "Theirs", parentId: theirs.account.id }),
+    );
     const mySub = await withScope(mine.scope, () => createSubAccount({ name: "Mine", parentId: mine.account.id }));
     // A platform and its sub-account can share a millisecond (the list then falls back to the random ids): the roots are made older.
-    for (const root of [mine.account, theirs.account]) await db().account.update({ where: { id: root.id }, data: { createdAt: new Date(Date.now() - 60_000) } });
+    for (const root of [mine.account, theirs.account])
+      await db().account.update({ where: { id: root.id }, data: { createdAt: new Date(Date.now() - 60_000) } });
     const response = await call(GET, { apiKey: mine.apiKey });
     const ids = response.body.map((item) => item.id);
     expect(ids).toEqual([mine.account.id, mySub.id]);

@@ -79,7 +79,8 @@ describe("GET /v1/api_keys", () => {
   it("the list a key polls follows every change on the next request: its own instance's and another's", async () => {
     const { account } = await signedInEmployee();
     const key = await apiKeyFor(account.id);
-    const names = async () => ((await call(GET, { apiKey: key.secret })).body as { name: string | null }[]).map((item) => item.name);
+    const names = async () =>
+      ((await call(GET, { apiKey: key.secret })).body as { name: string | null }[]).map((item) => item.name);
     const before = await names();
     expect(await names()).toEqual(before);
     await commitElsewhere(`UPDATE "ApiKey" SET "name" = ? WHERE "id" = ?`, ["renamed elsewhere", key.id]);
@@ -150,7 +151,10 @@ describe("POST /v1/api_keys", () => {
   it("201 by key, no TOTP code needed: the secret once, only its hash stored", async () => {
     const { account } = await signedInEmployee();
     const caller = await apiKeyFor(account.id);
-    const response = await issue({ apiKey: caller.secret, body: { expiresAt: inDays(90), name: "CI", cidrAllowlist: ["2001:DB8::/32", "10.0.0.0/8", "10.0.0.0/8"] } });
+    const response = await issue({
+      apiKey: caller.secret,
+      body: { expiresAt: inDays(90), name: "CI", cidrAllowlist: ["2001:DB8::/32", "10.0.0.0/8", "10.0.0.0/8"] },
+    });
     expect(response.status).toBe(201);
     expect(response.body.secret).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
     expect(response.body.prefix).toBe(response.body.secret.slice(0, 12));
@@ -173,7 +177,12 @@ describe("POST /v1/api_keys", () => {
       const body = { expiresAt: inDays(30) };
       const missing = await issue({ session, body });
       expectError(missing, 400, "err_otp_required");
-      for (const totp of [authenticator!.wrongCode(), "12ab56", "1234567", authenticator!.codeAt(Math.floor(Date.now() / 1000) - 90)]) {
+      for (const totp of [
+        authenticator!.wrongCode(),
+        "12ab56",
+        "1234567",
+        authenticator!.codeAt(Math.floor(Date.now() / 1000) - 90),
+      ]) {
         const response = await issue({ session, body, totp });
         expectError(response, 400, "err_otp_invalid");
       }
@@ -187,7 +196,12 @@ describe("POST /v1/api_keys", () => {
     it("403 cross-site, before the code is spent", async () => {
       const { session, authenticator } = await signedInEmployee({ totp: true });
       const code = authenticator!.nextCode();
-      const response = await issue({ session, body: { expiresAt: inDays(30) }, totp: code, headers: { origin: "https://evil.example" } });
+      const response = await issue({
+        session,
+        body: { expiresAt: inDays(30) },
+        totp: code,
+        headers: { origin: "https://evil.example" },
+      });
       expect(response.status).toBe(403);
       expect((await issue({ session, body: { expiresAt: inDays(30) }, totp: code })).status).toBe(201);
     });
@@ -206,7 +220,10 @@ describe("POST /v1/api_keys", () => {
   it("422 naming the index of a bad CIDR range", async () => {
     const { account } = await signedInEmployee();
     const caller = await apiKeyFor(account.id);
-    const response = await issue({ apiKey: caller.secret, body: { expiresAt: inDays(1), cidrAllowlist: ["10.0.0.0/8", "10.0.0.1/8", "nope"] } });
+    const response = await issue({
+      apiKey: caller.secret,
+      body: { expiresAt: inDays(1), cidrAllowlist: ["10.0.0.0/8", "10.0.0.1/8", "nope"] },
+    });
     expect(response.status).toBe(422);
     expect(Object.keys(response.body.details ?? {}).sort()).toEqual(["cidrAllowlist.1", "cidrAllowlist.2"]);
   });
@@ -228,14 +245,20 @@ describe("POST /v1/api_keys: permissions", () => {
   it("named: exactly those, in the table's order; employees:write only when named", async () => {
     const { account } = await signedInEmployee();
     const caller = await apiKeyFor(account.id, { permissions: KEY_PERMISSIONS });
-    const response = await issue({ apiKey: caller.secret, body: { expiresAt: inDays(30), permissions: ["employees:write", "transactions:read", "transactions:read"] } });
+    const response = await issue({
+      apiKey: caller.secret,
+      body: { expiresAt: inDays(30), permissions: ["employees:write", "transactions:read", "transactions:read"] },
+    });
     expect(response.body.permissions).toEqual(["employees:write", "transactions:read"]);
   });
 
   it("no escalation: a key cannot issue a key with a permission it lacks; by default it passes on only its own", async () => {
     const { account } = await signedInEmployee();
     const narrow = await apiKeyFor(account.id, { permissions: ["api_keys:write", "transactions:read"] });
-    const wider = await issue({ apiKey: narrow.secret, body: { expiresAt: inDays(30), permissions: ["transactions:read", "recipients:write"] } });
+    const wider = await issue({
+      apiKey: narrow.secret,
+      body: { expiresAt: inDays(30), permissions: ["transactions:read", "recipients:write"] },
+    });
     expect(wider.status).toBe(403);
     expect(wider.body).toMatchObject({ error_code: "err_forbidden", details: { permission: "recipients:write" } });
     const defaulted = await issue({ apiKey: narrow.secret, body: { expiresAt: inDays(30) } });
@@ -244,11 +267,19 @@ describe("POST /v1/api_keys: permissions", () => {
 
   it("an employee passes on only what their role holds: a developer's key never reads KYC or invites", async () => {
     const developer = await signedInEmployee({ totp: true, role: "developer" });
-    const defaulted = await issue({ session: developer.session, totp: developer.authenticator!.nextCode(), body: { expiresAt: inDays(30) } });
+    const defaulted = await issue({
+      session: developer.session,
+      totp: developer.authenticator!.nextCode(),
+      body: { expiresAt: inDays(30) },
+    });
     expect(defaulted.status).toBe(201);
     expect(defaulted.body.permissions).not.toContain("kyc:read");
     expect(defaulted.body.createdBy).toEqual({ type: "employee", id: developer.employee.id });
-    const invite = await issue({ session: developer.session, totp: developer.authenticator!.nextCode(), body: { expiresAt: inDays(30), permissions: ["employees:write"] } });
+    const invite = await issue({
+      session: developer.session,
+      totp: developer.authenticator!.nextCode(),
+      body: { expiresAt: inDays(30), permissions: ["employees:write"] },
+    });
     expect(invite.status).toBe(403);
     expect(invite.body.details).toEqual({ permission: "employees:write" });
   });
@@ -256,7 +287,10 @@ describe("POST /v1/api_keys: permissions", () => {
   it("422 for a name that is no permission, or one no key may hold", async () => {
     const { account } = await signedInEmployee();
     const caller = await apiKeyFor(account.id);
-    const response = await issue({ apiKey: caller.secret, body: { expiresAt: inDays(30), permissions: ["transactions:read", "root", "settings:write", "roles"] } });
+    const response = await issue({
+      apiKey: caller.secret,
+      body: { expiresAt: inDays(30), permissions: ["transactions:read", "root", "settings:write", "roles"] },
+    });
     expect(response.status).toBe(422);
     expect(response.body.details).toEqual({
       "permissions.1": '"root" is not a permission',
@@ -279,10 +313,15 @@ describe("POST /v1/api_keys: audit", () => {
     const { account } = await signedInEmployee();
     const admin = await apiKeyFor(account.id);
     const expiresAt = inDays(30);
-    const response = await issue({ apiKey: admin.secret, body: { name: "CI", expiresAt, cidrAllowlist: ["10.0.0.0/8"], permissions: ["api_keys:read"] } });
+    const response = await issue({
+      apiKey: admin.secret,
+      body: { name: "CI", expiresAt, cidrAllowlist: ["10.0.0.0/8"], permissions: ["api_keys:read"] },
+    });
     expect(response.status).toBe(201);
     const event = await lastAuditEvent({ action: "api_key.issue", targetId: response.body.id });
-    expect(event.details).toEqual({ after: { name: "CI", permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"], expiresAt } });
+    expect(event.details).toEqual({
+      after: { name: "CI", permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"], expiresAt },
+    });
     expect(JSON.stringify(event.details)).not.toContain(response.body.secret);
   });
 });

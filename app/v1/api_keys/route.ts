@@ -8,8 +8,19 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(listApiKeysEndpoint, () => listApiKeys()),
   POST: route(issueApiKeyEndpoint, async ({ actor, body, audit }) => {
-    const key = await issueApiKey({ ...body, createdBy: { type: actor.type, id: actor.id }, permissions: keyPermissionsFor(actor, body.permissions) });
-    audit.details = { after: { name: key.name, permissions: key.permissions, cidrAllowlist: key.cidrAllowlist, expiresAt: key.expiresAt } };
+    const key = await issueApiKey({
+      ...body,
+      createdBy: { type: actor.type, id: actor.id },
+      permissions: keyPermissionsFor(actor, body.permissions),
+    });
+    audit.details = {
+      after: {
+        name: key.name,
+        permissions: key.permissions,
+        cidrAllowlist: key.cidrAllowlist,
+        expiresAt: key.expiresAt,
+      },
+    };
     return key;
   }),
 });

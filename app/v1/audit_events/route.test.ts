@@ -4,7 +4,14 @@ import { DELETE as revokeKey } from "@/app/v1/api_keys/[key]/route";
 import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { POST as signIn } from "@/app/v1/sessions/route";
 import { db } from "@/lib/db";
-import { apiKeyFor, inDays, nextMillisecond, PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import {
+  apiKeyFor,
+  inDays,
+  nextMillisecond,
+  PASSWORD,
+  platformWithKey,
+  signedInEmployee,
+} from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { GET } from "./route";
 
@@ -13,7 +20,13 @@ const events = (apiKey: string, query = "") => call(GET, { apiKey, path: `/v1/au
 describe("GET /v1/audit_events", () => {
   it("200: a mutation by key is recorded with when, who, what, from where and the outcome", async () => {
     const { apiKey, key, account } = await platformWithKey();
-    const issued = await call(issueKey, { method: "POST", apiKey, ip: "192.0.2.44", body: { expiresAt: inDays(10) }, headers: { "x-request-id": "audit-test-1" } });
+    const issued = await call(issueKey, {
+      method: "POST",
+      apiKey,
+      ip: "192.0.2.44",
+      body: { expiresAt: inDays(10) },
+      headers: { "x-request-id": "audit-test-1" },
+    });
     expect(issued.status).toBe(201);
     const response = await events(apiKey);
     expect(response.status).toBe(200);
@@ -43,7 +56,12 @@ describe("GET /v1/audit_events", () => {
     expect(firstEvent).toMatchObject({ requestId: first.headers.get("x-request-id"), clientRequestId: null });
     await nextMillisecond();
     // The second request claims the first one's id.
-    const second = await call(issueKey, { method: "POST", apiKey, body: { expiresAt: inDays(10) }, headers: { "x-request-id": firstEvent.requestId } });
+    const second = await call(issueKey, {
+      method: "POST",
+      apiKey,
+      body: { expiresAt: inDays(10) },
+      headers: { "x-request-id": firstEvent.requestId },
+    });
     expect(second.headers.get("x-request-id")).toBe(firstEvent.requestId);
     const [secondEvent] = (await events(apiKey, "?action=api_key.issue")).body.items;
     expect(secondEvent).toMatchObject({ targetId: second.body.id, clientRequestId: firstEvent.requestId });
@@ -53,7 +71,11 @@ describe("GET /v1/audit_events", () => {
 
   it("records refused keys (401 revoked, 403 outside the allowlist) against the key", async () => {
     const { apiKey, key: admin } = await platformWithKey();
-    const other = await call(issueKey, { method: "POST", apiKey, body: { expiresAt: inDays(10), cidrAllowlist: ["192.0.2.0/24"] } });
+    const other = await call(issueKey, {
+      method: "POST",
+      apiKey,
+      body: { expiresAt: inDays(10), cidrAllowlist: ["192.0.2.0/24"] },
+    });
     expect((await call(listKeys, { apiKey: other.body.secret, ip: "198.51.100.1" })).status).toBe(403);
     await call(revokeKey, { method: "DELETE", apiKey, params: { key: other.body.id } });
     await nextMillisecond();

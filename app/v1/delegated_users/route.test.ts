@@ -31,10 +31,16 @@ describe("POST /v1/delegated_users", () => {
     const { apiKey, account } = await platformWithKey();
     const response = await create({ apiKey, body: { externalId: "  customer-42  " } });
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ id: expect.stringMatching(/^du_[a-z0-9]{20}$/), externalId: "customer-42", createdAt: expect.any(String) });
+    expect(response.body).toEqual({
+      id: expect.stringMatching(/^du_[a-z0-9]{20}$/),
+      externalId: "customer-42",
+      createdAt: expect.any(String),
+    });
     const row = await db().delegatedUser.findUniqueOrThrow({ where: { id: response.body.id } });
     expect(row.accountId).toBe(account.id);
-    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "delegated_user.create", targetId: response.body.id } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { action: "delegated_user.create", targetId: response.body.id },
+    });
     expect(event.status).toBe(201);
   });
 
@@ -48,7 +54,11 @@ describe("POST /v1/delegated_users", () => {
     expect((await create({ apiKey, body: { externalId: "dup" } })).status).toBe(201);
     const again = await create({ apiKey, body: { externalId: " dup " } });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ error_code: "err_conflict", http_code: 409, details: { externalId: "already exists" } });
+    expect(again.body).toMatchObject({
+      error_code: "err_conflict",
+      http_code: 409,
+      details: { externalId: "already exists" },
+    });
     expect(await db().delegatedUser.count({ where: { externalId: "dup" } })).toBe(1);
   });
 
@@ -63,7 +73,9 @@ describe("POST /v1/delegated_users", () => {
 
   it("of concurrent creates with one externalId, exactly one succeeds and the rest answer 409", async () => {
     const { apiKey } = await platformWithKey();
-    const results = await Promise.all(Array.from({ length: 5 }, () => create({ apiKey, body: { externalId: "burst" } })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => create({ apiKey, body: { externalId: "burst" } })),
+    );
     expect(results.map((response) => response.status).sort()).toEqual([201, 409, 409, 409, 409]);
     expect(await db().delegatedUser.count({ where: { externalId: "burst" } })).toBe(1);
   });
@@ -73,15 +85,30 @@ describe("POST /v1/delegated_users", () => {
     const theirs = await platformWithKey();
     expect((await create({ apiKey: mine.apiKey, body: { externalId: "shared" } })).status).toBe(201);
     expect((await create({ apiKey: theirs.apiKey, body: { externalId: "shared" } })).status).toBe(201);
-    const { body: sub } = await call(createSandboxAccount, { method: "POST", apiKey: mine.apiKey, body: { name: "Sub" } });
-    const forSub = await create({ apiKey: mine.apiKey, headers: { "service-account-id": sub.id }, body: { externalId: "shared" } });
+    const { body: sub } = await call(createSandboxAccount, {
+      method: "POST",
+      apiKey: mine.apiKey,
+      body: { name: "Sub" },
+    });
+    const forSub = await create({
+      apiKey: mine.apiKey,
+      headers: { "service-account-id": sub.id },
+      body: { externalId: "shared" },
+    });
     expect(forSub.status).toBe(201);
     expect((await db().delegatedUser.findUniqueOrThrow({ where: { id: forSub.body.id } })).accountId).toBe(sub.id);
   });
 
   it("422 naming externalId when missing, blank, too long or not a string", async () => {
     const { apiKey } = await platformWithKey();
-    for (const body of [{}, { externalId: "" }, { externalId: "   " }, { externalId: "x".repeat(256) }, { externalId: 42 }, { externalId: null }]) {
+    for (const body of [
+      {},
+      { externalId: "" },
+      { externalId: "   " },
+      { externalId: "x".repeat(256) },
+      { externalId: 42 },
+      { externalId: null },
+    ]) {
       const response = await create({ apiKey, body });
       expectError(response, 422, "err_validation");
       expect(Object.keys(response.body.details ?? {})).toEqual(["externalId"]);
@@ -135,8 +162,16 @@ describe("GET /v1/delegated_users", () => {
     expect(idsOf(await list(mine.apiKey, { externalId: "user-1" }))).toEqual([mine.ids[1]]);
     expect(idsOf(response).some((id: string) => theirs.ids.includes(id))).toBe(false);
 
-    const { body: sub } = await call(createSandboxAccount, { method: "POST", apiKey: mine.apiKey, body: { name: "Sub" } });
-    const subUser = await create({ apiKey: mine.apiKey, headers: { "service-account-id": sub.id }, body: { externalId: "sub-user" } });
+    const { body: sub } = await call(createSandboxAccount, {
+      method: "POST",
+      apiKey: mine.apiKey,
+      body: { name: "Sub" },
+    });
+    const subUser = await create({
+      apiKey: mine.apiKey,
+      headers: { "service-account-id": sub.id },
+      body: { externalId: "sub-user" },
+    });
     expect(idsOf(await list(mine.apiKey, { externalId: "sub-user" }))).toEqual([]);
     expect(idsOf(await list(mine.apiKey, {}, { "service-account-id": sub.id }))).toEqual([subUser.body.id]);
   });

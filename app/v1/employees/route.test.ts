@@ -11,7 +11,8 @@ import { call, expectError, ORIGIN } from "@/lib/testing/http";
 import { unsetEnvAfterEach } from "@/lib/testing/env";
 import { GET, POST } from "./route";
 
-const invite = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", path: "/v1/employees", ...options });
+const invite = (options: Parameters<typeof call>[1]) =>
+  call(POST, { method: "POST", path: "/v1/employees", ...options });
 const DAY = 86_400_000;
 let counter = 0;
 const uniqueEmail = (name = "invitee") => `${name}${++counter}.${Date.now()}@example.com`;
@@ -21,8 +22,15 @@ const keyThatInvites = () => platformWithKey({ permissions: [...DEFAULT_KEY_PERM
 describe("GET /v1/employees", () => {
   it("200: a plain array of the platform's employees, oldest first, without any secret", async () => {
     const { session, employee, authenticator } = await signedInEmployee({ totp: true });
-    const { body: invited } = await invite({ session, totp: authenticator!.nextCode(), body: { name: "Grace", email: uniqueEmail() } });
-    await db().employee.update({ where: { id: employee.id }, data: { lastLoginAt: new Date(), createdAt: new Date(Date.now() - 60_000) } });
+    const { body: invited } = await invite({
+      session,
+      totp: authenticator!.nextCode(),
+      body: { name: "Grace", email: uniqueEmail() },
+    });
+    await db().employee.update({
+      where: { id: employee.id },
+      data: { lastLoginAt: new Date(), createdAt: new Date(Date.now() - 60_000) },
+    });
     const response = await call(GET, { session });
     expect(response.status).toBe(200);
     expect(response.body.map((item) => item.id)).toEqual([employee.id, invited.id]);
@@ -37,10 +45,16 @@ describe("GET /v1/employees", () => {
       createdAt: expect.any(String),
       deactivatedAt: null,
     });
-    expect(response.body[1]).toMatchObject({ status: "invited", role: "viewer", twoFactorEnabled: false, lastLoginAt: null });
+    expect(response.body[1]).toMatchObject({
+      status: "invited",
+      role: "viewer",
+      twoFactorEnabled: false,
+      lastLoginAt: null,
+    });
     expect(response.body[1]).not.toHaveProperty("invitationUrl");
     const text = JSON.stringify(response.body);
-    for (const field of ["passwordHash", "totpSecret", "invitationTokenHash", "accountId"]) expect(text).not.toContain(field);
+    for (const field of ["passwordHash", "totpSecret", "invitationTokenHash", "accountId"])
+      expect(text).not.toContain(field);
   });
 
   it("200 by API key, and with Service-Account-Id of a sub-account: employees belong to the platform", async () => {
@@ -48,7 +62,11 @@ describe("GET /v1/employees", () => {
     const key = await apiKeyFor(account.id);
     const byKey = await call(GET, { apiKey: key.secret });
     expect(byKey.body.map((item) => item.id)).toEqual([employee.id]);
-    const { body: sub } = await call(createSandboxAccount, { method: "POST", apiKey: key.secret, body: { name: "Sub" } });
+    const { body: sub } = await call(createSandboxAccount, {
+      method: "POST",
+      apiKey: key.secret,
+      body: { name: "Sub" },
+    });
     const forSub = await call(GET, { apiKey: key.secret, headers: { "service-account-id": sub.id } });
     expect(forSub.body.map((item) => item.id)).toEqual([employee.id]);
   });
@@ -87,17 +105,29 @@ describe("POST /v1/employees", () => {
       invitationUrl: expect.stringMatching(new RegExp(`^${ORIGIN}/invitations/accept\\?token=[A-Za-z0-9_-]{43}$`)),
       invitationExpiresAt: expect.any(String),
     });
-    expect(Math.abs(new Date(response.body.invitationExpiresAt).getTime() - (Date.now() + 7 * DAY))).toBeLessThan(60_000);
+    expect(Math.abs(new Date(response.body.invitationExpiresAt).getTime() - (Date.now() + 7 * DAY))).toBeLessThan(
+      60_000,
+    );
     const token = new URL(response.body.invitationUrl).searchParams.get("token")!;
     const row = await db().employee.findUniqueOrThrow({ where: { id: response.body.id } });
-    expect(row).toMatchObject({ accountId: account.id, status: "invited", passwordHash: null, invitationTokenHash: sha256(token) });
+    expect(row).toMatchObject({
+      accountId: account.id,
+      status: "invited",
+      passwordHash: null,
+      invitationTokenHash: sha256(token),
+    });
     expect(JSON.stringify(row)).not.toContain(token);
     const event = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.invite", targetId: row.id } });
     expect(event.status).toBe(201);
     expect(event.details).toEqual({
       email: email.toLowerCase(),
       role: "compliance",
-      after: { email: email.toLowerCase(), role: "compliance", status: "invited", invitationExpiresAt: response.body.invitationExpiresAt },
+      after: {
+        email: email.toLowerCase(),
+        role: "compliance",
+        status: "invited",
+        invitationExpiresAt: response.body.invitationExpiresAt,
+      },
     });
     expect(JSON.stringify(event)).not.toContain(token);
   });
@@ -113,7 +143,11 @@ describe("POST /v1/employees", () => {
   // Regression: the link used request.url, which behind server.mjs is always localhost:3000.
   it("the link uses the address the inviter reached the service at", async () => {
     const { apiKey } = await keyThatInvites();
-    const response = await invite({ apiKey, body: { name: "H", email: uniqueEmail() }, headers: { host: "compliance.internal:8443" } });
+    const response = await invite({
+      apiKey,
+      body: { name: "H", email: uniqueEmail() },
+      headers: { host: "compliance.internal:8443" },
+    });
     expect(response.body.invitationUrl).toMatch(/^http:\/\/compliance\.internal:8443\/invitations\/accept\?token=/);
   });
 
@@ -132,7 +166,11 @@ describe("POST /v1/employees", () => {
     const email = uniqueEmail();
     expect((await invite({ apiKey, body: { name: "First", email } })).status).toBe(201);
     for (const taken of [email.toUpperCase(), mine.email, theirs.email]) {
-      const response = await invite({ session: mine.session, totp: mine.authenticator!.nextCode(), body: { name: "Again", email: taken } });
+      const response = await invite({
+        session: mine.session,
+        totp: mine.authenticator!.nextCode(),
+        body: { name: "Again", email: taken },
+      });
       expect(response.status).toBe(409);
       expect(response.body).toMatchObject({ error_code: "err_conflict", details: { email: "is already in use" } });
     }
@@ -141,7 +179,9 @@ describe("POST /v1/employees", () => {
   it("of concurrent invitations of one address, one succeeds and the rest answer 409", async () => {
     const { apiKey } = await keyThatInvites();
     const email = uniqueEmail();
-    const results = await Promise.all(Array.from({ length: 4 }, () => invite({ apiKey, body: { name: "Race", email } })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => invite({ apiKey, body: { name: "Race", email } })),
+    );
     expect(results.map((response) => response.status).sort()).toEqual([201, 409, 409, 409]);
   });
 
@@ -157,7 +197,11 @@ describe("POST /v1/employees", () => {
 
   it("403 for a cross-site request with a session cookie", async () => {
     const { session } = await signedInEmployee();
-    const response = await invite({ session, body: { name: "X", email: uniqueEmail() }, headers: { origin: "https://evil.example" } });
+    const response = await invite({
+      session,
+      body: { name: "X", email: uniqueEmail() },
+      headers: { origin: "https://evil.example" },
+    });
     expect(response.status).toBe(403);
   });
 
@@ -176,10 +220,18 @@ describe("POST /v1/employees", () => {
     expect(asAdmin.status).toBe(403);
     expect(asAdmin.body.details).toEqual({ permission: "roles" });
     const admin = await signedInEmployee({ totp: true, role: "admin" });
-    const owner = await invite({ session: admin.session, totp: admin.authenticator!.nextCode(), body: { name: "Owner", email: uniqueEmail(), role: "owner" } });
+    const owner = await invite({
+      session: admin.session,
+      totp: admin.authenticator!.nextCode(),
+      body: { name: "Owner", email: uniqueEmail(), role: "owner" },
+    });
     expect(owner.status).toBe(403);
     expect(owner.body.details).toEqual({ permission: "owners" });
-    const developer = await invite({ session: admin.session, totp: admin.authenticator!.nextCode(), body: { name: "Dev", email: uniqueEmail(), role: "developer" } });
+    const developer = await invite({
+      session: admin.session,
+      totp: admin.authenticator!.nextCode(),
+      body: { name: "Dev", email: uniqueEmail(), role: "developer" },
+    });
     expect(developer.status).toBe(201);
     expect(developer.body.role).toBe("developer");
   });
@@ -191,7 +243,11 @@ describe("POST /v1/employees", () => {
     const noPassword = await call(signIn, { method: "POST", body: { email, password: PASSWORD }, ip: "198.51.100.80" });
     expect(noPassword.status).toBe(401);
     await db().employee.update({ where: { id: invited.id }, data: { passwordHash: await hashPassword(PASSWORD) } });
-    const withPassword = await call(signIn, { method: "POST", body: { email, password: PASSWORD }, ip: "198.51.100.81" });
+    const withPassword = await call(signIn, {
+      method: "POST",
+      body: { email, password: PASSWORD },
+      ip: "198.51.100.81",
+    });
     expectError(withPassword, 401, "err_unauthenticated");
     expect(withPassword.headers.get("set-cookie")).toBeNull();
   });

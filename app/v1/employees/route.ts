@@ -13,7 +13,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     assertMayGrant(actor, body.role);
     const invited = await inviteEmployee({ ...body, origin: publicOrigin(request) });
     // Never the invitation link: it is a credential until it is used.
-    audit.details = { after: { email: invited.email, role: invited.role, status: invited.status, invitationExpiresAt: invited.invitationExpiresAt } };
+    audit.details = {
+      after: {
+        email: invited.email,
+        role: invited.role,
+        status: invited.status,
+        invitationExpiresAt: invited.invitationExpiresAt,
+      },
+    };
     return invited;
   }),
 });

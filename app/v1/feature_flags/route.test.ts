@@ -11,7 +11,11 @@ const storedFlags = async (id: string) => (await db().account.findUniqueOrThrow(
 /** A platform and a sub-account created through the sandbox route, as an integrator would. */
 async function platformWithSubAccount() {
   const platform = await platformWithKey();
-  const created = await call(createSandboxAccount, { method: "POST", apiKey: platform.apiKey, body: { name: "Merchant" } });
+  const created = await call(createSandboxAccount, {
+    method: "POST",
+    apiKey: platform.apiKey,
+    body: { name: "Merchant" },
+  });
   expect(created.status).toBe(201);
   return { ...platform, subAccountId: created.body.id as string };
 }
@@ -37,7 +41,9 @@ describe("GET /v1/feature_flags", () => {
     const { apiKey, subAccountId } = await platformWithSubAccount();
     await update({ apiKey, body: { named: "require" } });
     await update({ apiKey, headers: { "service-account-id": subAccountId }, body: { named: "forbid" } });
-    expect((await call(GET, { apiKey, headers: { "service-account-id": subAccountId } })).body).toEqual({ named: "forbid" });
+    expect((await call(GET, { apiKey, headers: { "service-account-id": subAccountId } })).body).toEqual({
+      named: "forbid",
+    });
     expect((await call(GET, { apiKey })).body).toEqual({ named: "require" });
   });
 });
@@ -59,13 +65,19 @@ describe("POST /v1/feature_flags", () => {
     const { session, account, employee } = await signedInEmployee();
     const response = await update({ session, body: { named: "require" } });
     expect(response.status).toBe(200);
-    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "feature_flags.update", actorId: employee.id } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { action: "feature_flags.update", actorId: employee.id },
+    });
     expect(event).toMatchObject({ platformId: account.id, targetId: account.id, status: 200, outcome: "success" });
   });
 
   it("200 with Service-Account-Id: changes the sub-account only", async () => {
     const { apiKey, account, subAccountId } = await platformWithSubAccount();
-    const response = await update({ apiKey, headers: { "service-account-id": subAccountId }, body: { partner: "prefer" } });
+    const response = await update({
+      apiKey,
+      headers: { "service-account-id": subAccountId },
+      body: { partner: "prefer" },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ partner: "prefer" });
     expect(await storedFlags(subAccountId)).toEqual({ partner: "prefer" });
@@ -76,7 +88,11 @@ describe("POST /v1/feature_flags", () => {
     const mine = await platformWithKey();
     const theirs = await platformWithSubAccount();
     for (const id of [theirs.account.id, theirs.subAccountId]) {
-      const response = await update({ apiKey: mine.apiKey, headers: { "service-account-id": id }, body: { named: "forbid" } });
+      const response = await update({
+        apiKey: mine.apiKey,
+        headers: { "service-account-id": id },
+        body: { named: "forbid" },
+      });
       expect(response.status).toBe(404);
       expect(await storedFlags(id)).toEqual({});
     }

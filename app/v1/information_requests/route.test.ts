@@ -28,7 +28,13 @@ describe("GET /v1/information_requests", () => {
     expect(response.body.next).toBeNull();
     expect(ids(response)).toEqual([newer, older]);
     expect(response.body.items[0]).toEqual(
-      raisedRequest({ id: newer, kind: "endorsement", transferId: null, submissionId: null, createdAt: "2026-10-02T10:00:00.000Z" }),
+      raisedRequest({
+        id: newer,
+        kind: "endorsement",
+        transferId: null,
+        submissionId: null,
+        createdAt: "2026-10-02T10:00:00.000Z",
+      }),
     );
   });
 
@@ -48,7 +54,11 @@ describe("GET /v1/information_requests", () => {
     const lastMoment = await requestAt(scope, "2026-11-01T23:59:59.999Z");
     const after = await requestAt(scope, "2026-11-02T00:00:00.000Z");
     const asc = "&order=asc";
-    expect(ids(await list(apiKey, `?startDate=2026-11-01&endDate=2026-11-01${asc}`))).toEqual([firstMoment, midday, lastMoment]);
+    expect(ids(await list(apiKey, `?startDate=2026-11-01&endDate=2026-11-01${asc}`))).toEqual([
+      firstMoment,
+      midday,
+      lastMoment,
+    ]);
     expect(ids(await list(apiKey, `?startDate=2026-11-01${asc}`))).toEqual([firstMoment, midday, lastMoment, after]);
     expect(ids(await list(apiKey, `?endDate=2026-11-01${asc}`))).toEqual([before, firstMoment, midday, lastMoment]);
     // Date-times are exact, inclusive bounds.
@@ -59,9 +69,14 @@ describe("GET /v1/information_requests", () => {
     ]);
     expect(ids(await list(apiKey, `?startDate=2026-11-01T12:00:00Z&endDate=2026-11-01T12:00:00Z`))).toEqual([midday]);
     // With an offset: 13:00+01:00 is 12:00Z.
-    expect(ids(await list(apiKey, `?endDate=${encodeURIComponent("2026-11-01T13:00:00+01:00")}&startDate=2026-11-01T00:00:00.001Z${asc}`))).toEqual([
-      midday,
-    ]);
+    expect(
+      ids(
+        await list(
+          apiKey,
+          `?endDate=${encodeURIComponent("2026-11-01T13:00:00+01:00")}&startDate=2026-11-01T00:00:00.001Z${asc}`,
+        ),
+      ),
+    ).toEqual([midday]);
   });
 
   it("200 with kind and dates combined", async () => {
@@ -75,7 +90,8 @@ describe("GET /v1/information_requests", () => {
   it("200 paged with next/limit, in either order, with the filters kept across pages", async () => {
     const { apiKey, scope } = await platformWithKey();
     const created: string[] = [];
-    for (let day = 1; day <= 5; day += 1) created.push(await requestAt(scope, `2026-11-0${day}T10:00:00.000Z`, "endorsement"));
+    for (let day = 1; day <= 5; day += 1)
+      created.push(await requestAt(scope, `2026-11-0${day}T10:00:00.000Z`, "endorsement"));
     await requestAt(scope, "2026-11-03T11:00:00.000Z", "due_diligence");
     const first = await list(apiKey, "?kind=endorsement&limit=2");
     expect(ids(first)).toEqual([created[4], created[3]]);
@@ -87,12 +103,16 @@ describe("GET /v1/information_requests", () => {
     expect(third.body.next).toBeNull();
     const ascending = await list(apiKey, "?kind=endorsement&limit=3&order=asc");
     expect(ids(ascending)).toEqual(created.slice(0, 3));
-    expect(ids(await list(apiKey, `?kind=endorsement&limit=3&order=asc&next=${ascending.body.next}`))).toEqual(created.slice(3));
+    expect(ids(await list(apiKey, `?kind=endorsement&limit=3&order=asc&next=${ascending.body.next}`))).toEqual(
+      created.slice(3),
+    );
   });
 
   it("200 acting for a sub-account with Service-Account-Id: its requests only", async () => {
     const { apiKey, account, scope } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     const own = await requestAt(scope, "2026-11-01T10:00:00.000Z");
     const subs = await requestAt({ platformId: account.id, accountId: sub.id }, "2026-11-01T10:00:00.000Z");
     expect(ids(await list(apiKey))).toEqual([own]);

@@ -62,7 +62,11 @@ describe("GET /v1/openapi.json", () => {
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["400", "409", "422"]));
     const signIn = operationOf(document, "/v1/sessions", "post");
     expect((signIn.parameters ?? []).some((parameter) => parameter.name === "Idempotency-Key")).toBe(false);
-    expect(operationOf(document, "/v1/delegated_users", "get").parameters?.some((parameter) => parameter.name === "Idempotency-Key")).toBe(false);
+    expect(
+      operationOf(document, "/v1/delegated_users", "get").parameters?.some(
+        (parameter) => parameter.name === "Idempotency-Key",
+      ),
+    ).toBe(false);
   });
 
   it("documents every method of every route file, from the schemas the route validates with", async () => {
@@ -93,14 +97,17 @@ describe("GET /v1/openapi.json", () => {
     const { body: document } = await openApi();
     const revoke = operationOf(document, "/v1/api_keys/{key}", "delete");
     expect(revoke["x-permission"]).toBe("api_keys:write");
-    expect(revoke.description).toMatch(/^Permission: `api_keys:write`\. Step-up: from a session, needs `Service-Totp-Code`\./);
+    expect(revoke.description).toMatch(
+      /^Permission: `api_keys:write`\. Step-up: from a session, needs `Service-Totp-Code`\./,
+    );
     const employees = operationOf(document, "/v1/employees", "get");
     expect(employees["x-permission"]).toBe("employees:read");
     expect(employees["x-platform-wide"]).toBe(true);
     expect(operationOf(document, "/v1/sessions/current", "get")["x-permission"]).toBeNull();
     expect(operationOf(document, "/v1/setup", "post")).not.toHaveProperty("x-permission");
     for (const operations of Object.values(document.paths)) {
-      for (const operation of Object.values(operations)) if (operation.security.length) expect(operation).toHaveProperty("x-permission");
+      for (const operation of Object.values(operations))
+        if (operation.security.length) expect(operation).toHaveProperty("x-permission");
     }
     expect(document.info.description).toContain("`viewer` (Reads everything, changes nothing)");
   });
@@ -114,7 +121,11 @@ describe("unknown /v1 routes", () => {
     for (const [method, handler] of handlers) {
       const response = await call(handler, { method, path: "/v1/no/such/thing" });
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error_code: "err_not_found", message: "No route /v1/no/such/thing", http_code: 404 });
+      expect(response.body).toEqual({
+        error_code: "err_not_found",
+        message: "No route /v1/no/such/thing",
+        http_code: 404,
+      });
       expect(response.headers.get("x-request-id")).toBeTruthy();
     }
   });

@@ -22,7 +22,9 @@ describe("GET /v1/recipients", () => {
     const response = await list(apiKey);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      items: [{ id: kept.id, name: "Grace Hopper", isActive: true, deletedAt: null, createdAt: kept.createdAt.toISOString() }],
+      items: [
+        { id: kept.id, name: "Grace Hopper", isActive: true, deletedAt: null, createdAt: kept.createdAt.toISOString() },
+      ],
       next: null,
     });
   });

@@ -109,7 +109,11 @@ describe("GET /v1/sessions and DELETE /v1/sessions/{id}", () => {
     expect(response.status).toBe(200);
     expect(response.body).toHaveLength(2);
     expect(response.body.filter((item) => item.current)).toHaveLength(1);
-    expect(response.body.find((item) => item.current)).toMatchObject({ ip: "198.51.100.5", createdAt: expect.any(String), lastSeenAt: expect.any(String) });
+    expect(response.body.find((item) => item.current)).toMatchObject({
+      ip: "198.51.100.5",
+      createdAt: expect.any(String),
+      lastSeenAt: expect.any(String),
+    });
     expect(JSON.stringify(response.body)).not.toContain(endedId);
     expect(JSON.stringify(response.body)).not.toContain(someoneElse.employee.id);
     for (const token of [staff.session, other, ended]) expect(JSON.stringify(response.body)).not.toContain(token);
@@ -130,8 +134,13 @@ describe("GET /v1/sessions and DELETE /v1/sessions/{id}", () => {
   it("404 for another employee's session, of this platform or another; the session lives on", async () => {
     const staff = await signedInEmployee();
     const colleague = await signedInEmployee({ platform: staff.account });
-    const colleagueSessionId = (await db().session.findFirstOrThrow({ where: { employeeId: colleague.employee.id } })).id;
-    const response = await call(endSession, { method: "DELETE", session: staff.session, params: { id: colleagueSessionId } });
+    const colleagueSessionId = (await db().session.findFirstOrThrow({ where: { employeeId: colleague.employee.id } }))
+      .id;
+    const response = await call(endSession, {
+      method: "DELETE",
+      session: staff.session,
+      params: { id: colleagueSessionId },
+    });
     expect(response.status).toBe(404);
     expect((await call(whoAmI, { session: colleague.session })).status).toBe(200);
   });

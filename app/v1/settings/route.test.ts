@@ -9,12 +9,25 @@ import { GET, POST } from "./route";
 describe("GET and POST /v1/settings", () => {
   it("both off on a new platform; an owner turns one on with a code, the other keeps its value", async () => {
     const owner = await signedInEmployee({ totp: true });
-    expect((await call(GET, { session: owner.session })).body).toEqual({ requireTwoFactor: false, fourEyesApproval: false });
-    const changed = await call(POST, { method: "POST", session: owner.session, totp: owner.authenticator!.nextCode(), body: { fourEyesApproval: true } });
+    expect((await call(GET, { session: owner.session })).body).toEqual({
+      requireTwoFactor: false,
+      fourEyesApproval: false,
+    });
+    const changed = await call(POST, {
+      method: "POST",
+      session: owner.session,
+      totp: owner.authenticator!.nextCode(),
+      body: { fourEyesApproval: true },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toEqual({ requireTwoFactor: false, fourEyesApproval: true });
-    expect((await call(GET, { session: owner.session })).body).toEqual({ requireTwoFactor: false, fourEyesApproval: true });
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "settings.update", actorId: owner.employee.id } });
+    expect((await call(GET, { session: owner.session })).body).toEqual({
+      requireTwoFactor: false,
+      fourEyesApproval: true,
+    });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "settings.update", actorId: owner.employee.id },
+    });
     expect(audit.details).toEqual({
       fourEyesApproval: true,
       before: { requireTwoFactor: false, fourEyesApproval: false },
@@ -26,7 +39,12 @@ describe("GET and POST /v1/settings", () => {
     const owner = await signedInEmployee({ totp: true });
     const without = await signedInEmployee({ role: "admin", platform: owner.account });
     expect((await call(listEmployees, { session: without.session })).status).toBe(200);
-    await call(POST, { method: "POST", session: owner.session, totp: owner.authenticator!.nextCode(), body: { requireTwoFactor: true } });
+    await call(POST, {
+      method: "POST",
+      session: owner.session,
+      totp: owner.authenticator!.nextCode(),
+      body: { requireTwoFactor: true },
+    });
     const held = await call(listEmployees, { session: without.session });
     expectError(held, 403, "err_two_factor_required");
     expect((await call(listEmployees, { session: owner.session })).status).toBe(200);
@@ -37,19 +55,32 @@ describe("GET and POST /v1/settings", () => {
     const developer = await signedInEmployee({ totp: true, role: "developer", platform: owner.account });
     const noCode = await call(POST, { method: "POST", session: owner.session, body: { requireTwoFactor: true } });
     expect(noCode.status).toBe(400);
-    const byDeveloper = await call(POST, { method: "POST", session: developer.session, totp: developer.authenticator!.nextCode(), body: { requireTwoFactor: true } });
+    const byDeveloper = await call(POST, {
+      method: "POST",
+      session: developer.session,
+      totp: developer.authenticator!.nextCode(),
+      body: { requireTwoFactor: true },
+    });
     expect(byDeveloper.status).toBe(403);
     expect(byDeveloper.body.details).toEqual({ permission: "settings:write" });
     const key = await apiKeyFor(owner.account.id, { permissions: KEY_PERMISSIONS });
     const byKey = await call(POST, { method: "POST", apiKey: key.secret, body: { requireTwoFactor: true } });
     expect(byKey.status).toBe(403);
     expect(byKey.body.details).toEqual({ permission: "settings:write" });
-    expect((await call(GET, { apiKey: key.secret })).body).toEqual({ requireTwoFactor: false, fourEyesApproval: false });
+    expect((await call(GET, { apiKey: key.secret })).body).toEqual({
+      requireTwoFactor: false,
+      fourEyesApproval: false,
+    });
   });
 
   it("422 for a value that is not a boolean", async () => {
     const owner = await signedInEmployee({ totp: true });
-    const response = await call(POST, { method: "POST", session: owner.session, totp: owner.authenticator!.nextCode(), body: { requireTwoFactor: "yes" } });
+    const response = await call(POST, {
+      method: "POST",
+      session: owner.session,
+      totp: owner.authenticator!.nextCode(),
+      body: { requireTwoFactor: "yes" },
+    });
     expect(response.status).toBe(422);
     expect(Object.keys(response.body.details ?? {})).toEqual(["requireTwoFactor"]);
   });

@@ -8,7 +8,12 @@ import { call, expectError, sessionFrom } from "@/lib/testing/http";
 import { unsetEnvAfterEach } from "@/lib/testing/env";
 import { POST } from "./route";
 
-const valid = { accountName: "Acme Payments", name: "Ada Lovelace", email: "Ada@Example.com", password: "a long enough password" };
+const valid = {
+  accountName: "Acme Payments",
+  name: "Ada Lovelace",
+  email: "Ada@Example.com",
+  password: "a long enough password",
+};
 
 /** What the server prints at start (lib/startup.ts): the log lines, and the setup link's token if one was printed. */
 async function startUpLog() {
@@ -65,7 +70,9 @@ describe("POST /v1/setup", () => {
     for (const password of ["password1234", "PassWord1234"]) {
       const response = await call(POST, { method: "POST", body: { ...valid, setupToken, password } });
       expectError(response, 422, "err_validation");
-      expect(response.body.details).toEqual({ password: "is one of the 100,000 most common passwords; choose another" });
+      expect(response.body.details).toEqual({
+        password: "is one of the 100,000 most common passwords; choose another",
+      });
     }
     const long = await call(POST, { method: "POST", body: { ...valid, setupToken, password: "x".repeat(257) } });
     expect(long.body.details).toEqual({ password: "must be at most 256 characters" });
@@ -108,7 +115,11 @@ describe("POST /v1/setup", () => {
 
   it("403 for a cross-site browser request, even with the right token", async () => {
     const { token } = await startUpLog();
-    const response = await call(POST, { method: "POST", body: { ...valid, setupToken: token }, headers: { origin: "https://evil.example" } });
+    const response = await call(POST, {
+      method: "POST",
+      body: { ...valid, setupToken: token },
+      headers: { origin: "https://evil.example" },
+    });
     expectError(response, 403, "err_forbidden");
     expect(await db().employee.count()).toBe(0);
   });
@@ -117,7 +128,12 @@ describe("POST /v1/setup", () => {
     const { token } = await startUpLog();
     const response = await call(POST, { method: "POST", body: { ...valid, setupToken: token } });
     expect(response.status).toBe(201);
-    expect(response.body.employee).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com", status: "active", twoFactorEnabled: false });
+    expect(response.body.employee).toMatchObject({
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      status: "active",
+      twoFactorEnabled: false,
+    });
     expect(response.body.account).toMatchObject({ name: "Acme Payments", parentId: null, featureFlags: {} });
     expect(response.body.employee).not.toHaveProperty("passwordHash");
     const cookie = response.headers.get("set-cookie")!;
@@ -138,12 +154,18 @@ describe("POST /v1/setup", () => {
 
   it("409 once anyone exists, whatever the token", async () => {
     for (const setupToken of ["wrong", "a token that was never printed"]) {
-      const response = await call(POST, { method: "POST", body: { ...valid, setupToken, email: "someone@example.com" } });
+      const response = await call(POST, {
+        method: "POST",
+        body: { ...valid, setupToken, email: "someone@example.com" },
+      });
       expectError(response, 409, "err_conflict");
     }
     process.env.SETUP_TOKEN = "an-operators-own-setup-token";
     resetEnv();
-    const configured = await call(POST, { method: "POST", body: { ...valid, setupToken: "an-operators-own-setup-token", email: "someone@example.com" } });
+    const configured = await call(POST, {
+      method: "POST",
+      body: { ...valid, setupToken: "an-operators-own-setup-token", email: "someone@example.com" },
+    });
     expect(configured.status).toBe(409);
     expect(await db().employee.count()).toBe(1);
   });

@@ -8,7 +8,12 @@ import { call, expectError } from "@/lib/testing/http";
 import { POST } from "./route";
 
 const SETUP_TOKEN = "operator-chosen-setup-token-0123456789";
-const valid = { accountName: "Acme Payments", name: "Ada Lovelace", email: "ada@example.com", password: "a long enough password" };
+const valid = {
+  accountName: "Acme Payments",
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  password: "a long enough password",
+};
 
 // With SETUP_TOKEN set, setup takes exactly it; nothing is generated or printed.
 describe("POST /v1/setup with SETUP_TOKEN", () => {
@@ -25,7 +30,9 @@ describe("POST /v1/setup with SETUP_TOKEN", () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     await startUp();
     const text = log.mock.calls.flat().join("\n");
-    expect(text).toContain("First-run setup: open http://localhost:3000/setup and enter the SETUP_TOKEN you configured.");
+    expect(text).toContain(
+      "First-run setup: open http://localhost:3000/setup and enter the SETUP_TOKEN you configured.",
+    );
     expect(text).not.toContain(SETUP_TOKEN);
     expect(existsSync(setupTokenFile())).toBe(false);
   });
@@ -35,7 +42,10 @@ describe("POST /v1/setup with SETUP_TOKEN", () => {
     expectError(miss, 403, "err_forbidden");
     const created = await call(POST, { method: "POST", body: { ...valid, setupToken: ` ${SETUP_TOKEN} ` } });
     expect(created.status).toBe(201);
-    const again = await call(POST, { method: "POST", body: { ...valid, email: "other@example.com", setupToken: SETUP_TOKEN } });
+    const again = await call(POST, {
+      method: "POST",
+      body: { ...valid, email: "other@example.com", setupToken: SETUP_TOKEN },
+    });
     expect(again.status).toBe(409);
     expect(await db().employee.count()).toBe(1);
   });

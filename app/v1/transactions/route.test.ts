@@ -11,7 +11,9 @@ const list = (apiKey: string, query: Record<string, string> = {}, headers?: Reco
   call(GET, { apiKey, headers, path: `/v1/transactions?${new URLSearchParams(query)}` });
 
 const record = (scope: Scope, fields: Partial<Parameters<typeof recordTransaction>[0]> = {}) =>
-  withScope(scope, () => recordTransaction({ amount: "1.00", currency: "EUR", type: "pay_in", status: "completed", ...fields }));
+  withScope(scope, () =>
+    recordTransaction({ amount: "1.00", currency: "EUR", type: "pay_in", status: "completed", ...fields }),
+  );
 
 /** Every page of a listing, following `next`, with the ids in the order served. */
 async function pageThrough(apiKey: string, query: Record<string, string>) {
@@ -23,7 +25,12 @@ describe("GET /v1/transactions", () => {
   it("200: the account's transactions, newest first, with every field", async () => {
     const { apiKey, scope } = await platformWithKey();
     const account = await withScope(scope, () => createVirtualAccount({ currency: "EUR" }));
-    const older = await record(scope, { createdAt: new Date("2026-01-01T00:00:00Z"), type: "fee", status: "pending", amount: "0.25" });
+    const older = await record(scope, {
+      createdAt: new Date("2026-01-01T00:00:00Z"),
+      type: "fee",
+      status: "pending",
+      amount: "0.25",
+    });
     const newer = await record(scope, { virtualAccountId: account.id, walletAddress: "0xw1", amount: "99.99999999" });
     const response = await list(apiKey);
     expect(response.status).toBe(200);
@@ -96,9 +103,7 @@ describe("GET /v1/transactions", () => {
       const at = base + Math.floor(i / 3) * 1000;
       created.push({ id: (await record(scope, { createdAt: new Date(at) })).id, at });
     }
-    const ascending = created
-      .sort((x, y) => x.at - y.at || (x.id < y.id ? -1 : 1))
-      .map((row) => row.id);
+    const ascending = created.sort((x, y) => x.at - y.at || (x.id < y.id ? -1 : 1)).map((row) => row.id);
     const desc = await pageThrough(apiKey, { limit: "20" });
     expect(desc.pages).toBe(3);
     expect(desc.ids).toEqual([...ascending].reverse());
@@ -131,13 +136,23 @@ describe("GET /v1/transactions", () => {
     const account = await withScope(scope, () => createVirtualAccount({ currency: "EUR" }));
     const mine: { id: string; createdAt: string }[] = [];
     for (let i = 0; i < 30; i += 1) {
-      const row = await record(scope, i % 2 ? { virtualAccountId: account.id, walletAddress: "0xw" } : { walletAddress: "0xw" });
+      const row = await record(
+        scope,
+        i % 2 ? { virtualAccountId: account.id, walletAddress: "0xw" } : { walletAddress: "0xw" },
+      );
       if (i % 2) mine.push({ id: row.id, createdAt: new Date(row.createdAt).toISOString() });
     }
-    const { ids, pages } = await pageThrough(apiKey, { virtualAccountId: account.id, walletAddress: "0xw", limit: "4", order: "asc" });
+    const { ids, pages } = await pageThrough(apiKey, {
+      virtualAccountId: account.id,
+      walletAddress: "0xw",
+      limit: "4",
+      order: "asc",
+    });
     expect(pages).toBe(4);
     // Oldest first by createdAt, then id: two rows made in the same millisecond are ordered by their (random) ids.
-    const byCreation = [...mine].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const byCreation = [...mine].sort(
+      (a, b) => a.createdAt.localeCompare(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
     expect(ids).toEqual(byCreation.map((row) => row.id));
   });
 
@@ -172,7 +187,9 @@ describe("GET /v1/transactions", () => {
   it("Service-Account-Id lists the sub-account's transactions only", async () => {
     const { apiKey, scope } = await platformWithKey();
     const sub = await withScope(scope, async () =>
-      tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
+      tenantDb().account.create({
+        data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" },
+      }),
     );
     const subRow = await record({ platformId: scope.platformId, accountId: sub.id });
     const ownRow = await record(scope);

@@ -27,7 +27,14 @@ describe("GET /v1/virtual_accounts", () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       items: [
-        { id: second.id, key: "customer-2", currency: "USDC", isActive: true, createdAt: second.createdAt.toISOString(), deactivatedAt: null },
+        {
+          id: second.id,
+          key: "customer-2",
+          currency: "USDC",
+          isActive: true,
+          createdAt: second.createdAt.toISOString(),
+          deactivatedAt: null,
+        },
         {
           id: first.id,
           key: "customer-1",

@@ -8,8 +8,13 @@ import { call, expectError } from "@/lib/testing/http";
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from "@/lib/webhooks/event-types";
 import { GET, POST } from "./route";
 
-const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", path: "/v1/webhook_endpoints", ...options });
-const body = (extra: Record<string, unknown> = {}) => ({ url: "https://hooks.example.com/in", events: ["transfer.created", "recipient.deleted"], ...extra });
+const create = (options: Parameters<typeof call>[1]) =>
+  call(POST, { method: "POST", path: "/v1/webhook_endpoints", ...options });
+const body = (extra: Record<string, unknown> = {}) => ({
+  url: "https://hooks.example.com/in",
+  events: ["transfer.created", "recipient.deleted"],
+  ...extra,
+});
 
 describe("GET /v1/webhook_endpoints/events", () => {
   it("200: every event type with its description; 403 without webhooks:read", async () => {
@@ -56,7 +61,10 @@ describe("POST /v1/webhook_endpoints", () => {
     const bySession = await create({ session: owner.session, totp: owner.authenticator!.nextCode(), body: body() });
     expect(bySession.status).toBe(201);
     expect(bySession.body.createdBy).toEqual({ type: "employee", id: owner.employee.id });
-    await db().webhookEndpoint.update({ where: { id: bySession.body.id }, data: { createdByType: null, createdById: null } });
+    await db().webhookEndpoint.update({
+      where: { id: bySession.body.id },
+      data: { createdByType: null, createdById: null },
+    });
     const listed = await call(GET, { session: owner.session });
     expect(listed.body).toEqual([expect.objectContaining({ id: bySession.body.id, createdBy: null })]);
   });
@@ -75,7 +83,10 @@ describe("POST /v1/webhook_endpoints", () => {
 
   it("de-duplicates events and turns an empty description into null; enabled: false is kept", async () => {
     const { apiKey } = await platformWithKey();
-    const response = await create({ apiKey, body: body({ events: ["transfer.created", "transfer.created"], description: "  ", enabled: false }) });
+    const response = await create({
+      apiKey,
+      body: body({ events: ["transfer.created", "transfer.created"], description: "  ", enabled: false }),
+    });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ subscribedEvents: ["transfer.created"], description: null, enabled: false });
   });
@@ -109,9 +120,15 @@ describe("POST /v1/webhook_endpoints", () => {
       const refused = await create({ apiKey, body: body({ url: "http://127.0.0.1:9/in" }) });
       expect(refused.status).toBe(422);
       expect(refused.body.details?.url).toMatch(/https/);
-      expect((await create({ apiKey, body: body({ url: "https://127.0.0.1/in" }) })).body.details?.url).toMatch(/loopback/);
-      expect((await create({ apiKey, body: body({ url: "https://10.0.0.1/in" }) })).body.details?.url).toMatch(/private/);
-      expect((await create({ apiKey, body: body({ url: "https://[fd00:ec2::254]/" }) })).body.details?.url).toMatch(/metadata/);
+      expect((await create({ apiKey, body: body({ url: "https://127.0.0.1/in" }) })).body.details?.url).toMatch(
+        /loopback/,
+      );
+      expect((await create({ apiKey, body: body({ url: "https://10.0.0.1/in" }) })).body.details?.url).toMatch(
+        /private/,
+      );
+      expect((await create({ apiKey, body: body({ url: "https://[fd00:ec2::254]/" }) })).body.details?.url).toMatch(
+        /metadata/,
+      );
     } finally {
       process.env.WEBHOOK_ALLOW_PRIVATE = "true";
       resetEnv();
@@ -134,7 +151,11 @@ describe("POST /v1/webhook_endpoints", () => {
     expect(await db().webhookEndpoint.count({ where: { accountId: account.id } })).toBe(0);
     expect((await create({ session, totp: authenticator!.nextCode(), body: body() })).status).toBe(201);
     const compliance = await signedInEmployee({ totp: true, role: "compliance", platform: account });
-    const refused = await create({ session: compliance.session, totp: compliance.authenticator!.nextCode(), body: body() });
+    const refused = await create({
+      session: compliance.session,
+      totp: compliance.authenticator!.nextCode(),
+      body: body(),
+    });
     expect(refused.status).toBe(403);
   });
 

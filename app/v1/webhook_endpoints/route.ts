@@ -1,6 +1,11 @@
 import { methods, route } from "@/lib/http/route";
 import { createWebhookEndpointEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
-import { assertMaySubscribe, createWebhookEndpoint, listWebhookEndpoints, webhookEndpointFacts } from "@/lib/webhooks/webhook-endpoints";
+import {
+  assertMaySubscribe,
+  createWebhookEndpoint,
+  listWebhookEndpoints,
+  webhookEndpointFacts,
+} from "@/lib/webhooks/webhook-endpoints";
 
 export const dynamic = "force-dynamic";
 

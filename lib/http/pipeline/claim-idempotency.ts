@@ -11,7 +11,12 @@ export async function claimIdempotency(state: RequestState): Promise<void> {
   if (request.method !== "POST" || !actor) return;
   const key = idempotencyKeyOf(request);
   if (!key) return;
-  const fingerprint = fingerprintOf({ method: request.method, url: request.url, serviceAccountId: state.scope?.accountId ?? null, body: state.bodyText });
+  const fingerprint = fingerprintOf({
+    method: request.method,
+    url: request.url,
+    serviceAccountId: state.scope?.accountId ?? null,
+    body: state.bodyText,
+  });
   // Throws 409/422 for a key in use by another request: that claim is not ours to settle.
   const claimed = await claimIdempotencyKey({ credential: `${actor.type}:${actor.id}`, key, fingerprint });
   if ("claim" in claimed) state.claim = claimed.claim;

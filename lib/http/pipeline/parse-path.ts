@@ -11,7 +11,10 @@ export async function parsePath(state: RequestState): Promise<void> {
   }
   if (definition.params) {
     const rawParams = Object.fromEntries(
-      Object.entries((await state.nextContext?.params) ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
+      Object.entries((await state.nextContext?.params) ?? {}).map(([key, value]) => [
+        key,
+        Array.isArray(value) ? value.join("/") : value,
+      ]),
     );
     state.params = validate(definition.params, rawParams, "params") as Record<string, unknown>;
   }

@@ -20,7 +20,10 @@ function toPresented(definition: Endpoint, result: unknown): Presented {
   if (definition.response) {
     const checked = definition.response.safeParse(plain);
     // An answer that does not fit its own schema is the service's bug (500), never the caller's (422).
-    if (!checked.success) throw new Error(`${definition.method} ${definition.path} answered outside its response schema: ${checked.error.message}`);
+    if (!checked.success)
+      throw new Error(
+        `${definition.method} ${definition.path} answered outside its response schema: ${checked.error.message}`,
+      );
     output = checked.data;
   }
   return { output, text: successStatusOf(definition) === 204 ? null : JSON.stringify(output) };

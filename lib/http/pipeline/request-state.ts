@@ -39,7 +39,9 @@ export type Context<E extends Endpoint> = {
 
 export type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
 /** A route file's export as Next.js calls it, carrying its definition (tests and the walks read it). */
-export type Handler<E extends Endpoint = Endpoint> = ((request: Request, context: NextContext) => Promise<Response>) & { endpoint?: E };
+export type Handler<E extends Endpoint = Endpoint> = ((request: Request, context: NextContext) => Promise<Response>) & {
+  endpoint?: E;
+};
 
 /** A route's own code: plain data back (or a promise of it), typed by the endpoint's response schema. */
 export type RouteHandler<E extends Endpoint> = (context: Context<E>) => ResultOf<E> | Promise<ResultOf<E>>;
@@ -92,7 +94,12 @@ export type Stage = (state: RequestState) => Promise<void>;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** A request's state before any stage ran. */
-export function stateOf(definition: Endpoint, handler: RouteHandler<Endpoint>, request: Request, nextContext: NextContext): RequestState {
+export function stateOf(
+  definition: Endpoint,
+  handler: RouteHandler<Endpoint>,
+  request: Request,
+  nextContext: NextContext,
+): RequestState {
   const mutating = !SAFE_METHODS.has(request.method);
   return {
     definition,

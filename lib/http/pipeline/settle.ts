@@ -3,7 +3,12 @@ import { ApiError } from "@/lib/http/api-error";
 import { DomainError } from "@/lib/errors";
 import type { Endpoint } from "@/lib/contract/endpoint";
 import { errorResponse } from "@/lib/http/error-response";
-import { completeIdempotencyKey, releaseIdempotencyKey, type KeptResponse, type StoredResponse } from "@/lib/http/idempotency";
+import {
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  type KeptResponse,
+  type StoredResponse,
+} from "@/lib/http/idempotency";
 import { toJsonResponse } from "@/lib/http/json-response";
 import { successStatusOf, type RequestState } from "@/lib/http/pipeline/request-state";
 import { headerIdOf } from "@/lib/http/request-ids";
@@ -17,7 +22,11 @@ import { headerIdOf } from "@/lib/http/request-ids";
  * change and every refusal that none was committed for with the change. `thrown`: what a stage threw.
  */
 export async function settle(state: RequestState, thrown?: { error: unknown }): Promise<Response> {
-  const response = thrown ? await refuse(state, thrown.error) : state.replay ? replay(state, state.replay) : await succeed(state);
+  const response = thrown
+    ? await refuse(state, thrown.error)
+    : state.replay
+      ? replay(state, state.replay)
+      : await succeed(state);
   // Every change and every refusal is recorded: mutations (with the change, or here when refused),
   // 401 and 403 anywhere, and 404 on a route that names an object (someone probing for ids).
   const probe = response.status === 404 && state.definition.params !== undefined;
@@ -39,14 +48,21 @@ export async function recordWithChange(state: RequestState): Promise<void> {
 }
 
 /** The success's audit record, in the caller's transaction (recordWithChange, an ownTransactions commit). */
-export const writeSuccessRecord = (state: RequestState) => writeAuditEvent(auditEventOf(state, successStatusOf(state.definition)));
+export const writeSuccessRecord = (state: RequestState) =>
+  writeAuditEvent(auditEventOf(state, successStatusOf(state.definition)));
 
 const replay = (state: RequestState, kept: StoredResponse) =>
   toJsonResponse(kept.body, kept.status, headerIdOf(state.ids), { "Idempotent-Replayed": "true" });
 
 async function succeed(state: RequestState): Promise<Response> {
   const { output, text } = state.presented!;
-  const response = toJsonResponse(output, successStatusOf(state.definition), headerIdOf(state.ids), state.headers, text);
+  const response = toJsonResponse(
+    output,
+    successStatusOf(state.definition),
+    headerIdOf(state.ids),
+    state.headers,
+    text,
+  );
   const claim = openClaimOf(state);
   if (!claim) return response;
   // A handler with its own transactions: its response is kept after it, in a commit of its own.
@@ -81,21 +97,32 @@ const openClaimOf = (state: RequestState) => (state.committed ? null : state.cla
 
 /** What Idempotency-Key repeats get: the response, or a refusal when it held a secret shown once. */
 const keptOf = (definition: Endpoint, output: unknown): KeptResponse =>
-  definition.secretResponse ? { status: successStatusOf(definition), heldSecret: true } : { status: successStatusOf(definition), body: output };
+  definition.secretResponse
+    ? { status: successStatusOf(definition), heldSecret: true }
+    : { status: successStatusOf(definition), body: output };
 
 function auditEventOf(state: RequestState, status: number, details?: Record<string, unknown>): AuditEventInput {
   const { actor, audit, definition, body, ids } = state;
   const resultId = (state.result as { id?: unknown } | null)?.id;
   return {
-    actor: actor ? { type: actor.type, id: actor.id, platformId: actor.platformId, accountId: actor.accountId } : (audit.actor ?? null),
+    actor: actor
+      ? { type: actor.type, id: actor.id, platformId: actor.platformId, accountId: actor.accountId }
+      : (audit.actor ?? null),
     actedForAccountId: state.scope?.accountId ?? null,
     action: definition.action ?? `${definition.method} ${definition.path}`,
-    targetId: audit.targetId ?? firstString(Object.values(state.params ?? {})) ?? (typeof resultId === "string" ? resultId : null),
+    targetId:
+      audit.targetId ??
+      firstString(Object.values(state.params ?? {})) ??
+      (typeof resultId === "string" ? resultId : null),
     ip: state.ip,
     status,
     requestId: ids.requestId,
     clientRequestId: ids.clientRequestId,
-    details: mergeDetails(body && definition.auditDetails ? definition.auditDetails(body) : undefined, status < 400 ? audit.details : undefined, details),
+    details: mergeDetails(
+      body && definition.auditDetails ? definition.auditDetails(body) : undefined,
+      status < 400 ? audit.details : undefined,
+      details,
+    ),
   };
 }
 

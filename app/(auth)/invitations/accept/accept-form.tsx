@@ -15,12 +15,19 @@ import { newPasswordSchema } from "@/lib/employees/schemas";
 
 const schema = z
   .object({ password: newPasswordSchema, confirm: z.string() })
-  .refine((values) => values.password === values.confirm, { path: ["confirm"], message: "does not match the password" });
+  .refine((values) => values.password === values.confirm, {
+    path: ["confirm"],
+    message: "does not match the password",
+  });
 
 function Form() {
   const router = useRouter();
   const token = useSearchParams().get("token") ?? "";
-  const { form, onSubmit, formError } = useApiForm<z.input<typeof schema>, ResponseOf<typeof acceptInvitationEndpoint>, z.output<typeof schema>>({
+  const { form, onSubmit, formError } = useApiForm<
+    z.input<typeof schema>,
+    ResponseOf<typeof acceptInvitationEndpoint>,
+    z.output<typeof schema>
+  >({
     resolver: zodResolver(schema),
     submit: ({ password }) => api(acceptInvitationEndpoint, { body: { token, password } }),
     onDone: () => {
@@ -30,14 +37,28 @@ function Form() {
     fields: ["password"],
   });
   const hydrated = useHydrated();
-  if (!token) return <ErrorMessage error="This invitation link is incomplete. Ask the person who invited you for a new one." />;
+  if (!token)
+    return <ErrorMessage error="This invitation link is incomplete. Ask the person who invited you for a new one." />;
   const { register } = form;
   const { errors, isSubmitting } = form.formState;
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       <ErrorMessage error={formError} />
-      <Field label="Password" type="password" autoComplete="new-password" hint="At least 12 characters, and not one of the most common passwords." error={errors.password} {...register("password")} />
-      <Field label="Repeat password" type="password" autoComplete="new-password" error={errors.confirm} {...register("confirm")} />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 12 characters, and not one of the most common passwords."
+        error={errors.password}
+        {...register("password")}
+      />
+      <Field
+        label="Repeat password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirm}
+        {...register("confirm")}
+      />
       <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Activating…" : "Activate account"}
       </button>

@@ -1,7 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { kindLabels, useInformationRequest, useTransfer, type InformationRequestDetail } from "@/components/information-requests/hooks";
+import {
+  kindLabels,
+  useInformationRequest,
+  useTransfer,
+  type InformationRequestDetail,
+} from "@/components/information-requests/hooks";
 import { StatusActions } from "@/components/information-requests/status-actions";
 import { TransferDetails } from "@/components/information-requests/transfer-details";
 import { DataState } from "@/components/ui/data-state";
@@ -52,13 +57,18 @@ function ReviewHistory({ request }: { request: InformationRequestDetail }) {
         </li>
         {request.reviewStartedAt && (
           <li>
-            <strong>Review started</strong> by {request.reviewer?.name ?? "a former employee"} <When value={request.reviewStartedAt} />
+            <strong>Review started</strong> by {request.reviewer?.name ?? "a former employee"}{" "}
+            <When value={request.reviewStartedAt} />
           </li>
         )}
         {decided && (
           <li>
             <strong>{statusWords[request.status]}</strong>
-            {request.decidedBy ? ` by ${request.decidedBy.name}` : request.decidedById ? " by a former employee" : " without a reviewer"}{" "}
+            {request.decidedBy
+              ? ` by ${request.decidedBy.name}`
+              : request.decidedById
+                ? " by a former employee"
+                : " without a reviewer"}{" "}
             {request.decidedAt && <When value={request.decidedAt} />}
             {request.decisionReason && <blockquote className="reason">{request.decisionReason}</blockquote>}
           </li>
@@ -91,7 +101,9 @@ function TransferSection({ transferId }: { transferId: string | null }) {
             <>
               <TransferDetails transfer={query.data} withId />
               <div>
-                <Link href={`/information-requests?transferId=${encodeURIComponent(query.data.id)}`}>All requests raised against this transfer</Link>
+                <Link href={`/information-requests?transferId=${encodeURIComponent(query.data.id)}`}>
+                  All requests raised against this transfer
+                </Link>
               </div>
             </>
           )}

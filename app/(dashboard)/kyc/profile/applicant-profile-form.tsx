@@ -23,13 +23,20 @@ import { updateProfileInput, type UpdateProfileInput } from "@/lib/kyc/schemas";
 const PERSON_FIELDS = ["firstName", "lastName", "dateOfBirth", "nationality", "email", "phone"] as const;
 const ADDRESS_FIELDS = ["line1", "line2", "city", "postalCode", "country"] as const;
 
-type Values = Record<(typeof PERSON_FIELDS)[number], string> & { address: Record<(typeof ADDRESS_FIELDS)[number], string> };
+type Values = Record<(typeof PERSON_FIELDS)[number], string> & {
+  address: Record<(typeof ADDRESS_FIELDS)[number], string>;
+};
 
 /** The profile as the form's text inputs hold it: unset fields are empty strings. */
 function valuesOf(profile: ApplicantProfile): Values {
   return {
-    ...(Object.fromEntries(PERSON_FIELDS.map((name) => [name, profile[name] ?? ""])) as Record<(typeof PERSON_FIELDS)[number], string>),
-    address: Object.fromEntries(ADDRESS_FIELDS.map((name) => [name, profile.address?.[name] ?? ""])) as Values["address"],
+    ...(Object.fromEntries(PERSON_FIELDS.map((name) => [name, profile[name] ?? ""])) as Record<
+      (typeof PERSON_FIELDS)[number],
+      string
+    >),
+    address: Object.fromEntries(
+      ADDRESS_FIELDS.map((name) => [name, profile.address?.[name] ?? ""]),
+    ) as Values["address"],
   };
 }
 
@@ -74,7 +81,11 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
     const parsed = updateProfileInput.safeParse(changes);
     if (parsed.success) return { values: parsed.data, errors: {} };
     // The first problem of each field, as zodResolver reports it.
-    const problems = Object.fromEntries(parsed.error.issues.toReversed().map((issue) => [issue.path.join("."), { type: issue.code, message: issue.message }]));
+    const problems = Object.fromEntries(
+      parsed.error.issues
+        .toReversed()
+        .map((issue) => [issue.path.join("."), { type: issue.code, message: issue.message }]),
+    );
     return { values: {}, errors: toNestErrors<Values>(problems, options) };
   };
   // The stored profile is read once, as the form's first values; later saves move it without a render of their own.
@@ -127,17 +138,45 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
         </div>
       )}
       <ErrorMessage error={formError} />
-      {readOnly && <ReadOnlyNote>Your role can read the applicant profile; compliance staff, admins and owners change it.</ReadOnlyNote>}
+      {readOnly && (
+        <ReadOnlyNote>
+          Your role can read the applicant profile; compliance staff, admins and owners change it.
+        </ReadOnlyNote>
+      )}
       <fieldset className="plain" disabled={readOnly}>
         <fieldset>
           <legend>Applicant</legend>
           <div className="form-grid">
-            <Field label="First name" autoComplete="given-name" error={errors.firstName} {...form.register("firstName")} />
-            <Field label="Last name" autoComplete="family-name" error={errors.lastName} {...form.register("lastName")} />
-            <Field label="Date of birth" type="date" max={today} hint="A date in the past." error={errors.dateOfBirth} {...form.register("dateOfBirth")} />
+            <Field
+              label="First name"
+              autoComplete="given-name"
+              error={errors.firstName}
+              {...form.register("firstName")}
+            />
+            <Field
+              label="Last name"
+              autoComplete="family-name"
+              error={errors.lastName}
+              {...form.register("lastName")}
+            />
+            <Field
+              label="Date of birth"
+              type="date"
+              max={today}
+              hint="A date in the past."
+              error={errors.dateOfBirth}
+              {...form.register("dateOfBirth")}
+            />
             <CountrySelect label="Nationality" error={errors.nationality} {...form.register("nationality")} />
             <Field label="E-mail" type="email" autoComplete="email" error={errors.email} {...form.register("email")} />
-            <Field label="Phone" type="tel" autoComplete="tel" hint="International format, e.g. +4915112345678." error={errors.phone} {...form.register("phone")} />
+            <Field
+              label="Phone"
+              type="tel"
+              autoComplete="tel"
+              hint="International format, e.g. +4915112345678."
+              error={errors.phone}
+              {...form.register("phone")}
+            />
           </div>
         </fieldset>
         <fieldset>
@@ -146,10 +185,30 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
             Saved as a whole: changing any part sends the complete address.
           </p>
           <div className="form-grid">
-            <Field label="Address line 1" autoComplete="address-line1" error={errors.address?.line1} {...form.register("address.line1")} />
-            <Field label="Address line 2 (optional)" autoComplete="address-line2" error={errors.address?.line2} {...form.register("address.line2")} />
-            <Field label="City" autoComplete="address-level2" error={errors.address?.city} {...form.register("address.city")} />
-            <Field label="Postal code" autoComplete="postal-code" error={errors.address?.postalCode} {...form.register("address.postalCode")} />
+            <Field
+              label="Address line 1"
+              autoComplete="address-line1"
+              error={errors.address?.line1}
+              {...form.register("address.line1")}
+            />
+            <Field
+              label="Address line 2 (optional)"
+              autoComplete="address-line2"
+              error={errors.address?.line2}
+              {...form.register("address.line2")}
+            />
+            <Field
+              label="City"
+              autoComplete="address-level2"
+              error={errors.address?.city}
+              {...form.register("address.city")}
+            />
+            <Field
+              label="Postal code"
+              autoComplete="postal-code"
+              error={errors.address?.postalCode}
+              {...form.register("address.postalCode")}
+            />
             <CountrySelect label="Country" error={errors.address?.country} {...form.register("address.country")} />
           </div>
           {errors.address?.message && (

@@ -14,7 +14,12 @@ import { EndpointEvents, EndpointStatus } from "@/components/webhooks/endpoint-s
 import { DeliveryFiltersForm, deliveryFilterNames, deliveryFiltersOf } from "@/components/webhooks/delivery-filters";
 import { DeliveryItem, useRefreshWhilePending } from "@/components/webhooks/delivery-log";
 import { PublicKey } from "@/components/webhooks/public-key";
-import { labelOf, useWebhookEndpoint, type WebhookDelivery, type WebhookEndpoint } from "@/components/webhooks/use-webhooks";
+import {
+  labelOf,
+  useWebhookEndpoint,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from "@/components/webhooks/use-webhooks";
 import styles from "@/components/webhooks/webhooks.module.css";
 import { api, ApiRequestError, queryString } from "@/lib/client/api";
 import { useCursorList, useInvalidate } from "@/lib/client/queries";
@@ -39,7 +44,9 @@ export function EndpointDetailView({ id }: { id: string }) {
         actions={
           <>
             <Link href="/webhooks">All webhook endpoints</Link>
-            {mayWrite && data && <SendTestEvent endpoint={data} onSent={(delivery) => done(`Test event ${delivery.id} is on its way.`)} />}
+            {mayWrite && data && (
+              <SendTestEvent endpoint={data} onSent={(delivery) => done(`Test event ${delivery.id} is on its way.`)} />
+            )}
           </>
         }
       />
@@ -86,7 +93,8 @@ export function EndpointDetailView({ id }: { id: string }) {
             <div className="stack" style={{ gap: "0.4rem" }}>
               <strong>Public key</strong>
               <span className="muted">
-                Verify each delivery&apos;s <code>X-Webhook-Signature</code> and <code>webhook-signature</code> with this Ed25519 key.
+                Verify each delivery&apos;s <code>X-Webhook-Signature</code> and <code>webhook-signature</code> with
+                this Ed25519 key.
               </span>
               <PublicKey pem={data.publicKey} />
             </div>
@@ -122,7 +130,13 @@ export function EndpointDetailView({ id }: { id: string }) {
 }
 
 /** "Send test event": a webhook.test delivery to this endpoint only, now; the log shows it at once. */
-function SendTestEvent({ endpoint, onSent }: { endpoint: WebhookEndpoint; onSent: (delivery: WebhookDelivery) => void }) {
+function SendTestEvent({
+  endpoint,
+  onSent,
+}: {
+  endpoint: WebhookEndpoint;
+  onSent: (delivery: WebhookDelivery) => void;
+}) {
   const invalidate = useInvalidate();
   const send = useMutation({
     mutationFn: () => api(sendTestWebhookEndpoint, { params: { id: endpoint.id } }),
@@ -148,12 +162,23 @@ function SendTestEvent({ endpoint, onSent }: { endpoint: WebhookEndpoint; onSent
   );
 }
 
-function DeliveryLog({ endpointId, mayWrite, endpointEnabled }: { endpointId: string; mayWrite: boolean; endpointEnabled: boolean }) {
+function DeliveryLog({
+  endpointId,
+  mayWrite,
+  endpointEnabled,
+}: {
+  endpointId: string;
+  mayWrite: boolean;
+  endpointEnabled: boolean;
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const filters = deliveryFiltersOf(searchParams);
-  const { query, items, state } = useCursorList(listWebhookDeliveriesEndpoint, { params: { id: endpointId }, query: filters });
+  const { query, items, state } = useCursorList(listWebhookDeliveriesEndpoint, {
+    params: { id: endpointId },
+    query: filters,
+  });
   useRefreshWhilePending(items, query.refetch);
   const serverErrors = state.error instanceof ApiRequestError && state.error.status === 422 ? state.error.details : {};
   const filtered = deliveryFilterNames.some((name) => filters[name]);
@@ -169,7 +194,11 @@ function DeliveryLog({ endpointId, mayWrite, endpointEnabled }: { endpointId: st
         serverErrors={serverErrors}
         onApply={(next) => router.replace(`${pathname}${queryString(next)}`)}
       />
-      <DataState query={state} isEmpty={items.length === 0} empty={filtered ? "No deliveries match these filters." : "No deliveries yet."}>
+      <DataState
+        query={state}
+        isEmpty={items.length === 0}
+        empty={filtered ? "No deliveries match these filters." : "No deliveries yet."}
+      >
         <ul className={styles.deliveries} aria-label="Deliveries, newest first">
           {items.map((delivery) => (
             <DeliveryItem key={delivery.id} delivery={delivery} mayWrite={mayWrite} endpointEnabled={endpointEnabled} />

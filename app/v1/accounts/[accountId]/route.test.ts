@@ -71,14 +71,24 @@ describe("POST /v1/accounts/{accountId}", () => {
   it("writes the audit record account.update_feature_flags", async () => {
     const { account, apiKey, key } = await platformWithKey();
     await update(account.id, { apiKey, body: { featureFlags: { named: "prefer" } } });
-    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "account.update_feature_flags", targetId: account.id } });
-    expect(event).toMatchObject({ actorType: "api_key", actorId: key.id, platformId: account.id, status: 200, outcome: "success" });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { action: "account.update_feature_flags", targetId: account.id },
+    });
+    expect(event).toMatchObject({
+      actorType: "api_key",
+      actorId: key.id,
+      platformId: account.id,
+      status: 200,
+      outcome: "success",
+    });
   });
 
   it("404 for another platform's account (unchanged), an unknown or a malformed id", async () => {
     const mine = await platformWithKey();
     const theirs = await platformWithKey();
-    const theirSub = await withScope(theirs.scope, () => createSubAccount({ name: "Theirs", parentId: theirs.account.id }));
+    const theirSub = await withScope(theirs.scope, () =>
+      createSubAccount({ name: "Theirs", parentId: theirs.account.id }),
+    );
     for (const id of [theirs.account.id, theirSub.id, "acct_doesnotexist", "key_abc", "../accounts"]) {
       const response = await update(id, { apiKey: mine.apiKey, body: { featureFlags: { named: "forbid" } } });
       expectError(response, 404, "err_not_found");
@@ -92,8 +102,12 @@ describe("POST /v1/accounts/{accountId}", () => {
   it("a sub-account's key reaches its own account only: 404 for its parent, a sibling and another platform", async () => {
     const mine = await platformWithKey();
     const theirs = await platformWithKey();
-    const theirSub = await withScope(theirs.scope, () => createSubAccount({ name: "Theirs", parentId: theirs.account.id }));
-    const sibling = await withScope(theirs.scope, () => createSubAccount({ name: "Sibling", parentId: theirs.account.id }));
+    const theirSub = await withScope(theirs.scope, () =>
+      createSubAccount({ name: "Theirs", parentId: theirs.account.id }),
+    );
+    const sibling = await withScope(theirs.scope, () =>
+      createSubAccount({ name: "Sibling", parentId: theirs.account.id }),
+    );
     const subKey = await apiKeyFor(theirSub.id);
     const body = { featureFlags: { named: "prefer" } };
     for (const accountId of [theirs.account.id, sibling.id, mine.account.id]) {
@@ -110,9 +124,16 @@ describe("POST /v1/accounts/{accountId}", () => {
     const unknown = await update(account.id, { apiKey, body: { featureFlags: { foo: "prefer" } } });
     expectError(unknown, 422, "err_validation");
     expect(Object.keys(unknown.body.details ?? {})).toEqual(["featureFlags.foo"]);
-    const both = await update(account.id, { apiKey, body: { featureFlags: { named: "always", foo: "prefer", partner: null } } });
+    const both = await update(account.id, {
+      apiKey,
+      body: { featureFlags: { named: "always", foo: "prefer", partner: null } },
+    });
     expect(both.status).toBe(422);
-    expect(Object.keys(both.body.details ?? {}).sort()).toEqual(["featureFlags.foo", "featureFlags.named", "featureFlags.partner"]);
+    expect(Object.keys(both.body.details ?? {}).sort()).toEqual([
+      "featureFlags.foo",
+      "featureFlags.named",
+      "featureFlags.partner",
+    ]);
     expect(both.body.details?.["featureFlags.named"]).toMatch(/require, prefer, discourage, forbid/);
     expect(await storedFlags(account.id)).toEqual({});
   });
@@ -128,7 +149,11 @@ describe("POST /v1/accounts/{accountId}", () => {
 
   it("403 for a cross-site request with a session cookie", async () => {
     const { account, session } = await signedInEmployee();
-    const response = await update(account.id, { session, body: { featureFlags: {} }, headers: { origin: "https://evil.example" } });
+    const response = await update(account.id, {
+      session,
+      body: { featureFlags: {} },
+      headers: { origin: "https://evil.example" },
+    });
     expect(response.status).toBe(403);
   });
 

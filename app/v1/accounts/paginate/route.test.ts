@@ -6,14 +6,17 @@ import { platformWithKey } from "@/lib/testing/factories";
 import { call, cursorOf, idPages } from "@/lib/testing/http";
 import { GET } from "./route";
 
-const page = (apiKey: string, query: Record<string, string>) => call(GET, { apiKey, path: `/v1/accounts/paginate?${new URLSearchParams(query)}` });
+const page = (apiKey: string, query: Record<string, string>) =>
+  call(GET, { apiKey, path: `/v1/accounts/paginate?${new URLSearchParams(query)}` });
 
 /** A platform with five accounts whose creation times are a second apart: [root, sub1, ..., sub4]. */
 async function platformWithAccounts() {
   const platform = await platformWithKey();
   const ids = [platform.account.id];
   for (let n = 1; n <= 4; n++) {
-    ids.push((await withScope(platform.scope, () => createSubAccount({ name: `Sub ${n}`, parentId: platform.account.id }))).id);
+    ids.push(
+      (await withScope(platform.scope, () => createSubAccount({ name: `Sub ${n}`, parentId: platform.account.id }))).id,
+    );
   }
   const start = Date.now() - 60_000;
   for (const [index, id] of ids.entries()) {
@@ -37,9 +40,17 @@ describe("GET /v1/accounts/paginate", () => {
 
   it("200: next round-trips through every page in either order, each account once", async () => {
     const { apiKey, ids } = await platformWithAccounts();
-    expect(await pageThrough(apiKey, { limit: "2", order: "asc" })).toEqual([ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)]);
+    expect(await pageThrough(apiKey, { limit: "2", order: "asc" })).toEqual([
+      ids.slice(0, 2),
+      ids.slice(2, 4),
+      ids.slice(4),
+    ]);
     const reversed = [...ids].reverse();
-    expect(await pageThrough(apiKey, { limit: "2", order: "desc" })).toEqual([reversed.slice(0, 2), reversed.slice(2, 4), reversed.slice(4)]);
+    expect(await pageThrough(apiKey, { limit: "2", order: "desc" })).toEqual([
+      reversed.slice(0, 2),
+      reversed.slice(2, 4),
+      reversed.slice(4),
+    ]);
     expect(await pageThrough(apiKey, { limit: "5", order: "asc" })).toEqual([ids]);
   });
 

@@ -7,8 +7,10 @@ import { lastAuditEvent } from "@/lib/testing/audit";
 import { call, expectError } from "@/lib/testing/http";
 import { DELETE, POST } from "./route";
 
-const update = (key: string, options: Parameters<typeof call>[1]) => call(POST, { method: "POST", params: { key }, ...options });
-const revoke = (key: string, options: Parameters<typeof call>[1]) => call(DELETE, { method: "DELETE", params: { key }, ...options });
+const update = (key: string, options: Parameters<typeof call>[1]) =>
+  call(POST, { method: "POST", params: { key }, ...options });
+const revoke = (key: string, options: Parameters<typeof call>[1]) =>
+  call(DELETE, { method: "DELETE", params: { key }, ...options });
 
 describe("POST /v1/api_keys/{key}", () => {
   it("200 replaces the allowlist, which takes effect at once", async () => {
@@ -88,7 +90,9 @@ describe("DELETE /v1/api_keys/{key}", () => {
   it("from a session: needs a current code", async () => {
     const { account, session, authenticator } = await signedInEmployee({ totp: true });
     const target = await apiKeyFor(account.id);
-    expect((await revoke(target.id, { session, totp: authenticator!.wrongCode() })).body.error_code).toBe("err_otp_invalid");
+    expect((await revoke(target.id, { session, totp: authenticator!.wrongCode() })).body.error_code).toBe(
+      "err_otp_invalid",
+    );
     expect((await revoke(target.id, { session, totp: authenticator!.nextCode() })).status).toBe(200);
   });
 
@@ -128,7 +132,11 @@ describe("DELETE /v1/api_keys/{key}", () => {
     const target = await apiKeyFor(account.id, { permissions: ["api_keys:read"] });
     const response = await revoke(target.id, { apiKey: admin.secret });
     const event = await lastAuditEvent({ action: "api_key.revoke", targetId: target.id });
-    expect(event.details).toEqual({ before: { revokedAt: null }, after: { revokedAt: response.body.revokedAt }, permissions: ["api_keys:read"] });
+    expect(event.details).toEqual({
+      before: { revokedAt: null },
+      after: { revokedAt: response.body.revokedAt },
+      permissions: ["api_keys:read"],
+    });
   });
 });
 
@@ -137,8 +145,14 @@ describe("POST /v1/api_keys/{key}: audit", () => {
     const { account } = await signedInEmployee();
     const admin = await apiKeyFor(account.id);
     const target = await apiKeyFor(account.id, { permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"] });
-    expect((await update(target.id, { apiKey: admin.secret, body: { cidrAllowlist: ["192.0.2.0/24"] } })).status).toBe(200);
+    expect((await update(target.id, { apiKey: admin.secret, body: { cidrAllowlist: ["192.0.2.0/24"] } })).status).toBe(
+      200,
+    );
     const event = await lastAuditEvent({ action: "api_key.update_allowlist", targetId: target.id });
-    expect(event.details).toEqual({ before: { cidrAllowlist: ["10.0.0.0/8"] }, after: { cidrAllowlist: ["192.0.2.0/24"] }, permissions: ["api_keys:read"] });
+    expect(event.details).toEqual({
+      before: { cidrAllowlist: ["10.0.0.0/8"] },
+      after: { cidrAllowlist: ["192.0.2.0/24"] },
+      permissions: ["api_keys:read"],
+    });
   });
 });

@@ -7,7 +7,11 @@ export const dynamic = "force-dynamic";
 // POST: replace the allowlist. DELETE: revoke.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(updateApiKeyEndpoint, async ({ actor, params, body, audit }) => {
-    const { key, before } = await updateApiKeyAllowlist({ issuer: actor, keyId: params.key, cidrAllowlist: body.cidrAllowlist });
+    const { key, before } = await updateApiKeyAllowlist({
+      issuer: actor,
+      keyId: params.key,
+      cidrAllowlist: body.cidrAllowlist,
+    });
     audit.details = { before, after: { cidrAllowlist: key.cidrAllowlist }, permissions: key.permissions };
     return key;
   }),

@@ -19,7 +19,9 @@ describe("GET /v1/delegated_users/{id}", () => {
 
   it("200 by employee session", async () => {
     const { session, account } = await signedInEmployee();
-    const user = await withScope({ platformId: account.id, accountId: account.id }, () => createDelegatedUser({ externalId: "e" }));
+    const user = await withScope({ platformId: account.id, accountId: account.id }, () =>
+      createDelegatedUser({ externalId: "e" }),
+    );
     expect((await get(user.id, { session })).status).toBe(200);
   });
 
@@ -27,7 +29,9 @@ describe("GET /v1/delegated_users/{id}", () => {
     const { apiKey, account } = await platformWithKey();
     const { body: sub } = await call(createSandboxAccount, { method: "POST", apiKey, body: { name: "Sub" } });
     expect(sub.parentId).toBe(account.id);
-    const user = await withScope({ platformId: account.id, accountId: sub.id }, () => createDelegatedUser({ externalId: "sub" }));
+    const user = await withScope({ platformId: account.id, accountId: sub.id }, () =>
+      createDelegatedUser({ externalId: "sub" }),
+    );
     expect((await get(user.id, { apiKey, headers: { "service-account-id": sub.id } })).status).toBe(200);
     expect((await get(user.id, { apiKey })).status).toBe(404);
   });
@@ -41,7 +45,10 @@ describe("GET /v1/delegated_users/{id}", () => {
       expectError(response, 404, "err_not_found");
     }
     // Not even by naming the other platform's account.
-    const across = await get(theirUser.id, { apiKey: mine.apiKey, headers: { "service-account-id": theirs.account.id } });
+    const across = await get(theirUser.id, {
+      apiKey: mine.apiKey,
+      headers: { "service-account-id": theirs.account.id },
+    });
     expect(across.status).toBe(404);
   });
 });

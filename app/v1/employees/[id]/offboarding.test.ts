@@ -19,7 +19,8 @@ import { DELETE } from "./route";
 type Staff = Awaited<ReturnType<typeof signedInEmployee>>;
 /** Who acts: a signed-in employee (with a fresh code each time) or a key. */
 type By = Staff | { apiKey: string };
-const credentialOf = (by: By) => ("apiKey" in by ? { apiKey: by.apiKey } : { session: by.session, totp: by.authenticator!.nextCode() });
+const credentialOf = (by: By) =>
+  "apiKey" in by ? { apiKey: by.apiKey } : { session: by.session, totp: by.authenticator!.nextCode() };
 
 const issue = (by: By, extra: { accountId?: string; name?: string } = {}) =>
   call(issueKey, {
@@ -58,7 +59,9 @@ const deliveriesTo = (id: string) => db().webhookDelivery.count({ where: { webho
 async function platformWithLeaver() {
   const owner = await signedInEmployee({ totp: true });
   const leaver = await signedInEmployee({ totp: true, role: "developer", platform: owner.account });
-  const sub = await db().account.create({ data: { id: newId("acct"), platformId: owner.account.id, parentId: owner.account.id, name: "Sub" } });
+  const sub = await db().account.create({
+    data: { id: newId("acct"), platformId: owner.account.id, parentId: owner.account.id, name: "Sub" },
+  });
   return { owner, leaver, sub };
 }
 
@@ -76,8 +79,14 @@ describe("DELETE /v1/employees/{id}: the credentials the employee created", () =
     // Still enabled, so it still hears events.
     await issue(owner);
     expect(await deliveriesTo(endpoint)).toBeGreaterThan(0);
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.deactivate", targetId: leaver.employee.id } });
-    expect(audit.details).toEqual({ before: { status: "active" }, after: { status: "deactivated", deactivatedAt: response.body.deactivatedAt }, revokeCredentials: false });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "employee.deactivate", targetId: leaver.employee.id },
+    });
+    expect(audit.details).toEqual({
+      before: { status: "active" },
+      after: { status: "deactivated", deactivatedAt: response.body.deactivatedAt },
+      revokeCredentials: false,
+    });
   });
 
   it("with revokeCredentials=true: the keys answer 401, the endpoints are disabled and receive nothing more, in one audited change", async () => {
@@ -90,19 +99,34 @@ describe("DELETE /v1/employees/{id}: the credentials the employee created", () =
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: leaver.employee.id, status: "deactivated" });
     const keyIds = keys.map((key) => key.id).sort();
-    expect({ ...response.body.createdCredentials, apiKeys: [...response.body.createdCredentials.apiKeys].sort() }).toEqual({ apiKeys: keyIds, webhookEndpoints: [endpoint] });
+    expect({
+      ...response.body.createdCredentials,
+      apiKeys: [...response.body.createdCredentials.apiKeys].sort(),
+    }).toEqual({ apiKeys: keyIds, webhookEndpoints: [endpoint] });
     for (const key of keys) expect(await keyWorks(key.secret)).toBe(false);
     expect(await endpointRow(endpoint)).toMatchObject({ enabled: false, deletedAt: null });
     // Each revocation is announced like a revoke on its own; the leaver's endpoint heard none of it.
-    const revokedEvents = await db().webhookDelivery.findMany({ where: { webhookEndpointId: ownersEndpoint, eventType: "api_key.revoked" } });
+    const revokedEvents = await db().webhookDelivery.findMany({
+      where: { webhookEndpointId: ownersEndpoint, eventType: "api_key.revoked" },
+    });
     expect(revokedEvents.map((event) => (event.eventData as { id: string }).id).sort()).toEqual(keyIds);
     expect(await deliveriesTo(endpoint)).toBe(before);
     // Later events do not reach it either.
     await issue(owner);
     expect(await deliveriesTo(endpoint)).toBe(before);
-    expect(await db().webhookDelivery.count({ where: { webhookEndpointId: ownersEndpoint, eventType: "api_key.created" } })).toBeGreaterThan(0);
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.deactivate", targetId: leaver.employee.id } });
-    expect(audit.details).toMatchObject({ before: { status: "active" }, after: { status: "deactivated" }, revokeCredentials: true, revokedApiKeys: response.body.createdCredentials.apiKeys, disabledWebhookEndpoints: [endpoint] });
+    expect(
+      await db().webhookDelivery.count({ where: { webhookEndpointId: ownersEndpoint, eventType: "api_key.created" } }),
+    ).toBeGreaterThan(0);
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "employee.deactivate", targetId: leaver.employee.id },
+    });
+    expect(audit.details).toMatchObject({
+      before: { status: "active" },
+      after: { status: "deactivated" },
+      revokeCredentials: true,
+      revokedApiKeys: response.body.createdCredentials.apiKeys,
+      disabledWebhookEndpoints: [endpoint],
+    });
   });
 
   it("reaches keys issued for sub-accounts, and what their keys made, at any depth (through a revoked key too)", async () => {
@@ -122,7 +146,9 @@ describe("DELETE /v1/employees/{id}: the credentials the employee created", () =
     expect(listed.status).toBe(200);
     const keyIds = [own.id, forSub.id, child.id, grandchild.id, orphan.id];
     expect(listed.body.apiKeys.map((key) => key.id).sort()).toEqual([...keyIds].sort());
-    expect(listed.body.webhookEndpoints.map((endpoint) => endpoint.id).sort()).toEqual([grandchildHook, subHook].sort());
+    expect(listed.body.webhookEndpoints.map((endpoint) => endpoint.id).sort()).toEqual(
+      [grandchildHook, subHook].sort(),
+    );
     const response = await offboard(owner, leaver.employee.id, "?revokeCredentials=true");
     expect(response.status).toBe(200);
     expect([...response.body.createdCredentials.apiKeys].sort()).toEqual([...keyIds].sort());
@@ -160,7 +186,8 @@ describe("DELETE /v1/employees/{id}: the credentials the employee created", () =
     expect(response.status).toBe(200);
     expect(response.body.createdCredentials).toEqual({ apiKeys: [live.id], webhookEndpoints: [] });
     for (const key of [colleagues.key, ownersKey, strangerKey]) expect(await keyWorks(key.secret)).toBe(true);
-    for (const id of [colleagues.endpoint, strangerEndpoint]) expect(await endpointRow(id)).toMatchObject({ enabled: true });
+    for (const id of [colleagues.endpoint, strangerEndpoint])
+      expect(await endpointRow(id)).toMatchObject({ enabled: true });
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: revoked.id } })).revokedAt).toEqual(revokedAt);
   });
 
@@ -209,7 +236,9 @@ describe("DELETE /v1/employees/{id}: the credentials the employee created", () =
   it("403 from a key that lacks a permission of a key it would revoke: nothing changes, the employee stays active", async () => {
     const { owner, leaver } = await platformWithLeaver();
     const key = await issue(leaver);
-    const narrow = await apiKeyFor(owner.account.id, { permissions: ["employees:read", "employees:write", "api_keys:write", "webhooks:write"] });
+    const narrow = await apiKeyFor(owner.account.id, {
+      permissions: ["employees:read", "employees:write", "api_keys:write", "webhooks:write"],
+    });
     const refused = await offboard({ apiKey: narrow.secret }, leaver.employee.id, "?revokeCredentials=true");
     expect(refused.status).toBe(403);
     // The leaver's key holds accounts:read (first in the table), which the offboarding key lacks.
@@ -240,13 +269,29 @@ describe("a credential made by a creator offboarded after the request was authen
       { type: "api_key" as const, id: expired.id },
     ];
     for (const createdBy of creators) {
-      await expect(withScope(scope, () => issueApiKey({ createdBy, expiresAt: inDays(30) }))).rejects.toMatchObject({ kind: "unauthenticated" });
+      await expect(withScope(scope, () => issueApiKey({ createdBy, expiresAt: inDays(30) }))).rejects.toMatchObject({
+        kind: "unauthenticated",
+      });
       await expect(
-        withScope(scope, () => createWebhookEndpoint({ url: "https://late.example.com/hooks", events: ["transfer.created"], enabled: true, createdBy })),
+        withScope(scope, () =>
+          createWebhookEndpoint({
+            url: "https://late.example.com/hooks",
+            events: ["transfer.created"],
+            enabled: true,
+            createdBy,
+          }),
+        ),
       ).rejects.toMatchObject({ kind: "unauthenticated" });
       const strong = await apiKeyFor(owner.account.id, {});
       await expect(
-        withScope(scope, () => rollApiKey({ issuer: { ...createdBy, permissions: DEFAULT_KEY_PERMISSIONS }, keyId: strong.id, expiresAt: inDays(30), overlapSeconds: 0 })),
+        withScope(scope, () =>
+          rollApiKey({
+            issuer: { ...createdBy, permissions: DEFAULT_KEY_PERMISSIONS },
+            keyId: strong.id,
+            expiresAt: inDays(30),
+            overlapSeconds: 0,
+          }),
+        ),
       ).rejects.toMatchObject({ kind: "unauthenticated" });
       expect(await db().apiKey.findUniqueOrThrow({ where: { id: strong.id } })).toMatchObject({ rolledToId: null });
       before.keys += 1;
@@ -254,7 +299,9 @@ describe("a credential made by a creator offboarded after the request was authen
     expect({ keys: await db().apiKey.count(), endpoints: await db().webhookEndpoint.count() }).toEqual(before);
     // A live creator still makes them.
     const live = { type: "employee" as const, id: owner.employee.id };
-    await expect(withScope(scope, () => issueApiKey({ createdBy: live, expiresAt: inDays(30) }))).resolves.toMatchObject({ id: expect.any(String) });
+    await expect(
+      withScope(scope, () => issueApiKey({ createdBy: live, expiresAt: inDays(30) })),
+    ).resolves.toMatchObject({ id: expect.any(String) });
   });
 });
 
@@ -303,8 +350,12 @@ describe("GET /v1/employees/{id}/credentials", () => {
       expect(response.status).toBe(403);
       expect(response.body.details).toEqual({ permission: missing });
     }
-    const reader = await apiKeyFor(owner.account.id, { permissions: ["employees:read", "api_keys:read", "webhooks:read"] });
-    expect((await call(listCredentials, { apiKey: reader.secret, params: { id: leaver.employee.id } })).status).toBe(200);
+    const reader = await apiKeyFor(owner.account.id, {
+      permissions: ["employees:read", "api_keys:read", "webhooks:read"],
+    });
+    expect((await call(listCredentials, { apiKey: reader.secret, params: { id: leaver.employee.id } })).status).toBe(
+      200,
+    );
   });
 
   it("404 for another platform's employee", async () => {

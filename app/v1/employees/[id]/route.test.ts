@@ -31,7 +31,11 @@ describe("GET /v1/employees/{id}", () => {
 
   it("200 by API key for an invited employee, without the invitation link", async () => {
     const { apiKey } = await platformWithKey({ permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
-    const { body: invited } = await call(invite, { method: "POST", apiKey, body: { name: "New", email: `new.${Date.now()}@example.com` } });
+    const { body: invited } = await call(invite, {
+      method: "POST",
+      apiKey,
+      body: { name: "New", email: `new.${Date.now()}@example.com` },
+    });
     const response = await get(invited.id, { apiKey });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: invited.id, status: "invited", twoFactorEnabled: false });
@@ -53,8 +57,15 @@ describe("GET /v1/employees/{id}", () => {
 
 type Staff = Awaited<ReturnType<typeof signedInEmployee>>;
 const changeRole = (by: Staff, id: string, role: string) =>
-  call(POST, { method: "POST", session: by.session, totp: by.authenticator!.nextCode(), params: { id }, body: { role } });
-const deactivate = (by: Staff, id: string) => call(DELETE, { method: "DELETE", session: by.session, totp: by.authenticator!.nextCode(), params: { id } });
+  call(POST, {
+    method: "POST",
+    session: by.session,
+    totp: by.authenticator!.nextCode(),
+    params: { id },
+    body: { role },
+  });
+const deactivate = (by: Staff, id: string) =>
+  call(DELETE, { method: "DELETE", session: by.session, totp: by.authenticator!.nextCode(), params: { id } });
 const roleOf = async (id: string) => (await db().employee.findUniqueOrThrow({ where: { id } })).role;
 
 describe("POST /v1/employees/{id} (role)", () => {
@@ -62,12 +73,16 @@ describe("POST /v1/employees/{id} (role)", () => {
     const owner = await signedInEmployee({ totp: true });
     const admin = await signedInEmployee({ totp: true, role: "admin", platform: owner.account });
     const viewer = await signedInEmployee({ role: "viewer", platform: owner.account });
-    expect((await call(whoAmI, { session: viewer.session })).body.permissions).not.toContain("information_requests:write");
+    expect((await call(whoAmI, { session: viewer.session })).body.permissions).not.toContain(
+      "information_requests:write",
+    );
     const response = await changeRole(admin, viewer.employee.id, "compliance");
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: viewer.employee.id, role: "compliance" });
     expect((await call(whoAmI, { session: viewer.session })).body.permissions).toContain("information_requests:write");
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.change_role", targetId: viewer.employee.id } });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "employee.change_role", targetId: viewer.employee.id },
+    });
     expect(audit).toMatchObject({ actorId: admin.employee.id, status: 200 });
     expect(audit.details).toEqual({ role: "compliance", before: { role: "viewer" }, after: { role: "compliance" } });
   });
@@ -75,7 +90,12 @@ describe("POST /v1/employees/{id} (role)", () => {
   it("400 without a current code (step-up), nothing changed", async () => {
     const owner = await signedInEmployee({ totp: true });
     const viewer = await signedInEmployee({ role: "viewer", platform: owner.account });
-    const response = await call(POST, { method: "POST", session: owner.session, params: { id: viewer.employee.id }, body: { role: "admin" } });
+    const response = await call(POST, {
+      method: "POST",
+      session: owner.session,
+      params: { id: viewer.employee.id },
+      body: { role: "admin" },
+    });
     expectError(response, 400, "err_otp_required");
     expect(await roleOf(viewer.employee.id)).toBe("viewer");
   });
@@ -109,7 +129,10 @@ describe("POST /v1/employees/{id} (role)", () => {
   it("of two owners demoting each other at once, at most one succeeds: an owner is always left", async () => {
     const first = await signedInEmployee({ totp: true });
     const second = await signedInEmployee({ totp: true, role: "owner", platform: first.account });
-    const answers = await Promise.all([changeRole(first, second.employee.id, "admin"), changeRole(second, first.employee.id, "admin")]);
+    const answers = await Promise.all([
+      changeRole(first, second.employee.id, "admin"),
+      changeRole(second, first.employee.id, "admin"),
+    ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     expect(await db().employee.count({ where: { accountId: first.account.id, role: "owner" } })).toBe(1);
   });
@@ -118,7 +141,12 @@ describe("POST /v1/employees/{id} (role)", () => {
     const { account } = await signedInEmployee();
     const viewer = await signedInEmployee({ platform: account, role: "viewer" });
     const key = await apiKeyFor(account.id, { permissions: KEY_PERMISSIONS });
-    const response = await call(POST, { method: "POST", apiKey: key.secret, params: { id: viewer.employee.id }, body: { role: "admin" } });
+    const response = await call(POST, {
+      method: "POST",
+      apiKey: key.secret,
+      params: { id: viewer.employee.id },
+      body: { role: "admin" },
+    });
     expect(response.status).toBe(403);
     expect(response.body.details).toEqual({ permission: "roles" });
   });
@@ -141,10 +169,22 @@ describe("DELETE /v1/employees/{id} (offboarding)", () => {
     expect((await call(whoAmI, { session: leaver.session })).status).toBe(200);
     const response = await deactivate(owner, leaver.employee.id);
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ id: leaver.employee.id, status: "deactivated", deactivatedAt: expect.any(String) });
+    expect(response.body).toMatchObject({
+      id: leaver.employee.id,
+      status: "deactivated",
+      deactivatedAt: expect.any(String),
+    });
     expect((await call(whoAmI, { session: leaver.session })).status).toBe(401);
-    const signedIn = await call(signIn, { method: "POST", body: { email: leaver.email, password: PASSWORD }, ip: "198.51.100.71" });
-    const wrong = await call(signIn, { method: "POST", body: { email: owner.email, password: "not the password" }, ip: "198.51.100.72" });
+    const signedIn = await call(signIn, {
+      method: "POST",
+      body: { email: leaver.email, password: PASSWORD },
+      ip: "198.51.100.71",
+    });
+    const wrong = await call(signIn, {
+      method: "POST",
+      body: { email: owner.email, password: "not the password" },
+      ip: "198.51.100.72",
+    });
     expect(signedIn.status).toBe(401);
     expect(signedIn.body).toEqual(wrong.body);
     expect(await db().session.count({ where: { employeeId: leaver.employee.id, revokedAt: null } })).toBe(0);
@@ -152,7 +192,12 @@ describe("DELETE /v1/employees/{id} (offboarding)", () => {
 
   it("an invited employee's link stops working", async () => {
     const owner = await signedInEmployee({ totp: true });
-    const invited = await call(invite, { method: "POST", session: owner.session, totp: owner.authenticator!.nextCode(), body: { name: "Later", email: `later.${owner.account.id}@example.com` } });
+    const invited = await call(invite, {
+      method: "POST",
+      session: owner.session,
+      totp: owner.authenticator!.nextCode(),
+      body: { name: "Later", email: `later.${owner.account.id}@example.com` },
+    });
     const token = new URL(invited.body.invitationUrl).searchParams.get("token")!;
     expect((await deactivate(owner, invited.body.id)).status).toBe(200);
     const accepted = await call(accept, { method: "POST", body: { token, password: "a long enough password" } });
@@ -186,13 +231,19 @@ describe("DELETE /v1/employees/{id} (offboarding)", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.details).toEqual({ permission: "employees:write" });
     const granted = await apiKeyFor(owner.account.id, { permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
-    expect((await call(DELETE, { method: "DELETE", apiKey: granted.secret, params: { id: leaver.employee.id } })).status).toBe(200);
+    expect(
+      (await call(DELETE, { method: "DELETE", apiKey: granted.secret, params: { id: leaver.employee.id } })).status,
+    ).toBe(200);
   });
 
   it("400 without a current code from a session, nothing changed", async () => {
     const owner = await signedInEmployee({ totp: true });
     const leaver = await signedInEmployee({ role: "viewer", platform: owner.account });
-    const response = await call(DELETE, { method: "DELETE", session: owner.session, params: { id: leaver.employee.id } });
+    const response = await call(DELETE, {
+      method: "DELETE",
+      session: owner.session,
+      params: { id: leaver.employee.id },
+    });
     expect(response.status).toBe(400);
     expect((await db().employee.findUniqueOrThrow({ where: { id: leaver.employee.id } })).status).toBe("active");
   });

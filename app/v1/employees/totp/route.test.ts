@@ -51,7 +51,9 @@ describe("POST /v1/employees/totp", () => {
     const { session, employee, email } = await signedInEmployee();
     const ip = "203.0.113.32";
     const wrong = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => call(start, { method: "POST", session, ip, body: { password: `wrong guess ${i}` } })),
+      Array.from({ length: 12 }, (_, i) =>
+        call(start, { method: "POST", session, ip, body: { password: `wrong guess ${i}` } }),
+      ),
     );
     const statuses = wrong.map(({ status }) => status).sort();
     expect(statuses.filter((status) => status === 403)).toHaveLength(signInRules.accountFromIp.limit);
@@ -61,7 +63,11 @@ describe("POST /v1/employees/totp", () => {
     expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await db().employee.findUniqueOrThrow({ where: { id: employee.id } })).totpPendingSecret).toBeNull();
     // The same counter as sign-in's: guessing here is no cheaper than guessing there.
-    expectError(await call(signIn, { method: "POST", ip, body: { email, password: PASSWORD } }), 429, "err_rate_limited");
+    expectError(
+      await call(signIn, { method: "POST", ip, body: { email, password: PASSWORD } }),
+      429,
+      "err_rate_limited",
+    );
   });
 
   it("the right password gives its attempt back", async () => {
@@ -77,9 +83,16 @@ describe("POST /v1/employees/totp", () => {
 
   it("re-enrolment after an admin's reset needs the password too", async () => {
     const { session, employee } = await signedInEmployee({ totp: true });
-    await db().employee.update({ where: { id: employee.id }, data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null } });
+    await db().employee.update({
+      where: { id: employee.id },
+      data: { totpSecret: null, totpEnabledAt: null, totpLastStep: null },
+    });
     expectError(await call(start, { method: "POST", session, body: {} }), 422, "err_validation");
-    expectError(await call(start, { method: "POST", session, body: { password: "not the password" } }), 403, "err_password_incorrect");
+    expectError(
+      await call(start, { method: "POST", session, body: { password: "not the password" } }),
+      403,
+      "err_password_incorrect",
+    );
     expect((await call(start, { method: "POST", session, body: { password: PASSWORD } })).status).toBe(200);
   });
 
@@ -93,7 +106,16 @@ describe("POST /v1/employees/totp", () => {
     const { account, session } = await signedInEmployee();
     const key = await apiKeyFor(account.id);
     expect((await call(start, { method: "POST", apiKey: key.secret, body: { password: PASSWORD } })).status).toBe(403);
-    expect((await call(start, { method: "POST", session, body: { password: PASSWORD }, headers: { origin: "https://evil.example" } })).status).toBe(403);
+    expect(
+      (
+        await call(start, {
+          method: "POST",
+          session,
+          body: { password: PASSWORD },
+          headers: { origin: "https://evil.example" },
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -120,7 +142,11 @@ describe("POST /v1/employees/totp/confirm", () => {
   it("400 err_otp_invalid for a wrong code; 2FA stays off", async () => {
     const { session, employee } = await signedInEmployee();
     const { body } = await call(start, { method: "POST", session, body: { password: PASSWORD } });
-    const response = await call(confirm, { method: "POST", session, body: { code: new Authenticator(body.secret).wrongCode() } });
+    const response = await call(confirm, {
+      method: "POST",
+      session,
+      body: { code: new Authenticator(body.secret).wrongCode() },
+    });
     expectError(response, 400, "err_otp_invalid");
     expect((await db().employee.findUniqueOrThrow({ where: { id: employee.id } })).totpEnabledAt).toBeNull();
   });

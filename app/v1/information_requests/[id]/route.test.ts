@@ -15,11 +15,19 @@ describe("GET /v1/information_requests/{id}", () => {
   it("200 with the linked KYC submission", async () => {
     const { apiKey, scope } = await platformWithKey();
     const submission = await withScope(scope, () => createKycSubmission({ type: "business", beneficiaries: [] }));
-    const request = await withScope(scope, () => raiseInformationRequest({ kind: "due_diligence", submissionId: submission.id }));
+    const request = await withScope(scope, () =>
+      raiseInformationRequest({ kind: "due_diligence", submissionId: submission.id }),
+    );
     const response = await get(apiKey, request.id);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      ...raisedRequest({ id: request.id, kind: "due_diligence", transferId: null, submissionId: submission.id, createdAt: request.createdAt.toISOString() }),
+      ...raisedRequest({
+        id: request.id,
+        kind: "due_diligence",
+        transferId: null,
+        submissionId: submission.id,
+        createdAt: request.createdAt.toISOString(),
+      }),
       updatedAt: request.updatedAt.toISOString(),
       reviewer: null,
       decidedBy: null,
@@ -44,8 +52,12 @@ describe("GET /v1/information_requests/{id}", () => {
 
   it("200 for a sub-account's request with Service-Account-Id, 404 without it", async () => {
     const { apiKey, account } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
-    const request = await withScope({ platformId: account.id, accountId: sub.id }, () => raiseInformationRequest({ kind: "endorsement" }));
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
+    const request = await withScope({ platformId: account.id, accountId: sub.id }, () =>
+      raiseInformationRequest({ kind: "endorsement" }),
+    );
     expect((await get(apiKey, request.id, { "service-account-id": sub.id })).status).toBe(200);
     expect((await get(apiKey, request.id)).status).toBe(404);
   });

@@ -19,7 +19,8 @@ async function submissionAt(scope: Scope, createdAt: string, shares: number[] = 
   return submission.id;
 }
 
-const list = (apiKey: string, query = "", headers?: Record<string, string>) => call(GET, { apiKey, path: `/v1/kyc/submissions${query}`, headers });
+const list = (apiKey: string, query = "", headers?: Record<string, string>) =>
+  call(GET, { apiKey, path: `/v1/kyc/submissions${query}`, headers });
 const ids = (response: { body: { items: { id: string }[] } }) => response.body.items.map((item) => item.id);
 
 describe("GET /v1/kyc/submissions", () => {
@@ -72,7 +73,9 @@ describe("GET /v1/kyc/submissions", () => {
 
   it("200 acting for a sub-account with Service-Account-Id: its submissions only", async () => {
     const { apiKey, account, scope } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     const own = await submissionAt(scope, "2026-11-01T10:00:00.000Z");
     const subs = await submissionAt({ platformId: account.id, accountId: sub.id }, "2026-11-01T10:00:00.000Z", [50]);
     expect(ids(await list(apiKey))).toEqual([own]);

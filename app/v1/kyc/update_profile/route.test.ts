@@ -5,7 +5,8 @@ import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { POST } from "./route";
 
-const update = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", path: "/v1/kyc/update_profile", ...options });
+const update = (options: Parameters<typeof call>[1]) =>
+  call(POST, { method: "POST", path: "/v1/kyc/update_profile", ...options });
 
 const utcDate = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
@@ -16,11 +17,17 @@ describe("POST /v1/kyc/update_profile", () => {
     // Several accounts at once, so the two first writes of some account do overlap.
     const platforms = await Promise.all(Array.from({ length: 6 }, () => platformWithKey()));
     const answers = await Promise.all(
-      platforms.flatMap(({ apiKey }) => [update({ apiKey, body: { firstName: "Ada" } }), update({ apiKey, body: { lastName: "Lovelace" } })]),
+      platforms.flatMap(({ apiKey }) => [
+        update({ apiKey, body: { firstName: "Ada" } }),
+        update({ apiKey, body: { lastName: "Lovelace" } }),
+      ]),
     );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     for (const { account } of platforms) {
-      expect(await db().applicantProfile.findUniqueOrThrow({ where: { accountId: account.id } })).toMatchObject({ firstName: "Ada", lastName: "Lovelace" });
+      expect(await db().applicantProfile.findUniqueOrThrow({ where: { accountId: account.id } })).toMatchObject({
+        firstName: "Ada",
+        lastName: "Lovelace",
+      });
     }
   });
 
@@ -38,7 +45,9 @@ describe("POST /v1/kyc/update_profile", () => {
       address: null,
       updatedAt: expect.any(String),
     });
-    expect(await db().applicantProfile.findUniqueOrThrow({ where: { accountId: account.id } })).toMatchObject({ firstName: "Ada" });
+    expect(await db().applicantProfile.findUniqueOrThrow({ where: { accountId: account.id } })).toMatchObject({
+      firstName: "Ada",
+    });
     const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "kyc.update_profile", actorId: key.id } });
     expect(audit).toMatchObject({ targetId: account.id, status: 200 });
     // Field names only: personal data stays out of the audit trail.
@@ -47,10 +56,16 @@ describe("POST /v1/kyc/update_profile", () => {
 
   it("200: a partial update keeps earlier fields; an address is replaced whole", async () => {
     const { apiKey } = await platformWithKey();
-    await update({ apiKey, body: { firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1985-12-10", email: "ada@example.com", address } });
+    await update({
+      apiKey,
+      body: { firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1985-12-10", email: "ada@example.com", address },
+    });
     const response = await update({
       apiKey,
-      body: { lastName: "King", address: { line1: "1 Main St", city: "London", postalCode: "SW1A 1AA", country: "GB" } },
+      body: {
+        lastName: "King",
+        address: { line1: "1 Main St", city: "London", postalCode: "SW1A 1AA", country: "GB" },
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
@@ -74,12 +89,17 @@ describe("POST /v1/kyc/update_profile", () => {
 
   it("200 for a sub-account with Service-Account-Id: its profile, not the caller's", async () => {
     const { apiKey, account } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     await update({ apiKey, body: { firstName: "Parent" } });
     const response = await update({ apiKey, body: { lastName: "Child" }, headers: { "service-account-id": sub.id } });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ firstName: null, lastName: "Child" });
-    expect(await db().applicantProfile.findUniqueOrThrow({ where: { accountId: account.id } })).toMatchObject({ firstName: "Parent", lastName: null });
+    expect(await db().applicantProfile.findUniqueOrThrow({ where: { accountId: account.id } })).toMatchObject({
+      firstName: "Parent",
+      lastName: null,
+    });
   });
 
   it("each platform has its own profile; another platform's account in Service-Account-Id is 404", async () => {
@@ -87,9 +107,15 @@ describe("POST /v1/kyc/update_profile", () => {
     const theirs = await platformWithKey();
     await update({ apiKey: theirs.apiKey, body: { firstName: "Theirs" } });
     expect((await update({ apiKey: mine.apiKey, body: { lastName: "Mine" } })).body.firstName).toBeNull();
-    const crossing = await update({ apiKey: mine.apiKey, body: { firstName: "Intruder" }, headers: { "service-account-id": theirs.account.id } });
+    const crossing = await update({
+      apiKey: mine.apiKey,
+      body: { firstName: "Intruder" },
+      headers: { "service-account-id": theirs.account.id },
+    });
     expect(crossing.status).toBe(404);
-    expect(await db().applicantProfile.findUniqueOrThrow({ where: { accountId: theirs.account.id } })).toMatchObject({ firstName: "Theirs" });
+    expect(await db().applicantProfile.findUniqueOrThrow({ where: { accountId: theirs.account.id } })).toMatchObject({
+      firstName: "Theirs",
+    });
   });
 
   it("422 naming the field for invalid values, nothing stored", async () => {

@@ -8,7 +8,8 @@ import { call, expectError } from "@/lib/testing/http";
 import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 import { DELETE } from "./route";
 
-const remove = (id: string, options: Parameters<typeof call>[1] = {}) => call(DELETE, { method: "DELETE", params: { id }, ...options });
+const remove = (id: string, options: Parameters<typeof call>[1] = {}) =>
+  call(DELETE, { method: "DELETE", params: { id }, ...options });
 const transferTo = (recipientId: string, apiKey: string, headers?: Record<string, string>) =>
   call(createTransfer, { method: "POST", apiKey, headers, body: { recipientId, amount: "10.00", currency: "EUR" } });
 const saveRecipient = (scope: Scope, name = "Ada Lovelace") => withScope(scope, () => createRecipient({ name }));
@@ -52,7 +53,9 @@ describe("DELETE /v1/recipients/{id}", () => {
   it("Service-Account-Id deletes the sub-account's recipient, not one of the caller's own account", async () => {
     const { apiKey, scope } = await platformWithKey();
     const sub = await withScope(scope, async () =>
-      tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
+      tenantDb().account.create({
+        data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" },
+      }),
     );
     const headers = { "service-account-id": sub.id };
     const subRecipient = await saveRecipient({ platformId: scope.platformId, accountId: sub.id });

@@ -33,14 +33,20 @@ describe("POST /v1/sandbox/accounts", () => {
     const response = await create({ session, body: { name: "Dashboard sub" } });
     expect(response.status).toBe(201);
     expect(response.body.parentId).toBe(account.id);
-    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "sandbox.create_account", targetId: response.body.id } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { action: "sandbox.create_account", targetId: response.body.id },
+    });
     expect(event).toMatchObject({ platformId: account.id, status: 201 });
   });
 
   it("404 for a Service-Account-Id of another platform; nothing is created there", async () => {
     const mine = await platformWithKey();
     const theirs = await platformWithKey();
-    const response = await create({ apiKey: mine.apiKey, headers: { "service-account-id": theirs.account.id }, body: { name: "Intruder" } });
+    const response = await create({
+      apiKey: mine.apiKey,
+      headers: { "service-account-id": theirs.account.id },
+      body: { name: "Intruder" },
+    });
     expect(response.status).toBe(404);
     expect(await db().account.count({ where: { platformId: theirs.account.id } })).toBe(1);
   });

@@ -6,5 +6,7 @@ export const dynamic = "force-dynamic";
 
 // POST: an account under the caller's account (sandbox).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(createSandboxAccountEndpoint, async ({ scope, body }) => createSubAccount({ name: body.name, parentId: scope.accountId })),
+  POST: route(createSandboxAccountEndpoint, async ({ scope, body }) =>
+    createSubAccount({ name: body.name, parentId: scope.accountId }),
+  ),
 });

@@ -7,15 +7,18 @@ import { call } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
 import { POST } from "./route";
 
-
-const raise = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", path: "/v1/sandbox/information_requests", ...options });
+const raise = (options: Parameters<typeof call>[1]) =>
+  call(POST, { method: "POST", path: "/v1/sandbox/information_requests", ...options });
 
 describe("POST /v1/sandbox/information_requests", () => {
   it("201: a requested request linked to the account's transfer and submission, audited", async () => {
     const { apiKey, scope, key } = await platformWithKey();
     const transfer = await bareTransferIn(scope);
     const submission = await withScope(scope, () => createKycSubmission({ type: "individual" }));
-    const response = await raise({ apiKey, body: { kind: "due_diligence", transferId: transfer.id, submissionId: submission.id } });
+    const response = await raise({
+      apiKey,
+      body: { kind: "due_diligence", transferId: transfer.id, submissionId: submission.id },
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual(
       raisedRequest({
@@ -41,13 +44,17 @@ describe("POST /v1/sandbox/information_requests", () => {
 
   it("201 for a sub-account with Service-Account-Id, where its own transfer is found", async () => {
     const { apiKey, account } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     const transfer = await bareTransferIn({ platformId: account.id, accountId: sub.id });
     const body = { kind: "endorsement", transferId: transfer.id };
     expect((await raise({ apiKey, body })).status).toBe(404);
     const response = await raise({ apiKey, body, headers: { "service-account-id": sub.id } });
     expect(response.status).toBe(201);
-    expect((await db().informationRequest.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(sub.id);
+    expect((await db().informationRequest.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(
+      sub.id,
+    );
   });
 
   it("404 naming the transfer or submission that is unknown or another platform's", async () => {

@@ -20,8 +20,19 @@ describe("POST /v1/sandbox/platforms", () => {
     const response = await create({ apiKey, body: { accountName: "  Other Co  " } });
     expect(response.status).toBe(201);
     const { account, apiKey: key } = response.body;
-    expect(account).toEqual({ id: expect.stringMatching(/^acct_[a-z0-9]{20}$/), name: "Other Co", parentId: null, featureFlags: {}, createdAt: expect.any(String) });
-    expect(key).toMatchObject({ id: expect.stringMatching(/^key_/), secret: expect.stringMatching(/^svc_/), cidrAllowlist: [], revokedAt: null });
+    expect(account).toEqual({
+      id: expect.stringMatching(/^acct_[a-z0-9]{20}$/),
+      name: "Other Co",
+      parentId: null,
+      featureFlags: {},
+      createdAt: expect.any(String),
+    });
+    expect(key).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      secret: expect.stringMatching(/^svc_/),
+      cidrAllowlist: [],
+      revokedAt: null,
+    });
     expect(key.prefix).toBe(key.secret.slice(0, 12));
     expect(Math.abs(new Date(key.expiresAt).getTime() - (Date.now() + 90 * DAY))).toBeLessThan(60_000);
     const row = await db().account.findUniqueOrThrow({ where: { id: account.id } });
@@ -54,7 +65,9 @@ describe("POST /v1/sandbox/platforms", () => {
     const { session, employee } = await signedInEmployee({ totp: true });
     const response = await create({ session, body: { accountName: "From the dashboard" } });
     expect(response.status).toBe(201);
-    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "sandbox.create_platform", actorId: employee.id } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { action: "sandbox.create_platform", actorId: employee.id },
+    });
     expect(event).toMatchObject({ targetId: response.body.account.id, status: 201 });
     expect(event.details ?? "").not.toContain(response.body.apiKey.secret);
   });

@@ -13,7 +13,9 @@ describe("POST /v1/sandbox/recipients", () => {
     const { apiKey, scope } = await platformWithKey();
     const response = await create({ apiKey, body: { name: "  Grace Hopper " } });
     expectCreated(response, /^rcp_[a-z0-9]+$/, { name: "Grace Hopper", isActive: true, deletedAt: null });
-    expect((await db().recipient.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(scope.accountId);
+    expect((await db().recipient.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(
+      scope.accountId,
+    );
   });
 
   it("201 from an employee session, no TOTP code needed", async () => {
@@ -24,7 +26,9 @@ describe("POST /v1/sandbox/recipients", () => {
   it("201 for a sub-account with Service-Account-Id", async () => {
     const { apiKey, scope } = await platformWithKey();
     const sub = await withScope(scope, async () =>
-      tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
+      tenantDb().account.create({
+        data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" },
+      }),
     );
     const response = await create({ apiKey, headers: { "service-account-id": sub.id }, body: { name: "Sub's" } });
     expect(response.status).toBe(201);

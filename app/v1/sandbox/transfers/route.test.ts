@@ -16,24 +16,37 @@ describe("POST /v1/sandbox/transfers", () => {
     const { apiKey, scope } = await platformWithKey();
     const recipient = await saveRecipient(scope);
     const response = await create({ apiKey, body: { recipientId: recipient.id, amount: "250.00", currency: "EUR" } });
-    expectCreated(response, /^tr_[a-z0-9]+$/, { recipientId: recipient.id, amount: "250.00", currency: "EUR", status: "pending" });
+    expectCreated(response, /^tr_[a-z0-9]+$/, {
+      recipientId: recipient.id,
+      amount: "250.00",
+      currency: "EUR",
+      status: "pending",
+    });
     const read = await withScope(scope, () => getTransfer({ id: response.body.id }));
     expect(JSON.parse(JSON.stringify(read))).toEqual(response.body);
     const other = await platformWithKey();
-    await expect(withScope(other.scope, () => getTransfer({ id: response.body.id }))).rejects.toMatchObject({ kind: "not_found" });
-    await expect(withScope(scope, () => getTransfer({ id: "tr_unknown" }))).rejects.toMatchObject({ kind: "not_found" });
+    await expect(withScope(other.scope, () => getTransfer({ id: response.body.id }))).rejects.toMatchObject({
+      kind: "not_found",
+    });
+    await expect(withScope(scope, () => getTransfer({ id: "tr_unknown" }))).rejects.toMatchObject({
+      kind: "not_found",
+    });
   });
 
   it("201 from an employee session, no TOTP code needed", async () => {
     const { account, session } = await signedInEmployee({ totp: true });
     const recipient = await saveRecipient({ platformId: account.id, accountId: account.id });
-    expect((await create({ session, body: { recipientId: recipient.id, amount: "1", currency: "EUR" } })).status).toBe(201);
+    expect((await create({ session, body: { recipientId: recipient.id, amount: "1", currency: "EUR" } })).status).toBe(
+      201,
+    );
   });
 
   it("201 for a sub-account's recipient with Service-Account-Id; 404 without it", async () => {
     const { apiKey, scope } = await platformWithKey();
     const sub = await withScope(scope, async () =>
-      tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
+      tenantDb().account.create({
+        data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" },
+      }),
     );
     const recipient = await saveRecipient({ platformId: scope.platformId, accountId: sub.id });
     const body = { recipientId: recipient.id, amount: "1", currency: "EUR" };

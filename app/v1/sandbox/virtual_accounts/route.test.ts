@@ -9,7 +9,9 @@ import { POST } from "./route";
 const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", ...options });
 const subAccountOf = (scope: Scope) =>
   withScope(scope, async () =>
-    tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
+    tenantDb().account.create({
+      data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" },
+    }),
   );
 
 describe("POST /v1/sandbox/virtual_accounts", () => {
@@ -46,7 +48,11 @@ describe("POST /v1/sandbox/virtual_accounts", () => {
   it("201 for a sub-account with Service-Account-Id", async () => {
     const { apiKey, scope } = await platformWithKey();
     const sub = await subAccountOf(scope);
-    const response = await create({ apiKey, headers: { "service-account-id": sub.id }, body: { currency: "EUR", key: "k1" } });
+    const response = await create({
+      apiKey,
+      headers: { "service-account-id": sub.id },
+      body: { currency: "EUR", key: "k1" },
+    });
     expect(response.status).toBe(201);
     expect((await db().virtualAccount.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(sub.id);
     // Keys are unique per account: the platform's own account may use the same one.
@@ -85,7 +91,11 @@ describe("POST /v1/sandbox/virtual_accounts", () => {
   it("404 for a Service-Account-Id of another platform", async () => {
     const { apiKey } = await platformWithKey();
     const other = await platformWithKey();
-    const response = await create({ apiKey, headers: { "service-account-id": other.account.id }, body: { currency: "EUR" } });
+    const response = await create({
+      apiKey,
+      headers: { "service-account-id": other.account.id },
+      body: { currency: "EUR" },
+    });
     expect(response.status).toBe(404);
     expect(await db().virtualAccount.count({ where: { accountId: other.account.id } })).toBe(0);
   });

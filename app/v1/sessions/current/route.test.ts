@@ -20,11 +20,17 @@ describe("GET /v1/sessions/current", () => {
     expectError(unknown, 401, "err_unauthenticated");
 
     const idle = await signedInEmployee();
-    await db().session.updateMany({ where: { employeeId: idle.employee.id }, data: { lastSeenAt: new Date(Date.now() - 31 * 60_000) } });
+    await db().session.updateMany({
+      where: { employeeId: idle.employee.id },
+      data: { lastSeenAt: new Date(Date.now() - 31 * 60_000) },
+    });
     expect((await call(GET, { session: idle.session })).status).toBe(401);
 
     const old = await signedInEmployee();
-    await db().session.updateMany({ where: { employeeId: old.employee.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db().session.updateMany({
+      where: { employeeId: old.employee.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect((await call(GET, { session: old.session })).status).toBe(401);
   });
 

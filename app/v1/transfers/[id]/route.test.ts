@@ -8,7 +8,8 @@ import { withScope, type Scope } from "@/lib/tenancy";
 import { createTransfer } from "@/lib/transfers/transfers";
 import { GET } from "./route";
 
-const get = (id: string, apiKey?: string, headers?: Record<string, string>) => call(GET, { apiKey, params: { id }, path: `/v1/transfers/${id}`, headers });
+const get = (id: string, apiKey?: string, headers?: Record<string, string>) =>
+  call(GET, { apiKey, params: { id }, path: `/v1/transfers/${id}`, headers });
 
 const transferIn = (scope: Scope, amount = "7.25") =>
   withScope(scope, async () => {
@@ -42,7 +43,9 @@ describe("GET /v1/transfers/{id}", () => {
 
   it("200 for a sub-account's transfer with Service-Account-Id, 404 without it", async () => {
     const { apiKey, account } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     const transfer = await transferIn({ platformId: account.id, accountId: sub.id });
     expect((await get(transfer.id, apiKey)).status).toBe(404);
     const acting = await get(transfer.id, apiKey, { "service-account-id": sub.id });

@@ -15,9 +15,12 @@ const pay = (idOrKey: string, apiKey: string, body: object = { amount: "10.00", 
 /** An account under the platform; async so the lazy Prisma query runs inside the scope. */
 const subAccountOf = (scope: Scope) =>
   withScope(scope, async () =>
-    tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
+    tenantDb().account.create({
+      data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" },
+    }),
   );
-const openAccount = (scope: Scope, key?: string) => withScope(scope, () => createVirtualAccount({ currency: "EUR", key }));
+const openAccount = (scope: Scope, key?: string) =>
+  withScope(scope, () => createVirtualAccount({ currency: "EUR", key }));
 
 describe("DELETE /v1/virtual_accounts/{idOrKey}", () => {
   it("200 by id: the account with isActive false and deactivatedAt", async () => {
@@ -143,7 +146,9 @@ describe("DELETE /v1/virtual_accounts/{idOrKey}", () => {
     const { apiKey, scope } = await platformWithKey();
     const account = await openAccount(scope, "audited");
     await deactivate("audited", { apiKey });
-    const event = await db().auditEvent.findFirstOrThrow({ where: { platformId: scope.platformId, action: "virtual_account.deactivate" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { platformId: scope.platformId, action: "virtual_account.deactivate" },
+    });
     expect(event).toMatchObject({ targetId: account.id, status: 200, outcome: "success" });
   });
 });

@@ -1,6 +1,15 @@
 import { methods, route } from "@/lib/http/route";
-import { deleteWebhookEndpointEndpoint, getWebhookEndpointEndpoint, updateWebhookEndpointEndpoint } from "@/lib/webhooks/endpoints";
-import { deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint, webhookEndpointFacts } from "@/lib/webhooks/webhook-endpoints";
+import {
+  deleteWebhookEndpointEndpoint,
+  getWebhookEndpointEndpoint,
+  updateWebhookEndpointEndpoint,
+} from "@/lib/webhooks/endpoints";
+import {
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  updateWebhookEndpoint,
+  webhookEndpointFacts,
+} from "@/lib/webhooks/webhook-endpoints";
 
 export const dynamic = "force-dynamic";
 

@@ -48,9 +48,7 @@ function Ownership({ submission }: { submission: KycSubmissionDetail }) {
     <Section id="owners-heading" title="Beneficial owners" className="stack">
       {!complete && (
         <div className="alert warn" role="alert" data-testid="share-warning">
-          <strong>
-            Shares add up to {formatShare(totalShare)}, not 100%.
-          </strong>{" "}
+          <strong>Shares add up to {formatShare(totalShare)}, not 100%.</strong>{" "}
           {beneficiaries.length === 0
             ? "The submission names no beneficial owners."
             : `${formatShare(Math.round((100 - totalShare) * 1e6) / 1e6)} of the ownership is not accounted for: ask the applicant who holds it.`}
@@ -87,7 +85,11 @@ function Agreements({ submission }: { submission: KycSubmissionDetail }) {
           rowTestId="agreement-row"
           columns={[
             { header: "Document set", cell: (agreement) => <code>{agreement.documentSetId}</code> },
-            { header: "IP address", cell: ({ ipAddress }) => (ipAddress ? <code>{ipAddress}</code> : <span className="muted">Not recorded</span>) },
+            {
+              header: "IP address",
+              cell: ({ ipAddress }) =>
+                ipAddress ? <code>{ipAddress}</code> : <span className="muted">Not recorded</span>,
+            },
             { header: "Accepted", cell: (agreement) => <DateTime value={agreement.acceptedAt} /> },
           ]}
         />

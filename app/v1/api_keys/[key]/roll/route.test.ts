@@ -7,7 +7,8 @@ import { call, expectError } from "@/lib/testing/http";
 import { lastAuditEvent } from "@/lib/testing/audit";
 import { POST } from "./route";
 
-const roll = (key: string, options: Parameters<typeof call>[1]) => call(POST, { method: "POST", params: { key }, ...options });
+const roll = (key: string, options: Parameters<typeof call>[1]) =>
+  call(POST, { method: "POST", params: { key }, ...options });
 const works = async (secret: string) => (await call(list, { apiKey: secret })).status === 200;
 
 describe("POST /v1/api_keys/{key}/roll", () => {
@@ -15,8 +16,16 @@ describe("POST /v1/api_keys/{key}/roll", () => {
 
   it("201: a new secret with the old key's name, permissions and allowlist; both work during the overlap, then only the new one", async () => {
     const { account, employee, session, authenticator } = await signedInEmployee({ totp: true });
-    const old = await apiKeyFor(account.id, { name: "Payouts", cidrAllowlist: ["127.0.0.0/8"], permissions: ["api_keys:read", "transactions:read"] });
-    const response = await roll(old.id, { session, totp: authenticator!.nextCode(), body: { expiresAt: inDays(90), overlapSeconds: 600 } });
+    const old = await apiKeyFor(account.id, {
+      name: "Payouts",
+      cidrAllowlist: ["127.0.0.0/8"],
+      permissions: ["api_keys:read", "transactions:read"],
+    });
+    const response = await roll(old.id, {
+      session,
+      totp: authenticator!.nextCode(),
+      body: { expiresAt: inDays(90), overlapSeconds: 600 },
+    });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({
       name: "Payouts",
@@ -54,7 +63,9 @@ describe("POST /v1/api_keys/{key}/roll", () => {
     const caller = await apiKeyFor(account.id);
     const old = await apiKeyFor(account.id, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
     const before = (await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).expiresAt;
-    expect((await roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 86_400 } })).status).toBe(201);
+    expect(
+      (await roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 86_400 } })).status,
+    ).toBe(201);
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).expiresAt).toEqual(before);
   });
 
@@ -75,7 +86,10 @@ describe("POST /v1/api_keys/{key}/roll", () => {
     await db().apiKey.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
     expect((await roll(revoked.id, { apiKey: caller.secret, body: { expiresAt: inDays(30) } })).status).toBe(409);
     for (const overlapSeconds of [-1, 86_401, 1.5, "60"]) {
-      const response = await roll(caller.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds } });
+      const response = await roll(caller.id, {
+        apiKey: caller.secret,
+        body: { expiresAt: inDays(30), overlapSeconds },
+      });
       expect(response.status).toBe(422);
       expect(Object.keys(response.body.details ?? {})).toEqual(["overlapSeconds"]);
     }
@@ -89,13 +103,18 @@ describe("POST /v1/api_keys/{key}/roll", () => {
     const caller = await apiKeyFor(account.id);
     const old = await apiKeyFor(account.id, { permissions: ["api_keys:read"] });
     const responses = await Promise.all(
-      Array.from({ length: 5 }, () => roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 600 } })),
+      Array.from({ length: 5 }, () =>
+        roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 600 } }),
+      ),
     );
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409]);
-    for (const refused of responses.filter((response) => response.status === 409)) expect(refused.body.error_code).toBe("err_conflict");
+    for (const refused of responses.filter((response) => response.status === 409))
+      expect(refused.body.error_code).toBe("err_conflict");
     const made = responses.find((response) => response.status === 201)!;
-    const successors = await db().apiKey.findMany({ where: { accountId: account.id, id: { notIn: [caller.id, old.id] } } });
+    const successors = await db().apiKey.findMany({
+      where: { accountId: account.id, id: { notIn: [caller.id, old.id] } },
+    });
     expect(successors.map((row) => row.id)).toEqual([made.body.id]);
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).rolledToId).toBe(made.body.id);
     expect(await works(made.body.secret)).toBe(true);
@@ -119,7 +138,10 @@ describe("POST /v1/api_keys/{key}/roll", () => {
     const caller = await apiKeyFor(account.id);
     const old = await apiKeyFor(account.id, { permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"] });
     const before = (await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).expiresAt;
-    const response = await roll(old.id, { apiKey: caller.secret, body: { expiresAt: inDays(30), overlapSeconds: 600 } });
+    const response = await roll(old.id, {
+      apiKey: caller.secret,
+      body: { expiresAt: inDays(30), overlapSeconds: 600 },
+    });
     expect(response.status).toBe(201);
     const after = (await db().apiKey.findUniqueOrThrow({ where: { id: old.id } })).expiresAt;
     const event = await lastAuditEvent({ action: "api_key.roll", targetId: old.id });
@@ -127,7 +149,12 @@ describe("POST /v1/api_keys/{key}/roll", () => {
       rolledTo: response.body.id,
       before: { expiresAt: before.toISOString() },
       after: { expiresAt: after.toISOString() },
-      successor: { id: response.body.id, expiresAt: response.body.expiresAt, permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"] },
+      successor: {
+        id: response.body.id,
+        expiresAt: response.body.expiresAt,
+        permissions: ["api_keys:read"],
+        cidrAllowlist: ["10.0.0.0/8"],
+      },
     });
     expect(JSON.stringify(event.details)).not.toContain(response.body.secret);
   });

@@ -7,7 +7,8 @@ import { call, expectError } from "@/lib/testing/http";
 import { DELETE } from "./route";
 
 type Staff = Awaited<ReturnType<typeof signedInEmployee>>;
-const reset = (by: Staff, id: string) => call(DELETE, { method: "DELETE", session: by.session, totp: by.authenticator!.nextCode(), params: { id } });
+const reset = (by: Staff, id: string) =>
+  call(DELETE, { method: "DELETE", session: by.session, totp: by.authenticator!.nextCode(), params: { id } });
 
 describe("DELETE /v1/employees/{id}/totp", () => {
   it("200: their 2FA is off, secret and recovery codes gone, sessions ended; they enrol again after signing in", async () => {
@@ -20,7 +21,9 @@ describe("DELETE /v1/employees/{id}/totp", () => {
     expect(row).toMatchObject({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null });
     expect(await db().recoveryCode.count({ where: { employeeId: lost.employee.id } })).toBe(0);
     expect((await call(whoAmI, { session: lost.session })).status).toBe(401);
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.totp_reset", targetId: lost.employee.id } });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "employee.totp_reset", targetId: lost.employee.id },
+    });
     expect(audit).toMatchObject({ actorId: admin.employee.id, status: 200 });
   });
 
@@ -44,14 +47,20 @@ describe("DELETE /v1/employees/{id}/totp", () => {
     expect(byDeveloper.status).toBe(403);
     expect(byDeveloper.body.details).toEqual({ permission: "employees:write" });
     const key = await apiKeyFor(owner.account.id, { permissions: KEY_PERMISSIONS });
-    expect((await call(DELETE, { method: "DELETE", apiKey: key.secret, params: { id: target.employee.id } })).status).toBe(403);
+    expect(
+      (await call(DELETE, { method: "DELETE", apiKey: key.secret, params: { id: target.employee.id } })).status,
+    ).toBe(403);
   });
 
   it("400 without a current code (step-up); 404 for another platform's employee", async () => {
     const owner = await signedInEmployee({ totp: true });
     const target = await signedInEmployee({ totp: true, role: "viewer", platform: owner.account });
     const theirs = await signedInEmployee({ totp: true });
-    const response = await call(DELETE, { method: "DELETE", session: owner.session, params: { id: target.employee.id } });
+    const response = await call(DELETE, {
+      method: "DELETE",
+      session: owner.session,
+      params: { id: target.employee.id },
+    });
     expectError(response, 400, "err_otp_required");
     expect((await reset(owner, theirs.employee.id)).status).toBe(404);
     expect((await db().employee.findUniqueOrThrow({ where: { id: theirs.employee.id } })).totpEnabledAt).not.toBeNull();

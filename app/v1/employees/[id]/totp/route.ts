@@ -8,7 +8,12 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   DELETE: route(resetTwoFactorEndpoint, async ({ actor, params, audit }) => {
     const { employee, before } = await resetEmployeeTwoFactor({ actor, id: params.id });
-    audit.details = { before, after: { twoFactorEnabled: employee.twoFactorEnabled }, sessionsEnded: true, recoveryCodesDeleted: true };
+    audit.details = {
+      before,
+      after: { twoFactorEnabled: employee.twoFactorEnabled },
+      sessionsEnded: true,
+      recoveryCodesDeleted: true,
+    };
     return employee;
   }),
 });

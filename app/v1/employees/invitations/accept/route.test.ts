@@ -19,7 +19,11 @@ const accept = (body: unknown, options: Parameters<typeof call>[1] = {}) =>
 async function invitation() {
   const platform = await platformWithKey({ permissions: [...DEFAULT_KEY_PERMISSIONS, "employees:write"] });
   const email = `invitee${++counter}.${platform.account.id}@example.com`;
-  const response = await call(invite, { method: "POST", apiKey: platform.apiKey, body: { name: "Ada Invitee", email } });
+  const response = await call(invite, {
+    method: "POST",
+    apiKey: platform.apiKey,
+    body: { name: "Ada Invitee", email },
+  });
   expect(response.status).toBe(201);
   const token = new URL(response.body.invitationUrl).searchParams.get("token")!;
   return { ...platform, email, token, employeeId: response.body.id as string };
@@ -42,7 +46,13 @@ describe("POST /v1/employees/invitations/accept", () => {
         createdAt: expect.any(String),
         deactivatedAt: null,
       },
-      account: { id: account.id, name: account.name, parentId: null, featureFlags: {}, createdAt: account.createdAt.toISOString() },
+      account: {
+        id: account.id,
+        name: account.name,
+        parentId: null,
+        featureFlags: {},
+        createdAt: account.createdAt.toISOString(),
+      },
       expiresAt: expect.any(String),
       permissions: [...ROLE_PERMISSIONS.viewer],
       settings: { requireTwoFactor: false, fourEyesApproval: false },
@@ -54,7 +64,10 @@ describe("POST /v1/employees/invitations/accept", () => {
     expect(me.body.employee).toMatchObject({ id: employeeId, status: "active" });
 
     const listed = await call(listEmployees, { apiKey });
-    expect(listed.body.find((item) => item.id === employeeId)).toMatchObject({ status: "active", lastLoginAt: expect.any(String) });
+    expect(listed.body.find((item) => item.id === employeeId)).toMatchObject({
+      status: "active",
+      lastLoginAt: expect.any(String),
+    });
 
     const row = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
     expect(row).toMatchObject({ status: "active", invitationTokenHash: null, invitationExpiresAt: null });
@@ -63,7 +76,9 @@ describe("POST /v1/employees/invitations/accept", () => {
     const again = await call(signIn, { method: "POST", body: { email, password: NEW_PASSWORD }, ip: "198.51.100.60" });
     expect(again.status).toBe(200);
 
-    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.accept_invitation", targetId: employeeId } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { action: "employee.accept_invitation", targetId: employeeId },
+    });
     expect(event).toMatchObject({ actorType: "employee", actorId: employeeId, platformId: account.id, status: 200 });
     expect(JSON.stringify(event)).not.toContain(token);
   });
@@ -89,16 +104,25 @@ describe("POST /v1/employees/invitations/accept", () => {
 
   it("404 for an expired token; the employee stays invited", async () => {
     const { token, employeeId } = await invitation();
-    await db().employee.update({ where: { id: employeeId }, data: { invitationExpiresAt: new Date(Date.now() - 1000) } });
+    await db().employee.update({
+      where: { id: employeeId },
+      data: { invitationExpiresAt: new Date(Date.now() - 1000) },
+    });
     const response = await accept({ token, password: NEW_PASSWORD });
     expect(response.status).toBe(404);
     expect(response.body.message).toBe(INVALID);
-    expect(await db().employee.findUniqueOrThrow({ where: { id: employeeId } })).toMatchObject({ status: "invited", passwordHash: null });
+    expect(await db().employee.findUniqueOrThrow({ where: { id: employeeId } })).toMatchObject({
+      status: "invited",
+      passwordHash: null,
+    });
   });
 
   it("of two concurrent accepts of one link, exactly one signs in", async () => {
     const { token } = await invitation();
-    const results = await Promise.all([accept({ token, password: NEW_PASSWORD }), accept({ token, password: NEW_PASSWORD })]);
+    const results = await Promise.all([
+      accept({ token, password: NEW_PASSWORD }),
+      accept({ token, password: NEW_PASSWORD }),
+    ]);
     expect(results.map((response) => response.status).sort()).toEqual([200, 404]);
   });
 

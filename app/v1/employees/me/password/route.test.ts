@@ -9,7 +9,8 @@ import { POST } from "./route";
 
 const NEW_PASSWORD = "an entirely new passphrase";
 const change = (session: string, body: unknown) => call(POST, { method: "POST", session, body });
-const otherSession = async (employeeId: string) => /=([^;]*)/.exec((await createSession({ employeeId, ip: null })).cookie)![1]!;
+const otherSession = async (employeeId: string) =>
+  /=([^;]*)/.exec((await createSession({ employeeId, ip: null })).cookie)![1]!;
 
 describe("POST /v1/employees/me/password", () => {
   it("200: the new password signs in, the old one does not; every other session ends, this one stays", async () => {
@@ -20,9 +21,22 @@ describe("POST /v1/employees/me/password", () => {
     expect(response.body).toEqual({ passwordChanged: true, endedSessions: 1 });
     expect((await call(whoAmI, { session: staff.session })).status).toBe(200);
     expect((await call(whoAmI, { session: other })).status).toBe(401);
-    expect((await call(signIn, { method: "POST", body: { email: staff.email, password: PASSWORD }, ip: "198.51.100.90" })).status).toBe(401);
-    expect((await call(signIn, { method: "POST", body: { email: staff.email, password: NEW_PASSWORD }, ip: "198.51.100.91" })).status).toBe(200);
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.change_password", actorId: staff.employee.id } });
+    expect(
+      (await call(signIn, { method: "POST", body: { email: staff.email, password: PASSWORD }, ip: "198.51.100.90" }))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await call(signIn, {
+          method: "POST",
+          body: { email: staff.email, password: NEW_PASSWORD },
+          ip: "198.51.100.91",
+        })
+      ).status,
+    ).toBe(200);
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "employee.change_password", actorId: staff.employee.id },
+    });
     expect(JSON.stringify(audit)).not.toContain(NEW_PASSWORD);
     expect(JSON.stringify(audit)).not.toContain(PASSWORD);
   });
@@ -33,7 +47,8 @@ describe("POST /v1/employees/me/password", () => {
     const wrong = await change(staff.session, { currentPassword: "a wrong guess", newPassword: NEW_PASSWORD });
     expect(wrong.status).toBe(422);
     expect(wrong.body.details).toEqual({ currentPassword: "is not your current password" });
-    for (let attempt = 0; attempt < 4; attempt++) await change(staff.session, { currentPassword: `guess ${attempt}`, newPassword: NEW_PASSWORD });
+    for (let attempt = 0; attempt < 4; attempt++)
+      await change(staff.session, { currentPassword: `guess ${attempt}`, newPassword: NEW_PASSWORD });
     const blocked = await change(staff.session, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(blocked.status).toBe(429);
     expect((await db().employee.findUniqueOrThrow({ where: { id: staff.employee.id } })).passwordHash).toBe(before);
@@ -42,7 +57,9 @@ describe("POST /v1/employees/me/password", () => {
   it("twenty parallel wrong guesses: at most five are checked (422), the rest answer 429 (regression: all were checked)", async () => {
     const staff = await signedInEmployee();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, n) => change(staff.session, { currentPassword: `parallel guess ${n}`, newPassword: NEW_PASSWORD })),
+      Array.from({ length: 20 }, (_, n) =>
+        change(staff.session, { currentPassword: `parallel guess ${n}`, newPassword: NEW_PASSWORD }),
+      ),
     );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 422).length).toBeLessThanOrEqual(5);
@@ -55,7 +72,11 @@ describe("POST /v1/employees/me/password", () => {
     const common = await change(staff.session, { currentPassword: PASSWORD, newPassword: "Password1234" });
     expect(common.status).toBe(422);
     expect(common.body.details).toEqual({ newPassword: "is one of the 100,000 most common passwords; choose another" });
-    const signedIn = await call(signIn, { method: "POST", ip: "203.0.113.41", body: { email: staff.email, password: PASSWORD } });
+    const signedIn = await call(signIn, {
+      method: "POST",
+      ip: "203.0.113.41",
+      body: { email: staff.email, password: PASSWORD },
+    });
     expect(signedIn.status).toBe(200);
   });
 
@@ -65,6 +86,14 @@ describe("POST /v1/employees/me/password", () => {
     expect(short.status).toBe(422);
     expect(Object.keys(short.body.details ?? {})).toEqual(["newPassword"]);
     const key = await apiKeyFor(staff.account.id);
-    expect((await call(POST, { method: "POST", apiKey: key.secret, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } })).status).toBe(403);
+    expect(
+      (
+        await call(POST, {
+          method: "POST",
+          apiKey: key.secret,
+          body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+        })
+      ).status,
+    ).toBe(403);
   });
 });

@@ -8,7 +8,11 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(confirmTotpEndpoint, async ({ actor, body, commit, audit }) => {
     // Facts only (never the secret or the codes), recorded with the change when it commits.
-    audit.details = { before: { twoFactorEnabled: false }, after: { twoFactorEnabled: true }, recoveryCodesIssued: true };
+    audit.details = {
+      before: { twoFactorEnabled: false },
+      after: { twoFactorEnabled: true },
+      recoveryCodesIssued: true,
+    };
     return confirmTotpEnrolment({ employeeId: actor.id, code: body.code, commit });
   }),
 });

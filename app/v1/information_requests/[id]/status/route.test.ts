@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
-import { raiseInformationRequest, updateInformationRequestStatus } from "@/lib/information-requests/information-requests";
+import {
+  raiseInformationRequest,
+  updateInformationRequestStatus,
+} from "@/lib/information-requests/information-requests";
 import type { InformationRequestStatus } from "@/lib/information-requests/schemas";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
@@ -21,7 +24,13 @@ async function staffWithRequest(status: InformationRequestStatus = "requested") 
 const REASON = "No documents arrived within the deadline.";
 /** Moves a request as staff would, giving the reason the decisions that need one require. */
 const move = (session: string, id: string, status: unknown, headers?: Record<string, string>) =>
-  call(POST, { method: "POST", session, params: { id }, body: { status, ...(status === "rejected" || status === "expired" ? { reason: REASON } : {}) }, headers });
+  call(POST, {
+    method: "POST",
+    session,
+    params: { id },
+    body: { status, ...(status === "rejected" || status === "expired" ? { reason: REASON } : {}) },
+    headers,
+  });
 
 const statusOf = async (id: string) => (await db().informationRequest.findUniqueOrThrow({ where: { id } })).status;
 
@@ -36,15 +45,27 @@ describe("POST /v1/information_requests/{id}/status", () => {
   for (const [from, to] of legal) {
     it(`200 ${from} -> ${to}, with updatedAt moved on and an audit record`, async () => {
       const { session, request, employee } = await staffWithRequest(from);
-      await db().informationRequest.update({ where: { id: request.id }, data: { updatedAt: new Date("2026-01-01T00:00:00Z") } });
+      await db().informationRequest.update({
+        where: { id: request.id },
+        data: { updatedAt: new Date("2026-01-01T00:00:00Z") },
+      });
       const response = await move(session, request.id, to);
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ id: request.id, status: to, kind: "due_diligence", createdAt: request.createdAt.toISOString() });
+      expect(response.body).toMatchObject({
+        id: request.id,
+        status: to,
+        kind: "due_diligence",
+        createdAt: request.createdAt.toISOString(),
+      });
       expect(Math.abs(Date.parse(response.body.updatedAt) - Date.now())).toBeLessThan(5_000);
       expect(await statusOf(request.id)).toBe(to);
-      const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "information_request.update_status", targetId: request.id } });
+      const audit = await db().auditEvent.findFirstOrThrow({
+        where: { action: "information_request.update_status", targetId: request.id },
+      });
       expect(audit).toMatchObject({ actorId: employee.id, outcome: "success", status: 200 });
-      expect(audit.details).toEqual(to === "rejected" || to === "expired" ? { status: to, reason: REASON } : { status: to });
+      expect(audit.details).toEqual(
+        to === "rejected" || to === "expired" ? { status: to, reason: REASON } : { status: to },
+      );
     });
   }
 
@@ -82,29 +103,58 @@ describe("POST /v1/information_requests/{id}/status", () => {
   it("records who started the review and who decided, when and why; the detail names them", async () => {
     const { session, request, employee, scope } = await staffWithRequest();
     const started = await move(session, request.id, "on_review");
-    expect(started.body).toMatchObject({ reviewerId: employee.id, reviewStartedAt: expect.any(String), decidedById: null, decidedAt: null, decisionReason: null });
+    expect(started.body).toMatchObject({
+      reviewerId: employee.id,
+      reviewStartedAt: expect.any(String),
+      decidedById: null,
+      decidedAt: null,
+      decisionReason: null,
+    });
     const decided = await move(session, request.id, "rejected");
-    expect(decided.body).toMatchObject({ status: "rejected", reviewerId: employee.id, decidedById: employee.id, decidedAt: expect.any(String), decisionReason: REASON });
+    expect(decided.body).toMatchObject({
+      status: "rejected",
+      reviewerId: employee.id,
+      decidedById: employee.id,
+      decidedAt: expect.any(String),
+      decisionReason: REASON,
+    });
     const detail = await call(getRequest, { session, params: { id: request.id } });
-    expect(detail.body).toMatchObject({ reviewer: { id: employee.id, name: employee.name }, decidedBy: { id: employee.id, name: employee.name }, decisionReason: REASON });
+    expect(detail.body).toMatchObject({
+      reviewer: { id: employee.id, name: employee.name },
+      decidedBy: { id: employee.id, name: employee.name },
+      decisionReason: REASON,
+    });
     expect(scope.accountId).toBe(employee.accountId);
   });
 
-  it.each(["rejected", "expired"] as const)("422 without a reason for %s, nothing changed; an approval may give one", async (status) => {
-    const { session, request } = await staffWithRequest("on_review");
-    for (const body of [{ status }, { status, reason: "   " }, { status, reason: "x".repeat(2001) }]) {
-      const response = await call(POST, { method: "POST", session, params: { id: request.id }, body });
-      expect(response.status).toBe(422);
-      expect(Object.keys(response.body.details ?? {})).toEqual(["reason"]);
-    }
-    expect(await statusOf(request.id)).toBe("on_review");
-    const approved = await call(POST, { method: "POST", session, params: { id: request.id }, body: { status: "approved", reason: "Documents verified." } });
-    expect(approved.body).toMatchObject({ status: "approved", decisionReason: "Documents verified." });
-  });
+  it.each(["rejected", "expired"] as const)(
+    "422 without a reason for %s, nothing changed; an approval may give one",
+    async (status) => {
+      const { session, request } = await staffWithRequest("on_review");
+      for (const body of [{ status }, { status, reason: "   " }, { status, reason: "x".repeat(2001) }]) {
+        const response = await call(POST, { method: "POST", session, params: { id: request.id }, body });
+        expect(response.status).toBe(422);
+        expect(Object.keys(response.body.details ?? {})).toEqual(["reason"]);
+      }
+      expect(await statusOf(request.id)).toBe("on_review");
+      const approved = await call(POST, {
+        method: "POST",
+        session,
+        params: { id: request.id },
+        body: { status: "approved", reason: "Documents verified." },
+      });
+      expect(approved.body).toMatchObject({ status: "approved", decisionReason: "Documents verified." });
+    },
+  );
 
   it("422 for a reason with on_review: a reason belongs to a decision", async () => {
     const { session, request } = await staffWithRequest();
-    const response = await call(POST, { method: "POST", session, params: { id: request.id }, body: { status: "on_review", reason: "starting" } });
+    const response = await call(POST, {
+      method: "POST",
+      session,
+      params: { id: request.id },
+      body: { status: "on_review", reason: "starting" },
+    });
     expect(response.status).toBe(422);
     expect(await statusOf(request.id)).toBe("requested");
   });
@@ -133,14 +183,20 @@ describe("POST /v1/information_requests/{id}/status", () => {
 
   it("409 for the loser of two concurrent transitions from requested: exactly one succeeds", async () => {
     const { session, request } = await staffWithRequest();
-    const responses = await Promise.all([move(session, request.id, "on_review"), move(session, request.id, "on_review")]);
+    const responses = await Promise.all([
+      move(session, request.id, "on_review"),
+      move(session, request.id, "on_review"),
+    ]);
     expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
     expect(await statusOf(request.id)).toBe("on_review");
   });
 
   it("two concurrent requests: each applies from the state it read, or is refused, and the stored status is the last one applied", async () => {
     const { session, request } = await staffWithRequest();
-    const [review, expire] = await Promise.all([move(session, request.id, "on_review"), move(session, request.id, "expired")]);
+    const [review, expire] = await Promise.all([
+      move(session, request.id, "on_review"),
+      move(session, request.id, "expired"),
+    ]);
     // on_review first: both apply (on_review -> expired is legal). expired first: on_review is refused.
     // Both read `requested` (PostgreSQL runs them side by side): on_review wins the row, expired is refused.
     const outcomes: Record<string, string> = { "200,200": "expired", "409,200": "expired", "200,409": "on_review" };
@@ -168,8 +224,12 @@ describe("POST /v1/information_requests/{id}/status", () => {
 
   it("200 for a sub-account's request with Service-Account-Id, 404 without it", async () => {
     const { session, account } = await signedInEmployee();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
-    const request = await withScope({ platformId: account.id, accountId: sub.id }, () => raiseInformationRequest({ kind: "endorsement" }));
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
+    const request = await withScope({ platformId: account.id, accountId: sub.id }, () =>
+      raiseInformationRequest({ kind: "endorsement" }),
+    );
     expect((await move(session, request.id, "on_review")).status).toBe(404);
     expect((await move(session, request.id, "on_review", { "service-account-id": sub.id })).status).toBe(200);
   });
@@ -177,7 +237,12 @@ describe("POST /v1/information_requests/{id}/status", () => {
   it("403 for an API key, even the platform's own: staff only", async () => {
     const { request, account } = await staffWithRequest();
     const key = await apiKeyFor(account.id);
-    const response = await call(POST, { method: "POST", apiKey: key.secret, params: { id: request.id }, body: { status: "on_review" } });
+    const response = await call(POST, {
+      method: "POST",
+      apiKey: key.secret,
+      params: { id: request.id },
+      body: { status: "on_review" },
+    });
     expectError(response, 403, "err_forbidden");
     expect(await statusOf(request.id)).toBe("requested");
   });

@@ -18,10 +18,18 @@ describe("GET /v1/kyc/submissions/{submissionId}", () => {
   it("200: the submission with its owners (largest share first), share total and accepted agreements (oldest first)", async () => {
     const { apiKey, scope } = await platformWithKey();
     const submission = await withScope(scope, () =>
-      createKycSubmission({ type: "business", beneficiaries: owners.map((owner) => ({ ...owner, roles: [...owner.roles] })) }),
+      createKycSubmission({
+        type: "business",
+        beneficiaries: owners.map((owner) => ({ ...owner, roles: [...owner.roles] })),
+      }),
     );
-    const terms = await withScope(scope, () => acceptAgreement({ submissionId: submission.id, documentSetId: "terms-v1", ipAddress: "203.0.113.7" }));
-    await db().agreement.updateMany({ where: { documentSetId: "terms-v1" }, data: { acceptedAt: new Date("2026-11-01T10:00:00.000Z") } });
+    const terms = await withScope(scope, () =>
+      acceptAgreement({ submissionId: submission.id, documentSetId: "terms-v1", ipAddress: "203.0.113.7" }),
+    );
+    await db().agreement.updateMany({
+      where: { documentSetId: "terms-v1" },
+      data: { acceptedAt: new Date("2026-11-01T10:00:00.000Z") },
+    });
     await withScope(scope, () => acceptAgreement({ submissionId: submission.id, documentSetId: "privacy-v2" }));
     const response = await get(submission.id, apiKey);
     expect(response.status).toBe(200);
@@ -34,11 +42,30 @@ describe("GET /v1/kyc/submissions/{submissionId}", () => {
       beneficiaryCount: 2,
       totalShare: 85,
       beneficiaries: [
-        { id: expect.stringMatching(/^ben_/), name: "Camille Martin", type: "individual", country: "FR", roles: ["ubo", "director"], shareSize: 50 },
-        { id: expect.stringMatching(/^ben_/), name: "Holding Ltd", type: "business", country: "GB", roles: ["shareholder"], shareSize: 35 },
+        {
+          id: expect.stringMatching(/^ben_/),
+          name: "Camille Martin",
+          type: "individual",
+          country: "FR",
+          roles: ["ubo", "director"],
+          shareSize: 50,
+        },
+        {
+          id: expect.stringMatching(/^ben_/),
+          name: "Holding Ltd",
+          type: "business",
+          country: "GB",
+          roles: ["shareholder"],
+          shareSize: 35,
+        },
       ],
       agreements: [
-        { submissionId: submission.id, documentSetId: "terms-v1", ipAddress: "203.0.113.7", acceptedAt: "2026-11-01T10:00:00.000Z" },
+        {
+          submissionId: submission.id,
+          documentSetId: "terms-v1",
+          ipAddress: "203.0.113.7",
+          acceptedAt: "2026-11-01T10:00:00.000Z",
+        },
         { submissionId: submission.id, documentSetId: "privacy-v2", ipAddress: null, acceptedAt: expect.any(String) },
       ],
     });
@@ -47,8 +74,14 @@ describe("GET /v1/kyc/submissions/{submissionId}", () => {
 
   it("200 with empty lists for a submission without owners or agreements, by an employee session", async () => {
     const { session, account } = await signedInEmployee();
-    const submission = await withScope({ platformId: account.id, accountId: account.id }, () => createKycSubmission({ type: "individual" }));
-    const response = await call(GET, { session, params: { submissionId: submission.id }, path: `/v1/kyc/submissions/${submission.id}` });
+    const submission = await withScope({ platformId: account.id, accountId: account.id }, () =>
+      createKycSubmission({ type: "individual" }),
+    );
+    const response = await call(GET, {
+      session,
+      params: { submissionId: submission.id },
+      path: `/v1/kyc/submissions/${submission.id}`,
+    });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ beneficiaryCount: 0, totalShare: 0, beneficiaries: [], agreements: [] });
   });

@@ -5,9 +5,16 @@ import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
 import { POST } from "./route";
 
-const create = (options: Parameters<typeof call>[1]) => call(POST, { method: "POST", path: "/v1/sandbox/kyc/submissions", ...options });
+const create = (options: Parameters<typeof call>[1]) =>
+  call(POST, { method: "POST", path: "/v1/sandbox/kyc/submissions", ...options });
 
-const owner = (overrides: object = {}) => ({ type: "individual", country: "DE", roles: ["ubo"], shareSize: 25, ...overrides });
+const owner = (overrides: object = {}) => ({
+  type: "individual",
+  country: "DE",
+  roles: ["ubo"],
+  shareSize: 25,
+  ...overrides,
+});
 
 describe("POST /v1/sandbox/kyc/submissions", () => {
   it("201: a submitted submission with its beneficiaries, stored for the caller's account and audited", async () => {
@@ -30,13 +37,29 @@ describe("POST /v1/sandbox/kyc/submissions", () => {
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       beneficiaries: [
-        { id: expect.stringMatching(/^ben_/), name: null, type: "business", country: "GB", roles: ["shareholder", "ubo"], shareSize: 74.99 },
-        { id: expect.stringMatching(/^ben_/), name: "Dir", type: "individual", country: "FR", roles: ["director", "representative"], shareSize: 0 },
+        {
+          id: expect.stringMatching(/^ben_/),
+          name: null,
+          type: "business",
+          country: "GB",
+          roles: ["shareholder", "ubo"],
+          shareSize: 74.99,
+        },
+        {
+          id: expect.stringMatching(/^ben_/),
+          name: "Dir",
+          type: "individual",
+          country: "FR",
+          roles: ["director", "representative"],
+          shareSize: 0,
+        },
       ],
     });
     const rows = await db().beneficiary.findMany({ where: { submissionId: response.body.id } });
     expect(rows.map((row) => row.accountId)).toEqual([account.id, account.id]);
-    expect((await db().kycSubmission.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(account.id);
+    expect((await db().kycSubmission.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(
+      account.id,
+    );
     const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "sandbox.kyc_submission.create" } });
     expect(audit).toMatchObject({ actorId: key.id, targetId: response.body.id, status: 201 });
   });
@@ -50,14 +73,24 @@ describe("POST /v1/sandbox/kyc/submissions", () => {
       return response.body.beneficiaries;
     };
     expect(await beneficiariesOf({ type: "individual" })).toEqual([]);
-    expect(await beneficiariesOf({ type: "business", beneficiaries: Array.from({ length: 50 }, () => owner({ shareSize: 2 })) })).toHaveLength(50);
-    await beneficiariesOf({ type: "business", beneficiaries: [33.33, 33.33, 33.34].map((shareSize) => owner({ shareSize })) });
+    expect(
+      await beneficiariesOf({
+        type: "business",
+        beneficiaries: Array.from({ length: 50 }, () => owner({ shareSize: 2 })),
+      }),
+    ).toHaveLength(50);
+    await beneficiariesOf({
+      type: "business",
+      beneficiaries: [33.33, 33.33, 33.34].map((shareSize) => owner({ shareSize })),
+    });
   });
 
   it("201 by an employee session, and for a sub-account with Service-Account-Id", async () => {
     const { session, account } = await signedInEmployee();
     expect((await create({ session, body: { type: "individual" } })).status).toBe(201);
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     const response = await create({ session, body: { type: "individual" }, headers: { "service-account-id": sub.id } });
     expect(response.status).toBe(201);
     expect((await db().kycSubmission.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(sub.id);

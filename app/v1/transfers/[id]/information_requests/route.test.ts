@@ -7,7 +7,6 @@ import { call } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
 import { GET } from "./route";
 
-
 const list = (apiKey: string, id: string, headers?: Record<string, string>) =>
   call(GET, { apiKey, params: { id }, path: `/v1/transfers/${id}/information_requests`, headers });
 
@@ -16,10 +15,20 @@ describe("GET /v1/transfers/{id}/information_requests", () => {
     const { apiKey, scope } = await platformWithKey();
     const transfer = await bareTransferIn(scope);
     const other = await bareTransferIn(scope);
-    const first = await withScope(scope, () => raiseInformationRequest({ kind: "due_diligence", transferId: transfer.id }));
-    const second = await withScope(scope, () => raiseInformationRequest({ kind: "endorsement", transferId: transfer.id }));
-    await db().informationRequest.update({ where: { id: first.id }, data: { createdAt: new Date("2026-11-01T10:00:00Z") } });
-    await db().informationRequest.update({ where: { id: second.id }, data: { createdAt: new Date("2026-11-02T10:00:00Z") } });
+    const first = await withScope(scope, () =>
+      raiseInformationRequest({ kind: "due_diligence", transferId: transfer.id }),
+    );
+    const second = await withScope(scope, () =>
+      raiseInformationRequest({ kind: "endorsement", transferId: transfer.id }),
+    );
+    await db().informationRequest.update({
+      where: { id: first.id },
+      data: { createdAt: new Date("2026-11-01T10:00:00Z") },
+    });
+    await db().informationRequest.update({
+      where: { id: second.id },
+      data: { createdAt: new Date("2026-11-02T10:00:00Z") },
+    });
     await withScope(scope, () => raiseInformationRequest({ kind: "endorsement", transferId: other.id }));
     await withScope(scope, () => raiseInformationRequest({ kind: "endorsement" }));
     const response = await list(apiKey, transfer.id);
@@ -27,7 +36,13 @@ describe("GET /v1/transfers/{id}/information_requests", () => {
     expect(Array.isArray(response.body)).toBe(true);
     expect(response.body.map((item) => item.id)).toEqual([first.id, second.id]);
     expect(response.body[0]).toEqual(
-      raisedRequest({ id: first.id, kind: "due_diligence", transferId: transfer.id, submissionId: null, createdAt: "2026-11-01T10:00:00.000Z" }),
+      raisedRequest({
+        id: first.id,
+        kind: "due_diligence",
+        transferId: transfer.id,
+        submissionId: null,
+        createdAt: "2026-11-01T10:00:00.000Z",
+      }),
     );
   });
 
@@ -41,7 +56,9 @@ describe("GET /v1/transfers/{id}/information_requests", () => {
 
   it("200 for a sub-account's transfer with Service-Account-Id, 404 without it", async () => {
     const { apiKey, account } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     const subScope = { platformId: account.id, accountId: sub.id };
     const transfer = await bareTransferIn(subScope);
     await withScope(subScope, () => raiseInformationRequest({ kind: "endorsement", transferId: transfer.id }));

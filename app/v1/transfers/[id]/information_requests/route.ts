@@ -6,5 +6,7 @@ export const dynamic = "force-dynamic";
 
 // GET: the information requests raised against the transfer.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: route(listTransferInformationRequestsEndpoint, async ({ params }) => listTransferInformationRequests({ transferId: params.id })),
+  GET: route(listTransferInformationRequestsEndpoint, async ({ params }) =>
+    listTransferInformationRequests({ transferId: params.id }),
+  ),
 });

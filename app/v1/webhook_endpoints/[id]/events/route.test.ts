@@ -9,7 +9,11 @@ import { call } from "@/lib/testing/http";
 import { GET } from "./route";
 
 async function endpointOf(apiKey: string) {
-  const response = await call(createEndpoint, { method: "POST", apiKey, body: { url: "https://hooks.example.com/in", events: ["transfer.created"] } });
+  const response = await call(createEndpoint, {
+    method: "POST",
+    apiKey,
+    body: { url: "https://hooks.example.com/in", events: ["transfer.created"] },
+  });
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -28,7 +32,8 @@ async function deliveryOf(endpoint: { id: string; ownerId: string }, fields: Rec
   });
 }
 
-const list = (apiKey: string, id: string, query = "") => call(GET, { apiKey, params: { id }, path: `/v1/webhook_endpoints/${id}/events${query}` });
+const list = (apiKey: string, id: string, query = "") =>
+  call(GET, { apiKey, params: { id }, path: `/v1/webhook_endpoints/${id}/events${query}` });
 
 describe("GET /v1/webhook_endpoints/{id}/events", () => {
   it("200: a cursor page of the endpoint's deliveries, newest first, in the contract's shape", async () => {
@@ -73,11 +78,21 @@ describe("GET /v1/webhook_endpoints/{id}/events", () => {
   it("onlyFailed keeps given-up deliveries and those whose last attempt failed; startDate/endDate bound occurredAt", async () => {
     const { apiKey } = await platformWithKey();
     const endpoint = await endpointOf(apiKey);
-    const failed = await deliveryOf(endpoint, { status: "failed", attempts: 9, occurredAt: new Date("2026-03-01T10:00:00Z") });
-    const retrying = await deliveryOf(endpoint, { status: "pending", attempts: 2, lastError: "HTTP 500", occurredAt: new Date("2026-03-02T10:00:00Z") });
+    const failed = await deliveryOf(endpoint, {
+      status: "failed",
+      attempts: 9,
+      occurredAt: new Date("2026-03-01T10:00:00Z"),
+    });
+    const retrying = await deliveryOf(endpoint, {
+      status: "pending",
+      attempts: 2,
+      lastError: "HTTP 500",
+      occurredAt: new Date("2026-03-02T10:00:00Z"),
+    });
     await deliveryOf(endpoint, { status: "pending", attempts: 0, occurredAt: new Date("2026-03-03T10:00:00Z") });
     await deliveryOf(endpoint, { status: "delivered", attempts: 1, occurredAt: new Date("2026-03-04T10:00:00Z") });
-    const ids = async (query: string) => ((await list(apiKey, endpoint.id, query)).body.items as { id: string }[]).map((item) => item.id);
+    const ids = async (query: string) =>
+      ((await list(apiKey, endpoint.id, query)).body.items as { id: string }[]).map((item) => item.id);
     expect(await ids("?onlyFailed=true")).toEqual([retrying.id, failed.id]);
     expect(await ids("?onlyFailed=false")).toHaveLength(4);
     expect(await ids("?startDate=2026-03-02&endDate=2026-03-03")).toHaveLength(2);
@@ -101,12 +116,22 @@ describe("GET /v1/webhook_endpoints/{id}/events", () => {
 
 describe("POST /v1/webhook_endpoints/{id}/events/{eventId}/retry", () => {
   const retryOf = (apiKey: string, id: string, eventId: string) =>
-    call(retry, { method: "POST", apiKey, params: { id, eventId }, path: `/v1/webhook_endpoints/${id}/events/${eventId}/retry` });
+    call(retry, {
+      method: "POST",
+      apiKey,
+      params: { id, eventId },
+      path: `/v1/webhook_endpoints/${id}/events/${eventId}/retry`,
+    });
 
   it("200: the delivery queued now (pending), attempts kept", async () => {
     const { apiKey } = await platformWithKey();
     const endpoint = await endpointOf(apiKey);
-    const failed = await deliveryOf(endpoint, { status: "failed", attempts: 9, lastError: "HTTP 500", nextAttemptAt: null });
+    const failed = await deliveryOf(endpoint, {
+      status: "failed",
+      attempts: 9,
+      lastError: "HTTP 500",
+      nextAttemptAt: null,
+    });
     const before = Date.now();
     const response = await retryOf(apiKey, endpoint.id, failed.id);
     expect(response.status).toBe(200);
@@ -137,7 +162,12 @@ describe("POST /v1/webhook_endpoints/{id}/events/{eventId}/retry", () => {
 
 describe("POST /v1/webhook_endpoints/{id}/test", () => {
   const testOf = (options: Parameters<typeof call>[1] & { id: string }) =>
-    call(sendTest, { method: "POST", params: { id: options.id }, path: `/v1/webhook_endpoints/${options.id}/test`, ...options });
+    call(sendTest, {
+      method: "POST",
+      params: { id: options.id },
+      path: `/v1/webhook_endpoints/${options.id}/test`,
+      ...options,
+    });
 
   it("201: a webhook.test delivery for this endpoint only, due now, even when it did not subscribe to webhook.test", async () => {
     const { apiKey } = await platformWithKey();

@@ -8,7 +8,11 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(sendTestWebhookEndpoint, async ({ actor, params, audit }) => {
     const delivery = await sendTestEvent({ id: params.id, viewer: actor });
-    audit.details = { eventId: delivery.id, eventType: delivery.eventType, webhookEndpointId: delivery.webhookEndpointId };
+    audit.details = {
+      eventId: delivery.id,
+      eventType: delivery.eventType,
+      webhookEndpointId: delivery.webhookEndpointId,
+    };
     return delivery;
   }),
 });

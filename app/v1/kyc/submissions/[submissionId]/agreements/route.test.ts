@@ -10,13 +10,21 @@ import { POST } from "./route";
 const submissionIn = (scope: Scope) => withScope(scope, () => createKycSubmission({ type: "individual" }));
 
 const accept = (submissionId: string, options: Parameters<typeof call>[1]) =>
-  call(POST, { method: "POST", params: { submissionId }, path: `/v1/kyc/submissions/${submissionId}/agreements`, ...options });
+  call(POST, {
+    method: "POST",
+    params: { submissionId },
+    path: `/v1/kyc/submissions/${submissionId}/agreements`,
+    ...options,
+  });
 
 describe("POST /v1/kyc/submissions/{submissionId}/agreements", () => {
   it("201: the acceptance with its normalised IP address, stored and audited", async () => {
     const { apiKey, scope, key } = await platformWithKey();
     const submission = await submissionIn(scope);
-    const response = await accept(submission.id, { apiKey, body: { documentSetId: "terms-2026.11:v2", ipAddress: "::ffff:203.0.113.7" } });
+    const response = await accept(submission.id, {
+      apiKey,
+      body: { documentSetId: "terms-2026.11:v2", ipAddress: "::ffff:203.0.113.7" },
+    });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       submissionId: submission.id,
@@ -26,7 +34,11 @@ describe("POST /v1/kyc/submissions/{submissionId}/agreements", () => {
     });
     expect(Math.abs(Date.parse(response.body.acceptedAt) - Date.now())).toBeLessThan(5_000);
     const row = await db().agreement.findFirstOrThrow({ where: { submissionId: submission.id } });
-    expect(row).toMatchObject({ accountId: scope.accountId, documentSetId: "terms-2026.11:v2", ipAddress: "203.0.113.7" });
+    expect(row).toMatchObject({
+      accountId: scope.accountId,
+      documentSetId: "terms-2026.11:v2",
+      ipAddress: "203.0.113.7",
+    });
     const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "kyc.accept_agreement" } });
     expect(audit).toMatchObject({ actorId: key.id, targetId: submission.id, status: 201 });
     expect(audit.details).toEqual({ documentSetId: "terms-2026.11:v2" });
@@ -38,7 +50,10 @@ describe("POST /v1/kyc/submissions/{submissionId}/agreements", () => {
     const without = await accept(submission.id, { apiKey, body: { documentSetId: "privacy" } });
     expect(without.status).toBe(201);
     expect(without.body.ipAddress).toBeNull();
-    const v6 = await accept(submission.id, { apiKey, body: { documentSetId: "terms", ipAddress: "2001:DB8:0:0:0:0:0:1" } });
+    const v6 = await accept(submission.id, {
+      apiKey,
+      body: { documentSetId: "terms", ipAddress: "2001:DB8:0:0:0:0:0:1" },
+    });
     expect(v6.body.ipAddress).toBe("2001:db8::1");
     const staff = await signedInEmployee();
     const own = await submissionIn({ platformId: staff.account.id, accountId: staff.account.id });
@@ -47,10 +62,16 @@ describe("POST /v1/kyc/submissions/{submissionId}/agreements", () => {
 
   it("201 for a sub-account's submission with Service-Account-Id, 404 without it", async () => {
     const { apiKey, account } = await platformWithKey();
-    const sub = await db().account.create({ data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" } });
+    const sub = await db().account.create({
+      data: { id: newId("acct"), platformId: account.id, parentId: account.id, name: "Sub" },
+    });
     const submission = await submissionIn({ platformId: account.id, accountId: sub.id });
     expect((await accept(submission.id, { apiKey, body: { documentSetId: "terms" } })).status).toBe(404);
-    const response = await accept(submission.id, { apiKey, body: { documentSetId: "terms" }, headers: { "service-account-id": sub.id } });
+    const response = await accept(submission.id, {
+      apiKey,
+      body: { documentSetId: "terms" },
+      headers: { "service-account-id": sub.id },
+    });
     expect(response.status).toBe(201);
   });
 
@@ -81,7 +102,10 @@ describe("POST /v1/kyc/submissions/{submissionId}/agreements", () => {
     const { apiKey, scope } = await platformWithKey();
     const submission = await submissionIn(scope);
     const body = { documentSetId: "race" };
-    const responses = await Promise.all([accept(submission.id, { apiKey, body }), accept(submission.id, { apiKey, body })]);
+    const responses = await Promise.all([
+      accept(submission.id, { apiKey, body }),
+      accept(submission.id, { apiKey, body }),
+    ]);
     expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
     expect(responses.find((response) => response.status === 409)!.body.message).toContain("race");
   });

@@ -6,5 +6,7 @@ export const dynamic = "force-dynamic";
 
 // POST: record the applicant's acceptance of an agreement document set.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(acceptAgreementEndpoint, async ({ params, body }) => acceptAgreement({ submissionId: params.submissionId, ...body })),
+  POST: route(acceptAgreementEndpoint, async ({ params, body }) =>
+    acceptAgreement({ submissionId: params.submissionId, ...body }),
+  ),
 });

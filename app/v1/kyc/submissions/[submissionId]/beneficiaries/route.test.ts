@@ -21,13 +21,39 @@ describe("GET /v1/kyc/submissions/{submissionId}/beneficiaries", () => {
         ],
       }),
     );
-    await withScope(scope, () => createKycSubmission({ type: "business", beneficiaries: [{ type: "individual", country: "IT", roles: ["ubo"], shareSize: 100 }] }));
+    await withScope(scope, () =>
+      createKycSubmission({
+        type: "business",
+        beneficiaries: [{ type: "individual", country: "IT", roles: ["ubo"], shareSize: 100 }],
+      }),
+    );
     const response = await list(submission.id, apiKey);
     expect(response.status).toBe(200);
     expect(response.body).toEqual([
-      { id: expect.stringMatching(/^ben_[a-z0-9]{20}$/), name: null, type: "individual", country: "FR", roles: ["ubo", "shareholder"], shareSize: 62.5 },
-      { id: expect.any(String), name: "Holding Ltd", type: "business", country: "GB", roles: ["shareholder"], shareSize: 37.5 },
-      { id: expect.any(String), name: "Dana Director", type: "individual", country: "DE", roles: ["director"], shareSize: 0 },
+      {
+        id: expect.stringMatching(/^ben_[a-z0-9]{20}$/),
+        name: null,
+        type: "individual",
+        country: "FR",
+        roles: ["ubo", "shareholder"],
+        shareSize: 62.5,
+      },
+      {
+        id: expect.any(String),
+        name: "Holding Ltd",
+        type: "business",
+        country: "GB",
+        roles: ["shareholder"],
+        shareSize: 37.5,
+      },
+      {
+        id: expect.any(String),
+        name: "Dana Director",
+        type: "individual",
+        country: "DE",
+        roles: ["director"],
+        shareSize: 0,
+      },
     ]);
   });
 
@@ -51,7 +77,10 @@ describe("GET /v1/kyc/submissions/{submissionId}/beneficiaries", () => {
     const mine = await platformWithKey();
     const theirs = await platformWithKey();
     const submission = await withScope(theirs.scope, () =>
-      createKycSubmission({ type: "business", beneficiaries: [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100 }] }),
+      createKycSubmission({
+        type: "business",
+        beneficiaries: [{ type: "individual", country: "NL", roles: ["ubo"], shareSize: 100 }],
+      }),
     );
     for (const id of ["sub_doesnotexist", "sub_UPPER", submission.id]) {
       const response = await list(id, mine.apiKey);

@@ -9,14 +9,19 @@ import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 import { createVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
 import { POST } from "./route";
 
-const payIn = (idOrKey: string, options: Parameters<typeof call>[1]) => call(POST, { method: "POST", params: { idOrKey }, ...options });
-const openAccount = (scope: Scope, currency = "EUR", key?: string) => withScope(scope, () => createVirtualAccount({ currency, key }));
+const payIn = (idOrKey: string, options: Parameters<typeof call>[1]) =>
+  call(POST, { method: "POST", params: { idOrKey }, ...options });
+const openAccount = (scope: Scope, currency = "EUR", key?: string) =>
+  withScope(scope, () => createVirtualAccount({ currency, key }));
 
 describe("POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in", () => {
   it("201 by id: a completed pay_in transaction of the virtual account, listed in /v1/transactions", async () => {
     const { apiKey, scope } = await platformWithKey();
     const account = await openAccount(scope);
-    const response = await payIn(account.id, { apiKey, body: { amount: "125.50", currency: "EUR", walletAddress: "0xAbC123" } });
+    const response = await payIn(account.id, {
+      apiKey,
+      body: { amount: "125.50", currency: "EUR", walletAddress: "0xAbC123" },
+    });
     expectCreated(response, /^txn_[a-z0-9]+$/, {
       virtualAccountId: account.id,
       walletAddress: "0xAbC123",
@@ -40,11 +45,17 @@ describe("POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in", () => {
   it("201 for a sub-account's virtual account with Service-Account-Id", async () => {
     const { apiKey, scope } = await platformWithKey();
     const sub = await withScope(scope, async () =>
-      tenantDb().account.create({ data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" } }),
+      tenantDb().account.create({
+        data: { id: newId("acct"), platformId: scope.platformId, parentId: scope.accountId, name: "Sub" },
+      }),
     );
     const account = await openAccount({ platformId: scope.platformId, accountId: sub.id }, "EUR", "sub-va");
     expect((await payIn("sub-va", { apiKey, body: { amount: "1", currency: "EUR" } })).status).toBe(404);
-    const response = await payIn("sub-va", { apiKey, headers: { "service-account-id": sub.id }, body: { amount: "1", currency: "EUR" } });
+    const response = await payIn("sub-va", {
+      apiKey,
+      headers: { "service-account-id": sub.id },
+      body: { amount: "1", currency: "EUR" },
+    });
     expect(response.status).toBe(201);
     expect(response.body.virtualAccountId).toBe(account.id);
     expect((await db().transaction.findUniqueOrThrow({ where: { id: response.body.id } })).accountId).toBe(sub.id);
@@ -67,7 +78,10 @@ describe("POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in", () => {
     const account = await openAccount(scope, "EUR");
     const response = await payIn(account.id, { apiKey, body: { amount: "5", currency: "USD" } });
     expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({ error_code: "err_validation", details: { currency: expect.stringContaining("EUR") } });
+    expect(response.body).toMatchObject({
+      error_code: "err_validation",
+      details: { currency: expect.stringContaining("EUR") },
+    });
   });
 
   it("422 naming each bad field", async () => {
