@@ -1,5 +1,5 @@
 import { currentTransaction, db } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/errors";
+import { createOrConflict, isUniqueViolation } from "@/lib/db/errors";
 import { onSqliteConnection } from "@/lib/db/sqlite";
 import type { OpenTransaction } from "@/lib/request-context";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -104,12 +104,8 @@ export async function deferredInsert(
 ): Promise<void> {
   const open = currentTransaction();
   if (databaseProvider() !== "postgresql" || !open) {
-    try {
-      await rawExecute(sql, params);
-    } catch (error) {
-      if (conflict && isUniqueViolation(error)) throw conflict();
-      throw error;
-    }
+    const insert = () => rawExecute(sql, params);
+    await (conflict ? createOrConflict(insert, conflict) : insert());
     return;
   }
   const table = /^\s*INSERT\s+INTO\s+"(\w+)"/i.exec(sql)?.[1];
