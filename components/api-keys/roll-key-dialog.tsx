@@ -121,9 +121,9 @@ function OldSecretNotice({ oldKey, overlapSeconds }: { oldKey: ApiKey; overlapSe
   const keys = useApiKeys();
   const fresh = keys.data?.find((key) => key.id === oldKey.id);
   // The notice says how things stand when it renders: the clock is read on each render on purpose.
-  // eslint-disable-next-line react-hooks/purity
   const stopsAt =
     fresh?.expiresAt ??
+    // eslint-disable-next-line react-hooks/purity
     new Date(Math.min(Date.now() + overlapSeconds * 1000, Date.parse(oldKey.expiresAt))).toISOString();
   return (
     <p className="alert info" role="note" style={{ margin: 0 }}>

@@ -41,8 +41,8 @@ export type ApiOptions<E extends Endpoint> = ParamsOption<E> &
   };
 
 /** The options argument may be left out where nothing in it is required. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
 export type ApiArgs<E extends Endpoint> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
   {} extends ApiOptions<E> ? [options?: ApiOptions<E>] : [options: ApiOptions<E>];
 
 /**

@@ -13,8 +13,8 @@ type QuerySettings<E extends Endpoint> = {
 };
 type QueryOptions<E extends Endpoint> = ApiOptions<E> & QuerySettings<E>;
 /** The options may be left out where nothing in them is required (no path parameters). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
 type QueryArgs<E extends Endpoint> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
   {} extends QueryOptions<E> ? [options?: QueryOptions<E>] : [options: QueryOptions<E>];
 
 /** A GET endpoint's answer through react-query, keyed by its path (lib/client/query-keys.ts). */
@@ -39,8 +39,8 @@ type CursorSettings = {
   from?: string;
 };
 type CursorOptions<E extends Endpoint> = QueryOptions<E> & CursorSettings;
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
 type CursorArgs<E extends Endpoint> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
   {} extends CursorOptions<E> ? [options?: CursorOptions<E>] : [options: CursorOptions<E>];
 
 /**
