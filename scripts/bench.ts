@@ -617,22 +617,12 @@ async function countStatements(
 
 let pgWriteCounter = 0;
 
-/**
- * POST /v1/delegated_users, a new externalId each, at `connections` split evenly over the servers
- * (loaded at the same moment), after a 2 s warm-up: successful writes per second, summed over the
- * servers, and the latency of every successful write (p50 and p99 over all servers together).
- */
-async function loadWrites(
-  name: string,
-  servers: { baseURL: string; pid: number }[],
-  connections: number,
-  secret: string,
-): Promise<WriteLoad> {
-  const baseURLs = servers.map((server) => server.baseURL);
-  const options = (baseURL: string): autocannon.Options => ({
+/** The autocannon options of a write load on one server: POST /v1/delegated_users, a new externalId each. */
+function writeOptionsOf(baseURL: string, connections: number, secret: string): autocannon.Options {
+  return {
     url: `${baseURL}/v1/delegated_users`,
     method: "POST",
-    connections: connections / baseURLs.length,
+    connections,
     headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
     requests: [
       {
@@ -642,15 +632,53 @@ async function loadWrites(
         }),
       },
     ],
-  });
-  await Promise.all(baseURLs.map((baseURL) => autocannon({ ...options(baseURL), duration: 2 })));
-  const latencies: number[] = [];
+  };
+}
+
+/** CPU counters read just before a load: the servers', PostgreSQL's, the bench's, the machine's, and the clock. */
+type CpuSnapshot = {
+  servers: number[];
+  postgresql: number;
+  bench: NodeJS.CpuUsage;
+  machine: { total: number; idle: number };
+  startedAt: number;
+};
+
+/** What a load cost since `before`: wall time, CPU of each server, of PostgreSQL and of the bench, machine ticks. */
+type CpuWindow = {
+  wallMs: number;
+  serverCpu: number[];
+  postgresqlCpu: number;
+  benchUsage: NodeJS.CpuUsage;
+  machineBefore: { total: number; idle: number };
+  machineAfter: { total: number; idle: number };
+};
+
+function takeCpuSnapshot(servers: { pid: number }[]): CpuSnapshot {
   const cpuBefore = servers.map((server) => cpuMs(server.pid));
   const postgresqlBefore = postgresqlCpuMs();
   const benchBefore = process.cpuUsage();
   const machineBefore = machineTicks();
   const startedAt = performance.now();
-  const results = await Promise.all(
+  return { servers: cpuBefore, postgresql: postgresqlBefore, bench: benchBefore, machine: machineBefore, startedAt };
+}
+
+function cpuWindowOf(before: CpuSnapshot, servers: { pid: number }[]): CpuWindow {
+  const wallMs = performance.now() - before.startedAt;
+  const serverCpu = servers.map((server, i) => cpuMs(server.pid) - before.servers[i]!);
+  const postgresqlCpu = postgresqlCpuMs() - before.postgresql;
+  const benchUsage = process.cpuUsage(before.bench);
+  const machineAfter = machineTicks();
+  return { wallMs, serverCpu, postgresqlCpu, benchUsage, machineBefore: before.machine, machineAfter };
+}
+
+/** Runs one timed load per server at the same moment, pushing the latency of every successful write. */
+function runWriteLoads(
+  baseURLs: string[],
+  options: (baseURL: string) => autocannon.Options,
+  latencies: number[],
+): Promise<autocannon.Result[]> {
+  return Promise.all(
     baseURLs.map(
       (baseURL) =>
         new Promise<autocannon.Result>((resolve, reject) => {
@@ -663,16 +691,22 @@ async function loadWrites(
         }),
     ),
   );
-  const wallMs = performance.now() - startedAt;
-  const serverCpu = servers.map((server, i) => cpuMs(server.pid) - cpuBefore[i]!);
-  const postgresqlCpu = postgresqlCpuMs() - postgresqlBefore;
-  const benchUsage = process.cpuUsage(benchBefore);
-  const machineAfter = machineTicks();
+}
+
+/** The row of a write load: its results summed over the servers, latencies over all of them together. */
+function writeLoadOf(
+  name: string,
+  connections: number,
+  results: autocannon.Result[],
+  latencies: number[],
+  cpu: CpuWindow,
+): WriteLoad {
+  const { wallMs, serverCpu, postgresqlCpu, benchUsage, machineBefore, machineAfter } = cpu;
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   const written = sum(results.map((result) => result["2xx"]));
-  const row: WriteLoad = {
+  return {
     name,
-    instances: baseURLs.length,
+    instances: results.length,
     connections,
     writesPerSecond: Math.round(sum(results.map((result) => result["2xx"] / result.duration)) * 10) / 10,
     p50: latencies.length ? Math.round(percentile(latencies, 50) * 10) / 10 : 0,
@@ -688,13 +722,75 @@ async function loadWrites(
       Math.round((1 - (machineAfter.idle - machineBefore.idle) / (machineAfter.total - machineBefore.total)) * 100) /
       100,
   };
+}
+
+function printWriteLoad(row: WriteLoad) {
   console.log(
-    `${name.padEnd(44)} ${row.writesPerSecond.toFixed(1).padStart(7)} writes/s   p50 ${row.p50.toFixed(1).padStart(6)} ms   p99 ${row.p99.toFixed(1).padStart(6)} ms   non-2xx ${row.non2xx}   errors ${row.errors}   server CPU ${row.serverCpuMsPerWrite.toFixed(2)} ms/write, busy ${Math.round(row.serverBusy * 100)} % of a core`,
+    `${row.name.padEnd(44)} ${row.writesPerSecond.toFixed(1).padStart(7)} writes/s   p50 ${row.p50.toFixed(1).padStart(6)} ms   p99 ${row.p99.toFixed(1).padStart(6)} ms   non-2xx ${row.non2xx}   errors ${row.errors}   server CPU ${row.serverCpuMsPerWrite.toFixed(2)} ms/write, busy ${Math.round(row.serverBusy * 100)} % of a core`,
   );
   console.log(
     `${"".padEnd(44)} PostgreSQL CPU ${row.postgresqlCpuMsPerWrite.toFixed(2)} ms/write, load generator and proxy ${row.benchCpuMsPerWrite.toFixed(2)} ms/write; machine ${Math.round(row.machineBusy * 100)} % busy (${CPUS} CPUs)`,
   );
+}
+
+/**
+ * POST /v1/delegated_users, a new externalId each, at `connections` split evenly over the servers
+ * (loaded at the same moment), after a 2 s warm-up: successful writes per second, summed over the
+ * servers, and the latency of every successful write (p50 and p99 over all servers together).
+ */
+async function loadWrites(
+  name: string,
+  servers: { baseURL: string; pid: number }[],
+  connections: number,
+  secret: string,
+): Promise<WriteLoad> {
+  const baseURLs = servers.map((server) => server.baseURL);
+  const options = (baseURL: string) => writeOptionsOf(baseURL, connections / baseURLs.length, secret);
+  await Promise.all(baseURLs.map((baseURL) => autocannon({ ...options(baseURL), duration: 2 })));
+  const latencies: number[] = [];
+  const before = takeCpuSnapshot(servers);
+  const results = await runWriteLoads(baseURLs, options, latencies);
+  const row = writeLoadOf(name, connections, results, latencies, cpuWindowOf(before, servers));
+  printWriteLoad(row);
   return row;
+}
+
+/** The database at `url` reached through the delay proxy listening on `port`. */
+function proxiedDatabaseOf(url: string, port: number): BenchDatabase {
+  const proxiedUrl = new URL(url);
+  proxiedUrl.hostname = "127.0.0.1";
+  proxiedUrl.port = String(port);
+  return { label: "PostgreSQL", url: proxiedUrl.toString() };
+}
+
+/**
+ * Writes/s at 1 and at CONNECTIONS connections to the first server, then at CONNECTIONS split over it and a
+ * second one (started only then), and the ratios between them.
+ */
+async function measureWriteLoads(
+  first: { baseURL: string; pid: number },
+  startSecond: () => Promise<{ baseURL: string; pid: number }>,
+  secret: string,
+) {
+  console.log(`\nPOST /v1/delegated_users, ${DURATION} s each (after 2 s to warm up)\n`);
+  const oneConnection = await loadWrites("1 connection, one server", [first], 1, secret);
+  const sixteenConnections = await loadWrites(`${CONNECTIONS} connections, one server`, [first], CONNECTIONS, secret);
+  const second = await startSecond();
+  const twoInstances = await loadWrites(
+    `${CONNECTIONS} connections over two servers (${CONNECTIONS / 2} each)`,
+    [first, second],
+    CONNECTIONS,
+    secret,
+  );
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  const ratios = {
+    sixteenToOne: ratio(sixteenConnections.writesPerSecond, oneConnection.writesPerSecond),
+    twoInstancesToOne: ratio(twoInstances.writesPerSecond, sixteenConnections.writesPerSecond),
+  };
+  console.log(
+    `\nRatios: ${CONNECTIONS} connections / 1: ${ratios.sixteenToOne}; two servers / one (${CONNECTIONS} connections): ${ratios.twoInstancesToOne}`,
+  );
+  return { writes: { oneConnection, sixteenConnections, twoInstances }, ratios };
 }
 
 /**
@@ -718,10 +814,7 @@ async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
   const servers: ChildProcess[] = [];
   try {
     const { secret } = await withDatabase(database, seedPlatform);
-    const proxiedUrl = new URL(database.url);
-    proxiedUrl.hostname = "127.0.0.1";
-    proxiedUrl.port = String(proxy.port);
-    const proxied: BenchDatabase = { label: "PostgreSQL", url: proxiedUrl.toString() };
+    const proxied = proxiedDatabaseOf(database.url, proxy.port);
     const roundTripMs = { direct: await selectRoundTrip(database.url), proxied: await selectRoundTrip(proxied.url) };
     console.log(
       `\nPostgreSQL writes through a delay proxy of ${PG_DELAY_MS} ms each way (SELECT 1 round trip: ${roundTripMs.direct} ms direct, ${roundTripMs.proxied} ms through the proxy)\n`,
@@ -736,32 +829,8 @@ async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
     };
     const first = await startInstance("a");
     const statements = await countPgStatements(proxy, first.baseURL, secret);
-
-    console.log(`\nPOST /v1/delegated_users, ${DURATION} s each (after 2 s to warm up)\n`);
-    const oneConnection = await loadWrites("1 connection, one server", [first], 1, secret);
-    const sixteenConnections = await loadWrites(`${CONNECTIONS} connections, one server`, [first], CONNECTIONS, secret);
-    const second = await startInstance("b");
-    const twoInstances = await loadWrites(
-      `${CONNECTIONS} connections over two servers (${CONNECTIONS / 2} each)`,
-      [first, second],
-      CONNECTIONS,
-      secret,
-    );
-    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-    const ratios = {
-      sixteenToOne: ratio(sixteenConnections.writesPerSecond, oneConnection.writesPerSecond),
-      twoInstancesToOne: ratio(twoInstances.writesPerSecond, sixteenConnections.writesPerSecond),
-    };
-    console.log(
-      `\nRatios: ${CONNECTIONS} connections / 1: ${ratios.sixteenToOne}; two servers / one (${CONNECTIONS} connections): ${ratios.twoInstancesToOne}`,
-    );
-    return {
-      delayMs: PG_DELAY_MS,
-      roundTripMs,
-      statements,
-      writes: { oneConnection, sixteenConnections, twoInstances },
-      ratios,
-    };
+    const { writes, ratios } = await measureWriteLoads(first, () => startInstance("b"), secret);
+    return { delayMs: PG_DELAY_MS, roundTripMs, statements, writes, ratios };
   } finally {
     for (const child of servers) await stop(child);
     await proxy.close();
@@ -968,51 +1037,46 @@ function deepCursorOf(
   return encodeCursor({ createdAt: new Date(row.createdAt), id: row.id, order: "desc" });
 }
 
-/** The long section on SQLite: routes at 1k rows, then at 1M rows seeded straight into the file. */
-async function measureSqliteRoutes(platformId: string, secret: string) {
-  const auth = { authorization: `Bearer ${secret}` };
-  // The long section on SQLite: bulk rows written straight into the file, as a migration or import would.
-  const sqlite = new Database(dbFile);
-  sqlite.pragma("journal_mode = WAL");
+/** The bench's EUR virtual account, written straight into the file; its id. */
+function createVirtualAccount(sqlite: Database.Database, platformId: string): string {
   const virtualAccountId = fastId("va");
   sqlite
     .prepare(
       `INSERT INTO "VirtualAccount" (id, accountId, key, currency, isActive, createdAt) VALUES (?, ?, 'BENCH-EUR', 'EUR', 1, ?)`,
     )
     .run(virtualAccountId, platformId, sqliteTime(new Date()));
-  seedTransactions(sqlite, platformId, 1_000, virtualAccountId);
-  let started = Date.now();
-  seedInformationRequests(sqlite, platformId, 100_000);
-  const seedInformationRequestsMs = Date.now() - started;
+  return virtualAccountId;
+}
 
-  const { encodeCursor } = await import("@/lib/contract/pagination");
-  const deepCursor = () => deepCursorOf(sqlite, platformId, encodeCursor);
+/** The routes at 1k transactions and 100k information requests, on the server at `baseURL`. */
+async function measureThousandRowRoutes(
+  baseURL: string,
+  auth: { authorization: string },
+  deepCursor: () => string,
+): Promise<Record<string, Result>> {
   const results: Record<string, Result> = {};
-
-  let server = await startServer(sqliteDatabase);
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per route (SQLite)\n`);
-  results.trivial = await measure("GET /healthz (framework ceiling)", { url: `${server.baseURL}/healthz` });
+  results.trivial = await measure("GET /healthz (framework ceiling)", { url: `${baseURL}/healthz` });
   results.apiKeys = await measure("GET /v1/api_keys (key-authenticated)", {
-    url: `${server.baseURL}/v1/api_keys`,
+    url: `${baseURL}/v1/api_keys`,
     headers: auth,
   });
   results.txFirst1k = await measure("GET /v1/transactions?limit=20, 1k rows", {
-    url: `${server.baseURL}/v1/transactions?limit=20`,
+    url: `${baseURL}/v1/transactions?limit=20`,
     headers: auth,
   });
   results.txDeep1k = await measure("  deep page, 1k rows", {
-    url: `${server.baseURL}/v1/transactions?limit=20&next=${deepCursor()}`,
+    url: `${baseURL}/v1/transactions?limit=20&next=${deepCursor()}`,
     headers: auth,
   });
   const today = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 180 * 86_400_000).toISOString().slice(0, 10);
   results.informationRequests = await measure("GET /v1/information_requests kind+dates, 100k", {
-    url: `${server.baseURL}/v1/information_requests?kind=due_diligence&startDate=${from}&endDate=${today}`,
+    url: `${baseURL}/v1/information_requests?kind=due_diligence&startDate=${from}&endDate=${today}`,
     headers: auth,
   });
   let counter = 0;
   results.createDelegatedUser = await measure("POST /v1/delegated_users", {
-    url: `${server.baseURL}/v1/delegated_users`,
+    url: `${baseURL}/v1/delegated_users`,
     method: "POST",
     headers: { ...auth, "content-type": "application/json" },
     requests: [
@@ -1024,6 +1088,27 @@ async function measureSqliteRoutes(platformId: string, secret: string) {
       },
     ],
   });
+  return results;
+}
+
+/** The long section on SQLite: routes at 1k rows, then at 1M rows seeded straight into the file. */
+async function measureSqliteRoutes(platformId: string, secret: string) {
+  const auth = { authorization: `Bearer ${secret}` };
+  // The long section on SQLite: bulk rows written straight into the file, as a migration or import would.
+  const sqlite = new Database(dbFile);
+  sqlite.pragma("journal_mode = WAL");
+  const virtualAccountId = createVirtualAccount(sqlite, platformId);
+  seedTransactions(sqlite, platformId, 1_000, virtualAccountId);
+  let started = Date.now();
+  seedInformationRequests(sqlite, platformId, 100_000);
+  const seedInformationRequestsMs = Date.now() - started;
+
+  const { encodeCursor } = await import("@/lib/contract/pagination");
+  const deepCursor = () => deepCursorOf(sqlite, platformId, encodeCursor);
+
+  let server = await startServer(sqliteDatabase);
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s per route (SQLite)\n`);
+  const results = await measureThousandRowRoutes(server.baseURL, auth, deepCursor);
   let peak = peakRssMb(server.child.pid!);
   await stop(server.child);
 

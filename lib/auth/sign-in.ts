@@ -35,36 +35,14 @@ export async function signIn({
 }) {
   const normalized = email.trim().toLowerCase();
   const counters = signInCounters(normalized, ip);
-  const pairKey = counters[0]!.key;
   const attempt = await takeAttempts(counters);
-
-  let employee;
-  let passwordOk: boolean;
-  try {
-    employee = await db().employee.findUnique({ where: { email: normalized }, include: { account: true } });
-    // Unknown e-mails still cost one hash, so response time does not tell which addresses exist.
-    passwordOk = employee?.passwordHash
-      ? await verifyPassword(password, employee.passwordHash)
-      : (await verifyPassword(password, await decoyPasswordHash())) && false;
-  } catch (error) {
-    // Not checked (the hashing queue was full, say): the attempt does not count.
-    await attempt.refund();
-    throw error;
-  }
+  const { employee, passwordOk } = await checkPassword(normalized, password, attempt);
   // Failures on a known e-mail are tied to that employee, so the platform's audit trail shows them.
   const attribute = (error: DomainError) => {
-    if (employee)
-      error.actor = {
-        type: "employee",
-        id: employee.id,
-        platformId: employee.account.platformId,
-        accountId: employee.accountId,
-      };
+    if (employee) error.actor = actorOf(employee);
     return error;
   };
-  if (!employee || !passwordOk || employee.status !== "active") {
-    throw attribute(new DomainError("unauthenticated", "The e-mail address or password is wrong"));
-  }
+  if (!employee || !passwordOk || employee.status !== "active") throw attribute(wrongCredentials());
   // The right password is no guess: from here on the second factor has its own throttle.
   await attempt.refund();
   try {
@@ -73,14 +51,8 @@ export async function signIn({
     throw error instanceof DomainError ? attribute(error) : error;
   }
 
-  await clearThrottle(pairKey);
+  await clearThrottle(counters[0]!.key);
   const verifiedHash = await upgradeHash(employee.id, employee.passwordHash!, password);
-  const who = {
-    type: "employee" as const,
-    id: employee.id,
-    platformId: employee.account.platformId,
-    accountId: employee.accountId,
-  };
   const { signedIn, session, cookie } = await commit(async () => {
     // Conditional on the hash just verified and on being active: a password change or a deactivation
     // that committed while this sign-in was hashing wins, and no session is made.
@@ -88,11 +60,42 @@ export async function signIn({
       where: { id: employee.id, passwordHash: verifiedHash, status: "active" },
       data: { lastLoginAt: new Date() },
     });
-    if (count !== 1) throw attribute(new DomainError("unauthenticated", "The e-mail address or password is wrong"));
+    if (count !== 1) throw attribute(wrongCredentials());
     const signedIn = await db().employee.findUniqueOrThrow({ where: { id: employee.id }, include: { account: true } });
     return { signedIn, ...(await createSession({ employeeId: employee.id, ip })) };
-  }, who);
+  }, actorOf(employee));
   return { employee: signedIn, account: signedIn.account, session, cookie };
+}
+
+const wrongCredentials = () => new DomainError("unauthenticated", "The e-mail address or password is wrong");
+
+const findEmployee = (email: string) => db().employee.findUnique({ where: { email }, include: { account: true } });
+
+type EmployeeWithAccount = NonNullable<Awaited<ReturnType<typeof findEmployee>>>;
+
+const actorOf = (employee: EmployeeWithAccount) => ({
+  type: "employee" as const,
+  id: employee.id,
+  platformId: employee.account.platformId,
+  accountId: employee.accountId,
+});
+
+/**
+ * The employee the e-mail names (if any) and whether the password is theirs. Unknown e-mails still
+ * cost one hash, so response time does not tell which addresses exist. An attempt that could not be
+ * checked (the hashing queue was full, say) does not count.
+ */
+async function checkPassword(email: string, password: string, attempt: { refund: () => Promise<void> }) {
+  try {
+    const employee = await findEmployee(email);
+    const passwordOk = employee?.passwordHash
+      ? await verifyPassword(password, employee.passwordHash)
+      : (await verifyPassword(password, await decoyPasswordHash())) && false;
+    return { employee, passwordOk };
+  } catch (error) {
+    await attempt.refund();
+    throw error;
+  }
 }
 
 /**

@@ -61,54 +61,9 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
   });
   const root: Scope = { platformId: platform.id, accountId: platform.id };
 
-  const { accounts: subAccounts, analystId } = await withScope(root, async () => {
-    await updateFeatureFlags({ accountId: platform.id, featureFlags: { named: "prefer", partner: "discourage" } });
-    const accounts = [];
-    for (const name of ["Northwind Europe", "Northwind Americas", "Northwind Marketplace"]) {
-      accounts.push(await createSubAccount({ name, parentId: platform.id }));
-    }
-    await updateFeatureFlags({ accountId: accounts[0]!.id, featureFlags: { named: "require", partner: "forbid" } });
-
-    const analyst = await inviteEmployee({
-      name: "Ava Okafor",
-      email: "ava@northwind.example",
-      role: "compliance",
-      origin,
-    });
-    const token = new URL(analyst.invitationUrl).searchParams.get("token")!;
-    await acceptInvitation({ token, password: "ava demo password 2026", ip: null });
-    await inviteEmployee({ name: "Ian Brooks", email: "ian@northwind.example", role: "developer", origin });
-
-    await issueApiKey({
-      createdBy: { type: "employee", id: owner.id },
-      name: "Payouts service",
-      expiresAt: new Date(Date.now() + 200 * DAY),
-      cidrAllowlist: ["10.20.0.0/16", "2001:db8:20::/48"],
-    });
-    await issueApiKey({
-      createdBy: { type: "employee", id: owner.id },
-      name: "Reporting",
-      expiresAt: new Date(Date.now() + 90 * DAY),
-    });
-    const old = await issueApiKey({
-      createdBy: { type: "employee", id: owner.id },
-      name: "Legacy importer",
-      expiresAt: new Date(Date.now() + 30 * DAY),
-    });
-    await revokeApiKey({ keyId: old.id });
-
-    for (let i = 0; i < 30; i++) await createDelegatedUser({ externalId: `cust_${1001 + i}` });
-    await updateApplicantProfile({
-      firstName: "Olivia",
-      lastName: "Marsh",
-      dateOfBirth: "1984-06-12",
-      nationality: "GB",
-      email: "compliance@northwind.example",
-      phone: "+442071838750",
-      address: { line1: "12 Finsbury Square", city: "London", postalCode: "EC2A 1AS", country: "GB" },
-    });
-    return { accounts, analystId: analyst.id };
-  });
+  const { accounts: subAccounts, analystId } = await withScope(root, () =>
+    seedPlatformAccount(platform.id, owner.id, origin),
+  );
 
   const reviewers = [owner.id, analystId];
   for (const [index, scope] of [
@@ -118,6 +73,57 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
     await withScope(scope, () => seedMoneyAndCompliance(rng, index, transactionsPerAccount, reviewers));
   }
   return { platform, owner, subAccounts };
+}
+
+/** The platform's own account: feature flags, sub-accounts, staff, keys, delegated users and its applicant profile. */
+async function seedPlatformAccount(platformId: string, ownerId: string, origin: string) {
+  await updateFeatureFlags({ accountId: platformId, featureFlags: { named: "prefer", partner: "discourage" } });
+  const accounts = [];
+  for (const name of ["Northwind Europe", "Northwind Americas", "Northwind Marketplace"]) {
+    accounts.push(await createSubAccount({ name, parentId: platformId }));
+  }
+  await updateFeatureFlags({ accountId: accounts[0]!.id, featureFlags: { named: "require", partner: "forbid" } });
+  const analystId = await seedStaff(origin);
+  await seedApiKeys(ownerId);
+  for (let i = 0; i < 30; i++) await createDelegatedUser({ externalId: `cust_${1001 + i}` });
+  await updateApplicantProfile({
+    firstName: "Olivia",
+    lastName: "Marsh",
+    dateOfBirth: "1984-06-12",
+    nationality: "GB",
+    email: "compliance@northwind.example",
+    phone: "+442071838750",
+    address: { line1: "12 Finsbury Square", city: "London", postalCode: "EC2A 1AS", country: "GB" },
+  });
+  return { accounts, analystId };
+}
+
+/** A compliance analyst who accepted her invitation, and a developer still invited; answers the analyst's id. */
+async function seedStaff(origin: string): Promise<string> {
+  const analyst = await inviteEmployee({
+    name: "Ava Okafor",
+    email: "ava@northwind.example",
+    role: "compliance",
+    origin,
+  });
+  const token = new URL(analyst.invitationUrl).searchParams.get("token")!;
+  await acceptInvitation({ token, password: "ava demo password 2026", ip: null });
+  await inviteEmployee({ name: "Ian Brooks", email: "ian@northwind.example", role: "developer", origin });
+  return analyst.id;
+}
+
+/** Two live keys (one with an allowlist) and a revoked one, all made by the owner. */
+async function seedApiKeys(ownerId: string) {
+  const createdBy = { type: "employee" as const, id: ownerId };
+  await issueApiKey({
+    createdBy,
+    name: "Payouts service",
+    expiresAt: new Date(Date.now() + 200 * DAY),
+    cidrAllowlist: ["10.20.0.0/16", "2001:db8:20::/48"],
+  });
+  await issueApiKey({ createdBy, name: "Reporting", expiresAt: new Date(Date.now() + 90 * DAY) });
+  const old = await issueApiKey({ createdBy, name: "Legacy importer", expiresAt: new Date(Date.now() + 30 * DAY) });
+  await revokeApiKey({ keyId: old.id });
 }
 
 const currencies = ["EUR", "USD", "GBP"] as const;
