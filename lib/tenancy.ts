@@ -13,9 +13,6 @@ export function withScope<T>(scope: Scope, work: () => T | PromiseLike<T>): Prom
   return withinContext({ scope }, async () => work());
 }
 
-/** withScope under the name the route wrapper (lib/http/route.ts) still calls it by. */
-export const inScope = withScope;
-
 /** The account of the current scope: the value a new row of an account's data carries. */
 export const scopeAccountId = () => currentScope().accountId;
 

@@ -1,6 +1,6 @@
 import { inTransaction } from "@/lib/db";
 import type { RequestState, Stage } from "@/lib/http/pipeline/request-state";
-import { inScope } from "@/lib/tenancy";
+import { withScope } from "@/lib/tenancy";
 
 /**
  * Runs `stages` in the request's tenant scope and, on a mutating route that does not run its own
@@ -13,7 +13,7 @@ export function inRequestTransaction(...stages: Stage[]): Stage {
       for (const stage of stages) await stage(state);
     };
     const work = state.inOneTransaction ? () => inTransaction(runStages) : runStages;
-    await (state.scope ? inScope(state.scope, work) : work());
+    await (state.scope ? withScope(state.scope, work) : work());
     if (state.inOneTransaction) state.committed = true;
   };
 }
