@@ -45,8 +45,15 @@ function randomHex12() {
 
 const SECURITY_HEADER_LIST = Object.entries(SECURITY_HEADERS);
 
-/** The address as printed in "Listening on ...". */
-const origin = (actualPort) => `http://${host.includes(":") ? `[${host}]` : host}:${actualPort}`;
+/**
+ * The address as printed in "Listening on ...": one a newcomer can open. A wildcard bind (`::`, the
+ * default, or `0.0.0.0`) is reached at localhost; APP_ORIGIN, when set, is how others reach it.
+ */
+const origin = (actualPort) => {
+  const wildcard = host === "::" || host === "0.0.0.0";
+  const local = `http://${wildcard ? "localhost" : host.includes(":") ? `[${host}]` : host}:${actualPort}`;
+  return process.env.APP_ORIGIN ? `${local}, served as ${process.env.APP_ORIGIN}` : local;
+};
 
 if (primary) {
   // Next.js is never loaded here: the primary only forks, watches and stops the workers.

@@ -66,3 +66,21 @@ test("a plain start keeps the sandbox off unless SANDBOX=on", async () => {
     await server.stop();
   }
 });
+
+test("the start-up log names an address a newcomer can open: localhost for a wildcard bind, APP_ORIGIN beside it", async () => {
+  const server = await startServer({ HOST: "::" });
+  try {
+    expect(server.output()).toMatch(/Listening on http:\/\/localhost:\d+\n/);
+    expect(server.output()).not.toContain("[::]");
+  } finally {
+    await server.stop();
+  }
+  const behindProxy = await startServer({ HOST: "0.0.0.0", APP_ORIGIN: "https://compliance.example.com" });
+  try {
+    expect(behindProxy.output()).toMatch(
+      /Listening on http:\/\/localhost:\d+, served as https:\/\/compliance\.example\.com\n/,
+    );
+  } finally {
+    await behindProxy.stop();
+  }
+});
