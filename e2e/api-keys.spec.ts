@@ -122,8 +122,8 @@ test.describe("API keys page", () => {
     await expect(row).toContainText("203.0.113.0/24");
     await expect(row).toContainText("2001:db8::/32");
     await expect(row).toContainText("Never");
-    // Nothing unchecked: the key holds what the API gives by default, and says who issued it.
-    await expect(row).toContainText("All default permissions");
+    // Nothing changed in the checklist: the key holds the "Read only" starting point, and says who issued it.
+    await expect(row).toContainText(/\d+ permissions, read only/);
     await expect(row).toContainText("by you");
     // Shown once: the list (and a reload) never show the secret again.
     await expect(page.getByText(secret)).toHaveCount(0);
@@ -247,15 +247,25 @@ test.describe("API keys page", () => {
     await page.goto("/api-keys");
     const { dialog, box } = await openIssueDialog(page);
 
-    // Checked at first: the API's defaults. Employees: write never is, and warns once checked.
-    for (const label of ["Transactions: read", "Webhooks: write", "Employees: read"])
-      await expect(box(label)).toBeChecked();
-    await expect(box("Employees: write")).not.toBeChecked();
+    // Checked at first: reads only (the "Read only" starting point), whatever the API's own default.
+    for (const label of ["Transactions: read", "Employees: read"]) await expect(box(label)).toBeChecked();
+    for (const label of ["Webhooks: write", "API keys: write", "Employees: write"])
+      await expect(box(label)).not.toBeChecked();
+    await expect(dialog.getByRole("button", { name: "Read only" })).toHaveAttribute("aria-pressed", "true");
+    await expect(dialog.getByRole("button", { name: "Read only" })).toHaveAccessibleDescription(/changes nothing/);
     await expect(box("Employees: write")).toBeEnabled();
     // Never offered: no key may hold them.
     await expect(dialog.getByRole("checkbox", { name: /^Settings: write$|^Roles|^Owners/ })).toHaveCount(0);
+    // "API default": what the API gives a key issued without a list, and the dialog says so.
+    await dialog.getByRole("button", { name: "API default" }).click();
+    await expect(dialog.getByRole("button", { name: "API default" })).toHaveAttribute("aria-pressed", "true");
+    await expect(dialog.getByRole("button", { name: "API default" })).toHaveAccessibleDescription(/issue keys/);
+    await expect(box("Webhooks: write")).toBeChecked();
     await expect(dialog.getByText("23 of 24 permissions chosen.")).toBeVisible();
+    // Employees: write is never part of a starting point, and warns once checked.
+    await expect(box("Employees: write")).not.toBeChecked();
     await box("Employees: write").check();
+    await expect(dialog.getByRole("button", { name: "API default" })).toHaveAttribute("aria-pressed", "false");
     await expect(dialog.getByRole("note").filter({ hasText: "lets this key invite people" })).toBeVisible();
     await snap(page, testInfo, "issue-permissions-defaults");
 
@@ -509,6 +519,7 @@ test.describe("API keys page for a developer", () => {
     await snap(page, testInfo, "developer-list");
 
     const { dialog, box } = await openIssueDialog(page);
+    await dialog.getByRole("button", { name: "API default" }).click();
     await expect(box("Webhooks: write")).toBeChecked();
     await expect(box("Sandbox: write")).toBeChecked();
     await expect(box("Employees: read")).toBeDisabled();

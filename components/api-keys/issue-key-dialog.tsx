@@ -14,7 +14,7 @@ import {
   type KeyFormValues,
 } from "@/components/api-keys/key-form";
 import { PermissionPicker } from "@/components/api-keys/permission-picker";
-import { defaultPermissionsFor } from "@/components/api-keys/permissions";
+import { readOnlyPermissionsFor } from "@/components/api-keys/permissions";
 import { apiKeysQueryKey, type ApiKeyCreated } from "@/components/api-keys/use-api-keys";
 import { useMe } from "@/components/me";
 import { StepUpForm } from "@/components/step-up-form";
@@ -43,12 +43,12 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
   const [bounds] = useState(() => expiryBounds());
   const apiForm = useApiForm<KeyFormValues, ApiKeyCreated>({
     resolver: issueKeyResolver,
-    // Checked at first: what the API would give with `permissions` left out.
+    // Checked at first: read-only (the "Read only" preset); writing is a choice the issuer makes.
     defaultValues: {
       name: "",
       expiresOn: bounds.suggested,
       cidrAllowlist: [],
-      permissions: defaultPermissionsFor(me.permissions),
+      permissions: readOnlyPermissionsFor(me.permissions),
       code: "",
     },
     submit: (values) => api(issueApiKeyEndpoint, { body: issueBody(values), totpCode: values.code.trim() }),

@@ -2,11 +2,11 @@
 
 import { useId } from "react";
 import {
-  defaultPermissionsFor,
+  PERMISSION_PRESETS,
   groupPermissions,
   offerablePermissions,
   permissionLabel,
-  readOnlyPermissionsFor,
+  presetOf,
 } from "@/components/api-keys/permissions";
 import { ROLE_LABELS } from "@/components/employees/roles";
 import { KEY_PERMISSIONS, sortPermissions, type Permission, type Role } from "@/lib/auth/permissions";
@@ -40,26 +40,36 @@ export function PermissionPicker({
         : offerable.filter((item) => item !== permission && chosen.has(item)),
     );
   const count = offerable.filter((permission) => chosen.has(permission)).length;
+  const current = presetOf(
+    offerable.filter((permission) => chosen.has(permission)),
+    held,
+  );
   const describedBy = [`${id}-count`, error?.message ? `${id}-error` : undefined].filter(Boolean).join(" ");
 
   return (
     <fieldset className="permission-picker" aria-describedby={describedBy}>
       <legend>Permissions</legend>
       <p className="hint">
-        What the key may do. The defaults are checked.
+        What the key may do. It starts read-only; pick another starting point or tick what it needs.
         {offerable.length < KEY_PERMISSIONS.length &&
           ` Greyed out: not part of your role (${ROLE_LABELS[role]}); a key never gets more than you hold.`}
       </p>
-      <div className="permission-presets" role="group" aria-label="Quick choices">
-        <button type="button" onClick={() => set(defaultPermissionsFor(held))}>
-          All defaults
-        </button>
-        <button type="button" onClick={() => set(readOnlyPermissionsFor(held))}>
-          Read only
-        </button>
-        <button type="button" onClick={() => set([])}>
-          None
-        </button>
+      <div className="permission-presets" role="group" aria-label="Starting points">
+        {PERMISSION_PRESETS.map((preset) => (
+          <button
+            key={preset.name}
+            type="button"
+            aria-pressed={current?.name === preset.name}
+            aria-labelledby={`${id}-preset-${preset.name}-label`}
+            aria-describedby={`${id}-preset-${preset.name}`}
+            onClick={() => set(preset.permissions(held))}
+          >
+            <strong id={`${id}-preset-${preset.name}-label`}>{preset.label}</strong>
+            <span id={`${id}-preset-${preset.name}`} className="preset-grants">
+              {preset.grants}
+            </span>
+          </button>
+        ))}
       </div>
       <div className="permission-groups">
         {groupPermissions(KEY_PERMISSIONS).map((group, index) => (

@@ -91,6 +91,42 @@ export const offerablePermissions = (held: readonly Permission[]) =>
 export const readOnlyPermissionsFor = (held: readonly Permission[]) =>
   offerablePermissions(held).filter((permission) => permission.endsWith(":read"));
 
+/**
+ * The issue dialog's starting points, each with what it grants. A new key starts read-only: a key
+ * that can only read cannot move money, issue keys or point webhooks elsewhere if it leaks. (The API's
+ * own default, with `permissions` left out, stays as the contract says: the "API default" preset.)
+ */
+export const PERMISSION_PRESETS = [
+  {
+    name: "read-only",
+    label: "Read only",
+    grants: "Reads what your role can read; changes nothing.",
+    permissions: readOnlyPermissionsFor,
+  },
+  {
+    name: "api-default",
+    label: "API default",
+    grants:
+      "What the API gives a key issued without a list: read and write on everything a key may hold except managing employees, so it can also issue keys and change webhooks.",
+    permissions: defaultPermissionsFor,
+  },
+  {
+    name: "none",
+    label: "None",
+    grants: "Start empty and tick only what the key needs.",
+    permissions: () => [] as Permission[],
+  },
+] as const satisfies readonly {
+  name: string;
+  label: string;
+  grants: string;
+  permissions: (held: readonly Permission[]) => Permission[];
+}[];
+
+/** The preset a choice matches exactly, or null for a custom choice. */
+export const presetOf = (chosen: readonly Permission[], held: readonly Permission[]) =>
+  PERMISSION_PRESETS.find((preset) => sameSet(sortPermissions(chosen), preset.permissions(held))) ?? null;
+
 /** One phrase for a key's permissions, for the list ("All default permissions", "3 permissions, read only"). */
 export function summarisePermissions(list: readonly Permission[]): string {
   const unique = sortPermissions(list);

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { ExpiringKeysBanner } from "@/components/api-keys/expiring-keys-banner";
 import { EditAllowlistForm } from "@/components/api-keys/edit-allowlist-form";
 import { IssueKeyDialog } from "@/components/api-keys/issue-key-dialog";
@@ -35,7 +36,12 @@ export function ApiKeysList() {
     <div className="stack">
       <PageHeader
         title="API keys"
-        description="Keys let your systems call the API. Each expires within a year, does only what its permissions allow and can be limited to the addresses you trust."
+        description={
+          <>
+            Keys let your systems call the API. Each expires within a year, does only what its permissions allow and can
+            be limited to the addresses you trust. What a key can call: the <Link href="/docs">API reference</Link>.
+          </>
+        }
         actions={
           mayWrite && (
             <button type="button" className="primary" onClick={() => show({ dialog: "issue" })}>
