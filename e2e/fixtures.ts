@@ -267,6 +267,34 @@ export async function scanQrCode(qr: Locator): Promise<URL> {
   return new URL(scanned!.data);
 }
 
+declare global {
+  interface Window {
+    /** Set in the page by watchCsp's page.exposeFunction. */
+    __reportCspViolation?: (text: string) => void;
+  }
+}
+
+/**
+ * Records every CSP violation the page reports (the `securitypolicyviolation` event, in every frame,
+ * from the first script on) and every console message about one.
+ */
+export async function watchCsp(page: Page) {
+  const violations: string[] = [];
+  await page.exposeFunction("__reportCspViolation", (text: string) => violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      window.__reportCspViolation?.(
+        `${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.documentURI} (${event.sourceFile}:${event.lineNumber}:${event.columnNumber}): ${event.sample}`,
+      );
+    });
+  });
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to (execute|load|apply|evaluate|connect|frame)/i.test(message.text()))
+      violations.push(`console: ${message.text()}`);
+  });
+  return violations;
+}
+
 /** Saves a full-page screenshot as a test artifact (test-results/<test>/<name>.png). */
 export async function snap(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });

@@ -1,7 +1,7 @@
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { EMPLOYEE_PASSWORD, expect, OWNER, startServer, test } from "./fixtures";
+import type { APIRequestContext, Browser } from "@playwright/test";
+import { EMPLOYEE_PASSWORD, expect, OWNER, startServer, test, watchCsp } from "./fixtures";
 
 // CONTRACT.md, "Operations decisions": every response carries these; pages get a strict CSP with a
 // per-request nonce (proxy.ts), everything else a CSP that allows nothing (server.mjs).
@@ -41,34 +41,6 @@ async function getWithSecurityHeaders(
   expect(response.status()).toBe(status);
   expectSecurityHeaders(response.headers(), what, kind);
   return response;
-}
-
-declare global {
-  interface Window {
-    /** Set in the page by watchCsp's page.exposeFunction. */
-    __reportCspViolation?: (text: string) => void;
-  }
-}
-
-/**
- * Records every CSP violation the page reports (the `securitypolicyviolation` event, in every frame,
- * from the first script on) and every console message about one.
- */
-async function watchCsp(page: Page) {
-  const violations: string[] = [];
-  await page.exposeFunction("__reportCspViolation", (text: string) => violations.push(text));
-  await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (event) => {
-      window.__reportCspViolation?.(
-        `${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${event.documentURI} (${event.sourceFile}:${event.lineNumber}:${event.columnNumber}): ${event.sample}`,
-      );
-    });
-  });
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to (execute|load|apply|evaluate|connect|frame)/i.test(message.text()))
-      violations.push(`console: ${message.text()}`);
-  });
-  return violations;
 }
 
 test.describe("security headers", () => {

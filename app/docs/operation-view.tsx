@@ -24,7 +24,7 @@ export function OperationView({ document, operation }: { document: OpenApiDocume
       {body && (
         <>
           <h4>Request body</h4>
-          <SchemaView document={document} schema={body} />
+          <SchemaView document={document} schema={body} input />
         </>
       )}
       <Responses document={document} operation={operation} />
@@ -36,7 +36,7 @@ function ParameterTable({ document, parameters }: { document: OpenApiDocument; p
   return (
     <>
       <h4>Parameters</h4>
-      <div className={styles.tableScroll}>
+      <div className={styles.tableScroll} role="region" aria-label="Parameters" tabIndex={0}>
         <table className={styles.table}>
           <thead>
             <tr>

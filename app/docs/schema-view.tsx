@@ -20,10 +20,13 @@ export function SchemaView({
   document,
   schema,
   depth = 0,
+  input = false,
 }: {
   document: OpenApiDocument;
   schema: Schema;
   depth?: number;
+  /** A request body: say which fields are required (a response always has all of its fields). */
+  input?: boolean;
 }) {
   const object = objectOf(document, schema);
   const label = typeLabel(document, schema);
@@ -48,7 +51,7 @@ export function SchemaView({
             document={document}
             name={name}
             property={property}
-            required={required.has(name)}
+            required={input ? required.has(name) : null}
             depth={depth}
           />
         ))}
@@ -67,7 +70,8 @@ function PropertyItem({
   document: OpenApiDocument;
   name: string;
   property: Schema;
-  required: boolean;
+  /** null: not said (a response's fields). */
+  required: boolean | null;
   depth: number;
 }) {
   const resolved = resolveRef(document, property).schema;
@@ -77,7 +81,7 @@ function PropertyItem({
       <div className={styles.propertyHead}>
         <code className={styles.propertyName}>{name}</code>
         <span className={styles.propertyType}>{typeLabel(document, property)}</span>
-        {required ? (
+        {required === null ? null : required ? (
           <span className={styles.required}>required</span>
         ) : (
           <span className={styles.optional}>optional</span>
@@ -90,7 +94,7 @@ function PropertyItem({
         </p>
       )}
       {nested?.properties && depth + 1 < MAX_DEPTH && (
-        <SchemaView document={document} schema={property} depth={depth + 1} />
+        <SchemaView document={document} schema={property} depth={depth + 1} input={required !== null} />
       )}
     </li>
   );
