@@ -104,6 +104,17 @@ const schema = z.object({
       return parsed.workers;
     }),
   /**
+   * Where e-mail goes out (lib/mail/mailer.ts): smtp://user:password@host:port, or smtps:// for TLS from
+   * the first byte. Unset: nothing is e-mailed, and links are only shown to the admin who made them.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an SMTP URL such as smtp://user:password@mail.example.com:587")
+    .refine((value) => URL.canParse(value), "must be an SMTP URL such as smtp://user:password@mail.example.com:587")
+    .optional(),
+  /** The From address of those e-mails, e.g. "Compliance <no-reply@example.com>"; needed with SMTP_URL. */
+  MAIL_FROM: z.string().min(3).max(320).optional(),
+  /**
    * `test` hashes passwords at a trivial cost so the suite does not wait on hundreds of real hashes.
    * Only a process started by the test runner may use it (see testRunner); anywhere else it stops start-up.
    */
@@ -141,6 +152,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (result.data.PASSWORD_HASH_COST === "test" && !testRunner(cleaned)) {
     throw new EnvError(
       "Invalid configuration:\n  PASSWORD_HASH_COST: test is refused: it is only for the test suite, and this process is not running under vitest or Playwright. Remove it; the service always hashes passwords at full cost.",
+    );
+  }
+  if (result.data.SMTP_URL && !result.data.MAIL_FROM) {
+    throw new EnvError(
+      'Invalid configuration:\n  MAIL_FROM: is required with SMTP_URL (the sender of its e-mails, e.g. "Compliance <no-reply@example.com>")',
     );
   }
   return { ...result.data, SANDBOX: result.data.SANDBOX ?? sandboxDefault(cleaned) };

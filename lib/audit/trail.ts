@@ -68,3 +68,16 @@ export async function recordAuditEvent(event: AuditEventInput) {
     console.error(`[${event.requestId}] could not write audit event ${event.action}: ${(error as Error).message}`);
   }
 }
+
+/**
+ * `commit`, with the audit record's details read from what the work returned, before the record is
+ * written in the same transaction: for an `ownTransactions` handler whose details only the work knows.
+ */
+export function withAuditDetails<R>(commit: Commit, record: (result: R) => void): Commit {
+  return (work, actor) =>
+    commit(async () => {
+      const result = await work();
+      record(result as unknown as R);
+      return result;
+    }, actor);
+}

@@ -126,7 +126,14 @@ function deactivateRow(row: { id: string; accountId: string }, now: Date) {
       // Conditional, so of two concurrent deactivations only one makes the change (and tells).
       const changed = await db().employee.updateMany({
         where: { id: row.id, status: { not: "deactivated" } },
-        data: { status: "deactivated", deactivatedAt: now, invitationTokenHash: null, invitationExpiresAt: null },
+        data: {
+          status: "deactivated",
+          deactivatedAt: now,
+          invitationTokenHash: null,
+          invitationExpiresAt: null,
+          passwordResetTokenHash: null,
+          passwordResetExpiresAt: null,
+        },
       });
       await db().session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
       return changed;

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { endpointGroup } from "@/lib/contract/endpoint";
 import {
   acceptInvitationInput,
+  acceptPasswordResetInput,
+  passwordResetAcceptedSchema,
+  passwordResetLinkSchema,
   changePasswordInput,
   changeRoleInput,
   deactivatedEmployeeSchema,
@@ -122,9 +125,12 @@ export const inviteEmployeeEndpoint = defineStaff("POST /v1/employees", {
     "Creates the employee with status `invited` and returns the invitation link (valid 7 days), shown only in this " +
     "response: send it to the invitee, who sets a password through POST /v1/employees/invitations/accept. " +
     "E-mail addresses are unique across the service: a taken one answers 409. `role` defaults to `viewer`; another role " +
-    "needs the `roles` permission (so a key invites viewers only), `owner` also `owners`. From a session, needs `Service-Totp-Code`.",
+    "needs the `roles` permission (so a key invites viewers only), `owner` also `owners`. From a session, needs `Service-Totp-Code`.\n\n" +
+    "When the service sends e-mail (`SMTP_URL`), the link is also e-mailed to the invitee once the invitation is " +
+    "saved, and `emailed` says whether that worked; a failed send does not fail the request.",
   permission: "employees:write",
   totp: true,
+  ownTransactions: true, // e-mails the link after the invitation commits
   body: inviteEmployeeInput,
   response: invitedEmployeeSchema,
   status: 201,
@@ -248,4 +254,56 @@ export const regenerateRecoveryCodesEndpoint = defineOwn("POST /v1/employees/tot
   description: "Ten new single-use codes, shown once; the old ones stop working. Needs `Service-Totp-Code`.",
   totp: true,
   response: recoveryCodesSchema,
+});
+
+export const reissueInvitationEndpoint = defineStaff("POST /v1/employees/{id}/invitation", {
+  secretResponse: true,
+  action: "employee.invitation_reissue",
+  ownTransactions: true, // e-mails the link after the change commits
+  summary: "A new invitation link for an invited employee (extension)",
+  description:
+    "For an employee still `invited` whose link was lost or expired: a new link, valid 7 days, shown only in this " +
+    "response (and e-mailed when the service sends e-mail, as for POST /v1/employees); the previous link stops " +
+    "working. Needs what inviting with the employee's role needs (`roles` for any role but viewer, `owner` also " +
+    "`owners`). An active or deactivated employee answers 409. From a session, needs `Service-Totp-Code`.",
+  permission: "employees:write",
+  totp: true,
+  params: employeeParams,
+  response: invitedEmployeeSchema,
+  status: 201,
+  errors: [409],
+});
+
+export const createPasswordResetEndpoint = defineStaff("POST /v1/employees/{id}/password_reset", {
+  secretResponse: true,
+  action: "employee.password_reset_create",
+  ownTransactions: true, // e-mails the link after the change commits
+  summary: "A password-reset link for an employee (extension)",
+  description:
+    "For an active employee who lost their password, without e-mail: a link to `/password-reset?token=...`, valid " +
+    "24 hours and once, shown only in this response (and e-mailed to the employee when the service sends e-mail; " +
+    "`emailed` says whether that worked). A newer link replaces an older one. Using it (POST " +
+    "/v1/employees/password_reset/accept) sets their password and ends all their sessions; their second factor stays. " +
+    "Not for oneself (403: change it with the current one). An owner's needs `owners`. An invited employee (send a " +
+    "new invitation link) or a deactivated one answers 409. Employees only; needs `Service-Totp-Code`.",
+  auth: "session",
+  permission: "employees:write",
+  totp: true,
+  params: employeeParams,
+  response: passwordResetLinkSchema,
+  status: 201,
+  errors: [409],
+});
+
+export const acceptPasswordResetEndpoint = definePublic("POST /v1/employees/password_reset/accept", {
+  summary: "Set a new password with a reset link (extension)",
+  description:
+    "Sets the employee's password and ends every session of theirs; they then sign in with POST /v1/sessions (with " +
+    "their second factor, when they have one). An unknown, used or expired token, or one of an employee no longer " +
+    "active, answers 404.",
+  body: acceptPasswordResetInput,
+  response: passwordResetAcceptedSchema,
+  action: "employee.password_reset_accept",
+  ownTransactions: true, // hashes the password
+  errors: [404],
 });

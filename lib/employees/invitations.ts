@@ -1,7 +1,9 @@
 import { createOrConflict, db } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
-import { DomainError } from "@/lib/errors";
+import { DomainError, notFound } from "@/lib/errors";
+import type { Actor } from "@/lib/auth/actor";
+import { assertMayGrant } from "@/lib/employees/employees";
 import { employeeSchema, presentEmployee } from "@/lib/employees/schemas";
 import type { Role } from "@/lib/auth/permissions";
 import { scopePlatformId, tenantDb } from "@/lib/tenancy";
@@ -54,9 +56,47 @@ export async function inviteEmployee({
   );
   // The employee as GET /v1/employees/{id} shows them: never the invitation link or its token.
   await emitResourceEvent("employee.invited", employeeSchema, presentEmployee(row), { accountId: row.accountId });
-  const invitationUrl = new URL("/invitations/accept", origin);
-  invitationUrl.searchParams.set("token", token);
-  return { ...presentEmployee(row), invitationUrl: invitationUrl.toString(), invitationExpiresAt };
+  return { ...presentEmployee(row), invitationUrl: invitationLink(origin, token), invitationExpiresAt };
+}
+
+function invitationLink(origin: string, token: string) {
+  const url = new URL("/invitations/accept", origin);
+  url.searchParams.set("token", token);
+  return url.toString();
+}
+
+/**
+ * A fresh invitation link for an employee still `invited` (the first was lost, or it expired): a new
+ * token, valid 7 days from now, and the old link stops working. The employee's role is granted again by
+ * whoever issues it, so it needs what inviting with that role needs (`roles`, `owner` also `owners`).
+ * Anyone else answers 409: an active employee who forgot their password gets a password-reset link.
+ */
+export async function reissueInvitation({ actor, id, origin }: { actor: Actor; id: string; origin: string }) {
+  const row = await tenantDb().employee.findUnique({ where: { id } });
+  if (!row) throw notFound("Employee");
+  assertMayGrant(actor, row.role);
+  const token = randomToken(32);
+  const invitationExpiresAt = new Date(Date.now() + INVITATION_LIFETIME_MS);
+  // Conditional on the employee still being invited: an acceptance committing meanwhile wins, and this answers 409.
+  const { count } = await tenantDb().employee.updateMany({
+    where: { id: row.id, status: "invited" },
+    data: { invitationTokenHash: sha256(token), invitationExpiresAt },
+  });
+  if (count !== 1) {
+    throw new DomainError(
+      "conflict",
+      row.status === "deactivated"
+        ? "This employee is deactivated"
+        : "This employee has already accepted their invitation: create a password-reset link instead",
+      { status: "is not invited" },
+    );
+  }
+  return {
+    ...presentEmployee(row),
+    invitationUrl: invitationLink(origin, token),
+    invitationExpiresAt,
+    before: { invitationExpiresAt: row.invitationExpiresAt },
+  };
 }
 
 // One answer for unknown, used and expired links alike: it tells a guesser nothing.

@@ -177,14 +177,52 @@ export const recoveryCodesSchema = z
   })
   .meta({ id: "RecoveryCodes" });
 
+/** Whether a link was also e-mailed (only when the service has SMTP configured). */
+function emailedSchema(what: string, to: string) {
+  return z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        `Present when the service sends e-mail (SMTP_URL): true when the ${what} was also e-mailed to the ${to}, ` +
+        "false when sending failed (the link still works; hand it over yourself).",
+    });
+}
+
 export const invitedEmployeeSchema = employeeSchema
   .extend({
     invitationUrl: z.url().meta({
       description: "The link to send the invitee (`/invitations/accept?token=...`). Shown only in this response.",
     }),
     invitationExpiresAt: z.iso.datetime().meta({ description: "7 days after the invitation." }),
+    emailed: emailedSchema("invitation link", "invitee"),
   })
   .meta({ id: "InvitedEmployee" });
+
+export const passwordResetLinkSchema = employeeSchema
+  .extend({
+    passwordResetUrl: z.url().meta({
+      description:
+        "The link to give the employee (`/password-reset?token=...`), valid once. Shown only in this response.",
+    }),
+    passwordResetExpiresAt: z.iso.datetime().meta({ description: "24 hours after it was created." }),
+    emailed: emailedSchema("reset link", "employee"),
+  })
+  .meta({ id: "PasswordResetLink" });
+
+export const acceptPasswordResetInput = z
+  .object({
+    token: text().min(1, "is required").max(200).meta({ description: "The `token` parameter of the reset link." }),
+    password: newPasswordSchema,
+  })
+  .meta({ id: "AcceptPasswordResetInput" });
+
+export const passwordResetAcceptedSchema = z
+  .object({
+    passwordReset: z.literal(true),
+    endedSessions: z.number().int().meta({ description: "Sessions of the employee that this ended." }),
+  })
+  .meta({ id: "PasswordResetAccepted" });
 
 export const acceptInvitationInput = z
   .object({

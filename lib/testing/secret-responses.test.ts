@@ -3,7 +3,9 @@ import { allEndpoints } from "@/lib/endpoints";
 import { db } from "@/lib/db";
 import type { Endpoint } from "@/lib/contract/endpoint";
 import { PASSWORD, apiKeyFor, inDays, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
-import { Authenticator, call, type Call } from "@/lib/testing/http";
+import { Authenticator, ORIGIN, call, type Call } from "@/lib/testing/http";
+import { inviteEmployee } from "@/lib/employees/invitations";
+import { withScope } from "@/lib/tenancy";
 import { handlerFor } from "@/lib/testing/routes";
 import { stringFields } from "@/lib/testing/string-fields";
 
@@ -48,6 +50,8 @@ describe("secret-bearing responses are marked in their endpoint definition", () 
       "POST /v1/employees/totp",
       "POST /v1/employees/totp/confirm",
       "POST /v1/employees/totp/recovery_codes",
+      "POST /v1/employees/{id}/invitation",
+      "POST /v1/employees/{id}/password_reset",
       "POST /v1/sandbox/platforms",
     ]);
   });
@@ -88,6 +92,30 @@ const replayCases: Record<string, ReplayCase> = {
     return {
       first: { apiKey, body: { name: "New Hire", email: `hire.${account.id}@example.com`.toLowerCase() } },
       count: () => db().employee.count({ where: { accountId: account.id } }),
+    };
+  },
+  "POST /v1/employees/{id}/invitation": async () => {
+    const { apiKey, account } = await platformWithKey({ permissions: ["employees:read", "employees:write"] });
+    const invited = await withScope({ platformId: account.id, accountId: account.id }, () =>
+      inviteEmployee({
+        name: "Lost Link",
+        email: `lost.${account.id}@example.com`.toLowerCase(),
+        role: "viewer",
+        origin: ORIGIN,
+      }),
+    );
+    return {
+      first: { apiKey, params: { id: invited.id } },
+      count: async () => (await db().employee.findUniqueOrThrow({ where: { id: invited.id } })).invitationTokenHash,
+    };
+  },
+  "POST /v1/employees/{id}/password_reset": async () => {
+    const admin = await signedInEmployee({ totp: true, role: "admin" });
+    const { employee } = await signedInEmployee({ role: "viewer", platform: admin.account });
+    return {
+      first: { session: admin.session, totp: admin.authenticator!.nextCode(), params: { id: employee.id } },
+      again: { session: admin.session, totp: admin.authenticator!.nextCode(), params: { id: employee.id } },
+      count: async () => (await db().employee.findUniqueOrThrow({ where: { id: employee.id } })).passwordResetTokenHash,
     };
   },
   "POST /v1/employees/totp": async () => {

@@ -579,6 +579,7 @@ const fixtures: Record<string, Entry> = {
   "POST /v1/setup": { kind: "public" },
   "POST /v1/sessions": { kind: "public" },
   "POST /v1/employees/invitations/accept": { kind: "public" },
+  "POST /v1/employees/password_reset/accept": { kind: "public" },
   "GET /v1/openapi.json": { kind: "public" },
 
   "GET /v1/accounts": { kind: "plain", calls: [{ label: "list", own: (f) => [f.b.platformId, f.b.sub.id] }] },
@@ -838,6 +839,32 @@ const fixtures: Record<string, Entry> = {
         params: (f) => ({ id: f.a.staff.employee.id }),
         fresh: async (f) => ({
           id: (await signedInEmployee({ platform: { id: f.a.platformId }, totp: true, role: "viewer" })).employee.id,
+        }),
+      },
+    ],
+    own: (f) => ({ id: f.b.second.id }),
+  },
+  "POST /v1/employees/{id}/invitation": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's invited employee",
+        account: "platform",
+        params: (f) => ({ id: f.a.invited.id }),
+        fresh: (f) => freshInvitee(f),
+      },
+    ],
+    own: (f) => ({ id: f.b.second.id }),
+  },
+  "POST /v1/employees/{id}/password_reset": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's active employee",
+        account: "platform",
+        params: (f) => ({ id: f.a.staff.employee.id }),
+        fresh: async (f) => ({
+          id: (await signedInEmployee({ platform: { id: f.a.platformId }, role: "viewer" })).employee.id,
         }),
       },
     ],

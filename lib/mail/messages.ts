@@ -1,0 +1,75 @@
+import type { Mail } from "@/lib/mail/mailer";
+import { env } from "@/lib/env";
+
+// The service's e-mails, in plain text. The links in them are the ones the admin is shown, built on
+// APP_ORIGIN when it is set (lib/http/public-origin.ts).
+
+const signature = () => `\n\n-- \n${env().TOTP_ISSUER}`;
+
+export function invitationMail({
+  to,
+  name,
+  url,
+  expiresAt,
+}: {
+  to: string;
+  name: string;
+  url: string;
+  expiresAt: Date;
+}): Mail {
+  return {
+    kind: "invitation",
+    to,
+    subject: `You are invited to ${env().TOTP_ISSUER}`,
+    text:
+      `Hello ${name},\n\nyou have been invited to the ${env().TOTP_ISSUER} dashboard. Open this link to choose ` +
+      `your password:\n\n${url}\n\nThe link works once, until ${expiresAt.toISOString()}. If you did not expect ` +
+      `this invitation, ignore this e-mail.${signature()}`,
+  };
+}
+
+export function passwordResetMail({
+  to,
+  name,
+  url,
+  expiresAt,
+}: {
+  to: string;
+  name: string;
+  url: string;
+  expiresAt: Date;
+}): Mail {
+  return {
+    kind: "password reset",
+    to,
+    subject: `Reset your ${env().TOTP_ISSUER} password`,
+    text:
+      `Hello ${name},\n\nan administrator created a link for you to set a new password:\n\n${url}\n\n` +
+      `The link works once, until ${expiresAt.toISOString()}. Setting a new password signs you out everywhere. ` +
+      `If you did not ask for this, tell your administrator.${signature()}`,
+  };
+}
+
+export function keyExpiringMail({
+  to,
+  name,
+  key,
+  daysLeft,
+}: {
+  to: string;
+  name: string;
+  key: { id: string; name: string | null; prefix: string; expiresAt: Date };
+  daysLeft: number;
+}): Mail {
+  const origin = env().APP_ORIGIN;
+  const where = origin ? `\n\nRoll or replace it on the API keys page: ${new URL("/api-keys", origin)}` : "";
+  const label = key.name ? `"${key.name}" (${key.prefix}..., ${key.id})` : `${key.prefix}... (${key.id})`;
+  return {
+    kind: "API key expiry",
+    to,
+    subject: `An API key you created expires in ${daysLeft} day${daysLeft === 1 ? "" : "s"}`,
+    text:
+      `Hello ${name},\n\nthe API key ${label} you created expires at ${key.expiresAt.toISOString()}.` +
+      `${where}${signature()}`,
+  };
+}
