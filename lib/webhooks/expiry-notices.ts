@@ -1,6 +1,8 @@
 import { presentApiKey } from "@/lib/api-keys/schemas";
 import { db, inTransaction, isUniqueViolation } from "@/lib/db";
 import { emitEvent } from "@/lib/webhooks/events";
+import { mailConfigured, sendMail } from "@/lib/mail/mailer";
+import { keyExpiringMail } from "@/lib/mail/messages";
 
 const DAY = 86_400_000;
 
@@ -44,6 +46,38 @@ export async function sendExpiryNotices({ now = new Date() }: { now?: Date } = {
       if (isUniqueViolation(error)) continue;
       throw error;
     }
+    // After the notice committed, once, and outside its transaction: a slow or failing mail server
+    // delays only this loop, and a failure is logged (lib/mail) without stopping the others.
+    await mailExpiryNotice(key, Math.ceil(left / DAY));
   }
   return sent;
+}
+
+type NoticedKey = { id: string; name: string | null; prefix: string; expiresAt: Date } & KeyCreator;
+type KeyCreator = { createdByType: "employee" | "api_key" | null; createdById: string | null };
+
+/**
+ * E-mails the key's creator, when e-mail is configured: the employee who issued it, or who issued the
+ * key that issued it (at any depth). Keys of unknown provenance, or whose employee is no longer
+ * active, are announced by the webhook alone.
+ */
+async function mailExpiryNotice(key: NoticedKey, daysLeft: number) {
+  if (!mailConfigured()) return;
+  const employeeId = await issuingEmployee(key);
+  const employee = employeeId ? await db().employee.findUnique({ where: { id: employeeId } }) : null;
+  if (employee?.status !== "active") return;
+  await sendMail(keyExpiringMail({ to: employee.email, name: employee.name, key, daysLeft }));
+}
+
+async function issuingEmployee(key: KeyCreator): Promise<string | null> {
+  let creator: KeyCreator | null = key;
+  // Bounded: provenance is a tree, but a walk over stored data never trusts that blindly.
+  for (let depth = 0; creator?.createdById && depth < 32; depth += 1) {
+    if (creator.createdByType === "employee") return creator.createdById;
+    creator = await db().apiKey.findUnique({
+      where: { id: creator.createdById },
+      select: { createdByType: true, createdById: true },
+    });
+  }
+  return null;
 }
