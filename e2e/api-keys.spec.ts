@@ -113,6 +113,7 @@ test.describe("API keys page", () => {
     await copyFromDialog(page, dialog, copy, secret);
     await snap(page, testInfo, "issue-secret-shown-once");
 
+    await dialog.getByTestId("shown-once-saved").check();
     await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();
     const row = rowOf(page, name);
@@ -290,6 +291,7 @@ test.describe("API keys page", () => {
     await dialog.getByRole("button", { name: "Issue key" }).click();
     await expect(dialog.getByRole("heading", { name: "Your new API key" })).toBeVisible();
     const secret = (await dialog.getByTestId("api-key-secret").textContent())!;
+    await dialog.getByTestId("shown-once-saved").check();
     await dialog.getByRole("button", { name: "Done" }).click();
 
     const row = rowOf(page, name);
@@ -360,6 +362,7 @@ test.describe("API keys page", () => {
     expect(second).toMatch(/^svc_[A-Za-z0-9_-]{20,}$/);
     expect(second).not.toBe(first.secret);
     await snap(page, testInfo, "roll-secret-shown-once");
+    await dialog.getByTestId("shown-once-saved").check();
     await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();
 
@@ -381,6 +384,7 @@ test.describe("API keys page", () => {
     await dialog.getByRole("button", { name: "Roll key" }).click();
     await expect(dialog.getByRole("note")).toContainText("has stopped working");
     const third = (await dialog.getByTestId("api-key-secret").textContent())!;
+    await dialog.getByTestId("shown-once-saved").check();
     await dialog.getByRole("button", { name: "Done" }).click();
     expect(await statusWith(baseURL!, second)).toBe(401);
     expect(await statusWith(baseURL!, third)).toBe(200);

@@ -135,6 +135,7 @@ test.describe("employees", () => {
     expect(link).toMatch(/\/invitations\/accept\?token=[\w-]+$/);
     await copyFromDialog(page, dialog, dialog.getByRole("button", { name: "Copy link" }), link);
     await snap(page, testInfo, "invite-link");
+    await dialog.getByTestId("shown-once-saved").check();
     await dialog.getByRole("button", { name: "Done" }).click();
     await expect(dialog).toBeHidden();
     const row = rowOf(page, email);

@@ -64,6 +64,7 @@ test("an owner invites a compliance officer, who decides requests under four-eye
     const link = await invite.getByTestId("invitation-url").textContent();
     expect(link).toMatch(/\/invitations\/accept\?token=/);
     await snap(owner, testInfo, "1-invited-compliance");
+    await invite.getByTestId("shown-once-saved").check();
     await invite.getByRole("button", { name: "Done" }).click();
 
     // The officer joins in a browser of their own and enrols 2FA by scanning the QR code.

@@ -197,6 +197,7 @@ test("new recovery codes need an authenticator code, are shown once, and replace
   await expect(dialog.getByRole("link", { name: "Download codes" })).toHaveAttribute("download", "recovery-codes.txt");
   await snapAlsoOnPhone(page, testInfo, "2-new-codes", "3-new-codes-phone");
 
+  await dialog.getByTestId("shown-once-saved").check();
   await dialog.getByRole("button", { name: "Done" }).click();
   await expect(dialog).toBeHidden();
   await expect(section.getByRole("status")).toHaveText(

@@ -92,6 +92,7 @@ test("a new employee scans the QR code, turns on 2FA, keeps the recovery codes, 
   await expect(dialog.getByText("Copy it now: you will not see this key again.")).toBeVisible();
   await expect(dialog.getByTestId("api-key-secret")).toHaveText(/^svc_/);
   await snap(page, testInfo, "7-key-secret");
+  await dialog.getByTestId("shown-once-saved").check();
   await dialog.getByRole("button", { name: "Done" }).click();
 
   const row = page.getByRole("row").filter({ has: page.getByText(name, { exact: true }) });

@@ -26,6 +26,7 @@ export function IssuedSecret({
       label="API key secret"
       testId="api-key-secret"
       copyLabel="Copy key"
+      savedLabel="I have saved the key"
       onDone={onDone}
     >
       {children}

@@ -8,6 +8,11 @@ import { useCan, useMe } from "@/components/me";
 /** The visible label, and the accessible name that says whom the button acts on. */
 const labels: Record<EmployeeAction, { text: string; name: (person: string) => string }> = {
   "change-role": { text: "Change role", name: (person) => `Change role of ${person}` },
+  "new-invitation": { text: "New invitation link", name: (person) => `New invitation link for ${person}` },
+  "password-reset": {
+    text: "Create password reset link",
+    name: (person) => `Create password reset link for ${person}`,
+  },
   deactivate: { text: "Deactivate", name: (person) => `Deactivate ${person}` },
   "reset-two-factor": { text: "Reset 2FA", name: (person) => `Reset 2FA of ${person}` },
 };

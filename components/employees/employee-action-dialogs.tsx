@@ -3,6 +3,7 @@
 import type { EmployeeAction } from "@/components/employees/available-actions";
 import { ChangeRoleForm } from "@/components/employees/change-role-form";
 import { DeactivateEmployeeForm } from "@/components/employees/deactivate-employee-form";
+import { NewLinkDialog } from "@/components/employees/new-link-dialog";
 import { ROLE_LABELS } from "@/components/employees/roles";
 import { employeesQueryKey, type Employee } from "@/components/employees/use-employees";
 import { CodeConfirmDialog, DialogFor } from "@/components/step-up-form";
@@ -34,6 +35,9 @@ export function EmployeeActionDialogs({
           />
         )}
       </DialogFor>
+      {/* One-time links, shown once: a lost or expired invitation, a forgotten password. */}
+      <NewLinkDialog kind="invitation" employee={target("new-invitation")} onClose={onClose} onDone={onDone} />
+      <NewLinkDialog kind="password-reset" employee={target("password-reset")} onClose={onClose} onDone={onDone} />
       {/* Deactivating lists what they created first, with "also revoke" ticked. */}
       <DialogFor subject={target("deactivate")} onClose={onClose} title="Deactivate employee">
         {(employee) => <DeactivateEmployeeForm employee={employee} onCancel={onClose} onDone={onDone} />}

@@ -90,12 +90,23 @@ function InvitationLink({ invited, onDone }: { invited: InvitedEmployee; onDone:
       label="Invitation link"
       testId="invitation-url"
       copyLabel="Copy link"
+      savedLabel="I have copied the link"
       onDone={onDone}
     >
       <p style={{ margin: 0 }}>
         Send them this link. It works once, until <DateTime value={invited.invitationExpiresAt} />.{" "}
         <strong>Copy it now: you will not see it again.</strong>
       </p>
+      {invited.emailed === true && (
+        <p className="muted" style={{ margin: 0 }} data-testid="link-emailed">
+          It was also e-mailed to {invited.email}.
+        </p>
+      )}
+      {invited.emailed === false && (
+        <p className="alert warn" style={{ margin: 0 }} data-testid="link-not-emailed">
+          It could not be e-mailed to {invited.email}: send it to them yourself.
+        </p>
+      )}
     </ShownOnce>
   );
 }

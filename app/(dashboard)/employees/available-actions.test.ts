@@ -34,6 +34,7 @@ describe("availableActions", () => {
   it("offers an admin everything on a non-owner with 2FA", () => {
     expect(availableActions({ meId: "emp_me", employee: someone(), can: as("admin") })).toEqual([
       "change-role",
+      "password-reset",
       "deactivate",
       "reset-two-factor",
     ]);
@@ -42,7 +43,7 @@ describe("availableActions", () => {
   it("offers no 2FA reset when it is already off", () => {
     expect(
       availableActions({ meId: "emp_me", employee: someone({ twoFactorEnabled: false }), can: as("admin") }),
-    ).toEqual(["change-role", "deactivate"]);
+    ).toEqual(["change-role", "password-reset", "deactivate"]);
   });
 
   it("leaves owners to owners", () => {
@@ -50,6 +51,7 @@ describe("availableActions", () => {
     expect(availableActions({ meId: "emp_me", employee: owner, can: as("admin") })).toEqual([]);
     expect(availableActions({ meId: "emp_me", employee: owner, can: as("owner") })).toEqual([
       "change-role",
+      "password-reset",
       "deactivate",
       "reset-two-factor",
     ]);
@@ -57,6 +59,26 @@ describe("availableActions", () => {
 
   it("offers only a role change on oneself", () => {
     expect(availableActions({ meId: "emp_other", employee: someone(), can: as("owner") })).toEqual(["change-role"]);
+  });
+
+  it("offers a new invitation link, not a password reset, for an invited employee", () => {
+    const invited = someone({ status: "invited", twoFactorEnabled: false });
+    expect(availableActions({ meId: "emp_me", employee: invited, can: as("admin") })).toEqual([
+      "change-role",
+      "new-invitation",
+      "deactivate",
+    ]);
+  });
+
+  it("offers a new invitation link for an invited admin only to who may give that role", () => {
+    const invited = someone({ status: "invited", role: "admin", twoFactorEnabled: false });
+    const writesEmployeesOnly = (permission: string) => permission === "employees:write";
+    expect(availableActions({ meId: "emp_me", employee: invited, can: writesEmployeesOnly })).toEqual(["deactivate"]);
+    const viewer = someone({ status: "invited", role: "viewer", twoFactorEnabled: false });
+    expect(availableActions({ meId: "emp_me", employee: viewer, can: writesEmployeesOnly })).toEqual([
+      "new-invitation",
+      "deactivate",
+    ]);
   });
 
   it("offers nothing on a deactivated employee", () => {

@@ -4,7 +4,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import type { z } from "zod";
 import { StepUpForm } from "@/components/step-up-form";
-import { Dialog, DoneActions } from "@/components/ui/dialog";
+import { Dialog } from "@/components/ui/dialog";
+import { SavedThenDone } from "@/components/ui/shown-once";
 import { useApiForm } from "@/components/use-api-form";
 import { Notice } from "@/components/ui/use-page-dialogs";
 import { api } from "@/lib/client/api";
@@ -81,7 +82,7 @@ function NewCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
         this is the only time they are shown.
       </p>
       <RecoveryCodeList codes={codes} label="New recovery codes" />
-      <DoneActions onDone={onDone} />
+      <SavedThenDone label="I have saved these codes" onDone={onDone} />
     </div>
   );
 }

@@ -1,0 +1,87 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { Suspense, useState } from "react";
+import { z } from "zod";
+import { ErrorMessage } from "@/components/ui/data-state";
+import { Field } from "@/components/ui/field";
+import { useApiForm } from "@/components/use-api-form";
+import { useHydrated } from "@/components/use-hydrated";
+import { api } from "@/lib/client/api";
+import type { ResponseOf } from "@/lib/contract/endpoint";
+import { acceptPasswordResetEndpoint } from "@/lib/employees/endpoints";
+import { newPasswordSchema } from "@/lib/employees/schemas";
+
+const schema = z
+  .object({ password: newPasswordSchema, confirm: z.string() })
+  .refine((values) => values.password === values.confirm, {
+    path: ["confirm"],
+    message: "does not match the password",
+  });
+
+type Accepted = ResponseOf<typeof acceptPasswordResetEndpoint>;
+
+function Form({ token, onDone }: { token: string; onDone: () => void }) {
+  const { form, onSubmit, formError } = useApiForm<z.input<typeof schema>, Accepted, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    submit: ({ password }) => api(acceptPasswordResetEndpoint, { body: { token, password } }),
+    onDone,
+    fields: ["password"],
+  });
+  const hydrated = useHydrated();
+  const { register } = form;
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <ErrorMessage error={formError} />
+      <Field
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 12 characters, and not one of the most common passwords."
+        error={errors.password}
+        {...register("password")}
+      />
+      <Field
+        label="Repeat password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirm}
+        {...register("confirm")}
+      />
+      <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
+        {isSubmitting ? "Saving…" : "Set password"}
+      </button>
+    </form>
+  );
+}
+
+function Reset() {
+  const token = useSearchParams().get("token") ?? "";
+  const [done, setDone] = useState(false);
+  if (!token)
+    return <ErrorMessage error="This password reset link is incomplete. Ask your administrator for a new one." />;
+  if (done) {
+    return (
+      <div className="stack">
+        <p className="alert success" role="status" style={{ margin: 0 }}>
+          Your new password is set, and you were signed out everywhere.
+        </p>
+        <Link href="/login" className="button primary">
+          Sign in
+        </Link>
+      </div>
+    );
+  }
+  return <Form token={token} onDone={() => setDone(true)} />;
+}
+
+export function PasswordResetForm() {
+  return (
+    <Suspense fallback={<p className="muted">Loading…</p>}>
+      <Reset />
+    </Suspense>
+  );
+}
