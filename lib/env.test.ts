@@ -204,6 +204,20 @@ describe("parseEnv", () => {
     expect(envError({ SETUP_TOKEN: "x".repeat(257) }).message).toMatch(/^\s+SETUP_TOKEN: /m);
   });
 
+  it("reads SMTP_URL with MAIL_FROM; refuses a URL that is not SMTP, and SMTP_URL without MAIL_FROM, never echoing the URL", () => {
+    expect(parseEnv({}).SMTP_URL).toBeUndefined();
+    const smtp = "smtp://user:hunter2@mail.example.com:587";
+    expect(parseEnv({ SMTP_URL: smtp, MAIL_FROM: "Compliance <no-reply@example.com>" })).toMatchObject({
+      SMTP_URL: smtp,
+      MAIL_FROM: "Compliance <no-reply@example.com>",
+    });
+    const wrong = envError({ SMTP_URL: "https://user:hunter2@mail.example.com", MAIL_FROM: "a@example.com" }).message;
+    expect(wrong).toMatch(/^\s+SMTP_URL: must be an SMTP URL/m);
+    const noSender = envError({ SMTP_URL: smtp }).message;
+    expect(noSender).toMatch(/^\s+MAIL_FROM: is required with SMTP_URL/m);
+    for (const message of [wrong, noSender]) expect(message).not.toContain("hunter2");
+  });
+
   it("refuses an unknown PASSWORD_HASH_COST and names it", () => {
     expect(envError({ PASSWORD_HASH_COST: "cheap", VITEST: "true" }).message).toMatch(/^\s+PASSWORD_HASH_COST: /m);
   });
