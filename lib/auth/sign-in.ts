@@ -180,7 +180,12 @@ export async function changeOwnPassword({
   const passwordHash = await hashPassword(newPassword);
   const now = new Date();
   const ended = await commit(async () => {
-    await db().employee.update({ where: { id: employeeId }, data: { passwordHash } });
+    // A pending password-reset link goes too: whoever knows the password has no use for it, and a
+    // copy of it elsewhere must not undo this change.
+    await db().employee.update({
+      where: { id: employeeId },
+      data: { passwordHash, passwordResetTokenHash: null, passwordResetExpiresAt: null },
+    });
     return db().session.updateMany({
       where: { employeeId, revokedAt: null, id: { not: sessionId } },
       data: { revokedAt: now },

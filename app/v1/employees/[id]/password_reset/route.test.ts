@@ -4,6 +4,7 @@ import { DELETE as deactivate } from "@/app/v1/employees/[id]/route";
 import { POST as invite } from "@/app/v1/employees/route";
 import { GET as whoAmI } from "@/app/v1/sessions/current/route";
 import { POST as signIn } from "@/app/v1/sessions/route";
+import { POST as changePassword } from "@/app/v1/employees/me/password/route";
 import { KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { apiKeyFor, PASSWORD, signedInEmployee } from "@/lib/testing/factories";
@@ -119,6 +120,20 @@ describe("POST /v1/employees/{id}/password_reset", () => {
     // The employee's password never changed.
     const stillOld = await call(signIn, { method: "POST", body: { email: employee.email, password: NEW_PASSWORD } });
     expect(stillOld.status).toBe(401);
+  });
+
+  it("404 once the employee changed their own password meanwhile: the pending link goes", async () => {
+    const { admin, employee } = await adminAndEmployee();
+    const token = tokenOf((await createLink(admin, employee.employee.id)).body.passwordResetUrl!);
+    const changed = await call(changePassword, {
+      method: "POST",
+      session: employee.session,
+      body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+    });
+    expect(changed.status).toBe(200);
+    expectError(await accept({ token, password: "another long new password" }), 404, "err_not_found");
+    const signedIn = await call(signIn, { method: "POST", body: { email: employee.email, password: NEW_PASSWORD } });
+    expect(signedIn.status).toBe(200);
   });
 
   it("422 in the contract's shape for a short, a common and a missing password, and a missing token; 400 for a non-object", async () => {
