@@ -16,7 +16,7 @@ const define = endpointGroup({ tag: "Information requests", auth: "any" });
 export const listInformationRequestsEndpoint = define("GET /v1/information_requests", {
   summary: "List information requests",
   description:
-    "Filters: `kind`; `startDate` and `endDate` bound `createdAt`, both inclusive, each a date (`2026-11-01`, the whole UTC day) " +
+    "Filters: `kind`; `status`, repeatable for several (`status=requested&status=on_review`); `startDate` and `endDate` bound `createdAt`, both inclusive, each a date (`2026-11-01`, the whole UTC day) " +
     "or an ISO-8601 date-time. A `startDate` after `endDate` answers 422.",
   permission: "information_requests:read",
   query: listInformationRequestsQuery,

@@ -25,9 +25,10 @@ async function findInformationRequest(id: string) {
 
 /** A page of the scope's requests, optionally of one kind and created within [startDate, endDate]. */
 export async function listInformationRequests(query: ListInformationRequestsQuery) {
-  const { kind, startDate, endDate } = query;
+  const { kind, status, startDate, endDate } = query;
   const filters = {
     ...(kind && { kind }),
+    ...(status && { status: { in: status } }),
     ...((startDate || endDate) && { createdAt: withinRange({ startDate, endDate }) }),
   };
   const page = await paginate(query, (args) =>

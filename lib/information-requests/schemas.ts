@@ -27,9 +27,20 @@ export const canTransition = (from: InformationRequestStatus, to: InformationReq
 export const informationRequestParams = z.object({ id: idSchema("ir") });
 export const transferParams = z.object({ id: idSchema("tr") });
 
+const statusFilter = z.enum(informationRequestStatuses);
+
 export const listInformationRequestsQuery = pageQuerySchema
   .extend({
     kind: z.enum(informationRequestKinds).optional(),
+    // Repeatable (`?status=on_review&status=requested`): a repeated parameter arrives as a list (lib/http/pipeline/parse-query.ts).
+    status: z
+      .union([statusFilter, z.array(statusFilter)])
+      .transform((value) => [value].flat())
+      .optional()
+      .meta({
+        description:
+          "Only requests in these statuses; repeat the parameter for several (`status=requested&status=on_review`).",
+      }),
     ...dateRangeQuery,
   })
   .refine(...rangeInOrder);

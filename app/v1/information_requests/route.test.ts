@@ -46,6 +46,25 @@ describe("GET /v1/information_requests", () => {
     expect(ids(await list(apiKey, "?kind=endorsement"))).toEqual([endorsement]);
   });
 
+  it("200 filtered by status, one or several (the parameter repeated), combined with kind", async () => {
+    const { apiKey, scope } = await platformWithKey();
+    const requested = await requestAt(scope, "2026-10-01T10:00:00.000Z");
+    const onReview = await requestAt(scope, "2026-10-02T10:00:00.000Z", "endorsement");
+    const rejected = await requestAt(scope, "2026-10-03T10:00:00.000Z");
+    await db().informationRequest.update({ where: { id: onReview }, data: { status: "on_review" } });
+    await db().informationRequest.update({ where: { id: rejected }, data: { status: "rejected" } });
+    expect(ids(await list(apiKey, "?status=on_review"))).toEqual([onReview]);
+    expect(ids(await list(apiKey, "?status=on_review&status=requested"))).toEqual([onReview, requested]);
+    expect(ids(await list(apiKey, "?status=requested&status=rejected&order=asc"))).toEqual([requested, rejected]);
+    expect(ids(await list(apiKey, "?status=on_review&kind=due_diligence"))).toEqual([]);
+    expect(ids(await list(apiKey, "?status=approved"))).toEqual([]);
+    const first = await list(apiKey, "?status=requested&status=rejected&limit=1");
+    expect(ids(first)).toEqual([rejected]);
+    expect(ids(await list(apiKey, `?status=requested&status=rejected&limit=1&next=${first.body.next}`))).toEqual([
+      requested,
+    ]);
+  });
+
   it("200 filtered by date: both bounds inclusive, a date-only endDate covering its whole UTC day", async () => {
     const { apiKey, scope } = await platformWithKey();
     const before = await requestAt(scope, "2026-10-31T23:59:59.999Z");
@@ -137,6 +156,11 @@ describe("GET /v1/information_requests", () => {
       ["?startDate=2026-11-02&endDate=2026-11-01", "startDate"],
       ["?startDate=2026-11-01T10:00:00.001Z&endDate=2026-11-01T10:00:00Z", "startDate"],
       ["?limit=0", "limit"],
+      ["?status=open", "status"],
+      ["?status=on_review&status=done", "status"],
+      ["?status=", "status"],
+      // A parameter that takes one value, repeated: refused rather than one of them silently kept.
+      ["?kind=endorsement&kind=due_diligence", "kind"],
     ];
     for (const [query, field] of cases) {
       const response = await list(apiKey, query);
