@@ -8,6 +8,7 @@ import {
   refusalBody,
   type EdgeSettings,
 } from "@/lib/http/edge.mjs";
+import { REQUEST_PATH_HEADER } from "@/lib/auth/next-path";
 
 let settings: EdgeSettings | undefined;
 
@@ -46,6 +47,12 @@ export function proxy(request: NextRequest) {
   const csp = pageCsp(nonce, { development: process.env.NODE_ENV === "development" });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("Content-Security-Policy", csp);
+  // For the dashboard's layout: a signed-out visit goes to sign-in with this as `next` (without the
+  // `_rsc` cache-buster a client-side navigation adds). Set here over any client's own header of the
+  // name; the layout checks it like any `next` (lib/auth/next-path.ts) all the same.
+  const path = new URL(request.nextUrl);
+  path.searchParams.delete("_rsc");
+  requestHeaders.set(REQUEST_PATH_HEADER, `${path.pathname}${path.search}`);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", csp);
   if (settings.cookieSecure) response.headers.set("Strict-Transport-Security", HSTS);

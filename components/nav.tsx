@@ -1,7 +1,9 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { usePathname } from "next/navigation";
+import { useId, useState } from "react";
+import { AccountSwitcher } from "@/components/account-switcher";
 import { useMe } from "@/components/me";
 import { dashboardLinks, homeFor } from "@/components/nav-links";
 import { api } from "@/lib/client/api";
@@ -12,52 +14,81 @@ import { ROLE_LABELS } from "@/components/employees/roles";
 export const mustEnrol = (me: { twoFactorEnabled: boolean; settings: { requireTwoFactor: boolean } }) =>
   me.settings.requireTwoFactor && !me.twoFactorEnabled;
 
+/**
+ * The shell's sidebar: the account switcher, the pages the employee's role can use, and who is
+ * signed in. On a phone (globals.css) it is a bar with a "Menu" button that shows the rest.
+ */
 export function Sidebar() {
   const pathname = usePathname();
   const me = useMe();
+  const panelId = useId();
+  const [open, setOpen] = useState(false);
   const links = mustEnrol(me)
     ? dashboardLinks.filter((link) => link.href === "/security")
     : dashboardLinks.filter((link) => link.permission === null || me.permissions.includes(link.permission));
   return (
     <aside className="sidebar">
-      <Link href={homeFor(me.permissions)} className="brand">
-        {me.accountName}
-      </Link>
-      <nav aria-label="Main">
-        <ul>
-          {links.map((link) => (
-            <li key={link.href}>
-              <Link
-                href={link.href}
-                aria-current={pathname === link.href || pathname.startsWith(`${link.href}/`) ? "page" : undefined}
-              >
-                {link.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="who">
-        <span>
-          Signed in as <strong>{me.name}</strong> <span className="muted">({ROLE_LABELS[me.role]})</span>
-        </span>
-        {!me.twoFactorEnabled && (
-          <Link href="/security" className="badge warn">
-            2FA is off
-          </Link>
-        )}
+      <div className="sidebar-bar">
+        <Link href={homeFor(me.permissions)} className="brand">
+          {me.accountName}
+        </Link>
         <button
           type="button"
-          onClick={() => {
-            // A full page load: nothing the signed-out employee saw stays in this tab's memory.
-            void api(signOutEndpoint)
-              .catch(() => undefined)
-              .then(() => window.location.assign("/login"));
-          }}
+          className="menu-button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={() => setOpen(!open)}
         >
-          Sign out
+          Menu
         </button>
       </div>
+      <div id={panelId} className="sidebar-panel" data-open={open}>
+        <AccountSwitcher />
+        <nav aria-label="Main">
+          <ul>
+            {links.map((link) => (
+              <li key={link.href}>
+                <Link
+                  href={link.href}
+                  aria-current={pathname === link.href || pathname.startsWith(`${link.href}/`) ? "page" : undefined}
+                  onClick={() => setOpen(false)}
+                >
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <SignedInAs />
+      </div>
     </aside>
+  );
+}
+
+function SignedInAs() {
+  const me = useMe();
+  return (
+    <div className="who">
+      <span>
+        Signed in as <strong>{me.name}</strong> <span className="role">({ROLE_LABELS[me.role]})</span>
+      </span>
+      {!me.twoFactorEnabled && (
+        <Link href="/security" className="badge warn">
+          2FA is off
+        </Link>
+      )}
+      <button
+        type="button"
+        onClick={() => {
+          // A full page load: nothing the signed-out employee saw stays in this tab's memory. Sent
+          // without the account: signing out concerns the session, whichever account is shown.
+          void api(signOutEndpoint, { accountId: null })
+            .catch(() => undefined)
+            .then(() => window.location.assign("/login"));
+        }}
+      >
+        Sign out
+      </button>
+    </div>
   );
 }

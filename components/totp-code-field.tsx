@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { UseFormRegisterReturn, FieldError } from "react-hook-form";
 import { useMe } from "@/components/me";
 import { Field } from "@/components/ui/field";

@@ -1,6 +1,7 @@
 "use client";
 
-import { usePathname, useRouter } from "next/navigation";
+import { usePathname } from "next/navigation";
+import { useAccountRouter } from "@/components/account-scope";
 import { useEffect, type ReactNode } from "react";
 import { useMe } from "@/components/me";
 import { mustEnrol } from "@/components/nav";
@@ -12,7 +13,7 @@ import { mustEnrol } from "@/components/nav";
 export function TwoFactorGate({ children }: { children: ReactNode }) {
   const me = useMe();
   const pathname = usePathname();
-  const router = useRouter();
+  const router = useAccountRouter();
   const blocked = mustEnrol(me) && pathname !== "/security";
   useEffect(() => {
     if (blocked) router.replace("/security");

@@ -131,7 +131,8 @@ test("a fresh install prints a setup link; the link sets up the platform, and af
   await page.goto(`${fresh.baseURL}/`);
   await expect(page).toHaveURL(/\/login$/);
   await page.goto(`${fresh.baseURL}/api-keys`);
-  await expect(page).toHaveURL(/\/login$/);
+  // A dashboard page asked for signed out: sign-in, then back there.
+  await expect(page).toHaveURL(/\/login\?next=%2Fapi-keys$/);
 
   await page.getByLabel("E-mail").fill(OWNER.email);
   await page.getByLabel("Password").fill("the wrong password");

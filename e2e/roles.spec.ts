@@ -150,7 +150,7 @@ test("an owner invites a compliance officer, who decides requests under four-eye
     await snap(owner, testInfo, "5-deactivated");
 
     await nav.getByRole("link", { name: "KYC" }).click();
-    await expect(officer).toHaveURL(/\/login$/);
+    await expect(officer).toHaveURL(/\/login\?next=%2Fkyc$/);
     await officer.getByLabel("E-mail").fill(OFFICER.email);
     await officer.getByLabel("Password").fill(OFFICER.password);
     await officer.getByRole("button", { name: "Sign in" }).click();

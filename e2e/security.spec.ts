@@ -19,7 +19,7 @@ async function signInElsewhere(browser: Browser, baseURL: string, email: string)
 /** A browser whose session was ended lands on the sign-in page at its next navigation. */
 async function expectSignedOut(page: Page) {
   await page.goto("/security");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fsecurity$/);
 }
 
 /** Signs in through the sign-in page of a fresh browser, with a recovery code as the second step. */

@@ -57,6 +57,8 @@ test.describe("sign-in with two-factor authentication", () => {
     await page.goto("/security");
     await page.keyboard.press("Tab");
     await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+    // At phone width the navigation sits behind "Menu".
+    await page.getByRole("button", { name: "Menu" }).click();
     await expect(
       page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Security" }),
     ).toHaveAttribute("aria-current", "page");

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
 import { useApiQuery, useInvalidate } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
+import { currentAccountId } from "@/lib/client/current-account";
 import type { ResponseOf } from "@/lib/contract/endpoint";
 import {
   getInformationRequestEndpoint,
@@ -21,6 +22,15 @@ export type Transfer = ResponseOf<typeof getTransferEndpoint>;
 export const kindLabels: Record<InformationRequestKind, string> = {
   due_diligence: "Due diligence",
   endorsement: "Endorsement",
+};
+
+/** Each status as the status filter names it. */
+export const statusLabels: Record<InformationRequestStatus, string> = {
+  requested: "Requested",
+  on_review: "On review",
+  approved: "Approved",
+  rejected: "Rejected",
+  expired: "Expired",
 };
 
 /** The verb on each transition's button, by the status it moves to. */
@@ -55,7 +65,7 @@ export function useMoveInformationRequest(request: Pick<InformationRequest, "id"
       api(updateInformationRequestStatusEndpoint, { params: { id }, body }),
     onSuccess: (moved) => {
       queryClient.setQueryData<InformationRequestDetail>(
-        queryKey(getInformationRequestEndpoint, { params: { id } }),
+        queryKey(getInformationRequestEndpoint, { params: { id }, accountId: currentAccountId() }),
         (old) => (old ? { ...old, ...moved } : old),
       );
     },

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 import { ListTable } from "@/components/ui/list-table";
 import { kindLabels, type InformationRequest } from "./hooks";

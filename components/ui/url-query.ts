@@ -1,6 +1,7 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useAccountRouter } from "@/components/account-scope";
 import { queryString } from "@/lib/client/api";
 
 type Values<N extends string> = { [K in N]?: string };
@@ -10,7 +11,7 @@ type Values<N extends string> = { [K in N]?: string };
  * named search parameters (a missing or empty one is undefined), and the ways to change them.
  */
 export function useUrlQuery<N extends string>(names: readonly N[]) {
-  const router = useRouter();
+  const router = useAccountRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const values: Values<N> = {};

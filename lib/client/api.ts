@@ -3,6 +3,8 @@
 import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
 import type { z } from "zod";
 import { pathOf, type Endpoint, type ResponseOf } from "@/lib/contract/endpoint";
+import { currentAccountId } from "@/lib/client/current-account";
+import { loginHref } from "@/lib/auth/next-path";
 
 /** An error answer of the API, in the contract's shape, as the dashboard sees it. */
 export class ApiRequestError extends Error {
@@ -36,8 +38,8 @@ export type ApiOptions<E extends Endpoint> = ParamsOption<E> &
     query?: QueryInput<E>;
     /** A current authenticator code, for the routes that need Service-Totp-Code. */
     totpCode?: string;
-    /** Act for a sub-account (Service-Account-Id). */
-    accountId?: string;
+    /** Act for this account (Service-Account-Id); left out, the one in the address bar; null, the own one. */
+    accountId?: string | null;
   };
 
 /** The options argument may be left out where nothing in it is required. */
@@ -61,7 +63,7 @@ export type SendOptions = {
   body?: unknown;
   query?: Record<string, string | number | boolean | null | undefined>;
   totpCode?: string;
-  accountId?: string;
+  accountId?: string | null;
 };
 
 /** The untyped half of api(), for the hooks that wrap it (lib/client/queries.ts). */
@@ -72,7 +74,9 @@ export async function send(
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (totpCode) headers["Service-Totp-Code"] = totpCode;
-  if (accountId) headers["Service-Account-Id"] = accountId;
+  // Every call acts for the account the dashboard shows (the shell's account switcher, `?account=`).
+  const account = accountId === undefined ? currentAccountId() : accountId;
+  if (account) headers["Service-Account-Id"] = account;
   const response = await fetch(pathOf(definition, params) + queryString(query ?? {}), {
     method: definition.method,
     headers,
@@ -80,8 +84,20 @@ export async function send(
     credentials: "same-origin",
   });
   const data: unknown = response.status === 204 ? null : await response.json().catch(() => null);
+  if (response.status === 401 && definition.auth !== "public") signInAgain();
   if (!response.ok) throw errorOf(response.status, data);
   return data;
+}
+
+/**
+ * A 401 from an authenticated route means the session is over (signed out elsewhere, expired, or the
+ * employee was deactivated): the browser goes to sign-in at once, to come back to this page, with its
+ * filters, afterwards. Client-side navigation does not re-run the layout's server check, so this is
+ * where an open page learns it. The sign-in call itself answers 401 for a wrong password: not here.
+ */
+function signInAgain() {
+  const { pathname, search } = window.location;
+  if (pathname !== "/login") window.location.assign(loginHref(`${pathname}${search}`));
 }
 
 function errorOf(status: number, data: unknown): ApiRequestError {

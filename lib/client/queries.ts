@@ -2,6 +2,7 @@
 
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { send, type ApiOptions, type SendOptions } from "@/lib/client/api";
+import { useCurrentAccount } from "@/lib/client/current-account";
 import { queryKey } from "@/lib/client/query-keys";
 import type { Endpoint, ResponseOf } from "@/lib/contract/endpoint";
 
@@ -17,9 +18,16 @@ type QueryArgs<E extends Endpoint> =
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
   {} extends QueryOptions<E> ? [options?: QueryOptions<E>] : [options: QueryOptions<E>];
 
+/** The call with the account the page shows (unless it names one): sent as Service-Account-Id and part of the key. */
+function useAccountCall(call: SendOptions): SendOptions {
+  const account = useCurrentAccount();
+  return call.accountId === undefined ? { ...call, accountId: account } : call;
+}
+
 /** A GET endpoint's answer through react-query, keyed by its path (lib/client/query-keys.ts). */
 export function useApiQuery<E extends Endpoint>(definition: E, ...[options]: QueryArgs<E>) {
-  const { enabled, initialData, ...call }: QuerySettings<E> & SendOptions = options ?? {};
+  const { enabled, initialData, ...rest }: QuerySettings<E> & SendOptions = options ?? {};
+  const call = useAccountCall(rest);
   return useQuery<ResponseOf<E>>({
     queryKey: queryKey(definition, call),
     queryFn: async () => (await send(definition, call)) as ResponseOf<E>,
@@ -48,7 +56,8 @@ type CursorArgs<E extends Endpoint> =
  * The cursor stays opaque; the query (filters) is part of the key, so changing it starts over.
  */
 export function useCursorList<E extends Endpoint>(definition: E, ...[options]: CursorArgs<E>) {
-  const { enabled, from, ...call }: QuerySettings<E> & CursorSettings & SendOptions = options ?? {};
+  const { enabled, from, ...rest }: QuerySettings<E> & CursorSettings & SendOptions = options ?? {};
+  const call = useAccountCall(rest);
   const query = useInfiniteQuery({
     queryKey: from ? [...queryKey(definition, call), "pages", from] : [...queryKey(definition, call), "pages"],
     queryFn: async ({ pageParam }) =>

@@ -2,20 +2,24 @@ import { redirect } from "next/navigation";
 import { db } from "@/lib/db";
 import { homeFor } from "@/components/nav-links";
 import { currentEmployee } from "@/lib/auth/current-employee";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };
 
-export default async function LoginPage() {
+/** `?next=`: the page to return to after sign-in (a deep link that found the employee signed out). */
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
   if ((await db().employee.count()) === 0) redirect("/setup");
+  const { next } = await searchParams;
+  const returnTo = safeNextPath(typeof next === "string" ? next : null);
   const session = await currentEmployee();
-  if (session) redirect(homeFor(session.permissions));
+  if (session) redirect(returnTo ?? homeFor(session.permissions));
   return (
     <main className="center-page">
       <div className="card stack">
         <h1>Sign in</h1>
-        <SignInForm />
+        <SignInForm returnTo={returnTo} />
       </div>
     </main>
   );

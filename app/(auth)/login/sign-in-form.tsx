@@ -17,8 +17,11 @@ import { signInInput } from "@/lib/employees/schemas";
 type Input = z.input<typeof signInInput>;
 type Output = z.output<typeof signInInput>;
 
-/** E-mail and password; once the API says a second factor is needed, the code (or a recovery code). */
-export function SignInForm() {
+/**
+ * E-mail and password; once the API says a second factor is needed, the code (or a recovery code).
+ * Signed in, to `returnTo` (already checked to be a path of this site) or else the employee's home.
+ */
+export function SignInForm({ returnTo }: { returnTo: string | null }) {
   const router = useRouter();
   const [step, setStep] = useState<"password" | "code">("password");
   const [useRecovery, setUseRecovery] = useState(false);
@@ -44,7 +47,7 @@ export function SignInForm() {
       return false;
     },
     onDone: (session) => {
-      router.push(homeFor(session.permissions));
+      router.push(returnTo ?? homeFor(session.permissions));
       router.refresh();
     },
     fields: ["email", "password", "totpCode"],

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { AuditFiltersForm, auditFilterNames, type AuditFilters } from "@/components/audit-log/audit-filters";
 import { filterErrorsOf } from "@/components/ui/filter-bar";
 import { CursorListTable } from "@/components/ui/list-table";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useState } from "react";
 import { DataTable } from "@/components/ui/data-table";
 import { mayActOnEmployees } from "@/components/employees/available-actions";

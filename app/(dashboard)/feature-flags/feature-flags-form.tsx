@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { FlagSelects, useFlagsForm } from "@/components/accounts/use-flags-form";
 import { useMe } from "@/components/me";
 import { ReadOnlyNote } from "@/components/ui/read-only-note";

@@ -1,9 +1,10 @@
 "use client";
 
-import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import Link from "@/components/ui/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useAccountRouter } from "@/components/account-scope";
 import { useEffect, useRef, type FormEvent } from "react";
-import { kindLabels, useTransfer, useTransferRequests } from "@/components/information-requests/hooks";
+import { kindLabels, statusLabels, useTransfer, useTransferRequests } from "@/components/information-requests/hooks";
 import { RequestsTable } from "@/components/information-requests/requests-table";
 import { TransferDetails } from "@/components/information-requests/transfer-details";
 import { DataState } from "@/components/ui/data-state";
@@ -14,13 +15,13 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ApiRequestError } from "@/lib/client/api";
 import { useCursorList } from "@/lib/client/queries";
 import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
-import { informationRequestKinds } from "@/lib/information-requests/schemas";
+import { informationRequestKinds, informationRequestStatuses } from "@/lib/information-requests/schemas";
 
-const FILTERS = ["kind", "startDate", "endDate"] as const;
+const FILTERS = ["status", "kind", "startDate", "endDate"] as const;
 
 /**
  * Everything the list shows lives in the URL, so a view can be bookmarked, shared and reloaded, and
- * back/forward steps through filter changes and pages: `kind`, `startDate`, `endDate`, the cursor of
+ * back/forward steps through filter changes and pages: `status`, `kind`, `startDate`, `endDate`, the cursor of
  * the page shown (`next`, as the API names it) and the cursors of the pages before it (`prev`, for
  * "Previous page"; the API's cursors only go forward). `transferId` shows one transfer's requests.
  */
@@ -30,7 +31,7 @@ export function InformationRequestList() {
 }
 
 function useNavigate() {
-  const router = useRouter();
+  const router = useAccountRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   return (changes: Record<string, string | null>) => {
@@ -85,7 +86,7 @@ function FilteredRequests() {
       prev: null,
     });
   };
-  const clear = () => navigate({ kind: null, startDate: null, endDate: null, next: null, prev: null });
+  const clear = () => navigate({ status: null, kind: null, startDate: null, endDate: null, next: null, prev: null });
   const nextPage = (next: string) => navigate({ next, prev: cursor ? [...trail, cursor].join(".") : null });
   const previousPage = () => navigate({ next: trail.at(-1) ?? null, prev: trail.slice(0, -1).join(".") || null });
   const pageNumber = cursor ? trail.length + 2 : 1;
@@ -104,6 +105,23 @@ function FilteredRequests() {
         formRef={formRef}
         plain
       >
+        <Field label="Status" error={{ message: filterErrors?.status }}>
+          {(control) => (
+            <select
+              {...control}
+              name="status"
+              defaultValue={filters.status}
+              onChange={(event) => event.currentTarget.form?.requestSubmit()}
+            >
+              <option value="">All statuses</option>
+              {informationRequestStatuses.map((status) => (
+                <option key={status} value={status}>
+                  {statusLabels[status]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <Field label="Kind" error={{ message: filterErrors?.kind }}>
           {(control) => (
             <select

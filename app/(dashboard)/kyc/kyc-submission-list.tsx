@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { formatShare, isCompleteOwnership, typeLabel } from "@/components/kyc/format";
 import { useApplicantProfile } from "@/components/kyc/hooks";
 import { DataState } from "@/components/ui/data-state";

@@ -11,6 +11,7 @@ import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { Notice } from "@/components/ui/use-page-dialogs";
 import { useApiQuery, useInvalidate } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
+import { currentAccountId } from "@/lib/client/current-account";
 import { currentSessionEndpoint } from "@/lib/employees/endpoints";
 import { getSettingsEndpoint } from "@/lib/settings/endpoints";
 import { SETTINGS, type PlatformSettings } from "./platform-settings";
@@ -91,7 +92,7 @@ function SettingsFields({ stored }: { stored: PlatformSettings }) {
               setChanges(null);
               form.reset(updated);
               setSaved(true);
-              queryClient.setQueryData(queryKey(getSettingsEndpoint), updated);
+              queryClient.setQueryData(queryKey(getSettingsEndpoint, { accountId: currentAccountId() }), updated);
               // The session carries the settings too (the two-factor gate reads them there).
               await invalidate(currentSessionEndpoint);
             }}

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { TransactionFiltersForm, type TransactionFilters } from "@/components/transactions/transaction-filters";
 import { filterErrorsOf } from "@/components/ui/filter-bar";
 import { DateTime, StatusBadge } from "@/components/ui/format";

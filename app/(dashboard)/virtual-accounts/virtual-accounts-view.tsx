@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useId } from "react";
 import { useCan } from "@/components/me";
 import { useRowAction } from "@/components/ui/confirm-dialog";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { DataTable } from "@/components/ui/data-table";
 import { useCan } from "@/components/me";
 import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";

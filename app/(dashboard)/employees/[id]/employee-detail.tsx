@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { mayActOnEmployees } from "@/components/employees/available-actions";
 import { EmployeeActionButtons } from "@/components/employees/employee-action-buttons";
 import { EmployeeActionDialogs, type OpenAction } from "@/components/employees/employee-action-dialogs";

@@ -2,7 +2,7 @@
 
 import { toNestErrors } from "@hookform/resolvers";
 import { useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRef, useState } from "react";
 import type { Resolver } from "react-hook-form";
 import { CountrySelect } from "@/components/kyc/country-select";
@@ -17,6 +17,7 @@ import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { api } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
+import { currentAccountId } from "@/lib/client/current-account";
 import { getProfileEndpoint, updateProfileEndpoint } from "@/lib/kyc/endpoints";
 import { updateProfileInput, type UpdateProfileInput } from "@/lib/kyc/schemas";
 
@@ -103,7 +104,7 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
     submit: (changes) => api(updateProfileEndpoint, { body: changes }),
     onDone: (saved, changes) => {
       const fields = Object.keys(changes).length;
-      queryClient.setQueryData(queryKey(getProfileEndpoint), saved);
+      queryClient.setQueryData(queryKey(getProfileEndpoint, { accountId: currentAccountId() }), saved);
       stored.current = valuesOf(saved);
       form.reset(stored.current);
       setUpdatedAt(saved.updatedAt);

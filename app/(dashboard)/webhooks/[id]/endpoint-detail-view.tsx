@@ -1,8 +1,9 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import Link from "@/components/ui/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useAccountRouter } from "@/components/account-scope";
 import { useCan } from "@/components/me";
 import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";
 import { LoadMore } from "@/components/ui/cursor-list";
@@ -29,7 +30,7 @@ type Open = { dialog: "edit" | "toggle" | "delete"; endpoint: WebhookEndpoint };
 
 /** One endpoint: its settings and public key, its controls, and its delivery log (filters kept in the URL). */
 export function EndpointDetailView({ id }: { id: string }) {
-  const router = useRouter();
+  const router = useAccountRouter();
   const can = useCan();
   const mayWrite = can("webhooks:write");
   const endpoint = useWebhookEndpoint(id);
@@ -171,7 +172,7 @@ function DeliveryLog({
   mayWrite: boolean;
   endpointEnabled: boolean;
 }) {
-  const router = useRouter();
+  const router = useAccountRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const filters = deliveryFiltersOf(searchParams);
