@@ -140,7 +140,8 @@ test("a fresh install prints a setup link; the link sets up the platform, and af
   await expect(page.getByRole("alert").filter({ hasText: "e-mail address or password is wrong" })).toBeVisible();
   await page.getByLabel("Password").fill(OWNER.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/information-requests$/);
+  // Back to the page asked for before signing in.
+  await expect(page).toHaveURL(/\/api-keys$/);
   await snap(page, testInfo, "signed-in");
   expect(problems).toEqual([]);
   expect(fresh.output().split(token).length - 1).toBe(1);

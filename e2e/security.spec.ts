@@ -94,6 +94,7 @@ test("changing the password: the current one is checked, the other browser is si
   await snap(page, testInfo, "2-password-changed");
   await page.setViewportSize({ width: 390, height: 844 });
   await snap(page, testInfo, "3-password-changed-phone");
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await expectSignedOut(elsewhere.page);
   await elsewhere.context.close();
