@@ -223,6 +223,8 @@ test.describe("phone menu (390 px)", () => {
     await expect(page).toHaveURL(/\/kyc$/);
     await expect(menu).toHaveAttribute("aria-expanded", "false");
     await expect(mainNav(page)).toBeHidden();
+    // Closed, the bar is just the brand and the button, however short the page below it.
+    expect((await page.locator(".sidebar").boundingBox())!.height).toBeLessThan(100);
   });
 });
 
