@@ -61,6 +61,8 @@ export default defineConfig({
   use: {
     baseURL,
     screenshot: "only-on-failure",
+    // Dates and money are written in the browser's locale: one fixed locale, so specs can spell them out.
+    locale: "en-US",
     launchOptions: chromiumLaunchOptions(),
   },
   // The black-box API spec (e2e/api.spec.ts) runs against this server at the real password-hashing
