@@ -33,33 +33,61 @@ test.describe("audit log", () => {
 
     await page.goto("/audit-log?action=delegated_user.create");
     await expect(page.getByLabel("Action")).toHaveValue("delegated_user.create");
-    const mine = page.getByRole("row").filter({ hasText: employee.id });
+    // Actors by name, linked to their page (the id on hover), never as a bare emp_ id.
+    const mine = page.getByTestId("audit-event-row").filter({ hasText: employee.name });
     await expect(mine).toHaveCount(3);
-    await expect(mine.filter({ hasText: `for ${sub.id}` })).toHaveCount(1);
-    const success = mine.filter({ hasText: user.id });
-    await expect(success.getByText("success", { exact: true })).toBeVisible();
-    await expect(success.getByRole("cell", { name: "201", exact: true })).toBeVisible();
-    await expect(success).toContainText("Employee");
-    await expect(success).toContainText(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
-    const failure = mine.filter({ hasText: "409" });
-    await expect(failure.getByText("failure", { exact: true })).toBeVisible();
+    await expect(mine.first().getByRole("link", { name: employee.name, exact: true })).toHaveAttribute(
+      "href",
+      `/employees/${employee.id}`,
+    );
+    await expect(page.getByTestId("audit-event-row").filter({ hasText: employee.id })).toHaveCount(0);
+    await expect(mine.filter({ hasText: "for acct_" })).toHaveCount(1);
+    const success = mine.filter({ has: page.getByText("success", { exact: true }) });
+    await expect(success).toHaveCount(2);
+    await expect(success.first().getByTitle("HTTP status")).toHaveText("201");
+    // The target is shortened, linked, and whole on hover.
+    await expect(success.getByTitle(user.id)).toHaveText(`${user.id.slice(0, 8)}…${user.id.slice(-4)}`);
+    await expect(success.first()).toContainText("Employee");
+    // A date-time with its zone, on one line.
+    await expect(success.first().locator("time")).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d\d [AP]M \w+/);
+    const failure = mine.filter({ has: page.getByText("failure", { exact: true }) });
+    await expect(failure.getByTitle("HTTP status")).toHaveText("409");
     // Only that action is listed.
     await expect(page.getByRole("cell", { name: "sandbox.recipient.create" })).toHaveCount(0);
-    await snap(page, testInfo, "audit-log");
 
-    // The actor id links to that actor's events; the form then shows both filters.
-    await success.getByRole("link", { name: employee.id }).click();
+    // A row opens to the whole record: ids in full, where it came from, what the request named.
+    const forSubRow = mine.filter({ hasText: "for acct_" });
+    const toggle = forSubRow.getByRole("button", { name: /^Details/ });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+    const details = page.getByTestId("audit-event-details");
+    await expect(details).toHaveCount(1);
+    await expect(details).toContainText(sub.id);
+    await expect(details).toContainText(employee.id);
+    await expect(details).toContainText(/req_/);
+    await expect(details).toContainText("success (HTTP 201)");
+    await snap(page, testInfo, "audit-log");
+    await toggle.click();
+    await expect(details).toHaveCount(0);
+
+    // "Filter" beside the actor shows only that actor's events; the form then shows both filters.
+    await success
+      .first()
+      .getByRole("link", { name: `Filter: only the events of ${employee.name}` })
+      .click();
     await expect(page).toHaveURL(new RegExp(`action=delegated_user\\.create&actorId=${employee.id}$`));
     await expect(page.getByLabel("Actor id")).toHaveValue(employee.id);
     await expect(page.locator("tbody tr")).toHaveCount(3);
 
-    // Filtering by the owner through the form: the owner's sandbox action, none of the employee's.
-    await page.getByLabel("Action").fill("sandbox.recipient.create");
+    // Filtering by the owner through the form: the action picked from the list, the owner's sandbox
+    // action, none of the employee's.
+    await page.getByLabel("Action").selectOption("sandbox.recipient.create");
     await page.getByLabel("Actor id").fill(owner.employee.id);
     await page.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(new RegExp(`action=sandbox\\.recipient\\.create&actorId=${owner.employee.id}$`));
-    await expect(page.getByRole("row").filter({ hasText: owner.employee.id }).first()).toBeVisible();
-    await expect(page.getByRole("row").filter({ hasText: employee.id })).toHaveCount(0);
+    await expect(page.getByTestId("audit-event-row").first()).toContainText("sandbox.recipient.create");
+    await expect(page.getByTestId("audit-event-row").filter({ hasText: employee.name })).toHaveCount(0);
 
     // Today's date range still finds them; a reversed range is refused under the field.
     const today = new Date().toISOString().slice(0, 10);
@@ -80,6 +108,8 @@ test.describe("audit log", () => {
   }) => {
     await page.goto("/audit-log?action=no.such.action");
     await expect(page.getByText("No events match these filters.")).toBeVisible();
+    // An action the picker does not know (from an old link) is still the one shown as chosen.
+    await expect(page.getByLabel("Action")).toHaveValue("no.such.action");
     await page.goto("/audit-log?startDate=yesterday");
     await expect(page.getByLabel("From (UTC)")).toHaveAttribute("aria-invalid", "true");
     await expect(page.locator(".field-error").filter({ hasText: "must be a date" })).toBeVisible();

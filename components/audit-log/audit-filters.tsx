@@ -21,8 +21,17 @@ export const auditFilterNames = ["action", "actorId", "startDate", "endDate"] as
 
 const emptyAsMissing = (value: string) => (value.trim() === "" ? undefined : value.trim());
 
-/** Filter form of the audit log. */
-export function AuditFiltersForm({ current, serverErrors, onApply }: FilterFormProps<AuditFilters>) {
+/**
+ * Filter form of the audit log. The action is picked from every action a record can carry (`actions`,
+ * lib/audit/actions.ts), which the API matches exactly; one the URL names that is not among them
+ * (an older service's) stays selectable.
+ */
+export function AuditFiltersForm({
+  current,
+  serverErrors,
+  onApply,
+  actions,
+}: FilterFormProps<AuditFilters> & { actions: readonly string[] }) {
   const { form, errorOf } = useFilterForm(zodResolver(filtersSchema), current, serverErrors);
   const field = (name: (typeof auditFilterNames)[number]) => ({
     error: errorOf(name),
@@ -31,11 +40,26 @@ export function AuditFiltersForm({ current, serverErrors, onApply }: FilterFormP
   return (
     <FilterBar
       label="Filter the audit log"
+      className="audit-filters"
       onSubmit={(event) => void form.handleSubmit(onApply)(event)}
       onClear={() => onApply({})}
       filtered={auditFilterNames.some((name) => current[name])}
     >
-      <Field label="Action" placeholder="api_key.issue" autoComplete="off" {...field("action")} />
+      <Field label="Action" error={errorOf("action")}>
+        {(control) => (
+          <select {...control} {...form.register("action", { setValueAs: emptyAsMissing })}>
+            <option value="">Any action</option>
+            {current.action && !actions.includes(current.action) && (
+              <option value={current.action}>{current.action}</option>
+            )}
+            {actions.map((action) => (
+              <option key={action} value={action}>
+                {action}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <Field label="Actor id" placeholder="emp_… or key_…" autoComplete="off" {...field("actorId")} />
       <Field label="From (UTC)" type="date" {...field("startDate")} />
       <Field label="To (UTC)" type="date" {...field("endDate")} />

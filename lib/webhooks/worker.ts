@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
+import { systemActions } from "@/lib/audit/system-actions";
 import { writeAuditEvent } from "@/lib/audit/trail";
 import { decryptSecret } from "@/lib/auth/encryption";
 import { db, inTransaction } from "@/lib/db";
@@ -427,7 +428,7 @@ async function disableIfDead(endpointId: string, deliveryId: string, at: Date, l
       actor: null,
       platformId: endpoint.account.platformId,
       actedForAccountId: endpoint.accountId,
-      action: "webhook_endpoint.auto_disable",
+      action: systemActions.webhookAutoDisable,
       targetId: endpointId,
       ip: null,
       status: 200,

@@ -1,8 +1,17 @@
 "use client";
 
 import Link from "@/components/ui/link";
+import { useState } from "react";
+import {
+  ActorCell,
+  AuditEventDetails,
+  TargetCell,
+  useActorNames,
+  type AuditEvent,
+} from "@/components/audit-log/audit-event-parts";
 import { AuditFiltersForm, auditFilterNames, type AuditFilters } from "@/components/audit-log/audit-filters";
 import { filterErrorsOf } from "@/components/ui/filter-bar";
+import { DateTime } from "@/components/ui/format";
 import { CursorListTable } from "@/components/ui/list-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { useUrlQuery } from "@/components/ui/url-query";
@@ -10,31 +19,24 @@ import { listAuditEventsEndpoint } from "@/lib/audit/endpoints";
 import { useCursorList } from "@/lib/client/queries";
 
 const outcomeTone = { success: "ok", failure: "danger", denied: "warn" } as const;
-const actorLabel = { employee: "Employee", api_key: "API key", anonymous: "Anonymous" } as const;
 
-/** "2026-11-22 13:00:05 UTC": the audit trail is read across time zones, so it speaks UTC. */
-const utc = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$|Z$/, " UTC");
-
-/** Where the dashboard shows the object an event targeted, when it has a place for it. */
-function targetHref(id: string): string | null {
-  const prefix = /^([a-z]+)_/.exec(id)?.[1];
-  const places: Record<string, string> = {
-    emp: `/employees/${id}`,
-    ir: `/information-requests/${id}`,
-    sub: `/kyc/submissions/${id}`,
-    va: `/virtual-accounts#${id}`,
-    acct: `/accounts#${id}`,
-    key: "/api-keys",
-  };
-  return (prefix && places[prefix]) ?? null;
-}
-
-/** The platform's audit trail, filtered by action, actor and date (all kept in the URL). */
-export function AuditLogView() {
+/**
+ * The platform's audit trail, filtered by action, actor and date (all kept in the URL): actors by
+ * name, each row opening to the whole record. `actions`: every action a record can carry, for the picker.
+ */
+export function AuditLogView({ actions }: { actions: readonly string[] }) {
   const url = useUrlQuery(auditFilterNames);
   const filters: AuditFilters = url.values;
   const list = useCursorList(listAuditEventsEndpoint, { query: filters });
   const withFilters = (change: AuditFilters) => url.href({ ...filters, ...change });
+  const actorOf = useActorNames();
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string) =>
+    setOpen((was) => {
+      const now = new Set(was);
+      if (!now.delete(id)) now.add(id);
+      return now;
+    });
 
   return (
     <div className="stack">
@@ -47,41 +49,35 @@ export function AuditLogView() {
         current={filters}
         serverErrors={filterErrorsOf(list.state.error)}
         onApply={url.replace}
+        actions={actions}
       />
       <CursorListTable
+        label="Audit events"
+        caption="Audit events, newest first"
         list={list}
-        empty={url.filtered ? "No events match these filters." : "No events yet."}
+        empty={
+          url.filtered
+            ? "No events match these filters."
+            : "No events yet. Every change made here or through the API is recorded on this page."
+        }
+        rowTestId="audit-event-row"
+        detail={(event) =>
+          open.has(event.id) && (
+            <div id={`details-${event.id}`}>
+              <AuditEventDetails event={event} actor={event.actorId ? actorOf(event.actorId) : undefined} />
+            </div>
+          )
+        }
         columns={[
-          {
-            header: "When (UTC)",
-            cell: (event) => (
-              <time dateTime={event.at} className="nowrap">
-                {utc(event.at)}
-              </time>
-            ),
-          },
+          { header: "When", cell: (event) => <DateTime value={event.at} /> },
           {
             header: "Who",
             cell: (event) => (
-              <>
-                {actorLabel[event.actorType]}
-                {event.actorId && (
-                  <div>
-                    <Link
-                      href={withFilters({ actorId: event.actorId })}
-                      className="mono"
-                      title="Show only this actor's events"
-                    >
-                      {event.actorId}
-                    </Link>
-                  </div>
-                )}
-                {event.actedForAccountId && event.actedForAccountId !== event.accountId && (
-                  <div className="muted" title="The account this request acted for (Service-Account-Id)">
-                    for <span className="mono">{event.actedForAccountId}</span>
-                  </div>
-                )}
-              </>
+              <ActorCell
+                event={event}
+                actor={event.actorId ? actorOf(event.actorId) : undefined}
+                onlyTheirs={withFilters({ actorId: event.actorId ?? undefined })}
+              />
             ),
           },
           {
@@ -92,22 +88,38 @@ export function AuditLogView() {
               </Link>
             ),
           },
-          { header: "Target", className: "mono", cell: (event) => <Target id={event.targetId} /> },
-          { header: "IP", className: "mono", cell: (event) => event.ip ?? <span className="muted">—</span> },
+          { header: "Target", cell: (event) => <TargetCell id={event.targetId} /> },
+          { header: "Outcome", className: "nowrap", cell: (event) => <Outcome event={event} /> },
           {
-            header: "Outcome",
-            cell: (event) => <span className={`badge ${outcomeTone[event.outcome]}`}>{event.outcome}</span>,
+            header: "Record",
+            heading: <span className="visually-hidden">Record</span>,
+            cell: (event) => (
+              <button
+                type="button"
+                className="small"
+                aria-expanded={open.has(event.id)}
+                aria-controls={open.has(event.id) ? `details-${event.id}` : undefined}
+                aria-label={`Details of ${event.action} at ${event.at}`}
+                onClick={() => toggle(event.id)}
+              >
+                Details
+              </button>
+            ),
           },
-          { header: "Status", num: true, cell: (event) => event.status },
         ]}
       />
     </div>
   );
 }
 
-/** The object an event targeted, linked where the dashboard has a place for it. */
-function Target({ id }: { id: string | null }) {
-  if (id === null) return <span className="muted">—</span>;
-  const href = targetHref(id);
-  return href ? <Link href={href}>{id}</Link> : id;
+/** How a request ended: the outcome, and its HTTP status beside it. */
+function Outcome({ event }: { event: AuditEvent }) {
+  return (
+    <>
+      <span className={`badge ${outcomeTone[event.outcome]}`}>{event.outcome}</span>{" "}
+      <span className="muted" title="HTTP status">
+        {event.status}
+      </span>
+    </>
+  );
 }
