@@ -92,7 +92,8 @@ test.describe("API keys page", () => {
     await expect(expiry).toHaveAttribute("type", "date");
     await expect(expiry).toHaveAttribute("min", utcDay(new Date(now.getTime() + 86_400_000)));
     await expect(expiry).toHaveAttribute("max", utcDay(yearAhead));
-    await expiry.fill((await expiry.getAttribute("max"))!);
+    const pickedDay = (await expiry.getAttribute("max"))!;
+    await expiry.fill(pickedDay);
 
     await dialog.getByLabel("Name").fill(name);
     await dialog.getByRole("button", { name: "Add range" }).click();
@@ -122,7 +123,14 @@ test.describe("API keys page", () => {
     await expect(row).toContainText("active");
     await expect(row).toContainText("203.0.113.0/24");
     await expect(row).toContainText("2001:db8::/32");
-    await expect(row).toContainText("Never");
+    await expect(row.getByTestId("key-last-used")).toHaveText("Last used never");
+    // The picked day, as that day (whatever the browser's zone), not a time the evening before.
+    const [year, month, day] = pickedDay.split("-").map(Number) as [number, number, number];
+    await expect(row.locator('td[data-label="Expires"] time')).toHaveText(
+      new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric" }).format(
+        new Date(year, month - 1, day),
+      ),
+    );
     // Nothing changed in the checklist: the key holds the "Read only" starting point, and says who issued it.
     await expect(row).toContainText(/\d+ permissions, read only/);
     await expect(row).toContainText("by you");

@@ -165,17 +165,21 @@ test.describe("information requests", () => {
 
     await page.goto("/information-requests");
     const row = page.getByTestId("information-request-row").filter({ has: requestLink(page, id) });
-    await expect(row.getByRole("link", { name: `Transfer ${transfer.id}` })).toBeVisible();
-    await expect(row.getByRole("link", { name: `KYC submission ${submission.id}` })).toHaveAttribute(
-      "href",
-      `/kyc/submissions/${submission.id}`,
+    // Each link's visible text is its name: the id shortened, whole on hover.
+    const short = (id: string) => `${id.slice(0, 8)}…${id.slice(-4)}`;
+    await expect(row.getByRole("link", { name: `Transfer ${short(transfer.id)}`, exact: true })).toHaveAttribute(
+      "title",
+      transfer.id,
     );
+    const kyc = row.getByRole("link", { name: `KYC submission ${short(submission.id)}`, exact: true });
+    await expect(kyc).toHaveAttribute("href", `/kyc/submissions/${submission.id}`);
+    await expect(kyc).toHaveAttribute("title", submission.id);
     await requestLink(page, id).click();
 
     await expect(page).toHaveURL(new RegExp(`/information-requests/${id}$`));
     await expect(page.getByRole("heading", { name: "Due diligence request", level: 1 })).toBeVisible();
     await expect(page.getByTestId("request-status")).toHaveText("requested");
-    await expect(page.getByTestId("transfer-amount")).toHaveText("125.50 EUR");
+    await expect(page.getByTestId("transfer-amount")).toHaveText("€125.50");
     await expect(page.getByRole("link", { name: `Open KYC submission ${submission.id}` })).toHaveAttribute(
       "href",
       `/kyc/submissions/${submission.id}`,
@@ -222,7 +226,7 @@ test.describe("information requests", () => {
     await expect(page).toHaveURL(new RegExp(`\\?transferId=${transfer.id}$`));
     await expect(page.getByRole("heading", { name: "Information requests for a transfer" })).toBeVisible();
     await expect(requestLink(page, id)).toBeVisible();
-    await expect(page.getByText("125.50 EUR")).toBeVisible();
+    await expect(page.getByText("€125.50")).toBeVisible();
   });
 
   test("a stale page: the request moved through the API meanwhile, so the action answers 409 next to the actions and the page shows the new status", async ({

@@ -42,7 +42,7 @@ test.describe("transactions", () => {
     await page.getByRole("button", { name: "Load more" }).click();
     await expect(page.locator("tbody tr")).toHaveCount(22);
     await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
-    const amount = page.getByRole("cell", { name: "21.50 EUR", exact: true });
+    const amount = page.getByRole("cell", { name: "€21.50", exact: true });
     await expect(amount).toHaveCSS("text-align", "right");
     const row = page.getByRole("row").filter({ has: amount });
     await expect(row.getByText("pay in", { exact: true })).toBeVisible();
@@ -62,7 +62,7 @@ test.describe("transactions", () => {
     await page.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(new RegExp(`\\?walletAddress=${wallet}$`));
     await expect(page.locator("tbody tr")).toHaveCount(12);
-    await expect(page.getByRole("cell", { name: "1000.12345678 USDC", exact: true })).toBeVisible();
+    await expect(page.getByRole("cell", { name: "1,000.12345678 USDC", exact: true })).toBeVisible();
 
     // The URL alone reproduces the view.
     await page.goto(`/transactions?virtualAccountId=${beta.id}&walletAddress=${wallet}`);

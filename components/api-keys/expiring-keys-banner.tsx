@@ -34,7 +34,7 @@ export function ExpiringKeysBanner() {
         {expiring.map(({ key, days }) => (
           <li key={key.id}>
             <strong>{labelOf(key)}</strong> <code>{key.prefix}…</code>:{" "}
-            {days === 1 ? "1 day left" : `${days} days left`} (expires <DateTime value={key.expiresAt} />)
+            {days === 1 ? "1 day left" : `${days} days left`} (expires <DateTime value={key.expiresAt} day />)
           </li>
         ))}
       </ul>

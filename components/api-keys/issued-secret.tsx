@@ -19,7 +19,7 @@ export function IssuedSecret({
     <ShownOnce
       notice={
         <>
-          <strong>{labelOf(issued)}</strong> is ready. It works until <DateTime value={issued.expiresAt} />.
+          <strong>{labelOf(issued)}</strong> is ready. It works until <DateTime value={issued.expiresAt} day />.
         </>
       }
       value={issued.secret}

@@ -134,8 +134,8 @@ function OldSecretNotice({ oldKey, overlapSeconds }: { oldKey: ApiKey; overlapSe
         </>
       ) : (
         <>
-          The old secret (<code>{oldKey.prefix}…</code>) keeps working until <DateTime value={stopsAt} />, then stops.
-          Put the new one in place before then.
+          The old secret (<code>{oldKey.prefix}…</code>) keeps working until <DateTime value={stopsAt} day />, then
+          stops. Put the new one in place before then.
         </>
       )}
     </p>

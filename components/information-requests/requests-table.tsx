@@ -3,12 +3,14 @@
 import Link from "@/components/ui/link";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 import { ListTable } from "@/components/ui/list-table";
+import { shortId } from "@/lib/client/format";
 import { kindLabels, type InformationRequest } from "./hooks";
 
 /** Information requests as a table: each links to its page, and to the transfer or KYC submission it concerns. */
 export function RequestsTable({ requests, caption }: { requests: InformationRequest[]; caption: string }) {
   return (
     <ListTable
+      label="Information requests"
       rows={requests}
       caption={caption}
       rowTestId="information-request-row"
@@ -31,24 +33,22 @@ export function RequestsTable({ requests, caption }: { requests: InformationRequ
   );
 }
 
-/** The transfer or KYC submission a request was raised against, or the account itself. */
+/**
+ * The transfer or KYC submission a request was raised against, or the account itself. Each link's
+ * visible text is its whole accessible name, so a voice user can say what they see; the id is
+ * shortened to fit the table, whole on hover and on the page the link opens.
+ */
 function Concerns({ request: { transferId, submissionId } }: { request: InformationRequest }) {
   return (
     <div style={{ display: "grid", gap: "0.2rem" }}>
       {transferId && (
-        <Link
-          href={`/information-requests?transferId=${encodeURIComponent(transferId)}`}
-          aria-label={`Transfer ${transferId}`}
-        >
-          Transfer <code>{transferId}</code>
+        <Link href={`/information-requests?transferId=${encodeURIComponent(transferId)}`} title={transferId}>
+          Transfer <code className="nowrap">{shortId(transferId)}</code>
         </Link>
       )}
       {submissionId && (
-        <Link
-          href={`/kyc/submissions/${encodeURIComponent(submissionId)}`}
-          aria-label={`KYC submission ${submissionId}`}
-        >
-          KYC <code>{submissionId}</code>
+        <Link href={`/kyc/submissions/${encodeURIComponent(submissionId)}`} title={submissionId}>
+          KYC submission <code className="nowrap">{shortId(submissionId)}</code>
         </Link>
       )}
       {!transferId && !submissionId && <span className="muted">Account</span>}

@@ -1,7 +1,7 @@
 "use client";
 
 import { DetailsList } from "@/components/ui/details-list";
-import { DateTime, StatusBadge } from "@/components/ui/format";
+import { DateTime, Money, StatusBadge } from "@/components/ui/format";
 import type { Transfer } from "./hooks";
 
 /** What a request's transfer is: amount, status, recipient (and its id where the page does not already name it). */
@@ -9,7 +9,11 @@ export function TransferDetails({ transfer, withId = false }: { transfer: Transf
   return (
     <DetailsList
       items={[
-        { term: "Amount", value: `${transfer.amount} ${transfer.currency}`, testId: "transfer-amount" },
+        {
+          term: "Amount",
+          value: <Money amount={transfer.amount} currency={transfer.currency} />,
+          testId: "transfer-amount",
+        },
         { term: "Status", value: <StatusBadge status={transfer.status} /> },
         { term: "Recipient", value: <code>{transfer.recipientId}</code> },
         withId && { term: "ID", value: <code>{transfer.id}</code> },

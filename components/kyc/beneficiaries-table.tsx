@@ -14,6 +14,7 @@ export function BeneficiariesTable({
 }) {
   return (
     <ListTable
+      label="Beneficiaries"
       rows={beneficiaries}
       caption="Beneficial owners"
       rowTestId="beneficiary-row"

@@ -8,10 +8,13 @@ const isClassed = (heading: Heading): heading is { heading: ReactNode; className
 
 /**
  * The dashboard's table markup, the one every list uses (ListTable builds on it): a wrapper that
- * scrolls, cards on a narrow screen (each cell named by its `data-label`), the header from `columns`
- * (false leaves a column out, e.g. Actions for a reader), the rows as children.
+ * scrolls sideways on its own (a named region a keyboard can focus and scroll, so a wide table never
+ * widens the page; the first column stays in view), cards on a narrow screen (each cell named by its
+ * `data-label`), the header from `columns` (false leaves a column out, e.g. Actions for a reader), the
+ * rows as children.
  */
 export function DataTable({
+  label,
   className,
   caption,
   captionClassName = "muted",
@@ -19,6 +22,8 @@ export function DataTable({
   footer,
   children,
 }: {
+  /** The scrolling region's name for screen readers: what the table lists ("Transactions"). */
+  label: string;
   className?: string;
   caption?: ReactNode;
   /** "muted" shows the caption; "visually-hidden" leaves it to screen readers. */
@@ -28,7 +33,7 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
       <table className={className ? `cards ${className}` : "cards"}>
         {caption && <caption className={captionClassName}>{caption}</caption>}
         <thead>

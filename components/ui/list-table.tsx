@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { LoadMore } from "@/components/ui/cursor-list";
 import { DataTable } from "@/components/ui/data-table";
 import { DataState } from "@/components/ui/data-state";
@@ -23,6 +23,8 @@ export type Column<T> = {
 export type ListTableProps<T extends object> = {
   rows: readonly T[];
   columns: readonly (Column<T> | false)[];
+  /** The table's name for screen readers (its scrolling region's): what it lists ("Transactions"). */
+  label: string;
   /** Read by screen readers only. */
   caption?: string;
   /** The row's React key; its `id` when left out. */
@@ -33,22 +35,27 @@ export type ListTableProps<T extends object> = {
   rowTestId?: string;
   /** A <tfoot> (totals). */
   footer?: ReactNode;
+  /** A row's expanded details, in a full-width row under it; null while it is folded. */
+  detail?: (row: T) => ReactNode;
 };
 
 /** The dashboard's list table: a header row, then a row per item, shown as cards on a narrow screen. */
 export function ListTable<T extends object>({
   rows,
   columns,
+  label,
   caption,
   rowKey,
   rowId,
   rowTestId,
   footer,
+  detail,
 }: ListTableProps<T>) {
   const shown = columns.filter((column) => column !== false);
   const keyOf = (row: T, index: number) => rowKey?.(row) ?? ("id" in row ? String(row.id) : String(index));
   return (
     <DataTable
+      label={label}
       caption={caption}
       captionClassName="visually-hidden"
       columns={shown.map((column) => ({
@@ -57,20 +64,30 @@ export function ListTable<T extends object>({
       }))}
       footer={footer}
     >
-      {rows.map((row, index) => (
-        <tr key={keyOf(row, index)} id={rowId?.(row)} data-testid={rowTestId}>
-          {shown.map((column) => (
-            <td
-              key={column.header}
-              data-label={column.header}
-              className={[column.num && "num", column.className].filter(Boolean).join(" ") || undefined}
-              data-testid={column.testId}
-            >
-              {column.cell(row, index)}
-            </td>
-          ))}
-        </tr>
-      ))}
+      {rows.map((row, index) => {
+        const more = detail?.(row);
+        return (
+          <Fragment key={keyOf(row, index)}>
+            <tr id={rowId?.(row)} data-testid={rowTestId} className={more ? "expanded" : undefined}>
+              {shown.map((column) => (
+                <td
+                  key={column.header}
+                  data-label={column.header}
+                  className={[column.num && "num", column.className].filter(Boolean).join(" ") || undefined}
+                  data-testid={column.testId}
+                >
+                  {column.cell(row, index)}
+                </td>
+              ))}
+            </tr>
+            {more && (
+              <tr className="row-detail">
+                <td colSpan={shown.length}>{more}</td>
+              </tr>
+            )}
+          </Fragment>
+        );
+      })}
     </DataTable>
   );
 }

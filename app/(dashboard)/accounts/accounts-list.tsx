@@ -1,10 +1,11 @@
 "use client";
 
+import Link from "next/link";
 import { AccountFlagsForm } from "@/components/accounts/account-flags-form";
 import { DataTable } from "@/components/ui/data-table";
 import { LoadMore } from "@/components/ui/cursor-list";
 import { DataState } from "@/components/ui/data-state";
-import { DateTime } from "@/components/ui/format";
+import { DateTime, ShortId } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
 import { listAccountsEndpoint, pageAccountsEndpoint } from "@/lib/accounts/endpoints";
 import { useApiQuery, useCursorList } from "@/lib/client/queries";
@@ -21,13 +22,21 @@ export function AccountsList() {
         title="Accounts"
         description="Your platform's own account and the accounts under it, newest first. Each account's feature-flag preferences can be changed here."
       />
-      <DataState query={state} isEmpty={items.length === 0} empty="No accounts yet.">
-        <DataTable columns={["Name", "ID", "Parent", "Created", "Feature flags"]}>
+      <DataState
+        query={state}
+        isEmpty={items.length === 0}
+        empty={
+          <>
+            No accounts yet. Sub-accounts are opened through the API: see the <Link href="/docs">API reference</Link>.
+          </>
+        }
+      >
+        <DataTable label="Accounts" columns={["Name", "ID", "Parent", "Created", "Feature flags"]}>
           {items.map((account) => (
             <tr key={account.id} id={account.id}>
               <td data-label="Name">{account.name}</td>
-              <td data-label="ID" className="mono">
-                {account.id}
+              <td data-label="ID">
+                <ShortId id={account.id} />
               </td>
               <td data-label="Parent">
                 {account.parentId ? (

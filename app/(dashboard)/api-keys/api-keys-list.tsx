@@ -64,21 +64,28 @@ export function ApiKeysList() {
       <DataState
         query={keys}
         isEmpty={keys.data?.length === 0}
-        empty={mayWrite ? "No API keys yet. Issue one to let your systems call the API." : "No API keys yet."}
+        empty={
+          mayWrite ? (
+            <>
+              No API keys yet.{" "}
+              <button type="button" className="link" onClick={() => show({ dialog: "issue" })}>
+                Issue one
+              </button>{" "}
+              to let your systems call the API (see the <Link href="/docs">API reference</Link>).
+            </>
+          ) : (
+            <>
+              No API keys yet. Someone allowed to issue keys adds them; the <Link href="/docs">API reference</Link>{" "}
+              tells how they are used.
+            </>
+          )
+        }
       >
         <DataTable
+          label="API keys"
           className="api-keys-table"
           caption={<>{keys.data?.length === 1 ? "1 key" : `${keys.data?.length ?? 0} keys`}, newest first</>}
-          columns={[
-            "Key",
-            "Status",
-            "Permissions",
-            "Allowed addresses",
-            "Expires",
-            "Last used",
-            "Created",
-            mayWrite && "Actions",
-          ]}
+          columns={["Key", "Permissions", "Allowed addresses", "Expires", "Activity", mayWrite && "Actions"]}
         >
           {keys.data?.map((key) => {
             const status = statusOf(key);
@@ -93,9 +100,9 @@ export function ApiKeysList() {
                 <td data-label="Key">
                   <div className="api-key-name">{key.name ?? <span className="muted">Unnamed key</span>}</div>
                   <code className="nowrap">{key.prefix}…</code>
-                </td>
-                <td data-label="Status">
-                  <StatusBadge status={status} />
+                  <div>
+                    <StatusBadge status={status} />
+                  </div>
                   {key.revokedAt && (
                     <div className="muted small">
                       since <DateTime value={key.revokedAt} />
@@ -117,14 +124,16 @@ export function ApiKeysList() {
                   )}
                 </td>
                 <td data-label="Expires">
-                  <DateTime value={key.expiresAt} />
+                  <DateTime value={key.expiresAt} day />
                 </td>
-                <td data-label="Last used">
-                  <DateTime value={key.lastUsedAt} fallback="Never" />
-                </td>
-                <td data-label="Created">
-                  <DateTime value={key.createdAt} />
+                <td data-label="Activity">
+                  <div data-testid="key-created">
+                    <span className="muted">Created</span> <DateTime value={key.createdAt} />
+                  </div>
                   {creator && <div className="muted small">by {creator}</div>}
+                  <div data-testid="key-last-used">
+                    <span className="muted">Last used</span> <DateTime value={key.lastUsedAt} fallback="never" />
+                  </div>
                 </td>
                 {mayWrite && (
                   <td data-label="Actions">

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { CreateDelegatedUserForm } from "@/components/delegated-users/create-delegated-user-form";
 import { useCan } from "@/components/me";
 import { Field } from "@/components/ui/field";
-import { CopyButton, DateTime } from "@/components/ui/format";
+import { DateTime, ShortId } from "@/components/ui/format";
 import { CursorListTable } from "@/components/ui/list-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { useUrlQuery } from "@/components/ui/url-query";
@@ -31,22 +31,18 @@ export function DelegatedUsersView() {
         onSearch={(value) => url.replace({ externalId: value.trim() })}
       />
       <CursorListTable
+        label="Delegated users"
         list={list}
         empty={
           externalId
             ? `No delegated user has the external id "${externalId}".`
-            : "No delegated users yet. Create the first one above."
+            : "No delegated users yet. Create the first one above, or through the API."
         }
         columns={[
           { header: "External id", cell: (user) => user.externalId },
           {
             header: "ID",
-            cell: (user) => (
-              <span className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
-                <code>{user.id}</code>
-                <CopyButton text={user.id} label="Copy id" />
-              </span>
-            ),
+            cell: (user) => <ShortId id={user.id} />,
           },
           { header: "Created", cell: (user) => <DateTime value={user.createdAt} /> },
         ]}

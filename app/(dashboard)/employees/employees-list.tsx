@@ -38,8 +38,24 @@ export function EmployeesList() {
         }
       />
       <Notice>{notice}</Notice>
-      <DataState query={employees} isEmpty={employees.data?.length === 0} empty="No employees yet.">
+      <DataState
+        query={employees}
+        isEmpty={employees.data?.length === 0}
+        empty={
+          <>
+            No other employees yet.{" "}
+            {can("employees:write") ? (
+              <button type="button" className="link" onClick={() => setInviting(true)}>
+                Invite one
+              </button>
+            ) : (
+              "An owner or admin invites them."
+            )}
+          </>
+        }
+      >
         <DataTable
+          label="Employees"
           className="employees-table"
           columns={["Employee", "Role", "Status", "2FA", "Last sign-in", withActions && "Actions"]}
         >

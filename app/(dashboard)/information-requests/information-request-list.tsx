@@ -177,7 +177,10 @@ function FilteredRequests() {
                 </div>
               </div>
             ) : (
-              "No information requests yet. They appear here when compliance review raises one against a transfer or a KYC submission."
+              <>
+                No information requests yet. They appear here when compliance review raises one against a transfer or a
+                KYC submission: see the <Link href="/docs">API reference</Link>.
+              </>
             )
           }
         >

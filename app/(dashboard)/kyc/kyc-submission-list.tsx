@@ -28,8 +28,14 @@ export function KycSubmissionList() {
       <ProfileCard />
       <Section id="submissions-heading" title="Submissions" className="stack">
         <CursorListTable
+          label="KYC submissions"
           list={list}
-          empty="No KYC submissions yet. They appear here once the applicant submits one."
+          empty={
+            <>
+              No KYC submissions yet. They appear here once the applicant submits one through the API: see the{" "}
+              <Link href="/docs">API reference</Link>.
+            </>
+          }
           caption="KYC submissions"
           rowTestId="kyc-submission-row"
           columns={[

@@ -1,9 +1,10 @@
 "use client";
 
+import Link from "next/link";
 import { useCan } from "@/components/me";
 import { DeleteRecipientDialog, type Recipient } from "@/components/recipients/delete-recipient-dialog";
 import { useRowAction } from "@/components/ui/confirm-dialog";
-import { DateTime } from "@/components/ui/format";
+import { DateTime, ShortId } from "@/components/ui/format";
 import { actionsHeading, CursorListTable } from "@/components/ui/list-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { useCursorList } from "@/lib/client/queries";
@@ -26,11 +27,16 @@ export function RecipientsView() {
         </div>
       )}
       <CursorListTable
+        label="Recipients"
         list={list}
-        empty="No saved recipients."
+        empty={
+          <>
+            No saved recipients. They are added through the API: see the <Link href="/docs">API reference</Link>.
+          </>
+        }
         columns={[
           { header: "Name", cell: (recipient) => recipient.name },
-          { header: "ID", className: "mono", cell: (recipient) => recipient.id },
+          { header: "ID", cell: (recipient) => <ShortId id={recipient.id} /> },
           { header: "Created", cell: (recipient) => <DateTime value={recipient.createdAt} /> },
           {
             header: "Actions",

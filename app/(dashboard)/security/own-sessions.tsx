@@ -5,6 +5,7 @@ import { useState } from "react";
 import { DataTable } from "@/components/ui/data-table";
 import { DataState, ErrorMessage } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
+import { formatDateTime } from "@/lib/client/format";
 import { Notice } from "@/components/ui/use-page-dialogs";
 import { api, ApiRequestError } from "@/lib/client/api";
 import { useApiQuery, useInvalidate } from "@/lib/client/queries";
@@ -77,6 +78,7 @@ export function OwnSessions() {
       <ErrorMessage error={endOne.error ?? endOthers.error} />
       <DataState query={sessions}>
         <DataTable
+          label="Your sessions"
           className="sessions-table"
           columns={[
             "Started",
@@ -105,7 +107,7 @@ export function OwnSessions() {
                 {!session.current && (
                   <button
                     type="button"
-                    aria-label={`End the session started ${new Date(session.createdAt).toLocaleString()}`}
+                    aria-label={`End the session started ${formatDateTime(session.createdAt)}`}
                     disabled={busy}
                     onClick={() => {
                       endOthers.reset();

@@ -3,7 +3,7 @@
 import Link from "@/components/ui/link";
 import { TransactionFiltersForm, type TransactionFilters } from "@/components/transactions/transaction-filters";
 import { filterErrorsOf } from "@/components/ui/filter-bar";
-import { DateTime, StatusBadge } from "@/components/ui/format";
+import { DateTime, Money, ShortId, StatusBadge } from "@/components/ui/format";
 import { CursorListTable } from "@/components/ui/list-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { useUrlQuery } from "@/components/ui/url-query";
@@ -31,8 +31,18 @@ export function TransactionsView() {
         onApply={url.replace}
       />
       <CursorListTable
+        label="Transactions"
         list={list}
-        empty={url.filtered ? "No transactions match these filters." : "No transactions yet."}
+        empty={
+          url.filtered ? (
+            "No transactions match these filters."
+          ) : (
+            <>
+              No transactions yet. They arrive through the API (pay-ins to your virtual accounts, payouts and
+              transfers): see the <Link href="/docs">API reference</Link>.
+            </>
+          )
+        }
         columns={[
           { header: "Created", cell: (transaction) => <DateTime value={transaction.createdAt} /> },
           {
@@ -44,11 +54,7 @@ export function TransactionsView() {
             header: "Amount",
             num: true,
             className: "nowrap",
-            cell: (transaction) => (
-              <>
-                {transaction.amount} <span className="muted">{transaction.currency}</span>
-              </>
-            ),
+            cell: (transaction) => <Money amount={transaction.amount} currency={transaction.currency} />,
           },
           {
             header: "Virtual account",
@@ -63,10 +69,10 @@ export function TransactionsView() {
           },
           {
             header: "Wallet address",
-            className: "mono",
-            cell: (transaction) => transaction.walletAddress ?? <span className="muted">—</span>,
+            cell: ({ walletAddress }) =>
+              walletAddress ? <ShortId id={walletAddress} /> : <span className="muted">—</span>,
           },
-          { header: "ID", className: "mono", cell: (transaction) => transaction.id },
+          { header: "ID", cell: (transaction) => <ShortId id={transaction.id} /> },
         ]}
       />
     </div>

@@ -4,7 +4,7 @@ import Link from "@/components/ui/link";
 import { useId } from "react";
 import { useCan } from "@/components/me";
 import { useRowAction } from "@/components/ui/confirm-dialog";
-import { DateTime, StatusBadge } from "@/components/ui/format";
+import { DateTime, ShortId, StatusBadge } from "@/components/ui/format";
 import { actionsHeading, CursorListTable } from "@/components/ui/list-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { useUrlQuery } from "@/components/ui/url-query";
@@ -49,9 +49,17 @@ export function VirtualAccountsView() {
         </div>
       )}
       <CursorListTable
+        label="Virtual accounts"
         list={list}
         empty={
-          isActive ? `No ${isActive === "true" ? "active" : "inactive"} virtual accounts.` : "No virtual accounts yet."
+          isActive ? (
+            `No ${isActive === "true" ? "active" : "inactive"} virtual accounts.`
+          ) : (
+            <>
+              No virtual accounts yet. They are opened through the API (in the sandbox, POST
+              /v1/sandbox/virtual_accounts): see the <Link href="/docs">API reference</Link>.
+            </>
+          )
         }
         rowId={(account) => account.id}
         columns={[
@@ -71,7 +79,7 @@ export function VirtualAccountsView() {
             ),
           },
           { header: "Created", cell: (account) => <DateTime value={account.createdAt} /> },
-          { header: "ID", className: "mono", cell: (account) => account.id },
+          { header: "ID", cell: (account) => <ShortId id={account.id} /> },
           {
             header: "Actions",
             heading: actionsHeading,

@@ -48,12 +48,20 @@ export function WebhooksList() {
         query={endpoints}
         isEmpty={endpoints.data?.length === 0}
         empty={
-          mayWrite
-            ? "No webhook endpoints yet. Add one to hear about changes as they happen."
-            : "No webhook endpoints yet."
+          mayWrite ? (
+            <>
+              No webhook endpoints yet.{" "}
+              <button type="button" className="link" onClick={() => show({ dialog: "create" })}>
+                Add one
+              </button>{" "}
+              to hear about changes as they happen.
+            </>
+          ) : (
+            "No webhook endpoints yet. Someone allowed to change webhooks adds them."
+          )
         }
       >
-        <DataTable columns={["Endpoint", "Status", "Events", "Created", "Actions"]}>
+        <DataTable label="Webhook endpoints" columns={["Endpoint", "Status", "Events", "Created", "Actions"]}>
           {endpoints.data?.map((endpoint) => {
             const label = labelOf(endpoint);
             return (

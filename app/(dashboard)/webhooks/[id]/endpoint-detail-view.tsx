@@ -198,7 +198,11 @@ function DeliveryLog({
       <DataState
         query={state}
         isEmpty={items.length === 0}
-        empty={filtered ? "No deliveries match these filters." : "No deliveries yet."}
+        empty={
+          filtered
+            ? "No deliveries match these filters."
+            : "No deliveries yet. One arrives here each time an event this endpoint listens to happens."
+        }
       >
         <ul className={styles.deliveries} aria-label="Deliveries, newest first">
           {items.map((delivery) => (

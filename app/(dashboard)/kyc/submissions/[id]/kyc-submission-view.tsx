@@ -79,6 +79,7 @@ function Agreements({ submission }: { submission: KycSubmissionDetail }) {
         </p>
       ) : (
         <ListTable
+          label="Accepted agreements"
           rows={submission.agreements}
           caption="Accepted agreements"
           rowKey={(agreement) => agreement.documentSetId}
