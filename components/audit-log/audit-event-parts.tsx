@@ -52,7 +52,7 @@ export function ActorCell({
   const name = actor?.name ?? shortId(event.actorId);
   return (
     <div className="audit-actor">
-      <div className="nowrap">
+      <div>
         {actor ? (
           <Link href={actor.href} title={event.actorId}>
             {name}
@@ -87,6 +87,9 @@ export function targetHref(id: string): string | null {
     va: `/virtual-accounts#${id}`,
     acct: `/accounts#${id}`,
     key: "/api-keys",
+    rcp: "/recipients",
+    tr: `/information-requests?transferId=${id}`,
+    we: `/webhooks/${id}`,
   };
   return (prefix && places[prefix]) ?? null;
 }

@@ -85,7 +85,7 @@ export function ApiKeysList() {
           label="API keys"
           className="api-keys-table"
           caption={<>{keys.data?.length === 1 ? "1 key" : `${keys.data?.length ?? 0} keys`}, newest first</>}
-          columns={["Key", "Permissions", "Allowed addresses", "Expires", "Activity", mayWrite && "Actions"]}
+          columns={["Key", "Access", "Expires", "Activity", mayWrite && "Actions"]}
         >
           {keys.data?.map((key) => {
             const status = statusOf(key);
@@ -109,19 +109,22 @@ export function ApiKeysList() {
                     </div>
                   )}
                 </td>
-                <td data-label="Permissions">
+                <td data-label="Access">
                   <KeyPermissions permissions={key.permissions} />
-                </td>
-                <td data-label="Addresses">
-                  {key.cidrAllowlist.length === 0 ? (
-                    <span className="muted">Any address</span>
-                  ) : (
-                    <ul className="mono plain-list">
-                      {key.cidrAllowlist.map((range) => (
-                        <li key={range}>{range}</li>
-                      ))}
-                    </ul>
-                  )}
+                  <div className="api-key-addresses">
+                    {key.cidrAllowlist.length === 0 ? (
+                      <span className="muted">From any address</span>
+                    ) : (
+                      <>
+                        <span className="muted">Only from</span>
+                        <ul className="mono plain-list">
+                          {key.cidrAllowlist.map((range) => (
+                            <li key={range}>{range}</li>
+                          ))}
+                        </ul>
+                      </>
+                    )}
+                  </div>
                 </td>
                 <td data-label="Expires">
                   <DateTime value={key.expiresAt} day />
