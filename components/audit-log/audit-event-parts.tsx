@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useMemo } from "react";
 import { useEmployees } from "@/components/employees/use-employees";
 import { useCan } from "@/components/me";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { AccountFlagsForm } from "@/components/accounts/account-flags-form";
 import { DataTable } from "@/components/ui/data-table";
 import { LoadMore } from "@/components/ui/cursor-list";

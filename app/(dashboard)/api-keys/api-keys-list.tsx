@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { ExpiringKeysBanner } from "@/components/api-keys/expiring-keys-banner";
 import { EditAllowlistForm } from "@/components/api-keys/edit-allowlist-form";
 import { IssueKeyDialog } from "@/components/api-keys/issue-key-dialog";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useCan } from "@/components/me";
 import { DeleteRecipientDialog, type Recipient } from "@/components/recipients/delete-recipient-dialog";
 import { useRowAction } from "@/components/ui/confirm-dialog";
