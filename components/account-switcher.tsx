@@ -82,6 +82,27 @@ export function AccountSwitcher() {
 }
 
 /**
+ * The sub-account the pages act for, named, for the phone's bar where the switcher sits behind
+ * "Menu"; nothing for the platform's own account (the brand already names it).
+ */
+export function ChosenAccount() {
+  const can = useCan();
+  const current = useCurrentAccount();
+  const accounts = useApiQuery(listAccountsEndpoint, {
+    accountId: null,
+    enabled: current !== null && can("accounts:read"),
+  });
+  if (!current) return null;
+  const name = accounts.data?.find((account) => account.id === current)?.name ?? current;
+  return (
+    <span className="chosen-account">
+      <span className="visually-hidden">Acting for </span>
+      {name}
+    </span>
+  );
+}
+
+/**
  * Shows the same page for another account. An object's own page (`/webhooks/we_...`) belongs to the
  * account it was opened in, so a switch there goes to its list; a list's cursors (`next`, `prev`)
  * belong to the old account's list and are dropped. Other filters stay.

@@ -3,7 +3,7 @@
 import Link from "@/components/ui/link";
 import { usePathname } from "next/navigation";
 import { useId, useState } from "react";
-import { AccountSwitcher } from "@/components/account-switcher";
+import { AccountSwitcher, ChosenAccount } from "@/components/account-switcher";
 import { useMe } from "@/components/me";
 import { dashboardLinks, homeFor } from "@/components/nav-links";
 import { api } from "@/lib/client/api";
@@ -32,6 +32,7 @@ export function Sidebar() {
         <Link href={homeFor(me.permissions)} className="brand">
           {me.accountName}
         </Link>
+        <ChosenAccount />
         <button
           type="button"
           className="menu-button"

@@ -86,6 +86,10 @@ for (const viewport of [
       await page.reload();
       await expect(requestLink(page, subRequest)).toBeVisible();
       await expect(requestLink(page, ownRequest)).toHaveCount(0);
+      // With the menu closed, a phone's bar still names the account the page acts for.
+      const chosen = page.getByText(`Acting for ${sub.name}`, { exact: true });
+      if (viewport.width < 800) await expect(chosen).toBeVisible();
+      else await expect(chosen).toBeHidden();
       await openMenu(page);
       await expect(accountSelect(page)).toHaveValue(sub.id);
       // The navigation's links keep the account.

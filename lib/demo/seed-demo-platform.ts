@@ -112,17 +112,20 @@ async function seedStaff(origin: string): Promise<string> {
   return analyst.id;
 }
 
+/** Midnight UTC `days` from today: a day picked in the dashboard's date field, as the key dialog sends it. */
+const pickedDay = (days: number) => new Date(Math.floor(Date.now() / DAY + days) * DAY);
+
 /** Two live keys (one with an allowlist) and a revoked one, all made by the owner. */
 async function seedApiKeys(ownerId: string) {
   const createdBy = { type: "employee" as const, id: ownerId };
   await issueApiKey({
     createdBy,
     name: "Payouts service",
-    expiresAt: new Date(Date.now() + 200 * DAY),
+    expiresAt: pickedDay(200),
     cidrAllowlist: ["10.20.0.0/16", "2001:db8:20::/48"],
   });
-  await issueApiKey({ createdBy, name: "Reporting", expiresAt: new Date(Date.now() + 90 * DAY) });
-  const old = await issueApiKey({ createdBy, name: "Legacy importer", expiresAt: new Date(Date.now() + 30 * DAY) });
+  await issueApiKey({ createdBy, name: "Reporting", expiresAt: pickedDay(90) });
+  const old = await issueApiKey({ createdBy, name: "Legacy importer", expiresAt: pickedDay(30) });
   await revokeApiKey({ keyId: old.id });
 }
 
