@@ -4,19 +4,26 @@ import { env } from "@/lib/env";
 // The service's e-mails, in plain text. The links in them are the ones the admin is shown, built on
 // APP_ORIGIN when it is set (lib/http/public-origin.ts).
 
+/** A mail that carries a one-time link to the employee it is for. */
+type LinkMail = { to: string; name: string; url: string; expiresAt: Date };
+
+/** The invitation mail for an invited employee as the invitation endpoints answer it. */
+export const invitationMailFor = (invited: {
+  email: string;
+  name: string;
+  invitationUrl: string;
+  invitationExpiresAt: Date;
+}) =>
+  invitationMail({
+    to: invited.email,
+    name: invited.name,
+    url: invited.invitationUrl,
+    expiresAt: invited.invitationExpiresAt,
+  });
+
 const signature = () => `\n\n-- \n${env().TOTP_ISSUER}`;
 
-export function invitationMail({
-  to,
-  name,
-  url,
-  expiresAt,
-}: {
-  to: string;
-  name: string;
-  url: string;
-  expiresAt: Date;
-}): Mail {
+export function invitationMail({ to, name, url, expiresAt }: LinkMail): Mail {
   return {
     kind: "invitation",
     to,
@@ -28,17 +35,7 @@ export function invitationMail({
   };
 }
 
-export function passwordResetMail({
-  to,
-  name,
-  url,
-  expiresAt,
-}: {
-  to: string;
-  name: string;
-  url: string;
-  expiresAt: Date;
-}): Mail {
+export function passwordResetMail({ to, name, url, expiresAt }: LinkMail): Mail {
   return {
     kind: "password reset",
     to,

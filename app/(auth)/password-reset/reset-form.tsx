@@ -4,28 +4,20 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { Suspense, useState } from "react";
-import { z } from "zod";
+import type { z } from "zod";
+import { newPasswordForm, NewPasswordFields, type NewPasswordValues } from "@/components/new-password-fields";
 import { ErrorMessage } from "@/components/ui/data-state";
-import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
 import { useHydrated } from "@/components/use-hydrated";
 import { api } from "@/lib/client/api";
 import type { ResponseOf } from "@/lib/contract/endpoint";
 import { acceptPasswordResetEndpoint } from "@/lib/employees/endpoints";
-import { newPasswordSchema } from "@/lib/employees/schemas";
-
-const schema = z
-  .object({ password: newPasswordSchema, confirm: z.string() })
-  .refine((values) => values.password === values.confirm, {
-    path: ["confirm"],
-    message: "does not match the password",
-  });
 
 type Accepted = ResponseOf<typeof acceptPasswordResetEndpoint>;
 
 function Form({ token, onDone }: { token: string; onDone: () => void }) {
-  const { form, onSubmit, formError } = useApiForm<z.input<typeof schema>, Accepted, z.output<typeof schema>>({
-    resolver: zodResolver(schema),
+  const { form, onSubmit, formError } = useApiForm<NewPasswordValues, Accepted, z.output<typeof newPasswordForm>>({
+    resolver: zodResolver(newPasswordForm),
     submit: ({ password }) => api(acceptPasswordResetEndpoint, { body: { token, password } }),
     onDone,
     fields: ["password"],
@@ -36,21 +28,7 @@ function Form({ token, onDone }: { token: string; onDone: () => void }) {
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       <ErrorMessage error={formError} />
-      <Field
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 12 characters, and not one of the most common passwords."
-        error={errors.password}
-        {...register("password")}
-      />
-      <Field
-        label="Repeat password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirm}
-        {...register("confirm")}
-      />
+      <NewPasswordFields label="New password" register={register} errors={errors} />
       <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Saving…" : "Set password"}
       </button>

@@ -3,32 +3,24 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter, useSearchParams } from "next/navigation";
 import { Suspense } from "react";
-import { z } from "zod";
+import type { z } from "zod";
+import { newPasswordForm, NewPasswordFields, type NewPasswordValues } from "@/components/new-password-fields";
 import { ErrorMessage } from "@/components/ui/data-state";
-import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
 import { useHydrated } from "@/components/use-hydrated";
 import { api } from "@/lib/client/api";
 import type { ResponseOf } from "@/lib/contract/endpoint";
 import { acceptInvitationEndpoint } from "@/lib/employees/endpoints";
-import { newPasswordSchema } from "@/lib/employees/schemas";
-
-const schema = z
-  .object({ password: newPasswordSchema, confirm: z.string() })
-  .refine((values) => values.password === values.confirm, {
-    path: ["confirm"],
-    message: "does not match the password",
-  });
 
 function Form() {
   const router = useRouter();
   const token = useSearchParams().get("token") ?? "";
   const { form, onSubmit, formError } = useApiForm<
-    z.input<typeof schema>,
+    NewPasswordValues,
     ResponseOf<typeof acceptInvitationEndpoint>,
-    z.output<typeof schema>
+    z.output<typeof newPasswordForm>
   >({
-    resolver: zodResolver(schema),
+    resolver: zodResolver(newPasswordForm),
     submit: ({ password }) => api(acceptInvitationEndpoint, { body: { token, password } }),
     onDone: () => {
       router.push("/security");
@@ -44,21 +36,7 @@ function Form() {
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       <ErrorMessage error={formError} />
-      <Field
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 12 characters, and not one of the most common passwords."
-        error={errors.password}
-        {...register("password")}
-      />
-      <Field
-        label="Repeat password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.confirm}
-        {...register("confirm")}
-      />
+      <NewPasswordFields label="Password" register={register} errors={errors} />
       <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Activating…" : "Activate account"}
       </button>

@@ -4,7 +4,7 @@ import { withAuditDetails } from "@/lib/audit/trail";
 import { publicOrigin } from "@/lib/http/public-origin";
 import { methods, route } from "@/lib/http/route";
 import { emailedField, sendMail } from "@/lib/mail/mailer";
-import { invitationMail } from "@/lib/mail/messages";
+import { invitationMailFor } from "@/lib/mail/messages";
 
 export const dynamic = "force-dynamic";
 
@@ -17,14 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       // Never the link: it is a credential until it is used.
       audit.details = { before: done.before, after: { invitationExpiresAt: done.invitationExpiresAt } };
     })(() => reissueInvitation({ actor, id: params.id, origin: publicOrigin(request) }));
-    const sent = await sendMail(
-      invitationMail({
-        to: invited.email,
-        name: invited.name,
-        url: invited.invitationUrl,
-        expiresAt: invited.invitationExpiresAt,
-      }),
-    );
+    const sent = await sendMail(invitationMailFor(invited));
     return { ...invited, ...emailedField(sent) };
   }),
 });
