@@ -189,6 +189,8 @@ test.describe("e-mail over SMTP", () => {
       expect(again.status()).toBe(404);
 
       await reset.getByRole("link", { name: "Sign in" }).click();
+      // Where someone who forgot their password starts: the sign-in page says who can help.
+      await expect(reset.getByText("Forgot your password? An owner or admin of your platform")).toBeVisible();
       await reset.getByLabel("E-mail").fill(email);
       await reset.getByLabel("Password").fill(EMPLOYEE_PASSWORD);
       await reset.getByRole("button", { name: "Sign in" }).click();

@@ -20,6 +20,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       <div className="card stack">
         <h1>Sign in</h1>
         <SignInForm returnTo={returnTo} />
+        <p className="muted" style={{ margin: 0 }}>
+          Forgot your password? An owner or admin of your platform can give you a link to set a new one.
+        </p>
       </div>
     </main>
   );
