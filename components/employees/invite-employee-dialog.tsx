@@ -14,6 +14,7 @@ import { DateTime } from "@/components/ui/format";
 import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { inviteEmployeeEndpoint } from "@/lib/employees/endpoints";
+import { EmailedNotice } from "@/components/employees/new-link-dialog";
 import { inviteEmployeeInput, totpCodeSchema } from "@/lib/employees/schemas";
 
 /**
@@ -97,16 +98,7 @@ function InvitationLink({ invited, onDone }: { invited: InvitedEmployee; onDone:
         Send them this link. It works once, until <DateTime value={invited.invitationExpiresAt} />.{" "}
         <strong>Copy it now: you will not see it again.</strong>
       </p>
-      {invited.emailed === true && (
-        <p className="muted" style={{ margin: 0 }} data-testid="link-emailed">
-          It was also e-mailed to {invited.email}.
-        </p>
-      )}
-      {invited.emailed === false && (
-        <p className="alert warn" style={{ margin: 0 }} data-testid="link-not-emailed">
-          It could not be e-mailed to {invited.email}: send it to them yourself.
-        </p>
-      )}
+      <EmailedNotice emailed={invited.emailed} email={invited.email} />
     </ShownOnce>
   );
 }

@@ -120,16 +120,7 @@ function LinkInstructions({ issued, employee, use }: { issued: IssuedLink; emplo
         {use} It works once, until <DateTime value={issued.expiresAt} />.{" "}
         <strong>Copy it now: you will not see it again.</strong>
       </p>
-      {issued.emailed === true && (
-        <p className="muted" style={{ margin: 0 }} data-testid="link-emailed">
-          It was also e-mailed to {employee.email}.
-        </p>
-      )}
-      {issued.emailed === false && (
-        <p className="alert warn" style={{ margin: 0 }} data-testid="link-not-emailed">
-          It could not be e-mailed to {employee.email}: give it to them yourself.
-        </p>
-      )}
+      <EmailedNotice emailed={issued.emailed} email={employee.email} />
     </>
   );
 }
@@ -159,4 +150,21 @@ function IssueForm({
       <p style={{ margin: 0 }}>{spec.explain(employee)}</p>
     </StepUpForm>
   );
+}
+
+/** Whether a link shown once also went out by e-mail (`emailed`; absent: no mail server is set up). */
+export function EmailedNotice({ emailed, email }: { emailed?: boolean; email: string }) {
+  if (emailed === true)
+    return (
+      <p className="muted" style={{ margin: 0 }} data-testid="link-emailed">
+        It was also e-mailed to {email}.
+      </p>
+    );
+  if (emailed === false)
+    return (
+      <p className="alert warn" style={{ margin: 0 }} data-testid="link-not-emailed">
+        It could not be e-mailed to {email}: send it to them yourself.
+      </p>
+    );
+  return null;
 }
