@@ -119,6 +119,10 @@ const READ_PERMISSIONS = PERMISSIONS.filter((permission): permission is ReadPerm
 export const EVENT_TYPE_READ_PERMISSIONS = {
   "information_request.created": "information_requests:read",
   "information_request.status_changed": "information_requests:read",
+  "information_request.assigned": "information_requests:read",
+  "information_request.sla_breached": "information_requests:read",
+  "information_request.note_added": "information_requests:read",
+  "information_request.document_added": "information_requests:read",
   "kyc.submission.created": "kyc:read",
   "kyc.agreement.accepted": "kyc:read",
   "kyc.profile.updated": "kyc:read",

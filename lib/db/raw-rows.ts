@@ -35,7 +35,17 @@ export const KEY_CHECK_COLUMNS = {
 export const KEY_CHECK_ACCOUNT_COLUMNS = {
   model: "Account",
   columns: ["platformId"],
-  omitted: ["id", "parentId", "name", "featureFlags", "createdAt", "requireTwoFactor", "fourEyesApproval"],
+  omitted: [
+    "id",
+    "parentId",
+    "name",
+    "featureFlags",
+    "createdAt",
+    "requireTwoFactor",
+    "fourEyesApproval",
+    "slaHoursDueDiligence",
+    "slaHoursEndorsement",
+  ],
 } as const satisfies ColumnList<Account>;
 
 /** A key's row as the check reads it: DateTime columns as ISO-8601 text, Json columns as JSON text. */

@@ -24,6 +24,9 @@ const accountOwned = new Set([
   "Agreement",
   "ApplicantProfile",
   "InformationRequest",
+  "InformationRequestEvent",
+  "InformationRequestNote",
+  "InformationRequestDocument",
   "WebhookEndpoint",
   "WebhookDelivery",
 ]);

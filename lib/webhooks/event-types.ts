@@ -5,6 +5,10 @@ export const EVENT_TYPES = {
   "information_request.created": "A compliance information request was raised for a transfer or a KYC submission.",
   "information_request.status_changed":
     "An information request moved along its states (on review, approved, rejected, expired).",
+  "information_request.assigned": "An information request was assigned to an employee, or unassigned.",
+  "information_request.sla_breached": "An information request passed its due date while still open (once per request).",
+  "information_request.note_added": "A note was added to an information request.",
+  "information_request.document_added": "A document (evidence) was attached to an information request.",
   "kyc.submission.created": "A KYC submission was created, with its beneficial owners.",
   "kyc.agreement.accepted": "An account accepted a KYC agreement (document set).",
   "kyc.profile.updated": "An account's KYC applicant profile was updated.",
