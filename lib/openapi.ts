@@ -224,6 +224,9 @@ function operationOf(endpoint: Endpoint, registry: SchemaRegistry): Record<strin
   };
 }
 
+/** Bytes as OpenAPI 3.1 describes a file (a `produces` answer, an uploaded part). */
+const BINARY = { type: "string", format: "binary" };
+
 function responsesOf(endpoint: Endpoint, { toSchema }: SchemaRegistry): Record<string, unknown> {
   return {
     [String(endpoint.status ?? 200)]: {
@@ -239,9 +242,11 @@ function responsesOf(endpoint: Endpoint, { toSchema }: SchemaRegistry): Record<s
             },
           }
         : {}),
-      ...(endpoint.response
-        ? { content: { "application/json": { schema: toSchema(endpoint.response, "output") } } }
-        : {}),
+      ...(endpoint.produces
+        ? { content: Object.fromEntries(endpoint.produces.map((type) => [type, { schema: BINARY }])) }
+        : endpoint.response
+          ? { content: { "application/json": { schema: toSchema(endpoint.response, "output") } } }
+          : {}),
     },
     ...Object.fromEntries(
       errorsOf(endpoint).map((code) => [

@@ -32,6 +32,12 @@ export type Endpoint = {
   /** From a session, require a current Service-Totp-Code (step-up). */
   totp?: boolean;
   status?: number;
+  /**
+   * The success is not JSON but the handler's own `Response` (a document's bytes, a CSV export), of one
+   * of these media types: it goes out as the handler made it, plus the request's id and `no-store`.
+   * Reads (GET) only, so there is no Idempotency-Key to keep it for.
+   */
+  produces?: readonly string[];
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: Schema;

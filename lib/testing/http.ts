@@ -27,7 +27,7 @@ export type Call = {
   totp?: string;
 };
 
-/** What `call` answers: the status, the headers and the parsed JSON body (null for an empty one). */
+/** What `call` answers: the status, the headers and the parsed JSON body (null for an empty one; text for an answer not in JSON). */
 export type Answer<Body> = { status: number; headers: Headers; body: Body };
 
 /**
@@ -70,7 +70,9 @@ export async function call(handler: Handler, options: Call = {}): Promise<Answer
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
-  const body: unknown = text ? JSON.parse(text) : null;
+  // A `produces` route's own answer (a file, a CSV export) comes back as its text.
+  const json = /^application\/json/.test(response.headers.get("content-type") ?? "application/json");
+  const body: unknown = text ? (json ? JSON.parse(text) : text) : null;
   return { status: response.status, headers: response.headers, body };
 }
 

@@ -5,6 +5,10 @@ import { isImmutable } from "@/lib/immutable";
 /** The handler's result as it goes out: through the response schema, which drops anything not in it, and as JSON text. */
 export async function present(state: RequestState): Promise<void> {
   const { definition, result } = state;
+  if (definition.produces) {
+    state.presented = { output: null, text: null, response: ownResponse(definition, result) };
+    return;
+  }
   const answers = isImmutable(result) ? answersOf(definition) : null;
   let presented = answers?.get(result as object);
   if (!presented) {
@@ -12,6 +16,16 @@ export async function present(state: RequestState): Promise<void> {
     answers?.set(result as object, presented);
   }
   state.presented = presented;
+}
+
+/** A `produces` route's answer: the handler's Response, on a read only (nothing to keep for Idempotency-Key). */
+function ownResponse(definition: Endpoint, result: unknown): Response {
+  if (definition.method !== "GET" || !(result instanceof Response)) {
+    throw new Error(
+      `${definition.method} ${definition.path} declares produces: a GET whose handler returns a Response`,
+    );
+  }
+  return result;
 }
 
 function toPresented(definition: Endpoint, result: unknown): Presented {

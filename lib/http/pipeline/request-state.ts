@@ -46,8 +46,8 @@ export type Handler<E extends Endpoint = Endpoint> = ((request: Request, context
 /** A route's own code: plain data back (or a promise of it), typed by the endpoint's response schema. */
 export type RouteHandler<E extends Endpoint> = (context: Context<E>) => ResultOf<E> | Promise<ResultOf<E>>;
 
-/** A result's checked output and its JSON text (null for 204). */
-export type Presented = { output: unknown; text: string | null };
+/** A result's checked output and its JSON text (null for 204), or the handler's own Response (`produces`). */
+export type Presented = { output: unknown; text: string | null; response?: Response };
 
 /**
  * One request on its way through the stages (lib/http/route.ts): what it is, and what each stage

@@ -55,7 +55,8 @@ const replay = (state: RequestState, kept: StoredResponse) =>
   toJsonResponse(kept.body, kept.status, headerIdOf(state.ids), { "Idempotent-Replayed": "true" });
 
 async function succeed(state: RequestState): Promise<Response> {
-  const { output, text } = state.presented!;
+  const { output, text, response: own } = state.presented!;
+  if (own) return withOwnHeaders(own, headerIdOf(state.ids), state.headers);
   const response = toJsonResponse(
     output,
     successStatusOf(state.definition),
@@ -72,6 +73,14 @@ async function succeed(state: RequestState): Promise<Response> {
   } catch (error) {
     return refuse(state, error);
   }
+  return response;
+}
+
+/** A handler's own Response (`produces`) as every /v1 answer goes out: naming its request id, never cached unless it says. */
+function withOwnHeaders(response: Response, requestId: string, extra?: Headers): Response {
+  for (const [name, value] of extra ?? []) response.headers.append(name, value);
+  response.headers.set("X-Request-Id", requestId);
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   return response;
 }
 
