@@ -28,6 +28,8 @@ const statusText: Record<number, string> = {
   409:
     "Conflict with the current state, a request with the same Idempotency-Key still running, or a repeat of one whose " +
     "response held a secret shown once (`err_idempotency_secret`)",
+  413: "The file is larger than the route takes (`err_payload_too_large`), refused as soon as that is known",
+  415: "The body is not in the media type the route takes (`err_unsupported_media_type`)",
   422: "Validation failed; `details` names each field (or `err_idempotency_mismatch`: the Idempotency-Key was used for a different request)",
   429: "Too many attempts",
   500: "Internal error (no internals in the body)",
@@ -216,7 +218,11 @@ function operationOf(endpoint: Endpoint, registry: SchemaRegistry): Record<strin
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: toSchema(endpoint.body, "input") } },
+            content: {
+              [endpoint.multipart ? "multipart/form-data" : "application/json"]: {
+                schema: toSchema(endpoint.body, "input"),
+              },
+            },
           },
         }
       : {}),

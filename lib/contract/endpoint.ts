@@ -41,6 +41,12 @@ export type Endpoint = {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: Schema;
+  /**
+   * The body is `multipart/form-data` (an upload), not JSON: `body` describes its parts, a file as
+   * `z.file()`. A file over `maxFileBytes` answers 413 `err_payload_too_large`, refused from its
+   * Content-Length before a byte is read, or as soon as the stream passes the limit.
+   */
+  multipart?: { maxFileBytes: number };
   response?: Schema;
   /** Statuses this route can answer besides the success and the ones every route shares. */
   errors: number[];

@@ -17,6 +17,10 @@ export type Call = {
   rawBody?: string;
   /** Raw body bytes, sent as is (bytes that are not UTF-8, say). */
   rawBytes?: Uint8Array<ArrayBuffer>;
+  /** A multipart/form-data body (an upload), sent with its boundary in Content-Type. */
+  form?: FormData;
+  /** A body streamed as it is read (chunked: no Content-Length unless `headers` names one). */
+  stream?: ReadableStream<Uint8Array>;
   headers?: Record<string, string>;
   /** The TCP peer's address as server.mjs would report it. */
   ip?: string;
@@ -66,7 +70,12 @@ export async function call(handler: Handler, options: Call = {}): Promise<Answer
     method,
     headers,
     body:
-      options.rawBytes ?? options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+      options.form ??
+      options.stream ??
+      options.rawBytes ??
+      options.rawBody ??
+      (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    ...(options.stream ? { duplex: "half" } : {}),
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();

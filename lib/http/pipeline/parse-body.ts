@@ -3,10 +3,11 @@ import type { RequestState } from "@/lib/http/pipeline/request-state";
 import { validate } from "@/lib/http/pipeline/validate";
 import { prototypeKeyIssues } from "@/lib/contract/text";
 
-/** The body, as JSON through the endpoint's schema (none without one). */
+/** The body, as JSON (or a multipart body's parts) through the endpoint's schema (none without one). */
 export async function parseBody(state: RequestState): Promise<void> {
   const { definition, request } = state;
-  if (definition.body) state.body = validate(definition.body, parseJsonBody(request, state.bodyText));
+  if (definition.multipart) state.body = validate(definition.body, state.parts);
+  else if (definition.body) state.body = validate(definition.body, parseJsonBody(request, state.bodyText));
 }
 
 function parseJsonBody(request: Request, text: string): unknown {

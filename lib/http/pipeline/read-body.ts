@@ -1,41 +1,26 @@
 import { ApiError } from "@/lib/http/api-error";
 import type { RequestState } from "@/lib/http/pipeline/request-state";
+import { readBodyBytes } from "@/lib/http/pipeline/read-body-bytes";
+import { readUpload } from "@/lib/http/pipeline/read-upload";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The body's text, read before the Idempotency-Key claim (its fingerprint holds it) and parsed after it (a replay needs none). */
 export async function readBody(state: RequestState): Promise<void> {
   const { definition, request } = state;
+  if (definition.multipart) return readUpload(state, definition.multipart);
   if (definition.body || request.method === "POST") state.bodyText = await readBodyText(request);
 }
 
 /** The body as text, refused past MAX_BODY_BYTES bytes without reading further (Content-Length can lie or be absent), and unless it is UTF-8. */
 async function readBodyText(request: Request): Promise<string> {
-  const tooLarge = () => new ApiError("err_bad_request", "The body is larger than 1 MiB");
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The client closed the connection mid-body ("aborted"): nobody is left to read a reply, and it is no fault of ours to log.
-      throw new ApiError("err_bad_request", "The body ended before it was complete");
-    }
-    const { done, value } = chunk;
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
+  const bytes = await readBodyBytes(
+    request,
+    MAX_BODY_BYTES,
+    () => new ApiError("err_bad_request", "The body is larger than 1 MiB"),
+  );
   try {
-    return UTF8.decode(Buffer.concat(chunks));
+    return UTF8.decode(bytes);
   } catch {
     throw new ApiError("err_bad_request", "The body is not valid UTF-8");
   }

@@ -71,6 +71,8 @@ export type RequestState = {
   query?: unknown;
   /** The body as sent: Idempotency-Key's fingerprint takes it before it is parsed. */
   bodyText: string;
+  /** A multipart body's parts by name (a repeated name as a list), before the endpoint's schema judges them. */
+  parts?: Record<string, unknown>;
   body?: unknown;
   /** This request's hold on its Idempotency-Key, while it is not settled. */
   claim: IdempotencyClaim | null;
