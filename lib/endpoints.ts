@@ -4,6 +4,7 @@ import * as audit from "@/lib/audit/endpoints";
 import * as delegatedUsers from "@/lib/delegated-users/endpoints";
 import * as employees from "@/lib/employees/endpoints";
 import * as informationRequests from "@/lib/information-requests/endpoints";
+import * as informationRequestEvidence from "@/lib/information-requests/evidence-endpoints";
 import * as kyc from "@/lib/kyc/endpoints";
 import * as recipients from "@/lib/recipients/endpoints";
 import * as settings from "@/lib/settings/endpoints";
@@ -33,6 +34,7 @@ const modules: Record<string, unknown>[] = [
   recipients,
   transfers,
   informationRequests,
+  informationRequestEvidence,
   kyc,
   audit,
   settings,
