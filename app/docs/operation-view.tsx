@@ -6,7 +6,8 @@ import styles from "./docs.module.css";
 
 /** One operation: who may call it, its parameters, its body, what it answers and how it fails. */
 export function OperationView({ document, operation }: { document: OpenApiDocument; operation: ReferenceOperation }) {
-  const body = operation.requestBody?.content["application/json"]?.schema;
+  const [bodyType, bodyContent] = Object.entries(operation.requestBody?.content ?? {})[0] ?? [];
+  const body = bodyContent?.schema;
   return (
     <section id={operation.operationId} className={styles.operation} aria-labelledby={`${operation.operationId}-title`}>
       <h3 id={`${operation.operationId}-title`} className={styles.operationTitle}>
@@ -24,6 +25,11 @@ export function OperationView({ document, operation }: { document: OpenApiDocume
       {body && (
         <>
           <h4>Request body</h4>
+          {bodyType !== "application/json" && (
+            <p className={styles.schemaLine}>
+              As <code>{bodyType}</code>.
+            </p>
+          )}
           <SchemaView document={document} schema={body} input />
         </>
       )}
@@ -75,6 +81,7 @@ function Responses({ document, operation }: { document: OpenApiDocument; operati
     <>
       {success.map(([status, response]) => {
         const schema = response.content?.["application/json"]?.schema;
+        const fileTypes = Object.keys(response.content ?? {}).filter((type) => type !== "application/json");
         return (
           <div key={status}>
             <h4>
@@ -82,6 +89,17 @@ function Responses({ document, operation }: { document: OpenApiDocument; operati
             </h4>
             {schema ? (
               <SchemaView document={document} schema={schema} />
+            ) : fileTypes.length ? (
+              <p className={styles.schemaLine}>
+                The file&apos;s bytes, as{" "}
+                {fileTypes.map((type, index) => (
+                  <span key={type}>
+                    {index > 0 && ", "}
+                    <code>{type}</code>
+                  </span>
+                ))}
+                .
+              </p>
             ) : (
               <p className={styles.schemaLine}>No body.</p>
             )}

@@ -4,6 +4,7 @@ import { api, ApiRequestError } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
 import { listWebhookDeliveriesEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
 import type { ResponseOf } from "@/lib/contract/endpoint";
+import { uploadInformationRequestDocumentEndpoint } from "@/lib/information-requests/evidence-endpoints";
 
 type Sent = { url: string; init: RequestInit };
 
@@ -44,6 +45,17 @@ describe("api(endpoint, options)", () => {
     expect(init.method).toBe("DELETE");
     expect(init.headers).toMatchObject({ "Service-Totp-Code": "123456", "Service-Account-Id": "acct_2" });
     expect(init.body).toBeUndefined();
+  });
+
+  it("sends an upload as multipart/form-data, leaving its Content-Type (and boundary) to fetch", async () => {
+    const sent = answer(201, {});
+    const file = new File(["%PDF-1.4"], "statement.pdf", { type: "application/pdf" });
+    await api(uploadInformationRequestDocumentEndpoint, { params: { id: "ir_1" }, body: { file } });
+    const { url, init } = only(sent);
+    expect(url).toBe("/v1/information_requests/ir_1/documents");
+    expect(init.body).toBeInstanceOf(FormData);
+    expect((init.body as FormData).get("file")).toBe(file);
+    expect(init.headers).not.toHaveProperty("content-type");
   });
 
   it("sends the body as JSON and leaves empty query values out", async () => {

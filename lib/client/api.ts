@@ -72,7 +72,8 @@ export async function send(
   { params, body, query, totpCode, accountId }: SendOptions,
 ): Promise<unknown> {
   const headers: Record<string, string> = { accept: "application/json" };
-  if (body !== undefined) headers["content-type"] = "application/json";
+  // An upload goes as multipart/form-data, its boundary set by fetch; everything else as JSON.
+  if (body !== undefined && !definition.multipart) headers["content-type"] = "application/json";
   if (totpCode) headers["Service-Totp-Code"] = totpCode;
   // Every call acts for the account the dashboard shows (the shell's account switcher, `?account=`).
   const account = accountId === undefined ? currentAccountId() : accountId;
@@ -80,7 +81,7 @@ export async function send(
   const response = await fetch(pathOf(definition, params) + queryString(query ?? {}), {
     method: definition.method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : definition.multipart ? formDataOf(body) : JSON.stringify(body),
     credentials: "same-origin",
   });
   const data: unknown = response.status === 204 ? null : await response.json().catch(() => null);
@@ -110,6 +111,13 @@ function errorOf(status: number, data: unknown): ApiRequestError {
     String(body.message ?? `The server answered ${status}`),
     details,
   );
+}
+
+/** An upload's parts (a file as a File or Blob) as multipart/form-data. */
+function formDataOf(body: unknown): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body as Record<string, string | Blob>)) form.append(name, value);
+  return form;
 }
 
 /** Builds a query string from the defined values only. */

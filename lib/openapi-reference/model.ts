@@ -30,7 +30,8 @@ export type Schema = {
 
 export type Parameter = { name: string; in: string; required: boolean; description?: string; schema: Schema };
 
-type Content = { "application/json"?: { schema: Schema } };
+/** By media type: `application/json` mostly; an upload's `multipart/form-data`, a download's file types. */
+type Content = Record<string, { schema: Schema }>;
 
 export type Operation = {
   operationId: string;
