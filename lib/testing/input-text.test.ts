@@ -33,7 +33,10 @@ const BIDI_MESSAGE = /^must not contain bidirectional control characters \(found
 const SEPARATOR_MESSAGE = /^must not contain line or paragraph separators \(found U\+202[89]\)$/;
 
 /** Fields a person writes in a text area: tab and line feed allowed. */
-const FREE_TEXT = new Set(["POST /v1/information_requests/{id}/status body.reason"]);
+const FREE_TEXT = new Set([
+  "POST /v1/information_requests/{id}/status body.reason",
+  "POST /v1/information_requests/{id}/notes body.body",
+]);
 
 function expectValidationError(
   response: { status: number; body: Partial<ErrorBody> | null },
@@ -293,7 +296,8 @@ describe("a body that is not UTF-8: 400 err_bad_request, never stored as U+FFFD"
     const { session } = await signedInEmployee();
     const refused: string[] = [];
     for (const { endpoint, handler } of await everyRoute()) {
-      if (!endpoint.body) continue;
+      // An upload's parts are bytes, not JSON text (its route refuses a JSON body with 415).
+      if (!endpoint.body || endpoint.multipart) continue;
       const response = await call(handler, {
         method: endpoint.method,
         path: pathFor(endpoint, ghostParams(endpoint)),

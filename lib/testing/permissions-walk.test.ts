@@ -123,6 +123,8 @@ const CHANGES_BY_ROLE: Record<Role, "all" | string[]> = {
   compliance: [
     ...SELF_SERVICE,
     "POST /v1/information_requests/{id}/status",
+    "POST /v1/information_requests/{id}/notes",
+    "POST /v1/information_requests/{id}/documents",
     "POST /v1/kyc/submissions/{submissionId}/agreements",
     "POST /v1/kyc/update_profile",
     "POST /v1/delegated_users",
@@ -138,6 +140,9 @@ const READS_REFUSED: Record<Role, string[]> = {
     "GET /v1/employees/{id}/credentials",
     "GET /v1/information_requests",
     "GET /v1/information_requests/{id}",
+    "GET /v1/information_requests/{id}/notes",
+    "GET /v1/information_requests/{id}/documents",
+    "GET /v1/information_requests/{id}/documents/{docId}/content",
     "GET /v1/transfers/{id}/information_requests",
     "GET /v1/kyc/profile",
     "GET /v1/kyc/submissions",

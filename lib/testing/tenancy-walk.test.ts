@@ -22,6 +22,8 @@ import { allEndpoints } from "@/lib/endpoints";
 import type { Endpoint } from "@/lib/contract/endpoint";
 import type { Handler } from "@/lib/http/route";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
+import { attachInformationRequestDocument } from "@/lib/information-requests/documents";
+import { addInformationRequestNote } from "@/lib/information-requests/notes";
 import { updateApplicantProfile } from "@/lib/kyc/profile";
 import { acceptAgreement, createKycSubmission } from "@/lib/kyc/submissions";
 import { createRecipient } from "@/lib/recipients/recipients";
@@ -42,6 +44,16 @@ let sequence = 0;
 const seq = () => ++sequence;
 
 type Where = "platform" | "sub";
+
+/** A small PDF holding `text`: evidence to attach. */
+const pdfWith = (text: string) => new Uint8Array(Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`));
+
+/** An upload's body: one PDF `file` part. */
+function evidenceForm(fileName: string) {
+  const form = new FormData();
+  form.append("file", new Blob([pdfWith(fileName)], { type: "application/pdf" }), fileName);
+  return form;
+}
 
 async function buildPlatformA() {
   const staff = await signedInEmployee({ totp: true });
@@ -106,6 +118,18 @@ async function buildPlatformA() {
       transferId: transfer.id,
       submissionId: submission.id,
     });
+    const author = { type: "employee" as const, id: staff.employee.id };
+    const note = await addInformationRequestNote({
+      informationRequestId: informationRequest.id,
+      body: `A-${mark} note`,
+      by: author,
+    });
+    const document = await attachInformationRequestDocument({
+      informationRequestId: informationRequest.id,
+      fileName: `A-${mark}-evidence.pdf`,
+      bytes: pdfWith(`A-${mark}`),
+      by: author,
+    });
     const extraKey = await issueApiKey({
       createdBy: { type: "employee", id: staff.employee.id },
       expiresAt: inDays(30),
@@ -129,6 +153,8 @@ async function buildPlatformA() {
       submission,
       agreement,
       informationRequest,
+      note,
+      document,
       extraKey,
       profile,
     };
@@ -193,6 +219,12 @@ async function buildPlatformB() {
       transferId: transfer.id,
       submissionId: submission.id,
     });
+    const document = await attachInformationRequestDocument({
+      informationRequestId: informationRequest.id,
+      fileName: "B-evidence.pdf",
+      bytes: pdfWith("B"),
+      by: { type: "employee", id: staff.employee.id },
+    });
     const extraKey = await issueApiKey({
       createdBy: { type: "employee", id: staff.employee.id },
       expiresAt: inDays(30),
@@ -214,6 +246,7 @@ async function buildPlatformB() {
       transfer,
       submission,
       informationRequest,
+      document,
       extraKey,
       invitation,
     };
@@ -280,7 +313,7 @@ async function send(
     method: endpoint.method,
     path: pathFor(endpoint, options.params ?? {}) + search,
     params: options.params,
-    body: options.body,
+    ...(options.body instanceof FormData ? { form: options.body } : { body: options.body }),
     apiKey: cred === "key" ? caller.apiKey : undefined,
     session: cred === "session" ? (options.session ?? caller.session) : undefined,
     totp: cred === "session" && endpoint.totp ? nextTotp(caller.authenticator) : undefined,
@@ -430,6 +463,8 @@ async function snapshotOf(platformId: string) {
     agreements: await db().agreement.findMany(inAccounts),
     applicantProfiles: await db().applicantProfile.findMany({ where: inAccounts.where, orderBy: { accountId: "asc" } }),
     informationRequests: await db().informationRequest.findMany(inAccounts),
+    informationRequestNotes: await db().informationRequestNote.findMany(inAccounts),
+    informationRequestDocuments: await db().informationRequestDocument.findMany(inAccounts),
     webhookEndpoints: await db().webhookEndpoint.findMany(inAccounts),
     webhookDeliveries: await db().webhookDelivery.findMany(inAccounts),
   };
@@ -961,6 +996,42 @@ const fixtures: Record<string, Entry> = {
     "id",
     (side) => side.informationRequest,
   ),
+  "GET /v1/information_requests/{id}/notes": onePlatformObject(
+    "A's information request",
+    "id",
+    (side) => side.informationRequest,
+    { shows: (f) => f.a.note.id },
+  ),
+  "POST /v1/information_requests/{id}/notes": onePlatformObject(
+    "A's information request",
+    "id",
+    (side) => side.informationRequest,
+    { body: () => ({ body: "A walk's note" }), shows: () => "A walk's note" },
+  ),
+  "GET /v1/information_requests/{id}/documents": onePlatformObject(
+    "A's information request",
+    "id",
+    (side) => side.informationRequest,
+    { shows: (f) => f.a.document.id },
+  ),
+  "POST /v1/information_requests/{id}/documents": onePlatformObject(
+    "A's information request",
+    "id",
+    (side) => side.informationRequest,
+    { body: () => evidenceForm("walk-evidence.pdf"), shows: () => "walk-evidence.pdf" },
+  ),
+  "GET /v1/information_requests/{id}/documents/{docId}/content": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's document",
+        account: "platform",
+        params: (f) => ({ id: f.a.informationRequest.id, docId: f.a.document.id }),
+        shows: () => "%PDF-1.4",
+      },
+    ],
+    own: (f) => ({ id: f.b.informationRequest.id, docId: f.b.document.id }),
+  },
   "GET /v1/transfers/{id}": onePlatformObject("A's transfer", "id", (side) => side.transfer),
   "GET /v1/transfers/{id}/information_requests": onePlatformObject("A's transfer", "id", (side) => side.transfer),
   "POST /v1/information_requests/{id}/status": onePlatformObject(

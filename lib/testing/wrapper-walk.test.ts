@@ -202,7 +202,8 @@ describe("Service-Account-Id naming an account the caller may not act for: 404 e
   }
 });
 
-const withBody = routes.filter(({ endpoint }) => endpoint.body);
+const withBody = routes.filter(({ endpoint }) => endpoint.body && !endpoint.multipart);
+const uploads = routes.filter(({ endpoint }) => endpoint.multipart);
 
 describe("a body that is not a JSON object, not JSON, not sent as JSON or over 1 MiB: 400 err_bad_request", () => {
   it("finds the routes that take a body", () => expect(withBody.length).toBeGreaterThan(20));
@@ -226,6 +227,26 @@ describe("a body that is not a JSON object, not JSON, not sent as JSON or over 1
       const large = await send(route, { ...credential, rawBody: JSON.stringify({ padding: "€".repeat(400_000) }) });
       expectError(large, 400, "err_bad_request");
       expect(large.body?.message).toMatch(/1 MiB/);
+    });
+  }
+});
+
+describe("an upload (multipart) route sent anything but multipart/form-data: 415; an unreadable one 400; too large 413", () => {
+  it("finds the upload routes", () => expect(uploads.length).toBeGreaterThan(0));
+  for (const route of uploads) {
+    it(name(route.endpoint), async () => {
+      const credential = credentialFor(route.endpoint);
+      for (const each of [{ rawBody: "{}" }, { rawBody: "a=b", headers: { "content-type": "text/plain" } }, {}]) {
+        expectError(await send(route, { ...credential, ...each }), 415, "err_unsupported_media_type");
+      }
+      const multipart = { "content-type": "multipart/form-data; boundary=walk" };
+      expectError(await send(route, { ...credential, rawBody: "{}", headers: multipart }), 400, "err_bad_request");
+      const tooLarge = String(route.endpoint.multipart!.maxFileBytes + 1024 * 1024);
+      expectError(
+        await send(route, { ...credential, rawBody: "{}", headers: { ...multipart, "content-length": tooLarge } }),
+        413,
+        "err_payload_too_large",
+      );
     });
   }
 });

@@ -10,6 +10,8 @@ import { POST as createDelegatedUserRoute } from "@/app/v1/delegated_users/route
 import { POST as inviteRoute } from "@/app/v1/employees/route";
 import { DELETE as deactivateEmployeeRoute } from "@/app/v1/employees/[id]/route";
 import { POST as changeStatus } from "@/app/v1/information_requests/[id]/status/route";
+import { POST as addNote } from "@/app/v1/information_requests/[id]/notes/route";
+import { POST as uploadDocument } from "@/app/v1/information_requests/[id]/documents/route";
 import { POST as updateProfile } from "@/app/v1/kyc/update_profile/route";
 import { POST as acceptAgreementRoute } from "@/app/v1/kyc/submissions/[submissionId]/agreements/route";
 import { DELETE as deleteRecipientRoute } from "@/app/v1/recipients/[id]/route";
@@ -113,6 +115,21 @@ describe("each event type is written by its code path, with the API's own answer
       ).status,
     ).toBe(409);
     expect((await eventsOf("information_request.status_changed")).length).toBe(before + 1);
+  });
+
+  it("information_request.note_added and information_request.document_added (metadata, never the bytes)", async () => {
+    const raised = await post(raiseRequest, { body: { kind: "due_diligence" } });
+    const note = await post(addNote, { params: { id: raised.body.id }, body: { body: "Asked for a bank statement." } });
+    expect(note.status).toBe(201);
+    await expectOneEvent("information_request.note_added", 0, { ...note.body, informationRequestId: raised.body.id });
+    const form = new FormData();
+    form.append("file", new Blob([Buffer.from("%PDF-1.4\n%%EOF\n")]), "statement.pdf");
+    const document = await post(uploadDocument, { params: { id: raised.body.id }, form });
+    expect(document.status).toBe(201);
+    await expectOneEvent("information_request.document_added", 0, {
+      ...document.body,
+      informationRequestId: raised.body.id,
+    });
   });
 
   it("kyc.submission.created, kyc.agreement.accepted and kyc.profile.updated (not for an update that changes nothing)", async () => {
