@@ -8,7 +8,7 @@ import type { RequestState } from "@/lib/http/pipeline/request-state";
 const FRAMING_ALLOWANCE = 64 * 1024;
 
 /**
- * A multipart/form-data body (an `multipart` endpoint's upload): its parts for the endpoint's schema,
+ * A multipart/form-data body (a `multipart` endpoint's upload): its parts for the endpoint's schema,
  * and for Idempotency-Key's fingerprint what they hold (not how a client framed them: a retry may
  * choose another boundary). Nothing is parsed before the whole body was read within the limit, so a
  * refused or broken upload leaves nothing behind.
