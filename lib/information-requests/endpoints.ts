@@ -16,8 +16,13 @@ const define = endpointGroup({ tag: "Information requests", auth: "any" });
 export const listInformationRequestsEndpoint = define("GET /v1/information_requests", {
   summary: "List information requests",
   description:
-    "Filters: `kind`; `status`, repeatable for several (`status=requested&status=on_review`); `startDate` and `endDate` bound `createdAt`, both inclusive, each a date (`2026-11-01`, the whole UTC day) " +
-    "or an ISO-8601 date-time. A `startDate` after `endDate` answers 422.",
+    "Filters: `kind`; `status` and `priority`, each repeatable for several (`status=requested&status=on_review`); " +
+    "`assigneeId`: an employee id, `me` (the calling employee; an API key gets 422) or `none` (unassigned); " +
+    "`overdue=true`: past `dueAt` and still `requested` or `on_review`; `startDate` and `endDate` bound `createdAt`, " +
+    "both inclusive, each a date (`2026-11-01`, the whole UTC day) or an ISO-8601 date-time. A `startDate` after " +
+    "`endDate` answers 422. `sort`: `createdAt` (default, newest first; `order=asc` for oldest first) or `dueAt` " +
+    "(soonest first, requests without a due date last, ties by id). Keyset pages: requests created while paging " +
+    "never repeat or push one out of view; a `next` cursor used with another sort or order answers 400.",
   permission: "information_requests:read",
   query: listInformationRequestsQuery,
   response: informationRequestPageSchema,

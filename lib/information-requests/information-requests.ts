@@ -1,7 +1,7 @@
 import { newId } from "@/lib/ids/generate";
 import { DomainError, notFound } from "@/lib/errors";
-import { withinRange } from "@/lib/contract/date-range";
-import { paginate } from "@/lib/contract/pagination";
+import { db } from "@/lib/db";
+import { informationRequestFilters, pageInformationRequests, type FilterCaller } from "@/lib/information-requests/list";
 import {
   canTransition,
   informationRequestSchema,
@@ -11,7 +11,7 @@ import {
   type ListInformationRequestsQuery,
 } from "@/lib/information-requests/schemas";
 import { presentKycSubmission } from "@/lib/kyc/schemas";
-import { scopeAccountId, tenantDb } from "@/lib/tenancy";
+import { scopeAccountId, scopePlatformId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
 // Every function here runs inside a tenant scope: tenantDb() confines the queries to the scope's
@@ -23,18 +23,16 @@ async function findInformationRequest(id: string) {
   return row;
 }
 
-/** A page of the scope's requests, optionally of one kind and created within [startDate, endDate]. */
-export async function listInformationRequests(query: ListInformationRequestsQuery) {
-  const { kind, status, startDate, endDate } = query;
-  const filters = {
-    ...(kind && { kind }),
-    ...(status && { status: { in: status } }),
-    ...((startDate || endDate) && { createdAt: withinRange({ startDate, endDate }) }),
-  };
-  const page = await paginate(query, (args) =>
-    tenantDb().informationRequest.findMany({ ...args, where: { ...args.where, ...filters } }),
-  );
-  return { ...page, items: page.items.map(presentInformationRequest) };
+/** A page of the scope's requests matching the list's filters, in its sort (lib/information-requests/list.ts). */
+export async function listInformationRequests({
+  query,
+  caller,
+}: {
+  query: ListInformationRequestsQuery;
+  caller: FilterCaller;
+}) {
+  const page = await pageInformationRequests(query, informationRequestFilters(query, caller));
+  return { ...page, items: page.items.map((row) => presentInformationRequest(row)) };
 }
 
 /** One request with the KYC submission it concerns (null when it concerns none) and, by name, who reviewed and decided it. */
@@ -119,6 +117,17 @@ export async function updateInformationRequestStatus({
   return changed;
 }
 
+/** When a request of `kind` raised at `now` falls due: now plus the platform's SLA hours for the kind, or null without one. */
+async function dueAtFor(kind: InformationRequestKind, now: Date): Promise<Date | null> {
+  // The platform's own account holds its settings; db(), since a sub-account's scope does not reach it.
+  const platform = await db().account.findUniqueOrThrow({
+    where: { id: scopePlatformId() },
+    select: { slaHoursDueDiligence: true, slaHoursEndorsement: true },
+  });
+  const hours = kind === "due_diligence" ? platform.slaHoursDueDiligence : platform.slaHoursEndorsement;
+  return hours === null ? null : new Date(now.getTime() + hours * 3_600_000);
+}
+
 /**
  * Raises a `requested` information request, as compliance review would (the sandbox and the demo
  * seed use it). A transfer or submission it names must be the scope account's own.
@@ -140,6 +149,7 @@ export async function raiseInformationRequest({
     const submission = await tenantDb().kycSubmission.findUnique({ where: { id: submissionId }, select: { id: true } });
     if (!submission) throw notFound(`KYC submission ${submissionId}`);
   }
+  const now = new Date();
   const row = await tenantDb().informationRequest.create({
     data: {
       id: newId("ir"),
@@ -148,6 +158,8 @@ export async function raiseInformationRequest({
       status: "requested",
       transferId: transferId ?? null,
       submissionId: submissionId ?? null,
+      createdAt: now,
+      dueAt: await dueAtFor(kind, now),
     },
   });
   const raised = presentInformationRequest(row);

@@ -9,8 +9,31 @@ import { idSchema } from "@/lib/ids/schema";
 export const informationRequestKinds = ["due_diligence", "endorsement"] as const;
 export const informationRequestStatuses = ["requested", "on_review", "approved", "rejected", "expired"] as const;
 
+export const informationRequestPriorities = ["low", "normal", "high", "urgent"] as const;
+/** Why a request was rejected or expired, in the contract's enumerated terms. */
+export const informationRequestReasonCodes = [
+  "insufficient_documents",
+  "source_of_funds_unverified",
+  "identity_mismatch",
+  "sanctions_match",
+  "adverse_media",
+  "no_response",
+  "other",
+] as const;
+
 export type InformationRequestKind = (typeof informationRequestKinds)[number];
 export type InformationRequestStatus = (typeof informationRequestStatuses)[number];
+export type InformationRequestPriority = (typeof informationRequestPriorities)[number];
+export type InformationRequestReasonCode = (typeof informationRequestReasonCodes)[number];
+
+/** The statuses in which a request is still being worked on: past its `dueAt` there, it is overdue. */
+export const openStatuses: readonly InformationRequestStatus[] = ["requested", "on_review"];
+
+/** Whether a request is past its due date while still open. */
+export const isOverdue = (row: { status: unknown; dueAt: Date | string | null }, now = new Date()) =>
+  row.dueAt !== null &&
+  new Date(row.dueAt).getTime() < now.getTime() &&
+  openStatuses.includes(row.status as InformationRequestStatus);
 
 /** The contract's state machine; anything not listed (including staying put) is a 409. */
 export const informationRequestTransitions: Record<InformationRequestStatus, readonly InformationRequestStatus[]> = {
@@ -28,6 +51,11 @@ export const informationRequestParams = z.object({ id: idSchema("ir") });
 export const transferParams = z.object({ id: idSchema("tr") });
 
 const statusFilter = z.enum(informationRequestStatuses);
+const priorityFilter = z.enum(informationRequestPriorities);
+
+/** The list's orders: newest (or oldest, with `order`) first, or the soonest due first. */
+export const informationRequestSorts = ["createdAt", "dueAt"] as const;
+export type InformationRequestSort = (typeof informationRequestSorts)[number];
 
 export const listInformationRequestsQuery = pageQuerySchema
   .extend({
@@ -40,6 +68,31 @@ export const listInformationRequestsQuery = pageQuerySchema
       .meta({
         description:
           "Only requests in these statuses; repeat the parameter for several (`status=requested&status=on_review`).",
+      }),
+    assigneeId: z
+      .union([idSchema("emp", "must be an employee id (emp_...), `me` or `none`"), z.enum(["me", "none"])])
+      .optional()
+      .meta({
+        description:
+          "Only requests assigned to this employee; `me`: to the calling employee (not for API keys); `none`: unassigned ones.",
+      }),
+    overdue: z
+      .enum(["true"], { message: "must be `true` (leave it out for every request)" })
+      .transform(() => true as const)
+      .optional()
+      .meta({ description: "`true`: only requests past their `dueAt` and still `requested` or `on_review`." }),
+    priority: z
+      .union([priorityFilter, z.array(priorityFilter)])
+      .transform((value) => [value].flat())
+      .optional()
+      .meta({ description: "Only requests of these priorities; repeat the parameter for several." }),
+    sort: z
+      .enum(informationRequestSorts)
+      .default("createdAt")
+      .meta({
+        description:
+          "`createdAt` (default; newest first, or oldest first with `order=asc`) or `dueAt` (soonest first, requests " +
+          "without a due date last, ties by id; `order` does not apply). A `next` cursor is only valid with the sort it was issued for.",
       }),
     ...dateRangeQuery,
   })
@@ -60,7 +113,23 @@ export const informationRequestSchema = z
     reviewStartedAt: z.iso.datetime().nullable(),
     decidedById: z.string().nullable().meta({ description: "The employee who approved, rejected or expired it." }),
     decidedAt: z.iso.datetime().nullable(),
-    decisionReason: z.string().nullable().meta({ description: "Why; always given for `rejected` and `expired`." }),
+    decisionReason: z
+      .string()
+      .nullable()
+      .meta({ description: "Why, in the decider's words; always given with reason code `other`." }),
+    decisionReasonCode: z
+      .enum(informationRequestReasonCodes)
+      .nullable()
+      .meta({ description: "Why, in enumerated terms; given for `rejected` and `expired` decided by staff." }),
+    assigneeId: z.string().nullable().meta({ description: "The employee working on it; null when unassigned." }),
+    priority: z.enum(informationRequestPriorities),
+    dueAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "Creation time plus the platform's SLA for its kind (`slaHours`); null without one." }),
+    overdue: z
+      .boolean()
+      .meta({ description: "`dueAt` has passed and the request is still `requested` or `on_review`." }),
   })
   .meta({ id: "InformationRequest" });
 
@@ -121,4 +190,8 @@ export const raiseInformationRequestInput = z
   })
   .meta({ id: "RaiseInformationRequestInput" });
 
-export const presentInformationRequest = presenterOf(informationRequestSchema);
+const presentRow = presenterOf(informationRequestSchema);
+
+/** A request as the API shows it: its columns, and whether it is overdue now. */
+export const presentInformationRequest = <Row extends Omit<Parameters<typeof presentRow>[0], "overdue">>(row: Row) =>
+  presentRow({ ...row, overdue: isOverdue(row) });

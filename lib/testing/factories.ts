@@ -140,5 +140,10 @@ export function raisedRequest(fields: {
     decidedById: null,
     decidedAt: null,
     decisionReason: null,
+    decisionReasonCode: null,
+    assigneeId: null,
+    priority: "normal",
+    dueAt: null,
+    overdue: false,
   };
 }

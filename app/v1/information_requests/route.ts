@@ -4,7 +4,9 @@ import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-// GET: a page of information requests, filtered by kind and creation date.
+// GET: a page of information requests (the work queue), filtered and sorted.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: route(listInformationRequestsEndpoint, async ({ query }) => listInformationRequests(query)),
+  GET: route(listInformationRequestsEndpoint, async ({ query, actor }) =>
+    listInformationRequests({ query, caller: actor }),
+  ),
 });
