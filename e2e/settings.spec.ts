@@ -64,7 +64,11 @@ test("an admin turns on four-eyes approval with an authenticator code", async ({
     await snap(page, testInfo, "3-saved");
 
     const stored = await page.request.get(`${baseURL}/v1/settings`);
-    expect(await stored.json()).toEqual({ requireTwoFactor: false, fourEyesApproval: true });
+    expect(await stored.json()).toEqual({
+      requireTwoFactor: false,
+      fourEyesApproval: true,
+      slaHours: { due_diligence: null, endorsement: null },
+    });
     await page.reload();
     await expect(fourEyes).toBeChecked();
     await page.setViewportSize({ width: 390, height: 844 });

@@ -5,7 +5,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-po
 import { COMMON_PASSWORD_COUNT, COMMON_PASSWORD_MESSAGE, isCommonPassword } from "@/lib/auth/common-passwords";
 import { PERMISSIONS, ROLES } from "@/lib/auth/permissions";
 import { text } from "@/lib/contract/text";
-import { platformSettingsSchema } from "@/lib/settings/schemas";
+import { sessionSettingsSchema } from "@/lib/settings/schemas";
 import { idSchema } from "@/lib/ids/schema";
 
 export const emailSchema = text()
@@ -97,7 +97,7 @@ export const sessionSchema = z
     account: accountSchema,
     expiresAt: z.iso.datetime(),
     permissions: z.array(z.enum(PERMISSIONS)).meta({ description: "What the employee's role allows." }),
-    settings: platformSettingsSchema,
+    settings: sessionSettingsSchema,
   })
   .meta({
     id: "Session",

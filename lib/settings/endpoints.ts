@@ -1,5 +1,5 @@
 import { endpointGroup } from "@/lib/contract/endpoint";
-import { platformSettingsSchema, updateSettingsInput } from "@/lib/settings/schemas";
+import { platformSettingsSchema, updateSettingsInput, type UpdateSettingsInput } from "@/lib/settings/schemas";
 
 const define = endpointGroup({ tag: "Settings", auth: "any" });
 
@@ -16,11 +16,13 @@ export const updateSettingsEndpoint = define("POST /v1/settings", {
   description:
     "`requireTwoFactor`: employees without 2FA may then only sign in, sign out, read /v1/sessions/current and enrol; " +
     "anything else answers 403 `err_two_factor_required`. `fourEyesApproval`: whoever started a review cannot approve " +
-    "or reject it. Owners and admins only (no key may hold `settings:write`); needs `Service-Totp-Code`.",
+    "or reject it. `slaHours`: the hours a new information request of each kind has before it is due (1..8760; " +
+    "null for no SLA; a kind left out keeps its value); requests created before keep their `dueAt`. " +
+    "Owners and admins only (no key may hold `settings:write`); needs `Service-Totp-Code`.",
   permission: "settings:write",
   platformWide: true,
   totp: true,
   body: updateSettingsInput,
   response: platformSettingsSchema,
-  auditDetails: (body: { requireTwoFactor?: boolean; fourEyesApproval?: boolean }) => ({ ...body }),
+  auditDetails: (body: UpdateSettingsInput) => ({ ...body }),
 });

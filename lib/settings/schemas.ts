@@ -1,18 +1,69 @@
 import { z } from "zod";
 
-export const platformSettingsSchema = z
+/** The longest SLA a platform may set: a year, in hours. */
+export const SLA_HOURS_MAX = 8760;
+
+const slaHoursValue = z
+  .number({ message: `must be a whole number of hours (1..${SLA_HOURS_MAX}) or null` })
+  .int(`must be a whole number of hours (1..${SLA_HOURS_MAX}) or null`)
+  .min(1, "must be at least 1 hour (null: no SLA)")
+  .max(SLA_HOURS_MAX, `must be at most ${SLA_HOURS_MAX} hours (a year)`)
+  .nullable();
+
+/** The settings an employee's session carries (what the dashboard needs on every page). */
+export const sessionSettingsSchema = z
   .object({
     requireTwoFactor: z.boolean().meta({ description: "Employees without 2FA may only sign in, sign out and enrol." }),
     fourEyesApproval: z
       .boolean()
       .meta({ description: "The employee who started a review cannot approve or reject it." }),
   })
+  .meta({ id: "SessionSettings" });
+
+export const slaHoursSchema = z.object({ due_diligence: slaHoursValue, endorsement: slaHoursValue }).meta({
+  id: "SlaHours",
+  description:
+    "Hours a new information request of each kind has before it is due (`dueAt`); null: no SLA. " +
+    "A change applies to requests created afterwards.",
+});
+
+export const platformSettingsSchema = sessionSettingsSchema
+  .extend({ slaHours: slaHoursSchema })
   .meta({ id: "PlatformSettings" });
 
 export const updateSettingsInput = z
-  .object({ requireTwoFactor: z.boolean().optional(), fourEyesApproval: z.boolean().optional() })
+  .object({
+    requireTwoFactor: z.boolean().optional(),
+    fourEyesApproval: z.boolean().optional(),
+    slaHours: z
+      .object({ due_diligence: slaHoursValue.optional(), endorsement: slaHoursValue.optional() })
+      .optional()
+      .meta({ description: "A kind left out keeps its SLA; null removes it." }),
+  })
   .meta({ id: "UpdateSettingsInput", description: "Settings left out keep their value." });
 
-export function presentSettings(row: { requireTwoFactor: boolean; fourEyesApproval: boolean }) {
-  return { requireTwoFactor: row.requireTwoFactor, fourEyesApproval: row.fourEyesApproval };
+export type UpdateSettingsInput = z.output<typeof updateSettingsInput>;
+
+type SettingsRow = {
+  requireTwoFactor: boolean;
+  fourEyesApproval: boolean;
+  slaHoursDueDiligence: number | null;
+  slaHoursEndorsement: number | null;
+};
+
+export function presentSettings(row: SettingsRow) {
+  return {
+    requireTwoFactor: row.requireTwoFactor,
+    fourEyesApproval: row.fourEyesApproval,
+    slaHours: { due_diligence: row.slaHoursDueDiligence, endorsement: row.slaHoursEndorsement },
+  };
+}
+
+/** The columns an update writes: the SLA hours of each kind it names, and the rest as they are. */
+export function settingsColumns({ slaHours, ...rest }: UpdateSettingsInput) {
+  return {
+    ...rest,
+    ...(slaHours?.due_diligence !== undefined && { slaHoursDueDiligence: slaHours.due_diligence }),
+    ...(slaHours?.endorsement !== undefined && { slaHoursEndorsement: slaHours.endorsement }),
+  };
 }

@@ -2,9 +2,13 @@ import { describe, expect, it } from "vitest";
 import { GET as listEmployees } from "@/app/v1/employees/route";
 import { KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
+import { withScope } from "@/lib/tenancy";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 import { GET, POST } from "./route";
+
+const NO_SLA = { due_diligence: null, endorsement: null };
 
 describe("GET and POST /v1/settings", () => {
   it("both off on a new platform; an owner turns one on with a code, the other keeps its value", async () => {
@@ -12,6 +16,7 @@ describe("GET and POST /v1/settings", () => {
     expect((await call(GET, { session: owner.session })).body).toEqual({
       requireTwoFactor: false,
       fourEyesApproval: false,
+      slaHours: NO_SLA,
     });
     const changed = await call(POST, {
       method: "POST",
@@ -20,18 +25,19 @@ describe("GET and POST /v1/settings", () => {
       body: { fourEyesApproval: true },
     });
     expect(changed.status).toBe(200);
-    expect(changed.body).toEqual({ requireTwoFactor: false, fourEyesApproval: true });
+    expect(changed.body).toEqual({ requireTwoFactor: false, fourEyesApproval: true, slaHours: NO_SLA });
     expect((await call(GET, { session: owner.session })).body).toEqual({
       requireTwoFactor: false,
       fourEyesApproval: true,
+      slaHours: NO_SLA,
     });
     const audit = await db().auditEvent.findFirstOrThrow({
       where: { action: "settings.update", actorId: owner.employee.id },
     });
     expect(audit.details).toEqual({
       fourEyesApproval: true,
-      before: { requireTwoFactor: false, fourEyesApproval: false },
-      after: { requireTwoFactor: false, fourEyesApproval: true },
+      before: { requireTwoFactor: false, fourEyesApproval: false, slaHours: NO_SLA },
+      after: { requireTwoFactor: false, fourEyesApproval: true, slaHours: NO_SLA },
     });
   });
 
@@ -70,6 +76,7 @@ describe("GET and POST /v1/settings", () => {
     expect((await call(GET, { apiKey: key.secret })).body).toEqual({
       requireTwoFactor: false,
       fourEyesApproval: false,
+      slaHours: NO_SLA,
     });
   });
 
@@ -83,5 +90,56 @@ describe("GET and POST /v1/settings", () => {
     });
     expect(response.status).toBe(422);
     expect(Object.keys(response.body.details ?? {})).toEqual(["requireTwoFactor"]);
+  });
+
+  it("slaHours: a partial update keeps the other kind, null removes one, audited; only later requests get a dueAt", async () => {
+    const owner = await signedInEmployee({ totp: true });
+    const scope = { platformId: owner.account.id, accountId: owner.account.id };
+    const before = await withScope(scope, () => raiseInformationRequest({ kind: "due_diligence" }));
+    const save = (body: unknown) =>
+      call(POST, { method: "POST", session: owner.session, totp: owner.authenticator!.nextCode(), body });
+    const first = await save({ slaHours: { due_diligence: 24, endorsement: 8760 } });
+    expect(first.status).toBe(200);
+    expect(first.body.slaHours).toEqual({ due_diligence: 24, endorsement: 8760 });
+    const second = await save({ slaHours: { endorsement: null } });
+    expect(second.body.slaHours).toEqual({ due_diligence: 24, endorsement: null });
+    expect((await call(GET, { session: owner.session })).body.slaHours).toEqual({
+      due_diligence: 24,
+      endorsement: null,
+    });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "settings.update", actorId: owner.employee.id },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+    });
+    expect(audit.details).toMatchObject({
+      slaHours: { endorsement: null },
+      before: { slaHours: { due_diligence: 24, endorsement: 8760 } },
+      after: { slaHours: { due_diligence: 24, endorsement: null } },
+    });
+    const after = await withScope(scope, () => raiseInformationRequest({ kind: "due_diligence" }));
+    expect(after.dueAt).toEqual(new Date(after.createdAt.getTime() + 24 * 3_600_000));
+    expect((await db().informationRequest.findUniqueOrThrow({ where: { id: before.id } })).dueAt).toBeNull();
+  });
+
+  it("422 naming slaHours' field for hours out of 1..8760, fractions and strings", async () => {
+    const owner = await signedInEmployee({ totp: true });
+    const cases: [unknown, string][] = [
+      [{ due_diligence: 0 }, "slaHours.due_diligence"],
+      [{ due_diligence: 8761 }, "slaHours.due_diligence"],
+      [{ endorsement: 1.5 }, "slaHours.endorsement"],
+      [{ endorsement: "24" }, "slaHours.endorsement"],
+      [{ endorsement: -1 }, "slaHours.endorsement"],
+      [24, "slaHours"],
+    ];
+    for (const [slaHours, field] of cases) {
+      const response = await call(POST, {
+        method: "POST",
+        session: owner.session,
+        totp: owner.authenticator!.nextCode(),
+        body: { slaHours },
+      });
+      expect(response.status, JSON.stringify(slaHours)).toBe(422);
+      expect(Object.keys(response.body.details ?? {}), JSON.stringify(slaHours)).toEqual([field]);
+    }
   });
 });
