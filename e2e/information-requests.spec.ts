@@ -42,7 +42,8 @@ async function raise(admin: APIRequestContext, kind: Kind, links: { transferId?:
 /** Moves a request as another employee would, with the reason a rejection or expiry needs. */
 async function moveViaApi(admin: APIRequestContext, id: string, status: string) {
   const reason = status === "rejected" || status === "expired" ? "Decided elsewhere meanwhile." : undefined;
-  const response = await admin.post(`/v1/information_requests/${id}/status`, { data: { status, reason } });
+  const reasonCode = reason === undefined ? undefined : "other";
+  const response = await admin.post(`/v1/information_requests/${id}/status`, { data: { status, reasonCode, reason } });
   expect(response.status(), await response.text()).toBe(200);
 }
 

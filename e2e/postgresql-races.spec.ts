@@ -489,7 +489,7 @@ test.describe("races between two instances on one PostgreSQL database", () => {
       }
       const answers = await Promise.all([
         decide(round, approver, { status: "approved" }),
-        decide(round + 1, rejecter, { status: "rejected", reason: "race" }),
+        decide(round + 1, rejecter, { status: "rejected", reasonCode: "other", reason: "race" }),
       ]);
       const winner =
         answers[0]!.status === 200 ? { by: approver.id, status: "approved" } : { by: rejecter.id, status: "rejected" };

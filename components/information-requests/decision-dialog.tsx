@@ -52,7 +52,12 @@ export function DecisionDialog({
     if (trimmed.length > REASON_MAX_LENGTH) return setReasonError(`At most ${REASON_MAX_LENGTH} characters.`);
     setReasonError(null);
     move.mutate(
-      { status: target, reason: takesReason && trimmed ? trimmed : undefined },
+      {
+        status: target,
+        // The reason typed here is the decider's own words: reason code `other` (required to reject or expire).
+        reasonCode: needsReason ? "other" : undefined,
+        reason: takesReason && trimmed ? trimmed : undefined,
+      },
       {
         onSuccess: () => onMoved(target),
         onError: (error) => {

@@ -12,7 +12,11 @@ import {
   listTransferInformationRequestsEndpoint,
   updateInformationRequestStatusEndpoint,
 } from "@/lib/information-requests/endpoints";
-import type { InformationRequestKind, InformationRequestStatus } from "@/lib/information-requests/schemas";
+import type {
+  InformationRequestKind,
+  InformationRequestStatus,
+  UpdateInformationRequestStatusInput,
+} from "@/lib/information-requests/schemas";
 import { getTransferEndpoint } from "@/lib/transfers/endpoints";
 
 export type InformationRequest = ResponseOf<typeof updateInformationRequestStatusEndpoint>;
@@ -61,7 +65,7 @@ export function useMoveInformationRequest(request: Pick<InformationRequest, "id"
   const queryClient = useQueryClient();
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: { status: InformationRequestStatus; reason?: string }) =>
+    mutationFn: (body: UpdateInformationRequestStatusInput) =>
       api(updateInformationRequestStatusEndpoint, { params: { id }, body }),
     onSuccess: (moved) => {
       queryClient.setQueryData<InformationRequestDetail>(

@@ -7,15 +7,18 @@ import { acceptInvitation, inviteEmployee } from "@/lib/employees/invitations";
 import { setupPlatform } from "@/lib/employees/setup";
 import {
   raiseInformationRequest,
+  updateInformationRequest,
   updateInformationRequestStatus,
 } from "@/lib/information-requests/information-requests";
+import type { InformationRequestPriority, InformationRequestReasonCode } from "@/lib/information-requests/schemas";
+import { updatePlatformSettings } from "@/lib/settings/settings";
 import { updateApplicantProfile } from "@/lib/kyc/profile";
 import { acceptAgreement, createKycSubmission } from "@/lib/kyc/submissions";
 import { createRecipient, deleteRecipient } from "@/lib/recipients/recipients";
 import { recordTransaction } from "@/lib/transactions/transactions";
 import { createTransfer } from "@/lib/transfers/transfers";
 import { createVirtualAccount, deactivateVirtualAccount } from "@/lib/virtual-accounts/virtual-accounts";
-import { withScope, type Scope } from "@/lib/tenancy";
+import { tenantDb, withScope, type Scope } from "@/lib/tenancy";
 
 export const DEMO_OWNER = {
   name: "Olivia Marsh",
@@ -64,6 +67,8 @@ export async function seedDemoPlatform({ origin = "http://localhost:3000", trans
   const { accounts: subAccounts, analystId } = await withScope(root, () =>
     seedPlatformAccount(platform.id, owner.id, origin),
   );
+  // Three days to answer due diligence, five for an endorsement: the queue's due dates follow from these.
+  await withScope(root, () => updatePlatformSettings({ slaHours: { due_diligence: 72, endorsement: 120 } }));
 
   const reviewers = [owner.id, analystId];
   for (const [index, scope] of [
@@ -248,6 +253,10 @@ async function seedInformationRequests(
     rejected: "The documents provided do not show the beneficial owner; the transfer is refused.",
     expired: "No answer from the customer within 30 days.",
   };
+  const decisionReasonCodes: Record<string, InformationRequestReasonCode | undefined> = {
+    rejected: "insufficient_documents",
+    expired: "no_response",
+  };
   const finalStates = [
     [],
     ["on_review"],
@@ -266,9 +275,42 @@ async function seedInformationRequests(
       await updateInformationRequestStatus({
         id: request.id,
         status,
+        reasonCode: decisionReasonCodes[status],
         reason: decisionReasons[status],
         by: { employeeId: status === "on_review" ? reviewers[0]! : reviewers[1]!, fourEyesApproval: true },
       });
     }
+    await shapeAsCase(request.id, i, reviewers);
   }
+}
+
+const HOUR = 3_600_000;
+/** Hours from now each request fell due (negative: overdue while open), and who works on it at what priority. */
+const cases: { dueInHours: number; assignee: 0 | 1 | null; priority: InformationRequestPriority }[] = [
+  { dueInHours: -30, assignee: 1, priority: "urgent" },
+  { dueInHours: 3, assignee: 0, priority: "high" },
+  { dueInHours: 50, assignee: null, priority: "normal" },
+  { dueInHours: -4, assignee: 1, priority: "high" },
+  { dueInHours: 1, assignee: null, priority: "urgent" },
+  { dueInHours: 100, assignee: 0, priority: "low" },
+];
+
+/**
+ * Gives a seeded request an assignee and a priority (through the API's own function, so the timeline
+ * shows them), and moves its dates back so the queue has overdue requests and some due today: the
+ * seed cannot wait days for real ones.
+ */
+async function shapeAsCase(id: string, index: number, reviewers: string[]) {
+  const shape = cases[index % cases.length]!;
+  const by = { type: "employee" as const, id: reviewers[0]! };
+  const assigneeId = shape.assignee === null ? null : reviewers[shape.assignee]!;
+  await updateInformationRequest({ id, assigneeId, priority: shape.priority, by });
+  const request = await tenantDb().informationRequest.findUniqueOrThrow({ where: { id } });
+  if (!request.dueAt) return;
+  const sla = request.dueAt.getTime() - request.createdAt.getTime();
+  const dueAt = new Date(Date.now() + shape.dueInHours * HOUR);
+  await tenantDb().informationRequest.update({
+    where: { id },
+    data: { dueAt, createdAt: new Date(dueAt.getTime() - sla) },
+  });
 }

@@ -7,10 +7,14 @@ import {
   informationRequestSchema,
   presentInformationRequest,
   type InformationRequestKind,
+  type InformationRequestPriority,
+  type InformationRequestReasonCode,
   type InformationRequestStatus,
   type ListInformationRequestsQuery,
 } from "@/lib/information-requests/schemas";
+import { recordTimelineEntry } from "@/lib/information-requests/timeline";
 import { presentKycSubmission } from "@/lib/kyc/schemas";
+import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { scopeAccountId, scopePlatformId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
@@ -71,38 +75,53 @@ const illegalTransition = (id: string, from: string, to: string) =>
     status: `cannot move from ${from} to ${to}`,
   });
 
-/**
- * Moves a request along the state machine, recording who started the review and who decided, when and
- * why. With four-eyes approval on, the reviewer cannot approve or reject it. The write is conditional
- * on the status it was read in, so of two concurrent transitions from the same state exactly one
- * succeeds and the other gets 409.
- */
-export async function updateInformationRequestStatus({
-  id,
-  status,
-  reason,
-  by,
-  now = new Date(),
-}: {
-  id: string;
-  status: InformationRequestStatus;
-  reason?: string;
-  by: { employeeId: string; fourEyesApproval: boolean };
-  now?: Date;
-}) {
-  const row = await findInformationRequest(id);
-  const from = row.status as InformationRequestStatus;
-  if (!canTransition(from, status)) throw illegalTransition(row.id, from, status);
+/** The employee who decides: their id, and whether the platform holds them to four-eyes approval. */
+export type Decider = { employeeId: string; fourEyesApproval: boolean };
+
+function checkFourEyes(row: { reviewerId: string | null }, status: InformationRequestStatus, by: Decider) {
   if (by.fourEyesApproval && (status === "approved" || status === "rejected") && row.reviewerId === by.employeeId) {
     throw new DomainError(
       "forbidden",
       "Four-eyes approval is on: you started this review, so a second reviewer must decide it",
     );
   }
+}
+
+/**
+ * Moves a request along the state machine, recording who started the review and who decided, when and
+ * why (a reason code, and words), with a `status_changed` timeline entry. With four-eyes approval on,
+ * the reviewer cannot approve or reject it. The write is conditional on the status it was read in, so
+ * of two concurrent transitions from the same state exactly one succeeds and the other gets 409.
+ */
+export async function updateInformationRequestStatus({
+  id,
+  status,
+  reasonCode,
+  reason,
+  by,
+  now = new Date(),
+}: {
+  id: string;
+  status: InformationRequestStatus;
+  reasonCode?: InformationRequestReasonCode;
+  reason?: string;
+  by: Decider;
+  now?: Date;
+}) {
+  const row = await findInformationRequest(id);
+  const from = row.status as InformationRequestStatus;
+  if (!canTransition(from, status)) throw illegalTransition(row.id, from, status);
+  checkFourEyes(row, status, by);
   const data =
     status === "on_review"
       ? { status, reviewerId: by.employeeId, reviewStartedAt: now }
-      : { status, decidedById: by.employeeId, decidedAt: now, decisionReason: reason ?? null };
+      : {
+          status,
+          decidedById: by.employeeId,
+          decidedAt: now,
+          decisionReason: reason ?? null,
+          decisionReasonCode: reasonCode ?? null,
+        };
   const { count } = await tenantDb().informationRequest.updateMany({ where: { id: row.id, status: from }, data });
   if (count === 0) {
     const current = await findInformationRequest(id);
@@ -112,9 +131,86 @@ export async function updateInformationRequestStatus({
       { status: `is now ${current.status}` },
     );
   }
+  await recordTimelineEntry({
+    informationRequestId: row.id,
+    type: "status_changed",
+    actor: { type: "employee", id: by.employeeId },
+    data: { status, previousStatus: from, reasonCode: reasonCode ?? null, reason: reason ?? null },
+    at: now,
+  });
   const changed = presentInformationRequest(await findInformationRequest(id));
   await emitResourceEvent("information_request.status_changed", informationRequestSchema, changed);
   return changed;
+}
+
+/** Who changes a request: an employee or an API key. */
+export type Changer = { type: "employee" | "api_key"; id: string };
+
+/** An active employee of the platform whose role may decide requests, or a 422 naming assigneeId. */
+async function findAssignee(assigneeId: string) {
+  // Employees are the platform's (tenantDb confines them to it): another platform's is not found here.
+  const employee = await tenantDb().employee.findUnique({
+    where: { id: assigneeId },
+    select: { id: true, name: true, email: true, status: true, role: true },
+  });
+  if (!employee || employee.status !== "active") {
+    throw new DomainError("invalid", `${assigneeId} is not an active employee of this platform`, {
+      assigneeId: "must be an active employee of this platform",
+    });
+  }
+  if (!ROLE_PERMISSIONS[employee.role].includes("information_requests:write")) {
+    throw new DomainError("invalid", `${assigneeId}'s role (${employee.role}) may not decide information requests`, {
+      assigneeId: `must be an employee whose role may decide information requests (not ${employee.role})`,
+    });
+  }
+  return employee;
+}
+
+/**
+ * Assigns a request (or unassigns it: `assigneeId` null) and sets its priority. Each field that actually
+ * changes gets its timeline entry; a new assignee is announced (`information_request.assigned`). The
+ * write is conditional on the values read, so a concurrent change is a 409, never a lost update.
+ * Answers the request, what it was before, and the new assignee (to notify) when the assignment changed.
+ */
+export async function updateInformationRequest({
+  id,
+  assigneeId,
+  priority,
+  by,
+  now = new Date(),
+}: {
+  id: string;
+  assigneeId?: string | null;
+  priority?: InformationRequestPriority;
+  by: Changer;
+  now?: Date;
+}) {
+  const row = await findInformationRequest(id);
+  const before = { assigneeId: row.assigneeId, priority: row.priority };
+  const assignee = assigneeId ? await findAssignee(assigneeId) : null;
+  const reassigned = assigneeId !== undefined && assigneeId !== row.assigneeId;
+  const reprioritised = priority !== undefined && priority !== row.priority;
+  if (reassigned || reprioritised) {
+    const { count } = await tenantDb().informationRequest.updateMany({
+      where: { id: row.id, assigneeId: row.assigneeId, priority: row.priority },
+      data: { ...(reassigned && { assigneeId }), ...(reprioritised && { priority }) },
+    });
+    if (count === 0) {
+      throw new DomainError("conflict", `Information request ${row.id} was changed meanwhile; send the change again`);
+    }
+  }
+  const actor = { type: by.type, id: by.id };
+  if (reassigned) {
+    const data = { assigneeId: assigneeId ?? null, previousAssigneeId: row.assigneeId };
+    await recordTimelineEntry({ informationRequestId: row.id, type: "assigned", actor, data, at: now });
+  }
+  if (reprioritised) {
+    const data = { priority: priority!, previousPriority: row.priority };
+    await recordTimelineEntry({ informationRequestId: row.id, type: "priority_changed", actor, data, at: now });
+  }
+  const request = presentInformationRequest(await findInformationRequest(id));
+  if (reassigned) await emitResourceEvent("information_request.assigned", informationRequestSchema, request);
+  return { request, before, newAssignee: reassigned ? assignee : null };
 }
 
 /** When a request of `kind` raised at `now` falls due: now plus the platform's SLA hours for the kind, or null without one. */

@@ -151,36 +151,165 @@ export const decisionStatuses = [
   "rejected",
   "expired",
 ] as const satisfies readonly InformationRequestStatus[];
-/** Decisions staff must explain. */
+/** Decisions staff must give a reason code for. */
 export const statusesNeedingReason: readonly InformationRequestStatus[] = ["rejected", "expired"];
 export const REASON_MAX_LENGTH = 2000;
 
+const reasonText = freeText()
+  .trim()
+  .min(1, "must not be empty")
+  .max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`);
+
+const decisionFields = {
+  status: z.enum(informationRequestStatuses),
+  reasonCode: z.enum(informationRequestReasonCodes).optional().meta({
+    description: "Why, in enumerated terms: required for `rejected` and `expired`, optional for `approved`.",
+  }),
+  reason: reasonText.optional().meta({
+    description:
+      "Why, in words (1..2000 characters; tab and line feed allowed, no other control characters): required with " +
+      "reason code `other`, optional otherwise.",
+  }),
+};
+
+type DecisionFields = { status?: InformationRequestStatus; reasonCode?: InformationRequestReasonCode; reason?: string };
+
+/** The decision's rules across its fields: a reason code for rejected and expired, words with `other`, neither for on_review. */
+function checkDecision({ status, reasonCode, reason }: DecisionFields, context: z.RefinementCtx) {
+  if (status === undefined) return;
+  if (status === "on_review") {
+    if (reasonCode !== undefined)
+      context.addIssue({ code: "custom", path: ["reasonCode"], message: "is only for a decision" });
+    if (reason !== undefined) context.addIssue({ code: "custom", path: ["reason"], message: "is only for a decision" });
+    return;
+  }
+  if (statusesNeedingReason.includes(status) && reasonCode === undefined) {
+    context.addIssue({ code: "custom", path: ["reasonCode"], message: `is required to move a request to ${status}` });
+  }
+  if (reasonCode === "other" && reason === undefined) {
+    context.addIssue({ code: "custom", path: ["reason"], message: "is required with reason code `other`" });
+  }
+}
+
 export const updateInformationRequestStatusInput = z
-  .object({
-    status: z.enum(informationRequestStatuses),
-    reason: freeText()
-      .trim()
-      .min(1, "must not be empty")
-      .max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`)
-      .optional()
-      .meta({
-        description:
-          "Why (1..2000 characters; tab and line feed allowed, no other control characters): required for `rejected` and `expired`, optional for `approved`.",
-      }),
-  })
-  .superRefine(({ status, reason }, context) => {
-    if (statusesNeedingReason.includes(status) && reason === undefined) {
-      context.addIssue({ code: "custom", path: ["reason"], message: `is required to move a request to ${status}` });
-    }
-    if (status === "on_review" && reason !== undefined) {
-      context.addIssue({
-        code: "custom",
-        path: ["reason"],
-        message: "is only for a decision (approved, rejected or expired)",
-      });
-    }
-  })
+  .object(decisionFields)
+  .superRefine(checkDecision)
   .meta({ id: "UpdateInformationRequestStatusInput" });
+
+export type UpdateInformationRequestStatusInput = z.output<typeof updateInformationRequestStatusInput>;
+
+const assignmentFields = {
+  assigneeId: idSchema("emp", "must be an employee id (emp_...) or null")
+    .nullable()
+    .optional()
+    .meta({ description: "The employee to work on it (one whose role may decide requests); null unassigns it." }),
+  priority: z.enum(informationRequestPriorities).optional(),
+};
+
+export const updateInformationRequestInput = z
+  .object(assignmentFields)
+  .refine((input) => input.assigneeId !== undefined || input.priority !== undefined, {
+    message: "provide assigneeId, priority or both",
+  })
+  .meta({ id: "UpdateInformationRequestInput" });
+
+export type UpdateInformationRequestInput = z.output<typeof updateInformationRequestInput>;
+
+export const BULK_MAX_IDS = 100;
+
+export const bulkInformationRequestsInput = z
+  .object({
+    ids: z
+      .array(idSchema("ir", "must be an information request id (ir_...)"))
+      .min(1, "must name at least one request")
+      .max(BULK_MAX_IDS, `must name at most ${BULK_MAX_IDS} requests`)
+      .refine((ids) => new Set(ids).size === ids.length, "must not name a request twice"),
+    action: z.enum(["assign", "status"]).meta({
+      description:
+        "`assign`: as POST /v1/information_requests/{id} with assigneeId and priority; `status`: as its /status.",
+    }),
+    ...assignmentFields,
+    status: decisionFields.status.optional(),
+    reasonCode: decisionFields.reasonCode,
+    reason: decisionFields.reason,
+  })
+  .superRefine((input, context) => {
+    const misplaced = (fields: (keyof typeof input)[], action: string) => {
+      for (const field of fields) {
+        if (input[field] !== undefined)
+          context.addIssue({ code: "custom", path: [field], message: `is not for action ${action}` });
+      }
+    };
+    if (input.action === "assign") {
+      misplaced(["status", "reasonCode", "reason"], "assign");
+      if (input.assigneeId === undefined && input.priority === undefined)
+        context.addIssue({ code: "custom", path: ["assigneeId"], message: "provide assigneeId, priority or both" });
+      return;
+    }
+    misplaced(["assigneeId", "priority"], "status");
+    if (input.status === undefined)
+      context.addIssue({ code: "custom", path: ["status"], message: "is required for action status" });
+    checkDecision(input, context);
+  })
+  .meta({ id: "BulkInformationRequestsInput" });
+
+export type BulkInformationRequestsInput = z.output<typeof bulkInformationRequestsInput>;
+
+export const bulkResultSchema = z
+  .object({
+    results: z.array(
+      z.object({
+        id: z.string(),
+        ok: z.boolean(),
+        error: z
+          .object({ code: z.string(), message: z.string() })
+          .optional()
+          .meta({ description: "Why this one was refused: the error code and message it would get alone." }),
+      }),
+    ),
+  })
+  .meta({ id: "BulkInformationRequestsResult" });
+
+const timelineActorSchema = z
+  .object({
+    type: z.enum(["employee", "api_key", "system"]),
+    id: z.string().nullable(),
+    name: z.string().nullable().meta({ description: "The employee's or key's name; null for the service itself." }),
+  })
+  .meta({ id: "TimelineActor" });
+
+const entry = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
+  z.object({ at: z.iso.datetime(), type: z.literal(type), actor: timelineActorSchema, ...shape });
+
+export const timelineEntrySchema = z
+  .discriminatedUnion("type", [
+    entry("created", {}),
+    entry("assigned", { assigneeId: z.string().nullable(), previousAssigneeId: z.string().nullable() }),
+    entry("priority_changed", {
+      priority: z.enum(informationRequestPriorities),
+      previousPriority: z.enum(informationRequestPriorities),
+    }),
+    entry("status_changed", {
+      status: z.enum(informationRequestStatuses),
+      previousStatus: z.enum(informationRequestStatuses),
+      reasonCode: z.enum(informationRequestReasonCodes).nullable(),
+      reason: z.string().nullable(),
+    }),
+    entry("note_added", { noteId: z.string(), body: z.string() }),
+    entry("document_added", {
+      documentId: z.string(),
+      fileName: z.string(),
+      contentType: z.string(),
+      size: z.number().int(),
+    }),
+    entry("sla_breached", { dueAt: z.iso.datetime().nullable().optional() }),
+  ])
+  .meta({
+    id: "InformationRequestTimelineEntry",
+    description: "One thing that happened to a request: when, what, who, and the entry's own fields.",
+  });
+
+export type TimelineEntry = z.input<typeof timelineEntrySchema>;
 
 export const raiseInformationRequestInput = z
   .object({

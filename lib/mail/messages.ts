@@ -70,3 +70,30 @@ export function keyExpiringMail({
       `${where}${signature()}`,
   };
 }
+
+/** The notice to an employee that an information request was assigned to them. */
+export function assignmentMail({
+  to,
+  name,
+  request,
+  url,
+  assignedBy,
+}: {
+  to: string;
+  name: string;
+  request: { id: string; kind: string; priority: string; dueAt: Date | string | null };
+  url: string;
+  /** Who assigned it, by name (an API key: its name or id). */
+  assignedBy: string;
+}): Mail {
+  const kind = request.kind.replace("_", " ");
+  const due = request.dueAt ? ` It is due at ${new Date(request.dueAt).toISOString()}.` : "";
+  return {
+    kind: "information request assignment",
+    to,
+    subject: `Information request ${request.id} was assigned to you`,
+    text:
+      `Hello ${name},\n\n${assignedBy} assigned the ${kind} information request ${request.id} ` +
+      `(priority ${request.priority}) to you.${due}\n\nOpen it: ${url}${signature()}`,
+  };
+}

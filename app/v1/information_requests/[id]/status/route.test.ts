@@ -28,7 +28,10 @@ const move = (session: string, id: string, status: unknown, headers?: Record<str
     method: "POST",
     session,
     params: { id },
-    body: { status, ...(status === "rejected" || status === "expired" ? { reason: REASON } : {}) },
+    body: {
+      status,
+      ...(status === "rejected" || status === "expired" ? { reasonCode: "no_response", reason: REASON } : {}),
+    },
     headers,
   });
 
@@ -64,7 +67,9 @@ describe("POST /v1/information_requests/{id}/status", () => {
       });
       expect(audit).toMatchObject({ actorId: employee.id, outcome: "success", status: 200 });
       expect(audit.details).toEqual(
-        to === "rejected" || to === "expired" ? { status: to, reason: REASON } : { status: to },
+        to === "rejected" || to === "expired"
+          ? { status: to, reasonCode: "no_response", reason: REASON }
+          : { status: to },
       );
     });
   }
@@ -117,6 +122,7 @@ describe("POST /v1/information_requests/{id}/status", () => {
       decidedById: employee.id,
       decidedAt: expect.any(String),
       decisionReason: REASON,
+      decisionReasonCode: "no_response",
     });
     const detail = await call(getRequest, { session, params: { id: request.id } });
     expect(detail.body).toMatchObject({
@@ -128,24 +134,78 @@ describe("POST /v1/information_requests/{id}/status", () => {
   });
 
   it.each(["rejected", "expired"] as const)(
-    "422 without a reason for %s, nothing changed; an approval may give one",
+    "422 without a reason code for %s, or with `other` and no words, nothing changed; an approval may give either",
     async (status) => {
       const { session, request } = await staffWithRequest("on_review");
-      for (const body of [{ status }, { status, reason: "   " }, { status, reason: "x".repeat(2001) }]) {
+      const cases: [object, string][] = [
+        [{ status }, "reasonCode"],
+        [{ status, reason: "Words alone are no longer enough." }, "reasonCode"],
+        [{ status, reasonCode: "because" }, "reasonCode"],
+        [{ status, reasonCode: "other" }, "reason"],
+        [{ status, reasonCode: "other", reason: "   " }, "reason"],
+        [{ status, reasonCode: "sanctions_match", reason: "x".repeat(2001) }, "reason"],
+      ];
+      for (const [body, field] of cases) {
         const response = await call(POST, { method: "POST", session, params: { id: request.id }, body });
-        expect(response.status).toBe(422);
-        expect(Object.keys(response.body.details ?? {})).toEqual(["reason"]);
+        expect(response.status, JSON.stringify(body)).toBe(422);
+        expect(Object.keys(response.body.details ?? {}), JSON.stringify(body)).toEqual([field]);
       }
       expect(await statusOf(request.id)).toBe("on_review");
-      const approved = await call(POST, {
+      const coded = await call(POST, {
         method: "POST",
         session,
         params: { id: request.id },
+        body: { status, reasonCode: "identity_mismatch" },
+      });
+      expect(coded.status).toBe(200);
+      expect(coded.body).toMatchObject({ status, decisionReasonCode: "identity_mismatch", decisionReason: null });
+      const other = await staffWithRequest("on_review");
+      const approved = await call(POST, {
+        method: "POST",
+        session: other.session,
+        params: { id: other.request.id },
         body: { status: "approved", reason: "Documents verified." },
       });
-      expect(approved.body).toMatchObject({ status: "approved", decisionReason: "Documents verified." });
+      expect(approved.body).toMatchObject({
+        status: "approved",
+        decisionReason: "Documents verified.",
+        decisionReasonCode: null,
+      });
     },
   );
+
+  it("200 with reason code `other` and its words; the timeline gets a status_changed entry", async () => {
+    const { session, request, employee } = await staffWithRequest("on_review");
+    const response = await call(POST, {
+      method: "POST",
+      session,
+      params: { id: request.id },
+      body: { status: "rejected", reasonCode: "other", reason: "The business closed." },
+    });
+    expect(response.body).toMatchObject({ decisionReasonCode: "other", decisionReason: "The business closed." });
+    const entries = await db().informationRequestEvent.findMany({ where: { informationRequestId: request.id } });
+    expect(entries).toEqual([
+      expect.objectContaining({
+        type: "status_changed",
+        actorType: "employee",
+        actorId: employee.id,
+        data: { status: "rejected", previousStatus: "on_review", reasonCode: "other", reason: "The business closed." },
+      }),
+    ]);
+  });
+
+  it("422 for a reason code with on_review", async () => {
+    const { session, request } = await staffWithRequest();
+    const response = await call(POST, {
+      method: "POST",
+      session,
+      params: { id: request.id },
+      body: { status: "on_review", reasonCode: "other" },
+    });
+    expect(response.status).toBe(422);
+    expect(Object.keys(response.body.details ?? {})).toEqual(["reasonCode"]);
+    expect(await statusOf(request.id)).toBe("requested");
+  });
 
   it("422 for a reason with on_review: a reason belongs to a decision", async () => {
     const { session, request } = await staffWithRequest();
@@ -212,7 +272,7 @@ describe("POST /v1/information_requests/{id}/status", () => {
     const outcomes = await withScope(scope, () =>
       Promise.allSettled([
         updateInformationRequestStatus({ id: request.id, status: "on_review", by }),
-        updateInformationRequestStatus({ id: request.id, status: "expired", reason: REASON, by }),
+        updateInformationRequestStatus({ id: request.id, status: "expired", reasonCode: "no_response", by }),
       ]),
     );
     const refused = outcomes.filter((outcome) => outcome.status === "rejected");

@@ -10,6 +10,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     updateInformationRequestStatus({
       id: params.id,
       status: body.status,
+      reasonCode: body.reasonCode,
       reason: body.reason,
       by: { employeeId: actor.id, fourEyesApproval: actor.type === "employee" && actor.settings.fourEyesApproval },
     }),
