@@ -25,7 +25,7 @@ export type BulkAudit = {
 type AssignedItem = Awaited<ReturnType<typeof updateInformationRequest>>;
 
 /** Why an item was refused: the contract's error code and message. */
-export type BulkItemError = { code: string; message: string };
+export type BulkItemError = { error_code: string; message: string };
 
 export type BulkOutcome =
   | { id: string; ok: true; newAssignee: AssignedItem["newAssignee"]; request: AssignedItem["request"] | null }

@@ -125,17 +125,18 @@ export const bulkInformationRequestsEndpoint = define("POST /v1/information_requ
     "POST /v1/information_requests/{id}/status does, and like it is for staff only: an API key gets 403 for the whole " +
     "call. Each request is checked, applied and audited exactly as if sent alone, in a transaction of its own " +
     "(four-eyes approval included), with its own audit record, timeline entry and webhook event; one's refusal does " +
-    "not stop the others. The answer lists each id in the order sent: `ok`, or `error` with the code and message it " +
-    "would have got alone (another account's request: `err_not_found`).",
+    "not stop the others. The answer lists each id in the order sent: `ok`, or `error` with the `error_code` and " +
+    "`message` it would have got alone (another account's request: `err_not_found`).",
   permission: "information_requests:write",
   body: bulkInformationRequestsInput,
   response: bulkResultSchema,
   errors: [403],
   ownTransactions: true,
   action: "information_request.bulk",
+  // The requests themselves are named by each item's own record (its target), not here.
   auditDetails: (body: BulkInformationRequestsInput) => ({
     action: body.action,
-    ids: body.ids,
+    count: body.ids.length,
     ...(body.action === "assign"
       ? assignmentAuditDetails(body)
       : statusAuditDetails({ ...body, status: body.status! })),

@@ -261,10 +261,9 @@ export const bulkResultSchema = z
       z.object({
         id: z.string(),
         ok: z.boolean(),
-        error: z
-          .object({ code: z.string(), message: z.string() })
-          .optional()
-          .meta({ description: "Why this one was refused: the error code and message it would get alone." }),
+        error: z.object({ error_code: z.string(), message: z.string() }).optional().meta({
+          description: "Why this one was refused: the `error_code` and `message` of the error body it would get alone.",
+        }),
       }),
     ),
   })

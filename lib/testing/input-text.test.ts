@@ -36,6 +36,7 @@ const SEPARATOR_MESSAGE = /^must not contain line or paragraph separators \(foun
 const FREE_TEXT = new Set([
   "POST /v1/information_requests/{id}/status body.reason",
   "POST /v1/information_requests/{id}/notes body.body",
+  "POST /v1/information_requests/bulk body.reason",
 ]);
 
 function expectValidationError(
@@ -182,7 +183,7 @@ describe("control characters and lone surrogates over HTTP: 422 naming the field
         method: "POST",
         session: staff.session,
         params: { id: request.id },
-        body: { status: "expired", reason },
+        body: { status: "expired", reasonCode: "other", reason },
       });
     expectValidationError(
       await move("No reply.\r\nClosed."),
@@ -226,7 +227,7 @@ describe("control characters and lone surrogates over HTTP: 422 naming the field
       method: "POST",
       session: staff.session,
       params: { id: request.id },
-      body: { status: "expired", reason },
+      body: { status: "expired", reasonCode: "other", reason },
     });
     expect(moved.status).toBe(200);
     expect(moved.body.decisionReason).toBe(reason);

@@ -956,7 +956,12 @@ const fixtures: Record<string, Entry> = {
     calls: [
       {
         label: "B's settings",
-        check: (body) => expect(body).toEqual({ requireTwoFactor: false, fourEyesApproval: false }),
+        check: (body) =>
+          expect(body).toEqual({
+            requireTwoFactor: false,
+            fourEyesApproval: false,
+            slaHours: { due_diligence: null, endorsement: null },
+          }),
       },
     ],
   },
@@ -989,6 +994,49 @@ const fixtures: Record<string, Entry> = {
     calls: [
       { label: "list", query: () => ({ limit: "100" }), own: (f) => [f.b.informationRequest.id] },
       { label: "of A's kind", query: () => ({ kind: "due_diligence", limit: "100" }) },
+      { label: "assigned to A's employee", query: (f) => ({ assigneeId: f.a.staff.employee.id }), empty: true },
+      { label: "by due date", query: () => ({ sort: "dueAt", limit: "100" }), own: (f) => [f.b.informationRequest.id] },
+    ],
+  },
+  "POST /v1/information_requests/{id}": onePlatformObject(
+    "A's information request",
+    "id",
+    (side) => side.informationRequest,
+    { body: () => ({ priority: "high" }) },
+  ),
+  "GET /v1/information_requests/{id}/timeline": onePlatformObject(
+    "A's information request",
+    "id",
+    (side) => side.informationRequest,
+    // A timeline does not repeat its request's id: A's answer shows that it was found by its first entry.
+    { shows: () => '"type":"created"' },
+  ),
+  "POST /v1/information_requests/bulk": {
+    kind: "plain",
+    calls: [
+      {
+        label: "B's own request",
+        body: (f) => ({ ids: [f.b.informationRequest.id], action: "assign", priority: "high" }),
+        own: (f) => [f.b.informationRequest.id],
+        check: (body) => expect(fieldOf(body, "results")).toEqual([expect.objectContaining({ ok: true })]),
+      },
+      {
+        // Bulk answers 200 whatever its items: A's request is an item not found, and stays as it was.
+        label: "naming A's request",
+        body: (f) => ({ ids: [f.a.informationRequest.id], action: "assign", priority: "urgent" }),
+        echoes: (f) => [f.a.informationRequest.id],
+        check: async (body, f) => {
+          expect(fieldOf(body, "results")).toEqual([
+            {
+              id: f.a.informationRequest.id,
+              ok: false,
+              error: expect.objectContaining({ error_code: "err_not_found" }),
+            },
+          ]);
+          const stored = await db().informationRequest.findUniqueOrThrow({ where: { id: f.a.informationRequest.id } });
+          expect(stored.priority).not.toBe("urgent");
+        },
+      },
     ],
   },
   "GET /v1/information_requests/{id}": onePlatformObject(

@@ -33,9 +33,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         async refused(item, error) {
           // The answer the item would have got alone (an unexpected error is logged there, under this request's id).
           const response = errorResponse(error, ids);
-          const { error_code: code, message } = (await response.json()) as { error_code: string; message: string };
+          const { error_code, message } = (await response.json()) as { error_code: string; message: string };
           await recordAuditEvent(recordOf(item, response.status));
-          return { code, message };
+          return { error_code, message };
         },
       },
     });
