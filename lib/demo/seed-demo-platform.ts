@@ -285,14 +285,18 @@ async function seedInformationRequests(
 }
 
 const HOUR = 3_600_000;
-/** Hours from now each request fell due (negative: overdue while open), and who works on it at what priority. */
-const cases: { dueInHours: number; assignee: 0 | 1 | null; priority: InformationRequestPriority }[] = [
+/**
+ * Hours from now each request falls due (negative: overdue while open; null: raised before the SLA was
+ * set), and who works on it at what priority. Seven, against six final states: every mix turns up.
+ */
+const cases: { dueInHours: number | null; assignee: 0 | 1 | null; priority: InformationRequestPriority }[] = [
   { dueInHours: -30, assignee: 1, priority: "urgent" },
   { dueInHours: 3, assignee: 0, priority: "high" },
   { dueInHours: 50, assignee: null, priority: "normal" },
   { dueInHours: -4, assignee: 1, priority: "high" },
   { dueInHours: 1, assignee: null, priority: "urgent" },
   { dueInHours: 100, assignee: 0, priority: "low" },
+  { dueInHours: null, assignee: 1, priority: "normal" },
 ];
 
 /**
@@ -307,6 +311,10 @@ async function shapeAsCase(id: string, index: number, reviewers: string[]) {
   await updateInformationRequest({ id, assigneeId, priority: shape.priority, by });
   const request = await tenantDb().informationRequest.findUniqueOrThrow({ where: { id } });
   if (!request.dueAt) return;
+  if (shape.dueInHours === null) {
+    await tenantDb().informationRequest.update({ where: { id }, data: { dueAt: null } });
+    return;
+  }
   const sla = request.dueAt.getTime() - request.createdAt.getTime();
   const dueAt = new Date(Date.now() + shape.dueInHours * HOUR);
   await tenantDb().informationRequest.update({
