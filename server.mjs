@@ -163,6 +163,8 @@ async function serve() {
   // its global symbol) takes no new deliveries and finishes the attempts in flight, each bounded by its
   // 10 s timeout. What a hard stop cuts short is sent again after the lease runs out (at least once).
   const webhookWorker = Symbol.for("platform-compliance.webhook-worker");
+  // The SLA sweep (lib/information-requests/sla-sweep.ts) finishes its pass and gives up its lease.
+  const slaSweep = Symbol.for("platform-compliance.sla-sweep");
   let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
@@ -173,7 +175,8 @@ async function serve() {
         setTimeout(resolve, 5_000).unref();
       });
       const deliveries = globalThis[webhookWorker]?.stop() ?? Promise.resolve();
-      Promise.allSettled([connections, deliveries]).then(() => process.exit(0));
+      const sweep = globalThis[slaSweep]?.stop() ?? Promise.resolve();
+      Promise.allSettled([connections, deliveries, sweep]).then(() => process.exit(0));
       setTimeout(() => process.exit(0), 15_000).unref();
     });
   }

@@ -218,6 +218,18 @@ describe("parseEnv", () => {
     for (const message of [wrong, noSender]) expect(message).not.toContain("hunter2");
   });
 
+  it("takes SLA_SWEEP_INTERVAL_MS only under a test runner", () => {
+    expect(parseEnv({}).SLA_SWEEP_INTERVAL_MS).toBeUndefined();
+    expect(parseEnv({ SLA_SWEEP_INTERVAL_MS: "200", VITEST: "true" }).SLA_SWEEP_INTERVAL_MS).toBe(200);
+    expect(parseEnv({ SLA_SWEEP_INTERVAL_MS: "200", TEST_WORKER_INDEX: "0" }).SLA_SWEEP_INTERVAL_MS).toBe(200);
+    for (const source of [{ NODE_ENV: "production" }, { NODE_ENV: "test" }, { VITEST: "" }]) {
+      expect(envError({ SLA_SWEEP_INTERVAL_MS: "200", ...source }).message).toMatch(
+        /^\s+SLA_SWEEP_INTERVAL_MS: is refused: it is only for the test suite/m,
+      );
+    }
+    expect(envError({ SLA_SWEEP_INTERVAL_MS: "0", VITEST: "true" }).message).toMatch(/^\s+SLA_SWEEP_INTERVAL_MS: /m);
+  });
+
   it("refuses an unknown PASSWORD_HASH_COST and names it", () => {
     expect(envError({ PASSWORD_HASH_COST: "cheap", VITEST: "true" }).message).toMatch(/^\s+PASSWORD_HASH_COST: /m);
   });

@@ -3,6 +3,7 @@ import { encryptionKey } from "@/lib/auth/encryption";
 import { migrate } from "@/lib/db/migrate";
 import { db } from "@/lib/db";
 import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup";
+import { startSlaSweep } from "@/lib/information-requests/sla-sweep";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import cluster from "node:cluster";
 import Database from "better-sqlite3";
@@ -10,8 +11,8 @@ import Database from "better-sqlite3";
 /**
  * Before the server takes requests: a bad setting stops the process with a message naming the
  * variable, the database is created and migrated, the encryption key is loaded or generated,
- * while nobody exists the way to first-run setup is printed, and the webhook worker starts
- * (server.mjs stops it on SIGTERM).
+ * while nobody exists the way to first-run setup is printed, and the webhook worker and the SLA
+ * sweep start (server.mjs stops them on SIGTERM).
  */
 export async function startUp() {
   // server.mjs listens once this has finished (Next.js does not wait for instrumentation itself).
@@ -47,8 +48,12 @@ async function startUpSteps() {
   // Under WEB_CONCURRENCY the first worker (cluster id 1, started before the others) prints the way to
   // setup; the others and replacements of dead workers stay quiet, so the link appears once.
   if (!cluster.isWorker || cluster.worker?.id === 1) await announceSetup();
-  // Webhook delivery runs in the server process; tests that call startUp() (vitest) start their own worker when they want one.
-  if (testRunner(process.env) !== "vitest" && process.env.NEXT_PHASE !== "phase-production-build") startWebhookWorker();
+  // Webhook delivery and the SLA sweep run in the server process; tests that call startUp() (vitest)
+  // start their own when they want one.
+  if (testRunner(process.env) !== "vitest" && process.env.NEXT_PHASE !== "phase-production-build") {
+    startWebhookWorker();
+    startSlaSweep();
+  }
 }
 
 /**

@@ -97,3 +97,32 @@ export function assignmentMail({
       `(priority ${request.priority}) to you.${due}\n\nOpen it: ${url}${signature()}`,
   };
 }
+
+/**
+ * The notice to a request's assignee that it passed its due date while still open. The link opens it
+ * in the dashboard (in its sub-account, when it is one's); a full URL when APP_ORIGIN is set, else the path.
+ */
+export function slaBreachedMail({
+  to,
+  name,
+  request,
+  platformId,
+}: {
+  to: string;
+  name: string;
+  request: { id: string; kind: string; accountId: string; dueAt: Date };
+  platformId: string;
+}): Mail {
+  const path = `/information-requests/${request.id}${request.accountId === platformId ? "" : `?account=${request.accountId}`}`;
+  const origin = env().APP_ORIGIN;
+  const link = origin ? new URL(path, origin).toString() : path;
+  const kind = request.kind.replace("_", " ");
+  return {
+    kind: "SLA breach",
+    to,
+    subject: `An information request assigned to you is overdue (${request.id})`,
+    text:
+      `Hello ${name},\n\nthe ${kind} request ${request.id} assigned to you was due at ${request.dueAt.toISOString()} ` +
+      `and is still open.\n\nOpen it: ${link}${signature()}`,
+  };
+}

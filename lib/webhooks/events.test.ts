@@ -12,7 +12,7 @@ import { DELETE as deactivateEmployeeRoute } from "@/app/v1/employees/[id]/route
 import { POST as changeStatus } from "@/app/v1/information_requests/[id]/status/route";
 import { POST as addNote } from "@/app/v1/information_requests/[id]/notes/route";
 import { POST as uploadDocument } from "@/app/v1/information_requests/[id]/documents/route";
-import { POST as updateRequest } from "@/app/v1/information_requests/[id]/route";
+import { GET as getRequest, POST as updateRequest } from "@/app/v1/information_requests/[id]/route";
 import { POST as updateProfile } from "@/app/v1/kyc/update_profile/route";
 import { POST as acceptAgreementRoute } from "@/app/v1/kyc/submissions/[submissionId]/agreements/route";
 import { DELETE as deleteRecipientRoute } from "@/app/v1/recipients/[id]/route";
@@ -28,6 +28,7 @@ import { KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { createDelegatedUserEndpoint } from "@/lib/delegated-users/endpoints";
+import { sweepSlaBreaches } from "@/lib/information-requests/sla-sweep";
 import { ApiError } from "@/lib/http/api-error";
 import type { Endpoint } from "@/lib/contract/endpoint";
 import { route, type Handler } from "@/lib/http/route";
@@ -157,6 +158,19 @@ describe("each event type is written by its code path, with the API's own answer
     const unassigned = await assign({ assigneeId: null });
     await expectOneEvent("information_request.assigned", 1, unassigned.body);
     expect(unassigned.body).toMatchObject({ assigneeId: null, priority: "high" });
+  });
+
+  it("information_request.sla_breached (the SLA sweep), once, with the request as the API shows it", async () => {
+    const raised = await post(raiseRequest, { body: { kind: "due_diligence" } });
+    expect(raised.status).toBe(201);
+    const id = raised.body.id;
+    await db().informationRequest.update({ where: { id }, data: { dueAt: new Date(Date.now() - 1000) } });
+    expect(await sweepSlaBreaches({ owner: "events-test" })).toBe(1);
+    expect(await sweepSlaBreaches({ owner: "events-test" })).toBe(0);
+    const shown = await call(getRequest, { apiKey, params: { id } });
+    expect(shown.status).toBe(200);
+    const { submission: _submission, reviewer: _reviewer, decidedBy: _decidedBy, ...request } = shown.body;
+    await expectOneEvent("information_request.sla_breached", 0, request);
   });
 
   it("kyc.submission.created, kyc.agreement.accepted and kyc.profile.updated (not for an update that changes nothing)", async () => {
