@@ -3,6 +3,7 @@ import * as apiKeys from "@/lib/api-keys/endpoints";
 import * as audit from "@/lib/audit/endpoints";
 import * as delegatedUsers from "@/lib/delegated-users/endpoints";
 import * as employees from "@/lib/employees/endpoints";
+import * as csvExports from "@/lib/exports/endpoints";
 import * as informationRequests from "@/lib/information-requests/endpoints";
 import * as informationRequestEvidence from "@/lib/information-requests/evidence-endpoints";
 import * as kyc from "@/lib/kyc/endpoints";
@@ -37,6 +38,7 @@ const modules: Record<string, unknown>[] = [
   informationRequestEvidence,
   kyc,
   audit,
+  csvExports,
   settings,
   webhooks,
 ];

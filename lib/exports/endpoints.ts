@@ -1,0 +1,20 @@
+import { endpointGroup } from "@/lib/contract/endpoint";
+import { auditEventExportQuery } from "@/lib/exports/audit-events";
+import { EXPORT_ACTION } from "@/lib/exports/exports";
+
+const define = endpointGroup({ tag: "Exports", auth: "any" });
+
+const CSV = ["text/csv"] as const;
+
+export const exportAuditEventsEndpoint = define("GET /v1/exports/audit_events", {
+  summary: "The audit trail as CSV",
+  description:
+    "Every audit event GET /v1/audit_events would list with the same filters, as one CSV file (RFC 4180, UTF-8, " +
+    "a header row; a cell that begins with =, +, -, @, tab or CR is prefixed with '). Streamed; the export is " +
+    "itself audited (`export.created`, with its filters and row count).",
+  permission: "audit_log:read",
+  platformWide: true,
+  query: auditEventExportQuery,
+  produces: CSV,
+  action: EXPORT_ACTION,
+});
