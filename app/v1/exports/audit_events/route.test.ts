@@ -29,8 +29,11 @@ const HEADER = [
   "details",
 ];
 
-const exportCsv = (options: { apiKey?: string; session?: string; query?: string }) =>
+type Options = { apiKey?: string; session?: string; query?: string };
+const exportCsv = (options: Options) =>
   call<string>(GET, { ...options, path: `/v1/exports/audit_events${options.query ?? ""}` });
+/** The same call, its answer typed as a refusal. */
+const refused = (options: Options) => call(GET, { ...options, path: `/v1/exports/audit_events${options.query ?? ""}` });
 
 /** An audit record of the platform, written as the service's own (no actor). */
 const record = (platformId: string, action: string, details?: Record<string, unknown>) =>
@@ -196,15 +199,15 @@ describe("GET /v1/exports/audit_events", () => {
   it("403 without audit_log:read (a key without it) and for a sub-account's key, and the refusal is audited", async () => {
     const { account, apiKey } = await platformWithKey();
     const narrow = await apiKeyFor(account.id, { permissions: ["transfers:read"] });
-    expectError(await exportCsv({ apiKey: narrow.secret }), 403, "err_forbidden");
-    const refused = await lastAuditEvent({ action: "export.created", actorId: narrow.id });
-    expect(refused).toMatchObject({ outcome: "denied", status: 403 });
+    expectError(await refused({ apiKey: narrow.secret }), 403, "err_forbidden");
+    const refusal = await lastAuditEvent({ action: "export.created", actorId: narrow.id });
+    expect(refusal).toMatchObject({ outcome: "denied", status: 403 });
 
     const sub = await withScope({ platformId: account.id, accountId: account.id }, () =>
       createSubAccount({ name: "Sub", parentId: account.id }),
     );
     const subKey = await apiKeyFor(sub.id, { permissions: ["audit_log:read"] });
-    expectError(await exportCsv({ apiKey: subKey.secret }), 403, "err_forbidden");
+    expectError(await refused({ apiKey: subKey.secret }), 403, "err_forbidden");
     expect((await exportCsv({ apiKey })).status).toBe(200);
   });
 });

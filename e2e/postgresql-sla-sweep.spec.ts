@@ -1,0 +1,124 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { httpRequest, OWNER, startReceiver, startServer, type Call, type Server } from "./fixtures";
+import { createDatabase, expect, missingPostgresql, onPostgresql, test } from "./postgresql-fixture";
+
+// Two server processes on one PostgreSQL database, each running the SLA sweep (a pass every 100 ms
+// here: SLA_SWEEP_INTERVAL_MS, which only a process the test runner started may set). Requests fall
+// due while both run: each breach is announced exactly once (one timeline entry, one webhook event,
+// one delivery), whichever process holds the sweep's lease, and however often it changes hands.
+
+test.describe.serial("the SLA sweep with two server processes on one PostgreSQL database", () => {
+  test.setTimeout(180_000);
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  const servers: Server[] = [];
+  const query = <T>(sql: string, values: unknown[] = []) =>
+    onPostgresql(async (client) => (await client.query(sql, values)).rows as T[], database!.url);
+
+  test.beforeAll(async () => {
+    const missing = await missingPostgresql();
+    test.skip(missing !== null, missing ?? "");
+    database = await createDatabase();
+    const shared = {
+      DATABASE_URL: database.url,
+      TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      SLA_SWEEP_INTERVAL_MS: "100",
+      WEBHOOK_POLL_MS: "50",
+    };
+    // One after the other: the first migrates the fresh database.
+    for (const name of ["a", "b"]) {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), `pmc-e2e-sla-${name}-`));
+      servers.push(await startServer({ ...shared, DATA_DIR: dataDir }, dataDir));
+    }
+  });
+
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status !== testInfo.expectedStatus)
+      for (const [index, server] of servers.entries())
+        writeFileSync(testInfo.outputPath(`server-${index}.log`), server.output());
+  });
+
+  test.afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database?.drop();
+  });
+
+  test("each request that falls due is announced once: one timeline entry, one event, one delivery", async () => {
+    const [a, b] = servers as [Server, Server];
+    const setup = await httpRequest(`${a.baseURL}/v1/setup`, { method: "POST", body: OWNER });
+    expect(setup.status, setup.body).toBe(201);
+    const cookie = setup.headers["set-cookie"]![0]!.split(";")[0]!;
+    const platform = await httpRequest(`${b.baseURL}/v1/sandbox/platforms`, {
+      method: "POST",
+      body: { accountName: "Tenant with an SLA" },
+      headers: { cookie, origin: b.baseURL },
+    });
+    expect(platform.status, platform.body).toBe(201);
+    const key = (platform.json().apiKey as { secret: string }).secret;
+    const accountId = (platform.json().account as { id: string }).id;
+    const withKey = (server: Server, pathname: string, init: Call = {}) =>
+      httpRequest(`${server.baseURL}${pathname}`, { ...init, headers: { authorization: `Bearer ${key}` } });
+
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await withKey(a, "/v1/webhook_endpoints", {
+        method: "POST",
+        body: { url: receiver.url, events: ["information_request.sla_breached"] },
+      });
+      expect(endpoint.status, endpoint.body).toBe(201);
+
+      // 40 requests falling due over the next two seconds (and one already past), while both sweep.
+      const ids = Array.from({ length: 40 }, (_, index) => `ir_slae2e${String(index).padStart(14, "0")}`);
+      await query(
+        `INSERT INTO "InformationRequest" ("id", "accountId", "kind", "status", "dueAt")
+         SELECT id, $2, 'due_diligence', 'requested', now() + (ordinality - 2) * interval '50 milliseconds'
+         FROM unnest($1::text[]) WITH ORDINALITY AS due(id, ordinality)`,
+        [ids, accountId],
+      );
+
+      await expect
+        .poll(
+          async () =>
+            Number(
+              (
+                await query<{ count: string }>(
+                  `SELECT count(*) FROM "InformationRequest" WHERE id = ANY($1) AND "slaBreachedAt" IS NOT NULL`,
+                  [ids],
+                )
+              )[0]!.count,
+            ),
+          { timeout: 60_000 },
+        )
+        .toBe(ids.length);
+
+      const timeline = await query<{ informationRequestId: string; count: string }>(
+        `SELECT "informationRequestId", count(*) FROM "InformationRequestEvent"
+         WHERE type = 'sla_breached' AND "informationRequestId" = ANY($1) GROUP BY 1`,
+        [ids],
+      );
+      expect(timeline.map((row) => [row.informationRequestId, Number(row.count)]).sort()).toEqual(
+        ids.map((id) => [id, 1]),
+      );
+      const events = await query<{ id: string; count: string }>(
+        `SELECT "eventData"->>'id' AS id, count(*) FROM "WebhookDelivery"
+         WHERE "eventType" = 'information_request.sla_breached' GROUP BY 1`,
+      );
+      expect(events.map((row) => [row.id, Number(row.count)]).sort()).toEqual(ids.map((id) => [id, 1]));
+
+      // Delivered once each (the delivery workers of both processes share the deliveries, too).
+      await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBe(ids.length);
+      const delivered = receiver.received.map(
+        (received) => (JSON.parse(received.body) as { data: { id: string } }).data.id,
+      );
+      expect(delivered.sort()).toEqual(ids);
+
+      // One lease row, held by one of the two processes.
+      const leases = await query<{ name: string }>(`SELECT name FROM "WorkerLease"`);
+      expect(leases.map((lease) => lease.name)).toContain("sla-sweep");
+    } finally {
+      await receiver.close();
+    }
+  });
+});
