@@ -1,6 +1,7 @@
 import { endpointGroup } from "@/lib/contract/endpoint";
 import { auditEventExportQuery } from "@/lib/exports/audit-events";
 import { EXPORT_ACTION } from "@/lib/exports/exports";
+import { informationRequestExportQuery } from "@/lib/exports/information-requests";
 
 const define = endpointGroup({ tag: "Exports", auth: "any" });
 
@@ -15,6 +16,18 @@ export const exportAuditEventsEndpoint = define("GET /v1/exports/audit_events", 
   permission: "audit_log:read",
   platformWide: true,
   query: auditEventExportQuery,
+  produces: CSV,
+  action: EXPORT_ACTION,
+});
+
+export const exportInformationRequestsEndpoint = define("GET /v1/exports/information_requests", {
+  summary: "Information requests as CSV",
+  description:
+    "Every information request GET /v1/information_requests would list with the same filters and sort, as one CSV " +
+    "file (RFC 4180, UTF-8, a header row; a cell that begins with =, +, -, @, tab or CR is prefixed with '). " +
+    "Streamed; the export is itself audited (`export.created`, with its filters and row count).",
+  permission: "information_requests:read",
+  query: informationRequestExportQuery,
   produces: CSV,
   action: EXPORT_ACTION,
 });

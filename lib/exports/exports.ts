@@ -1,5 +1,5 @@
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/trail";
-import { csvResponse, csvStream, exportFileName, type ExportEnd } from "@/lib/exports/stream";
+import { csvResponse, csvStream, exportFileName, scopedPages, type ExportEnd } from "@/lib/exports/stream";
 import type { Scope } from "@/lib/tenancy";
 
 // What every export shares: the CSV answer, and its audit record, written when the stream ends (only
@@ -58,6 +58,6 @@ export function csvExport<Row>({
         ...(complete ? {} : { complete: false }),
       },
     });
-  const body = csvStream({ header, pages, toRecord, finished });
+  const body = csvStream({ header, pages: scopedPages(by.scope, pages), toRecord, finished });
   return csvResponse(body, exportFileName(resource.replaceAll("_", "-")));
 }

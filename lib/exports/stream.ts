@@ -1,4 +1,5 @@
 import { csvRecord } from "@/lib/exports/csv";
+import { withScope, type Scope } from "@/lib/tenancy";
 
 /** How an export ended: every row written, or cut short (the client went away, or a read failed). */
 export type ExportEnd = { rowCount: number; complete: boolean };
@@ -81,4 +82,15 @@ export function csvResponse(body: ReadableStream<Uint8Array>, fileName: string):
       "X-Content-Type-Options": "nosniff",
     },
   });
+}
+
+/**
+ * `pages` read within `scope`: an export's pages are read while its answer streams, after the
+ * request's own scope has ended, so each read names the scope again.
+ */
+export function scopedPages<T>(scope: Scope, pages: AsyncIterator<T>): AsyncIterator<T> {
+  return {
+    next: () => withScope(scope, () => pages.next()),
+    return: async (value?: unknown) => (await pages.return?.(value)) ?? { done: true, value: undefined },
+  };
 }

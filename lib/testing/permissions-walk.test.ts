@@ -140,6 +140,7 @@ const READS_REFUSED: Record<Role, string[]> = {
     "GET /v1/employees",
     "GET /v1/employees/{id}",
     "GET /v1/employees/{id}/credentials",
+    "GET /v1/exports/information_requests",
     "GET /v1/information_requests",
     "GET /v1/information_requests/{id}",
     "GET /v1/information_requests/{id}/notes",

@@ -1061,6 +1061,14 @@ const fixtures: Record<string, Entry> = {
       },
     ],
   },
+  "GET /v1/exports/information_requests": {
+    kind: "plain",
+    calls: [
+      { label: "everything", own: (f) => [f.b.informationRequest.id] },
+      { label: "sorted by due date", query: () => ({ sort: "dueAt" }), own: (f) => [f.b.informationRequest.id] },
+      { label: "assigned to A's employee", query: (f) => ({ assigneeId: f.a.staff.employee.id }), empty: true },
+    ],
+  },
   "GET /v1/information_requests/{id}": onePlatformObject(
     "A's information request",
     "id",
