@@ -117,6 +117,24 @@ test.describe.serial("the SLA sweep with two server processes on one PostgreSQL 
       // One lease row, held by one of the two processes.
       const leases = await query<{ name: string }>(`SELECT name FROM "WorkerLease"`);
       expect(leases.map((lease) => lease.name)).toContain("sla-sweep");
+
+      // The overdue queue as a CSV export, streamed by the real server, and audited with its row count.
+      const exported = await withKey(b, "/v1/exports/information_requests?overdue=true&sort=dueAt");
+      expect(exported.status, exported.body).toBe(200);
+      expect(exported.headers["content-type"]).toBe("text/csv; charset=utf-8");
+      expect(exported.headers["content-disposition"]).toMatch(/^attachment; filename="information-requests-/);
+      const lines = exported.body.split("\r\n");
+      expect(lines[0]).toMatch(/^id,accountId,kind,status,priority,assigneeId,dueAt,overdue,/);
+      expect(lines.slice(1, -1).map((line) => line.split(",")[0])).toEqual(ids);
+      await expect
+        .poll(async () =>
+          (
+            await query<{ details: { rowCount: number } }>(
+              `SELECT details FROM "AuditEvent" WHERE action = 'export.created' ORDER BY at DESC LIMIT 1`,
+            )
+          ).map((row) => row.details.rowCount),
+        )
+        .toEqual([ids.length]);
     } finally {
       await receiver.close();
     }
