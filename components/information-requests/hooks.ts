@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "@/lib/client/api";
-import { useApiQuery, useInvalidate } from "@/lib/client/queries";
+import { useApiQuery, useCursorList, useInvalidate } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
 import { currentAccountId } from "@/lib/client/current-account";
 import type { ResponseOf } from "@/lib/contract/endpoint";
@@ -18,8 +18,18 @@ import type {
   UpdateInformationRequestStatusInput,
 } from "@/lib/information-requests/schemas";
 import { getTransferEndpoint } from "@/lib/transfers/endpoints";
+import { useCan } from "@/components/me";
+import { useEmployees } from "@/components/employees/use-employees";
+import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
+import { queryString, type QueryValue } from "@/lib/client/api";
+import {
+  bulkInformationRequestsEndpoint,
+  listInformationRequestsEndpoint as listQueueEndpoint,
+  type InformationRequestPriority,
+  type InformationRequestReasonCode,
+} from "./queue-contract";
 
-export type InformationRequest = ResponseOf<typeof updateInformationRequestStatusEndpoint>;
+export type InformationRequest = ResponseOf<typeof listQueueEndpoint>["items"][number];
 export type InformationRequestDetail = ResponseOf<typeof getInformationRequestEndpoint>;
 export type Transfer = ResponseOf<typeof getTransferEndpoint>;
 
@@ -35,6 +45,24 @@ export const statusLabels: Record<InformationRequestStatus, string> = {
   approved: "Approved",
   rejected: "Rejected",
   expired: "Expired",
+};
+
+export const priorityLabels: Record<InformationRequestPriority, string> = {
+  low: "Low",
+  normal: "Normal",
+  high: "High",
+  urgent: "Urgent",
+};
+
+/** Each reason code as the decision pickers name it. */
+export const reasonCodeLabels: Record<InformationRequestReasonCode, string> = {
+  insufficient_documents: "Insufficient documents",
+  source_of_funds_unverified: "Source of funds unverified",
+  identity_mismatch: "Identity mismatch",
+  sanctions_match: "Sanctions match",
+  adverse_media: "Adverse media",
+  no_response: "No response",
+  other: "Other (explain)",
 };
 
 /** The verb on each transition's button, by the status it moves to. */
@@ -81,4 +109,75 @@ export function useMoveInformationRequest(request: Pick<InformationRequest, "id"
         transferId ? invalidate(listTransferInformationRequestsEndpoint, { id: transferId }) : undefined,
       ]),
   });
+}
+
+/** One page of the work queue (a view's filters, the page's own, its sort), from the URL's cursor. */
+export function useRequestQueue(query: Record<string, QueryValue>, from: string | undefined) {
+  return useCursorList(listQueueEndpoint, { query, from });
+}
+
+/** Whether a role may decide information requests (the API's rule for an assignee). */
+const mayDecide = (role: keyof typeof ROLE_PERMISSIONS) =>
+  ROLE_PERMISSIONS[role].includes("information_requests:write");
+
+/**
+ * The platform's employees, for assignee names and the assignee picker (only for those who may
+ * read the employee list: others see ids, and pick only themselves). `deciders`: the active
+ * employees whose role may decide requests, the ones a request may be assigned to.
+ */
+export function useAssignees() {
+  const canRead = useCan()("employees:read");
+  const employees = useEmployees({ enabled: canRead });
+  const all = employees.data ?? [];
+  return {
+    names: new Map(all.map((employee) => [employee.id, employee.name])),
+    deciders: all.filter((employee) => employee.status === "active" && mayDecide(employee.role)),
+    canRead,
+  };
+}
+
+export type BulkBody =
+  | { action: "assign"; assigneeId: string | null }
+  | { action: "status"; status: InformationRequestStatus; reasonCode?: InformationRequestReasonCode; reason?: string };
+
+/** POST /v1/information_requests/bulk: each item applied as if sent alone; the queue is read again whatever the answer. */
+export function useBulkAction() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ ids, ...body }: BulkBody & { ids: string[] }) =>
+      api(bulkInformationRequestsEndpoint, { body: { ids, ...body } }),
+    onSettled: () => invalidate(listInformationRequestsEndpoint),
+  });
+}
+
+/** What a bulk item's refusal says, whatever shape the API gave it. */
+export function refusalText(error: unknown): string {
+  if (typeof error === "string") return error;
+  if (typeof error === "object" && error !== null && "message" in error) return String(error.message);
+  return "Refused";
+}
+
+/**
+ * Downloads GET /v1/exports/information_requests with these filters. Fetched, not linked: the
+ * account the page acts for goes as Service-Account-Id, which a plain link cannot send.
+ */
+export async function downloadRequestsCsv(query: Record<string, QueryValue>): Promise<void> {
+  const account = currentAccountId();
+  const response = await fetch(`/v1/exports/information_requests${queryString(query)}`, {
+    headers: { accept: "text/csv", ...(account ? { "Service-Account-Id": account } : {}) },
+    credentials: "same-origin",
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { message?: string } | null;
+    throw new Error(body?.message ?? `The export failed (${response.status}).`);
+  }
+  const disposition = response.headers.get("content-disposition") ?? "";
+  const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? "information-requests.csv";
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement("a"), { href: url, download: fileName });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once the click has run; the object URL can go after this turn.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -1,35 +1,139 @@
 "use client";
 
 import Link from "@/components/ui/link";
+import { useMe } from "@/components/me";
 import { DateTime, StatusBadge } from "@/components/ui/format";
-import { ListTable } from "@/components/ui/list-table";
+import { ListTable, type Column } from "@/components/ui/list-table";
 import { shortId } from "@/lib/client/format";
-import { kindLabels, type InformationRequest } from "./hooks";
+import { dueStateOf, formatAge, type QueueSort } from "@/lib/client/request-queue";
+import { kindLabels, priorityLabels, type InformationRequest } from "./hooks";
 
-/** Information requests as a table: each links to its page, and to the transfer or KYC submission it concerns. */
-export function RequestsTable({ requests, caption }: { requests: InformationRequest[]; caption: string }) {
+/** Rows picked for a bulk action, by id. */
+export type Selection = { selected: ReadonlySet<string>; toggle: (id: string, on: boolean) => void };
+
+/** The due-date order, toggled from the Due column's heading. */
+export type SortControl = { sort: QueueSort; onToggle: () => void };
+
+/**
+ * Information requests as a table: each links to its page, and to the transfer or KYC submission it
+ * concerns; who works on it, how old it is and how close its deadline. With `selection`, a checkbox
+ * per row; with `sort`, the Due heading orders the list by due date.
+ */
+export function RequestsTable({
+  requests,
+  caption,
+  names = new Map(),
+  selection,
+  sort,
+}: {
+  requests: readonly InformationRequest[];
+  caption: string;
+  /** Employee names by id, for the assignee column (ids where a name is not known). */
+  names?: ReadonlyMap<string, string>;
+  selection?: Selection;
+  sort?: SortControl;
+}) {
+  const me = useMe();
+  const columns: (Column<InformationRequest> | false)[] = [
+    !!selection && {
+      header: "Select",
+      heading: <span className="visually-hidden">Select</span>,
+      cell: ({ id }) => (
+        <input
+          type="checkbox"
+          className="row-select"
+          aria-label={`Select ${id}`}
+          checked={selection.selected.has(id)}
+          onChange={(event) => selection.toggle(id, event.currentTarget.checked)}
+        />
+      ),
+    },
+    {
+      header: "Request",
+      cell: ({ id }) => (
+        <Link href={`/information-requests/${encodeURIComponent(id)}`}>
+          <code>{id}</code>
+        </Link>
+      ),
+    },
+    { header: "Kind", testId: "kind", cell: (request) => kindLabels[request.kind] },
+    { header: "Status", testId: "status", cell: (request) => <StatusBadge status={request.status} /> },
+    { header: "Priority", testId: "priority", cell: (request) => <PriorityBadge priority={request.priority} /> },
+    {
+      header: "Assignee",
+      testId: "assignee",
+      cell: ({ assigneeId }) =>
+        assigneeId === null ? (
+          <span className="muted">Unassigned</span>
+        ) : assigneeId === me.id ? (
+          `${me.name} (you)`
+        ) : (
+          (names.get(assigneeId) ?? <code title={assigneeId}>{shortId(assigneeId)}</code>)
+        ),
+    },
+    { header: "Concerns", cell: (request) => <Concerns request={request} /> },
+    {
+      header: "Age",
+      testId: "age",
+      className: "nowrap",
+      cell: ({ createdAt }) => (
+        <time dateTime={createdAt} title={`Created ${new Date(createdAt).toISOString()}`}>
+          {formatAge(createdAt)}
+        </time>
+      ),
+    },
+    {
+      header: "Due",
+      testId: "due",
+      heading: sort ? <SortHeading sort={sort} /> : "Due",
+      cell: (request) => <Due request={request} />,
+    },
+  ];
   return (
     <ListTable
       label="Information requests"
       rows={requests}
       caption={caption}
       rowTestId="information-request-row"
-      columns={[
-        {
-          header: "Request",
-          cell: ({ id }) => (
-            <Link href={`/information-requests/${encodeURIComponent(id)}`}>
-              <code>{id}</code>
-            </Link>
-          ),
-        },
-        { header: "Kind", testId: "kind", cell: (request) => kindLabels[request.kind] },
-        { header: "Status", cell: (request) => <StatusBadge status={request.status} /> },
-        { header: "Concerns", cell: (request) => <Concerns request={request} /> },
-        { header: "Created", cell: (request) => <DateTime value={request.createdAt} /> },
-        { header: "Updated", cell: (request) => <DateTime value={request.updatedAt} /> },
-      ]}
+      columns={columns}
     />
+  );
+}
+
+function SortHeading({ sort: { sort, onToggle } }: { sort: SortControl }) {
+  const byDue = sort === "dueAt";
+  return (
+    <button
+      type="button"
+      className="link sort-button"
+      onClick={onToggle}
+      aria-pressed={byDue}
+      title={byDue ? "Sorted by due date, soonest first: click for newest first" : "Sort by due date, soonest first"}
+    >
+      Due <span aria-hidden="true">{byDue ? "▲" : "↕"}</span>
+      <span className="visually-hidden">{byDue ? ", sorted soonest first" : ", sort soonest first"}</span>
+    </button>
+  );
+}
+
+const priorityTone = { low: "", normal: "", high: "warn", urgent: "danger" } as const;
+
+function PriorityBadge({ priority }: { priority: InformationRequest["priority"] }) {
+  return <span className={`badge ${priorityTone[priority]}`}>{priorityLabels[priority]}</span>;
+}
+
+/** The deadline, in words as well as colour: "Overdue" in red, "Due today" in amber. */
+function Due({ request }: { request: InformationRequest }) {
+  const state = dueStateOf(request);
+  if (state === "none") return <span className="muted">No SLA</span>;
+  return (
+    <span className="due">
+      {state === "overdue" && <span className="badge danger">Overdue</span>}
+      {state === "today" && <span className="badge warn">Due today</span>}
+      <span className={state === "closed" ? "muted" : undefined}>
+        <DateTime value={request.dueAt} />
+      </span>
+    </span>
   );
 }
 

@@ -23,8 +23,11 @@ type InputOf<S> = S extends z.ZodType ? z.input<S> : undefined;
 
 /** A query as the client writes it: each parameter of the endpoint's query schema, any of them left out. */
 export type QueryInput<E extends Endpoint> = E["query"] extends z.ZodObject
-  ? { [K in keyof z.input<E["query"]>]?: string | number | boolean | null }
+  ? { [K in keyof z.input<E["query"]>]?: QueryValue }
   : undefined;
+
+/** One query parameter's value; a list repeats the parameter (`status=requested&status=on_review`). */
+export type QueryValue = string | number | boolean | null | undefined | readonly string[];
 
 /** Path parameters are required where the endpoint's path has any; a body where it takes one. */
 type ParamsOption<E extends Endpoint> = E["params"] extends z.ZodObject
@@ -61,7 +64,7 @@ export async function api<E extends Endpoint>(definition: E, ...[options]: ApiAr
 export type SendOptions = {
   params?: Record<string, string>;
   body?: unknown;
-  query?: Record<string, string | number | boolean | null | undefined>;
+  query?: Record<string, QueryValue>;
   totpCode?: string;
   accountId?: string | null;
 };
@@ -120,11 +123,13 @@ function formDataOf(body: unknown): FormData {
   return form;
 }
 
-/** Builds a query string from the defined values only. */
-export function queryString(values: Record<string, string | number | boolean | undefined | null>): string {
+/** Builds a query string from the defined values only; a list repeats its parameter, once per value. */
+export function queryString(values: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values))
-    if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  for (const [key, value] of Object.entries(values)) {
+    if (Array.isArray(value)) for (const item of value as readonly string[]) params.append(key, item);
+    else if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  }
   const text = params.toString();
   return text ? `?${text}` : "";
 }
