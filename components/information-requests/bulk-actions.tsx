@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { useMe } from "@/components/me";
 import { ErrorMessage } from "@/components/ui/data-state";
@@ -122,7 +122,7 @@ function DecideForm({ ids, onClose, onDone }: Props) {
     defaultValues: { status: "approved", reasonCode: "", reason: "" },
   });
   const { errors } = form.formState;
-  const status = form.watch("status");
+  const [status, reasonCode] = useWatch({ control: form.control, name: ["status", "reasonCode"] });
   const onSubmit = form.handleSubmit(({ status, reasonCode, reason }) => {
     const body: BulkBody = {
       action: "status",
@@ -165,7 +165,7 @@ function DecideForm({ ids, onClose, onDone }: Props) {
         )}
       </Field>
       <Field
-        label={form.watch("reasonCode") === "other" ? "Reason" : "Reason (optional)"}
+        label={reasonCode === "other" ? "Reason" : "Reason (optional)"}
         hint="Kept with each request and shown in its timeline."
         error={errors.reason}
       >

@@ -1,10 +1,13 @@
 import type { ResponseOf } from "@/lib/contract/endpoint";
-import type { getSettingsEndpoint } from "@/lib/settings/endpoints";
+import type { getSettingsEndpoint } from "@/components/information-requests/queue-contract";
 
 export type PlatformSettings = ResponseOf<typeof getSettingsEndpoint>;
 
 /** Each platform setting's name and effect, as the page and its save dialog say them. */
-export const SETTINGS: { name: keyof PlatformSettings; label: string; effect: string }[] = [
+/** The switches (on or off) among them. */
+export type SwitchSetting = "requireTwoFactor" | "fourEyesApproval";
+
+export const SETTINGS: { name: SwitchSetting; label: string; effect: string }[] = [
   {
     name: "requireTwoFactor",
     label: "Require two-factor authentication",

@@ -6,7 +6,9 @@ import { StepUpForm } from "@/components/step-up-form";
 import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { totpConfirmInput } from "@/lib/employees/schemas";
-import { updateSettingsEndpoint } from "@/lib/settings/endpoints";
+import { kindLabels } from "@/components/information-requests/hooks";
+import { updateSettingsEndpoint } from "@/components/information-requests/queue-contract";
+import { informationRequestKinds } from "@/lib/information-requests/schemas";
 import { SETTINGS, type PlatformSettings } from "./platform-settings";
 
 type Changes = Partial<PlatformSettings>;
@@ -36,6 +38,17 @@ export function SaveSettingsForm({
             {changes[name] ? "Turn on" : "Turn off"} <strong>{label.toLowerCase()}</strong>
           </li>
         ))}
+        {changes.slaHours && (
+          <li>
+            Set the SLA:{" "}
+            {informationRequestKinds
+              .map((kind) => {
+                const hours = changes.slaHours?.[kind] ?? null;
+                return `${kindLabels[kind].toLowerCase()} ${hours === null ? "none" : `${hours} h`}`;
+              })
+              .join(", ")}
+          </li>
+        )}
       </ul>
     </StepUpForm>
   );

@@ -13,17 +13,26 @@ import { useApiQuery, useInvalidate } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
 import { currentAccountId } from "@/lib/client/current-account";
 import { currentSessionEndpoint } from "@/lib/employees/endpoints";
-import { getSettingsEndpoint } from "@/lib/settings/endpoints";
+import { getSettingsEndpoint } from "@/components/information-requests/queue-contract";
 import { SETTINGS, type PlatformSettings } from "./platform-settings";
 import { SaveSettingsForm } from "./save-settings-form";
+import { SlaForm } from "./sla-form";
 
 /** The platform's settings (GET /v1/settings); owners and admins change them with an authenticator code. */
 export function SettingsForm() {
   const settings = useApiQuery(getSettingsEndpoint);
+  const canWrite = useCan()("settings:write");
   return (
     <div className="stack">
       <PageHeader title="Settings" description="Rules for everyone who works on this platform." />
-      <DataState query={settings}>{settings.data && <SettingsFields stored={settings.data} />}</DataState>
+      <DataState query={settings}>
+        {settings.data && (
+          <>
+            <SettingsFields stored={settings.data} />
+            <SlaForm stored={settings.data} readOnly={!canWrite} />
+          </>
+        )}
+      </DataState>
     </div>
   );
 }
