@@ -10,7 +10,15 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { REASON_MAX_LENGTH } from "@/lib/information-requests/schemas";
 import { DECIDED_STATUSES } from "@/lib/client/request-queue";
-import { reasonCodeLabels, refusalText, statusLabels, useAssignees, useBulkAction, type BulkBody } from "./hooks";
+import {
+  reasonCodeLabels,
+  refusalText,
+  statusLabels,
+  transitionLabels,
+  useAssignees,
+  useBulkAction,
+  type BulkBody,
+} from "./hooks";
 import { informationRequestReasonCodes } from "./queue-contract";
 
 /** What one bulk action did to each request it named, for the results panel. */
@@ -132,7 +140,7 @@ function DecideForm({ ids, onClose, onDone }: Props) {
     };
     bulk.mutate(
       { ids, ...body },
-      { onSuccess: ({ results }) => onDone({ action: `Move to ${statusLabels[status].toLowerCase()}`, results }) },
+      { onSuccess: ({ results }) => onDone({ action: transitionLabels[status], results }) },
     );
   });
   return (
@@ -177,7 +185,7 @@ function DecideForm({ ids, onClose, onDone }: Props) {
           Cancel
         </button>
         <button type="submit" className={status === "approved" ? "primary" : "danger"} disabled={bulk.isPending}>
-          {bulk.isPending ? "Saving…" : `${statusLabels[status]}: ${ids.length}`}
+          {bulk.isPending ? "Saving…" : `${transitionLabels[status]} ${ids.length}`}
         </button>
       </div>
     </form>
