@@ -198,14 +198,16 @@ export function BulkResults({ outcome, onDismiss }: { outcome: BulkOutcome; onDi
   const refused = outcome.results.length - done;
   return (
     <section
-      className={`alert ${refused ? "warn" : "success"} bulk-results`}
-      aria-labelledby="bulk-results-heading"
+      className={`alert ${refused ? "warn" : "success"}`}
+      aria-label="Results of the bulk action"
       data-testid="bulk-results"
     >
       <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
-        <h2 id="bulk-results-heading" role="status" style={{ margin: 0, fontSize: "1rem" }}>
-          {outcome.action}: {done} of {outcome.results.length} done{refused ? `, ${refused} refused` : ""}.
-        </h2>
+        <p role="status" style={{ margin: 0 }}>
+          <strong>
+            {outcome.action}: {done} of {outcome.results.length} done{refused ? `, ${refused} refused` : ""}.
+          </strong>
+        </p>
         <button type="button" className="link" onClick={onDismiss}>
           Dismiss
         </button>

@@ -32,6 +32,9 @@ const slaForm = z.object({
 });
 type SlaInput = z.input<typeof slaForm>;
 
+/** One sentence for every refusal of a box (not a number, out of range, a fraction): what it takes. */
+const HOURS_MESSAGE = "Enter whole hours from 1 to 8760, or leave it blank for no SLA.";
+
 const asText = (hours: number | null) => (hours === null ? "" : String(hours));
 
 /**
@@ -74,7 +77,7 @@ export function SlaForm({ stored, readOnly }: { stored: PlatformSettings; readOn
               label={`${kindLabels[kind]} (hours)`}
               inputMode="numeric"
               hint="1 to 8760 (a year)."
-              error={errors[kind] && { message: hoursMessage(errors[kind]?.message) }}
+              error={errors[kind] && { message: HOURS_MESSAGE }}
               data-testid={`sla-${kind}`}
               {...form.register(kind, { onChange: () => setSaved(false) })}
             />
@@ -109,11 +112,4 @@ export function SlaForm({ stored, readOnly }: { stored: PlatformSettings; readOn
       </DialogFor>
     </>
   );
-}
-
-/** zod's words for a number out of range, as the field says them. */
-function hoursMessage(message: string | undefined): string {
-  if (!message || /expected number|Too (small|big)|NaN|Invalid input/i.test(message))
-    return "Enter whole hours from 1 to 8760, or leave it blank for no SLA.";
-  return message;
 }
