@@ -8,7 +8,7 @@ import { useMe } from "@/components/me";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
-import { REASON_MAX_LENGTH } from "@/lib/information-requests/schemas";
+import { informationRequestReasonCodes, REASON_MAX_LENGTH } from "@/lib/information-requests/schemas";
 import { DECIDED_STATUSES } from "@/lib/client/request-queue";
 import {
   reasonCodeLabels,
@@ -19,7 +19,6 @@ import {
   useBulkAction,
   type BulkBody,
 } from "./hooks";
-import { informationRequestReasonCodes } from "./queue-contract";
 
 /** What one bulk action did to each request it named, for the results panel. */
 export type BulkOutcome = { action: string; results: { id: string; ok: boolean; error?: unknown }[] };

@@ -14,6 +14,8 @@ import {
 } from "@/lib/information-requests/endpoints";
 import type {
   InformationRequestKind,
+  InformationRequestPriority,
+  InformationRequestReasonCode,
   InformationRequestStatus,
   UpdateInformationRequestStatusInput,
 } from "@/lib/information-requests/schemas";
@@ -22,14 +24,9 @@ import { useCan } from "@/components/me";
 import { useEmployees } from "@/components/employees/use-employees";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { queryString, type QueryValue } from "@/lib/client/api";
-import {
-  bulkInformationRequestsEndpoint,
-  listInformationRequestsEndpoint as listQueueEndpoint,
-  type InformationRequestPriority,
-  type InformationRequestReasonCode,
-} from "./queue-contract";
+import { bulkInformationRequestsEndpoint } from "./queue-contract";
 
-export type InformationRequest = ResponseOf<typeof listQueueEndpoint>["items"][number];
+export type InformationRequest = ResponseOf<typeof updateInformationRequestStatusEndpoint>;
 export type InformationRequestDetail = ResponseOf<typeof getInformationRequestEndpoint>;
 export type Transfer = ResponseOf<typeof getTransferEndpoint>;
 
@@ -113,7 +110,7 @@ export function useMoveInformationRequest(request: Pick<InformationRequest, "id"
 
 /** One page of the work queue (a view's filters, the page's own, its sort), from the URL's cursor. */
 export function useRequestQueue(query: Record<string, QueryValue>, from: string | undefined) {
-  return useCursorList(listQueueEndpoint, { query, from });
+  return useCursorList(listInformationRequestsEndpoint, { query, from });
 }
 
 /** Whether a role may decide information requests (the API's rule for an assignee). */

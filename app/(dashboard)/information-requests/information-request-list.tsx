@@ -15,9 +15,7 @@ import {
   useRequestQueue,
   useTransfer,
   useTransferRequests,
-  type InformationRequest,
 } from "@/components/information-requests/hooks";
-import { informationRequestPriorities } from "@/components/information-requests/queue-contract";
 import { QueueTabs } from "@/components/information-requests/queue-tabs";
 import { RequestsTable } from "@/components/information-requests/requests-table";
 import { TransferDetails } from "@/components/information-requests/transfer-details";
@@ -28,7 +26,7 @@ import { FilterBar } from "@/components/ui/filter-bar";
 import { PageHeader } from "@/components/ui/page-header";
 import { ApiRequestError } from "@/lib/client/api";
 import { queueQuery, sortOf, viewOf, VIEWS, type QueueView } from "@/lib/client/request-queue";
-import { informationRequestKinds } from "@/lib/information-requests/schemas";
+import { informationRequestKinds, informationRequestPriorities } from "@/lib/information-requests/schemas";
 
 const FILTERS = ["kind", "priority", "startDate", "endDate"] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
@@ -339,7 +337,7 @@ function TransferRequests({ transferId }: { transferId: string }) {
       >
         {requests.data && (
           <RequestsTable
-            requests={requests.data as InformationRequest[]}
+            requests={requests.data}
             caption={`Information requests raised against transfer ${transferId}`}
           />
         )}

@@ -1,5 +1,5 @@
 import type { ResponseOf } from "@/lib/contract/endpoint";
-import type { getSettingsEndpoint } from "@/components/information-requests/queue-contract";
+import type { getSettingsEndpoint } from "@/lib/settings/endpoints";
 
 export type PlatformSettings = ResponseOf<typeof getSettingsEndpoint>;
 

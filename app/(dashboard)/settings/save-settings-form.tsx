@@ -7,7 +7,7 @@ import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { totpConfirmInput } from "@/lib/employees/schemas";
 import { kindLabels } from "@/components/information-requests/hooks";
-import { updateSettingsEndpoint } from "@/components/information-requests/queue-contract";
+import { updateSettingsEndpoint } from "@/lib/settings/endpoints";
 import { informationRequestKinds } from "@/lib/information-requests/schemas";
 import { SETTINGS, type PlatformSettings } from "./platform-settings";
 

@@ -13,7 +13,7 @@ import { useApiQuery, useInvalidate } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
 import { currentAccountId } from "@/lib/client/current-account";
 import { currentSessionEndpoint } from "@/lib/employees/endpoints";
-import { getSettingsEndpoint } from "@/components/information-requests/queue-contract";
+import { getSettingsEndpoint } from "@/lib/settings/endpoints";
 import { SETTINGS, type PlatformSettings } from "./platform-settings";
 import { SaveSettingsForm } from "./save-settings-form";
 import { SlaForm } from "./sla-form";

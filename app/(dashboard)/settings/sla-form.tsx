@@ -6,14 +6,14 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { kindLabels } from "@/components/information-requests/hooks";
-import { slaHoursSchema } from "@/components/information-requests/queue-contract";
+import { slaHoursSchema } from "@/lib/settings/schemas";
 import { DialogFor } from "@/components/step-up-form";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/use-page-dialogs";
 import { currentAccountId } from "@/lib/client/current-account";
 import { queryKey } from "@/lib/client/query-keys";
 import { informationRequestKinds, type InformationRequestKind } from "@/lib/information-requests/schemas";
-import { getSettingsEndpoint } from "@/components/information-requests/queue-contract";
+import { getSettingsEndpoint } from "@/lib/settings/endpoints";
 import type { PlatformSettings } from "./platform-settings";
 import { SaveSettingsForm } from "./save-settings-form";
 
