@@ -7,6 +7,7 @@ import { queryKey } from "@/lib/client/query-keys";
 import { currentAccountId } from "@/lib/client/current-account";
 import type { ResponseOf } from "@/lib/contract/endpoint";
 import {
+  bulkInformationRequestsEndpoint,
   getInformationRequestEndpoint,
   listInformationRequestsEndpoint,
   listTransferInformationRequestsEndpoint,
@@ -24,7 +25,6 @@ import { useCan } from "@/components/me";
 import { useEmployees } from "@/components/employees/use-employees";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { queryString, type QueryValue } from "@/lib/client/api";
-import { bulkInformationRequestsEndpoint } from "./queue-contract";
 
 export type InformationRequest = ResponseOf<typeof updateInformationRequestStatusEndpoint>;
 export type InformationRequestDetail = ResponseOf<typeof getInformationRequestEndpoint>;
