@@ -5,7 +5,8 @@
 // Server CPU time per request is measured on SQLite and on a throwaway PostgreSQL database.
 // Writes on PostgreSQL are measured through a proxy adding 1 ms each way (scripts/lib/delay-proxy.ts):
 // writes/s at 1 and 16 connections and over two server processes, and statements per request.
-// `--cpu-only` runs just the CPU sections, `--pg-writes` just the PostgreSQL write section.
+// `--cpu-only` runs just the CPU sections, `--pg-writes` just the PostgreSQL write section, `--queue`
+// just the information requests work queue at 1k and 100k rows (scripts/lib/queue-bench.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +15,19 @@ import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { startDelayProxy, type DelayProxy } from "./lib/delay-proxy";
+import { cpuMs } from "./lib/process-cpu";
+import {
+  deepCursor,
+  measurePaths,
+  postgresqlQueueDatabase,
+  queuePaths,
+  seedQueueAccount,
+  seedQueueOfficers,
+  sqliteQueueDatabase,
+  type QueueAccount,
+  type QueueDatabase,
+  type QueueFigure,
+} from "./lib/queue-bench";
 
 const root = path.resolve(__dirname, "..");
 const CONNECTIONS = 16;
@@ -22,6 +36,7 @@ const work = mkdtempSync(path.join(tmpdir(), "pcs-bench-"));
 const dbFile = path.join(work, "bench.db");
 const cpuOnly = process.argv.includes("--cpu-only");
 const pgWritesOnly = process.argv.includes("--pg-writes");
+const queueOnly = process.argv.includes("--queue");
 
 /** A throwaway database the seeding and the servers run on. */
 type BenchDatabase = { label: "SQLite" | "PostgreSQL"; url: string };
@@ -233,7 +248,6 @@ const CPU_WARM_UP = 3000;
 const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 10);
 /** This machine's CPUs, counted before this process pins itself (availableParallelism() then says 1). */
 const CPUS = availableParallelism();
-const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on Linux everywhere but exotic builds (`getconf CLK_TCK`)
 
 /** CPU milliseconds every PostgreSQL server process of this machine has used so far (0 where none is local). */
 function postgresqlCpuMs(): number {
@@ -255,13 +269,6 @@ function machineTicks(): { total: number; idle: number } {
   const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal
   return { total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0), idle: fields[3]! + fields[4]! };
-}
-
-/** CPU milliseconds (user + system) the process has used so far. */
-function cpuMs(pid: number): number {
-  // Fields after the command name (which is in parentheses and may hold spaces): utime is the 14th field, stime the 15th.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /**
@@ -1132,6 +1139,105 @@ async function measureSqliteRoutes(platformId: string, secret: string) {
   return { results, peak, seedMillionMs, seedInformationRequestsMs };
 }
 
+// --- The work queue (issue 27) ---------------------------------------------------------------
+
+const QUEUE_ROUNDS = Number(process.env.BENCH_QUEUE_ROUNDS ?? 4);
+type QueueRun = { label: string; seed100kMs: number; figures: Record<string, QueueFigure> };
+
+/** The queue's pages at 1k and at 100k requests (two sub-accounts of one platform) on one database. */
+async function measureQueueOn(
+  database: BenchDatabase,
+  platform: { platformId: string; secret: string },
+  queueDatabase: QueueDatabase,
+): Promise<QueueRun> {
+  const officers = await seedQueueOfficers(queueDatabase, platform.platformId);
+  const small = await seedQueueAccount(queueDatabase, platform.platformId, officers, 1_000);
+  const started = Date.now();
+  const large = await seedQueueAccount(queueDatabase, platform.platformId, officers, 100_000);
+  const seed100kMs = Date.now() - started;
+  console.log(`\nThe work queue on ${database.label} (seeded 100,000 requests in ${(seed100kMs / 1000).toFixed(1)} s)`);
+  const server = await startServer(database);
+  const headers = (account: QueueAccount) => ({
+    authorization: `Bearer ${platform.secret}`,
+    "service-account-id": account.accountId,
+  });
+  const measureAt = (account: QueueAccount, paths: Record<string, string>) =>
+    measurePaths({
+      baseURL: server.baseURL,
+      pid: server.child.pid!,
+      headers: headers(account),
+      paths,
+      rounds: QUEUE_ROUNDS,
+      seconds: CPU_SECONDS,
+    });
+  try {
+    const at1k = queuePaths(small.assigneeId);
+    const at100k = queuePaths(large.assigneeId);
+    const deep = async (path: string) => `${path}&next=${await deepCursor(server.baseURL, path, headers(large))}`;
+    const figures = {
+      ...(await measureAt(small, { plain1k: at1k.plain, mine1k: at1k.mine, overdue1k: at1k.overdue })),
+      ...(await measureAt(large, {
+        plain100k: at100k.plain,
+        mine100k: at100k.mine,
+        overdue100k: at100k.overdue,
+        plainDeep100k: await deep(at100k.plain),
+        mineDeep100k: await deep(at100k.mine),
+        overdueDeep100k: await deep(at100k.overdue),
+      })),
+    };
+    return { label: database.label, seed100kMs, figures };
+  } finally {
+    await stop(server.child);
+  }
+}
+
+/** The section on the bench's SQLite file and on a throwaway PostgreSQL database (skipped, saying why, without one). */
+async function measureQueue(platform: { platformId: string; secret: string }) {
+  const sqlite = new Database(dbFile);
+  sqlite.pragma("journal_mode = WAL");
+  let onSqlite: QueueRun;
+  try {
+    onSqlite = await measureQueueOn(sqliteDatabase, platform, sqliteQueueDatabase(sqlite));
+  } finally {
+    sqlite.close();
+  }
+  const database = await createPostgresqlDatabase();
+  if ("skipped" in database) return { sqlite: onSqlite, postgresql: database };
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: database.url });
+  try {
+    const pgPlatform = await withDatabase(database, seedPlatform);
+    await client.connect();
+    const queueDatabase = postgresqlQueueDatabase((sql, values) => client.query(sql, values));
+    return { sqlite: onSqlite, postgresql: await measureQueueOn(database, pgPlatform, queueDatabase) };
+  } finally {
+    await client.end().catch(() => {});
+    await database.drop();
+  }
+}
+
+/** Issue 27's targets: each queue page within 1.5x of the plain list, and flat from 1k to 100k rows. */
+function queueTargets(runs: { sqlite: QueueRun; postgresql: QueueRun | { skipped: string } }): Target[] {
+  const targets: Target[] = [];
+  for (const run of [runs.sqlite, runs.postgresql]) {
+    if ("skipped" in run) continue;
+    const cpu = (name: string) => run.figures[name]!.cpuMsPerRequest;
+    const within = (target: string, a: string, b: string) => {
+      const ratio = Math.round((cpu(a) / cpu(b)) * 100) / 100;
+      targets.push({ target: `${run.label}: ${target} ≤ 1.5`, value: ratio, ok: ratio <= 1.5 });
+    };
+    within("queue CPU/request, mine by due / plain list, 100k", "mine100k", "plain100k");
+    within("overdue / plain list, 100k", "overdue100k", "plain100k");
+    within("mine by due, deep / plain list deep, 100k", "mineDeep100k", "plainDeep100k");
+    within("overdue, deep / plain list deep, 100k", "overdueDeep100k", "plainDeep100k");
+    within("mine by due, 100k / 1k", "mine100k", "mine1k");
+    within("overdue, 100k / 1k", "overdue100k", "overdue1k");
+    const non2xx = Object.values(run.figures).reduce((total, figure) => total + figure.non2xx, 0);
+    targets.push({ target: `${run.label}: queue pages, no non-2xx answer`, value: non2xx, ok: non2xx === 0 });
+  }
+  return targets;
+}
+
 /** The targets of the route, sign-in, memory and seeding figures. */
 function routeTargets(
   results: Record<string, Result>,
@@ -1178,6 +1284,15 @@ function routeTargets(
   ];
 }
 
+/** `npm run bench -- --queue`: just the work queue section. */
+async function runQueueOnly(platform: { platformId: string; secret: string }) {
+  const queue = await measureQueue(platform);
+  const targets = queueTargets(queue);
+  printTargets(targets);
+  writeResults({ queueOnly: true, queue, targets });
+  rmSync(work, { recursive: true, force: true });
+}
+
 async function main() {
   const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], {
     cwd: root,
@@ -1196,6 +1311,7 @@ async function main() {
   }
 
   const { platformId, secret } = await seedBenchPlatform();
+  if (queueOnly) return runQueueOnly({ platformId, secret });
   // Sign-in first, on a server of its own: an old scrypt hash's check takes 128 MiB for a moment,
   // which must not count in the peak RSS of the routes measured below.
   const signIn = cpuOnly ? {} : await measureSignIns();
@@ -1216,10 +1332,12 @@ async function main() {
 
   const pgWrites = await measurePgWrites();
   const { results, peak, seedMillionMs, seedInformationRequestsMs } = await measureSqliteRoutes(platformId, secret);
+  const queue = await measureQueue({ platformId, secret });
   const targets: Target[] = [
     ...cpuTargets(sqliteCpu, postgresqlCpu),
     ...pgWritesTargets(pgWrites),
     ...routeTargets(results, signIn, peak, seedMillionMs),
+    ...queueTargets(queue),
   ];
   printTargets(targets);
   writeResults({
@@ -1233,6 +1351,7 @@ async function main() {
     peakRssMb: Math.round(peak),
     seedMillionMs,
     seedInformationRequestsMs,
+    queue,
     targets,
   });
   rmSync(work, { recursive: true, force: true });

@@ -60,7 +60,10 @@ export function exportInformationRequests({
   by: Exporter;
 }): Response {
   const where = informationRequestFilters(query, caller);
-  const pages = eachInformationRequestPage({ sort: query.sort, order: query.order, limit: EXPORT_PAGE_SIZE }, where);
+  const pages = eachInformationRequestPage(
+    { sort: query.sort, order: query.order, status: query.status, overdue: query.overdue, limit: EXPORT_PAGE_SIZE },
+    where,
+  );
   return csvExport({
     resource: "information_requests",
     filters: query,

@@ -4,7 +4,9 @@ import { paginate, type Page } from "@/lib/contract/pagination";
 import { DomainError } from "@/lib/errors";
 import type { InformationRequest, Prisma } from "@/lib/generated/prisma/client";
 import {
+  informationRequestStatuses,
   openStatuses,
+  type InformationRequestStatus,
   type InformationRequestSort,
   type ListInformationRequestsQuery,
 } from "@/lib/information-requests/schemas";
@@ -61,7 +63,11 @@ export type InformationRequestPageQuery = {
   order: "asc" | "desc";
   limit: number;
   next?: string;
+  /** The filters that decide which statuses a page by due date reads (`where` applies them all anyway). */
+  status?: readonly InformationRequestStatus[];
+  overdue?: boolean;
 };
+type DueAtPageQuery = Omit<InformationRequestPageQuery, "sort" | "order">;
 
 /**
  * One keyset page of the scope's requests matching `where`, in the query's sort. Each page starts
@@ -118,22 +124,65 @@ function decodeDueAtCursor(text: string): DueAtCursor {
   return { dueAt: dueAt === null ? null : new Date(dueAt), id };
 }
 
-/** The rows after the cursor in (dueAt ascending, nulls last, id) order. */
-function afterDueAt({ dueAt, id }: DueAtCursor): Prisma.InformationRequestWhereInput {
-  if (dueAt === null) return { dueAt: null, id: { gt: id } };
-  return { OR: [{ dueAt: { gt: dueAt } }, { dueAt, id: { gt: id } }, { dueAt: null }] };
+/**
+ * The statuses a page by due date reads one at a time: the query's own (with `overdue`, the open ones
+ * among them), or all of them. Each status is an index range already in due order
+ * ([accountId, status, dueAt, id] and [accountId, assigneeId, status, dueAt, id]), so a page costs a
+ * few short range reads however many decided requests lie between the open ones; reading `status IN
+ * (...)` in one statement would instead sort every match, or walk past every decided row in due order.
+ */
+function statusesOf(query: DueAtPageQuery): readonly InformationRequestStatus[] {
+  const wanted = query.status ?? informationRequestStatuses;
+  return query.overdue ? wanted.filter((status) => openStatuses.includes(status)) : wanted;
 }
 
-async function pageByDueAt(
-  query: InformationRequestPageQuery,
+/** The rows with a due date after the cursor, in (dueAt, id) order: a range from the cursor's dueAt on. */
+function dueAfter(cursor: { dueAt: Date; id: string } | null): Prisma.InformationRequestWhereInput {
+  if (cursor === null) return { dueAt: { not: null } };
+  const { dueAt, id } = cursor;
+  return { dueAt: { gte: dueAt }, OR: [{ dueAt: { gt: dueAt } }, { id: { gt: id } }] };
+}
+
+/** The rows without a due date after the cursor (they come last), in id order. */
+function undatedAfter(cursor: DueAtCursor | null): Prisma.InformationRequestWhereInput {
+  return cursor?.dueAt === null ? { dueAt: null, id: { gt: cursor.id } } : { dueAt: null };
+}
+
+const byDueThenId = (a: InformationRequest, b: InformationRequest) =>
+  (a.dueAt?.getTime() ?? Infinity) - (b.dueAt?.getTime() ?? Infinity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Up to `take` rows of each status matching `where` and `after`, merged into (dueAt nulls last, id) order. */
+async function readByStatus(
+  statuses: readonly InformationRequestStatus[],
   where: Prisma.InformationRequestWhereInput,
-): Promise<Page<InformationRequest>> {
-  const after = query.next === undefined ? {} : afterDueAt(decodeDueAtCursor(query.next));
-  const rows = await tenantDb().informationRequest.findMany({
-    where: { AND: [after, where] },
-    orderBy: [{ dueAt: { sort: "asc", nulls: "last" } }, { id: "asc" }],
-    take: query.limit + 1,
-  });
+  after: Prisma.InformationRequestWhereInput,
+  take: number,
+): Promise<InformationRequest[]> {
+  const reads = await Promise.all(
+    statuses.map((status) =>
+      tenantDb().informationRequest.findMany({
+        where: { AND: [{ status }, after, where] },
+        orderBy: [{ dueAt: "asc" }, { id: "asc" }],
+        take,
+      }),
+    ),
+  );
+  return reads.flat().sort(byDueThenId).slice(0, take);
+}
+
+async function pageByDueAt(query: DueAtPageQuery, where: Prisma.InformationRequestWhereInput) {
+  const cursor = query.next === undefined ? null : decodeDueAtCursor(query.next);
+  const statuses = statusesOf(query);
+  const take = query.limit + 1;
+  // A cursor among the undated rows (they come last) is past every dated one.
+  const dated =
+    cursor?.dueAt === null
+      ? []
+      : await readByStatus(statuses, where, dueAfter(cursor && { dueAt: cursor.dueAt, id: cursor.id }), take);
+  const rows =
+    dated.length < take
+      ? [...dated, ...(await readByStatus(statuses, where, undatedAfter(cursor), take - dated.length))]
+      : dated;
   const items = rows.slice(0, query.limit);
   const last = items.at(-1);
   return { items, next: rows.length > query.limit && last ? encodeDueAtCursor(last) : null };

@@ -3,7 +3,11 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
 import { raiseInformationRequest } from "@/lib/information-requests/information-requests";
-import type { InformationRequestPriority, InformationRequestStatus } from "@/lib/information-requests/schemas";
+import {
+  informationRequestStatuses,
+  type InformationRequestPriority,
+  type InformationRequestStatus,
+} from "@/lib/information-requests/schemas";
 import { platformWithKey, signedInEmployee } from "@/lib/testing/factories";
 import { call, cursorOf } from "@/lib/testing/http";
 import { withScope, type Scope } from "@/lib/tenancy";
@@ -137,23 +141,36 @@ describe("GET /v1/information_requests: sort", () => {
   });
 
   it("pages sort=dueAt while requests are created between pages: each earlier request exactly once, in order", async () => {
-    // Due dates from a small set, so ties (ordered by id) and requests without one (last) are common.
-    const dueDate = fc.option(fc.integer({ min: 0, max: 5 }), { nil: null });
+    // Due dates from a small set around now, so ties (ordered by id), overdue requests and requests
+    // without one (last) are common; every status, as the page reads one status at a time and merges.
+    const row = fc.record({
+      hour: fc.option(fc.integer({ min: -3, max: 3 }), { nil: null }),
+      status: fc.constantFrom(...informationRequestStatuses),
+    });
+    const filters = {
+      all: () => true,
+      open: (status: InformationRequestStatus, _dueAt: Date | null) => OPEN.includes(status),
+      overdue: (status: InformationRequestStatus, dueAt: Date | null) =>
+        OPEN.includes(status) && dueAt !== null && dueAt.getTime() < Date.now(),
+    };
+    const queries = { all: "", open: "&status=requested&status=on_review", overdue: "&overdue=true" };
     await fc.assert(
       fc.asyncProperty(
-        fc.array(dueDate, { minLength: 0, maxLength: 12 }),
+        fc.array(row, { minLength: 0, maxLength: 12 }),
         fc.integer({ min: 1, max: 4 }),
-        fc.array(fc.array(dueDate, { maxLength: 3 }), { maxLength: 12 }),
-        async (initial, limit, arrivals) => {
+        fc.array(fc.array(row, { maxLength: 3 }), { maxLength: 12 }),
+        fc.constantFrom("all", "open", "overdue"),
+        async (initial, limit, arrivals, filter: keyof typeof filters) => {
           const { apiKey, scope } = await platformWithKey();
           const base = Date.now();
-          const insert = async (hours: (number | null)[]) => {
-            const rows = hours.map((hour) => ({
+          const insert = async (values: { hour: number | null; status: InformationRequestStatus }[]) => {
+            const rows = values.map(({ hour, status }) => ({
               id: newId("ir"),
               accountId: scope.accountId,
               kind: "due_diligence" as const,
-              status: "requested" as const,
-              dueAt: hour === null ? null : new Date(base + hour * HOUR),
+              status,
+              // Whole hours plus a minute: never within the test's run of now, so overdue cannot change meanwhile.
+              dueAt: hour === null ? null : new Date(base + hour * HOUR + (hour < 0 ? -60_000 : 60_000)),
             }));
             await db().informationRequest.createMany({ data: rows });
             return rows;
@@ -165,7 +182,7 @@ describe("GET /v1/information_requests: sort", () => {
           do {
             const response: Awaited<ReturnType<typeof list>> = await list(
               { apiKey },
-              `?sort=dueAt&limit=${limit}${next ? `&next=${next}` : ""}`,
+              `?sort=dueAt&limit=${limit}${queries[filter]}${next ? `&next=${next}` : ""}`,
             );
             expect(response.status).toBe(200);
             seen.push(...ids(response));
@@ -173,19 +190,21 @@ describe("GET /v1/information_requests: sort", () => {
             await insert(arrivals[page] ?? []);
             page += 1;
           } while (next && page < 100);
-          const expected = [...existing]
+          const expected = existing
+            .filter((request) => filters[filter](request.status, request.dueAt))
             .sort((a, b) => dueKey(a.dueAt) - dueKey(b.dueAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-            .map((row) => row.id);
-          const known = new Set(expected);
+            .map((request) => request.id);
+          const known = new Set(existing.map((request) => request.id));
           expect(seen.filter((id) => known.has(id))).toEqual(expected);
           expect(new Set(seen).size).toBe(seen.length);
         },
       ),
-      { numRuns: 15 },
+      { numRuns: 20 },
     );
   });
 });
 
+const OPEN: readonly InformationRequestStatus[] = ["requested", "on_review"];
 const dueKey = (dueAt: Date | null) => (dueAt === null ? Number.POSITIVE_INFINITY : dueAt.getTime());
 
 describe("dueAt from the platform's SLA", () => {

@@ -82,10 +82,13 @@ CREATE INDEX "InformationRequest_accountId_assigneeId_createdAt_id_idx" ON "Info
 CREATE INDEX "InformationRequest_accountId_dueAt_id_idx" ON "InformationRequest"("accountId", "dueAt", "id");
 
 -- CreateIndex
-CREATE INDEX "InformationRequest_accountId_assigneeId_dueAt_id_idx" ON "InformationRequest"("accountId", "assigneeId", "dueAt", "id");
+CREATE INDEX "InformationRequest_accountId_status_dueAt_id_idx" ON "InformationRequest"("accountId", "status", "dueAt", "id");
 
 -- CreateIndex
-CREATE INDEX "InformationRequest_dueAt_slaBreachedAt_idx" ON "InformationRequest"("dueAt", "slaBreachedAt");
+CREATE INDEX "InformationRequest_accountId_assigneeId_status_dueAt_id_idx" ON "InformationRequest"("accountId", "assigneeId", "status", "dueAt", "id");
+
+-- CreateIndex
+CREATE INDEX "InformationRequest_slaBreachedAt_status_dueAt_idx" ON "InformationRequest"("slaBreachedAt", "status", "dueAt");
 
 -- A request's timeline, notes and documents are evidence: never edited or deleted.
 CREATE FUNCTION "InformationRequest_evidence_append_only"() RETURNS trigger LANGUAGE plpgsql AS $$

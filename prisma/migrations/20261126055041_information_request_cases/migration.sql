@@ -77,8 +77,11 @@ CREATE INDEX "InformationRequest_accountId_kind_createdAt_id_idx" ON "Informatio
 CREATE INDEX "InformationRequest_accountId_transferId_idx" ON "InformationRequest"("accountId", "transferId");
 CREATE INDEX "InformationRequest_accountId_assigneeId_createdAt_id_idx" ON "InformationRequest"("accountId", "assigneeId", "createdAt", "id");
 CREATE INDEX "InformationRequest_accountId_dueAt_id_idx" ON "InformationRequest"("accountId", "dueAt", "id");
-CREATE INDEX "InformationRequest_accountId_assigneeId_dueAt_id_idx" ON "InformationRequest"("accountId", "assigneeId", "dueAt", "id");
-CREATE INDEX "InformationRequest_dueAt_slaBreachedAt_idx" ON "InformationRequest"("dueAt", "slaBreachedAt");
+CREATE INDEX "InformationRequest_accountId_status_dueAt_id_idx" ON "InformationRequest"("accountId", "status", "dueAt", "id");
+CREATE INDEX "InformationRequest_accountId_assigneeId_status_dueAt_id_idx" ON "InformationRequest"("accountId", "assigneeId", "status", "dueAt", "id");
+
+-- CreateIndex
+CREATE INDEX "InformationRequest_slaBreachedAt_status_dueAt_idx" ON "InformationRequest"("slaBreachedAt", "status", "dueAt");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
