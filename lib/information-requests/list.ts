@@ -179,8 +179,9 @@ async function pageByDueAt(query: DueAtPageQuery, where: Prisma.InformationReque
     cursor?.dueAt === null
       ? []
       : await readByStatus(statuses, where, dueAfter(cursor && { dueAt: cursor.dueAt, id: cursor.id }), take);
+  // An overdue request has a due date: no undated reads for the "Overdue" view.
   const rows =
-    dated.length < take
+    dated.length < take && !query.overdue
       ? [...dated, ...(await readByStatus(statuses, where, undatedAfter(cursor), take - dated.length))]
       : dated;
   const items = rows.slice(0, query.limit);

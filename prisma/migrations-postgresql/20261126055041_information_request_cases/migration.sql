@@ -79,9 +79,6 @@ CREATE INDEX "InformationRequestDocument_informationRequestId_createdAt_i_idx" O
 CREATE INDEX "InformationRequest_accountId_assigneeId_createdAt_id_idx" ON "InformationRequest"("accountId", "assigneeId", "createdAt", "id");
 
 -- CreateIndex
-CREATE INDEX "InformationRequest_accountId_dueAt_id_idx" ON "InformationRequest"("accountId", "dueAt", "id");
-
--- CreateIndex
 CREATE INDEX "InformationRequest_accountId_status_dueAt_id_idx" ON "InformationRequest"("accountId", "status", "dueAt", "id");
 
 -- CreateIndex

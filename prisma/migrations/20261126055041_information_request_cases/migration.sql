@@ -76,7 +76,6 @@ CREATE INDEX "InformationRequest_accountId_createdAt_id_idx" ON "InformationRequ
 CREATE INDEX "InformationRequest_accountId_kind_createdAt_id_idx" ON "InformationRequest"("accountId", "kind", "createdAt", "id");
 CREATE INDEX "InformationRequest_accountId_transferId_idx" ON "InformationRequest"("accountId", "transferId");
 CREATE INDEX "InformationRequest_accountId_assigneeId_createdAt_id_idx" ON "InformationRequest"("accountId", "assigneeId", "createdAt", "id");
-CREATE INDEX "InformationRequest_accountId_dueAt_id_idx" ON "InformationRequest"("accountId", "dueAt", "id");
 CREATE INDEX "InformationRequest_accountId_status_dueAt_id_idx" ON "InformationRequest"("accountId", "status", "dueAt", "id");
 CREATE INDEX "InformationRequest_accountId_assigneeId_status_dueAt_id_idx" ON "InformationRequest"("accountId", "assigneeId", "status", "dueAt", "id");
 
