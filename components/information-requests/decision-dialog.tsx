@@ -10,7 +10,10 @@ import {
   statusesNeedingReason,
   type InformationRequestStatus,
 } from "@/lib/information-requests/schemas";
-import { transitionLabels, type InformationRequestDetail, type useMoveInformationRequest } from "./hooks";
+import { informationRequestReasonCodes, type InformationRequestReasonCode } from "./case-endpoints";
+import { reasonCodeLabels } from "./case-labels";
+import type { CaseDetail, useDecide } from "./detail-hooks";
+import { transitionLabels } from "./hooks";
 
 const consequences: Partial<Record<InformationRequestStatus, string>> = {
   on_review: "It moves from requested to on review, so others can see someone is working on it.",
@@ -19,101 +22,194 @@ const consequences: Partial<Record<InformationRequestStatus, string>> = {
   expired: "Expired is final: the request cannot be moved again.",
 };
 
-/** Confirms one transition; decisions take a reason (required to reject or expire, optional to approve). */
+/** The four-eyes refusal: a 403 that is not about the role's permissions (the API names the rule). */
+const isFourEyesRefusal = (error: unknown) =>
+  error instanceof ApiRequestError && error.status === 403 && /four-eyes/i.test(error.message);
+
+type Errors = { reasonCode?: string; reason?: string };
+
+/** What the form lacks before it is sent: a reason code to reject or expire, a reason with "Other". */
+function check(target: InformationRequestStatus, reasonCode: string, reason: string): Errors {
+  const verb = transitionLabels[target].toLowerCase();
+  const errors: Errors = {};
+  if (statusesNeedingReason.includes(target) && !reasonCode)
+    errors.reasonCode = `Choose why you ${verb} it: the reason code is kept with the decision.`;
+  if (reasonCode === "other" && reason.trim() === "")
+    errors.reason = `Say why you ${verb} it: with "Other", the reason is required.`;
+  if (reason.trim().length > REASON_MAX_LENGTH) errors.reason = `At most ${REASON_MAX_LENGTH} characters.`;
+  return errors;
+}
+
+/**
+ * Confirms one transition. Rejecting or expiring takes a reason code (the terms a regulator
+ * recognises) and, with "Other", a reason in words; approving takes an optional reason.
+ */
 export function DecisionDialog({
   request,
-  move,
+  decide,
   row: target,
   onClose,
   onDone: onMoved,
 }: {
-  request: InformationRequestDetail;
-  move: ReturnType<typeof useMoveInformationRequest>;
+  request: CaseDetail;
+  decide: ReturnType<typeof useDecide>;
 } & RowDialogProps<InformationRequestStatus>) {
-  const reasonId = useId();
+  const id = useId();
+  const [reasonCode, setReasonCode] = useState("");
   const [reason, setReason] = useState("");
-  const [reasonError, setReasonError] = useState<string | null>(null);
-  // Each new target starts with an empty reason; the dialog stays mounted between targets.
+  const [errors, setErrors] = useState<Errors>({});
+  // Each new target starts empty; the dialog stays mounted between targets.
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect
+    setReasonCode("");
     setReason("");
-    setReasonError(null);
+    setErrors({});
   }, [target]);
   if (!target) return null;
-  const needsReason = statusesNeedingReason.includes(target);
+  const takesCode = statusesNeedingReason.includes(target);
   const takesReason = target !== "on_review";
 
   const confirm = () => {
+    const found = check(target, reasonCode, reason);
+    setErrors(found);
+    if (found.reasonCode || found.reason) return;
     const trimmed = reason.trim();
-    if (needsReason && trimmed === "")
-      return setReasonError(
-        `Say why you ${transitionLabels[target].toLowerCase()} it: the reason is kept with the decision.`,
-      );
-    if (trimmed.length > REASON_MAX_LENGTH) return setReasonError(`At most ${REASON_MAX_LENGTH} characters.`);
-    setReasonError(null);
-    move.mutate(
+    decide.mutate(
       {
         status: target,
-        // The reason typed here is the decider's own words: reason code `other` (required to reject or expire).
-        reasonCode: needsReason ? "other" : undefined,
+        reasonCode: takesCode ? (reasonCode as InformationRequestReasonCode) : undefined,
         reason: takesReason && trimmed ? trimmed : undefined,
       },
       {
         onSuccess: () => onMoved(target),
         onError: (error) => {
-          if (error instanceof ApiRequestError && error.details.reason) setReasonError(error.details.reason);
+          if (error instanceof ApiRequestError && (error.details.reason || error.details.reasonCode))
+            setErrors({ reason: error.details.reason, reasonCode: error.details.reasonCode });
           if (error instanceof ApiRequestError && error.status === 409) onClose();
         },
       },
     );
   };
   const danger = target === "rejected" || target === "expired";
-  const otherError =
-    move.error && !(move.error instanceof ApiRequestError && (move.error.status === 409 || move.error.details.reason))
-      ? move.error
-      : null;
+  const refusal = decide.error;
+  const fieldRefusal =
+    refusal instanceof ApiRequestError &&
+    (refusal.status === 409 || refusal.details.reason || refusal.details.reasonCode);
   return (
     <Dialog open onClose={onClose} title={`${transitionLabels[target]}?`}>
       <p style={{ margin: 0 }}>
         {transitionLabels[target]} information request <code>{request.id}</code>? {consequences[target]}
       </p>
-      {takesReason && (
-        <div className="field">
-          <label htmlFor={reasonId}>{needsReason ? "Reason" : "Reason (optional)"}</label>
-          <textarea
-            id={reasonId}
-            rows={4}
-            value={reason}
-            maxLength={REASON_MAX_LENGTH}
-            onChange={(event) => setReason(event.target.value)}
-            aria-invalid={reasonError ? true : undefined}
-            aria-describedby={`${reasonId}-hint${reasonError ? ` ${reasonId}-error` : ""}`}
-          />
-          <span id={`${reasonId}-hint`} className="hint">
-            Kept with the request and shown in its history{needsReason ? "" : " (for example, what you checked)"}.
-          </span>
-          {reasonError && (
-            <span id={`${reasonId}-error`} className="field-error" role="alert">
-              {reasonError}
-            </span>
-          )}
-        </div>
+      {takesCode && (
+        <ReasonCodeField id={`${id}-code`} value={reasonCode} onChange={setReasonCode} error={errors.reasonCode} />
       )}
-      <ErrorMessage error={otherError} />
+      {takesReason && (
+        <ReasonField
+          id={`${id}-reason`}
+          required={reasonCode === "other"}
+          value={reason}
+          onChange={setReason}
+          error={errors.reason}
+        />
+      )}
+      {isFourEyesRefusal(refusal) ? (
+        <div className="alert error" role="alert">
+          You started this review; a second reviewer must decide it. (Four-eyes approval is on.)
+        </div>
+      ) : (
+        <ErrorMessage error={fieldRefusal ? null : refusal} />
+      )}
       <div className="dialog-actions">
-        <button type="button" onClick={onClose} disabled={move.isPending}>
+        <button type="button" onClick={onClose} disabled={decide.isPending}>
           Cancel
         </button>
         <button
           type="button"
           className={danger ? "danger" : "primary"}
           onClick={confirm}
-          disabled={move.isPending}
+          disabled={decide.isPending}
           autoFocus={!takesReason}
         >
-          {move.isPending ? "Saving…" : `Yes, ${transitionLabels[target].toLowerCase()}`}
+          {decide.isPending ? "Saving…" : `Yes, ${transitionLabels[target].toLowerCase()}`}
         </button>
       </div>
     </Dialog>
+  );
+}
+
+function ReasonCodeField({
+  id,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>Reason code</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+      >
+        <option value="">Choose a reason…</option>
+        {informationRequestReasonCodes.map((code) => (
+          <option key={code} value={code}>
+            {reasonCodeLabels[code]}
+          </option>
+        ))}
+      </select>
+      <span id={`${id}-hint`} className="hint">
+        Shown with the decision, in reports and in exports.
+      </span>
+      {error && (
+        <span id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function ReasonField({
+  id,
+  required,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  required: boolean;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{required ? "Reason" : "Reason (optional)"}</label>
+      <textarea
+        id={id}
+        rows={4}
+        value={value}
+        maxLength={REASON_MAX_LENGTH}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+      />
+      <span id={`${id}-hint`} className="hint">
+        In your words, kept with the decision and shown in the request&apos;s timeline.
+      </span>
+      {error && (
+        <span id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
   );
 }

@@ -6,17 +6,18 @@ import { StatusBadge } from "@/components/ui/format";
 import { ApiRequestError } from "@/lib/client/api";
 import { informationRequestTransitions, type InformationRequestStatus } from "@/lib/information-requests/schemas";
 import { DecisionDialog } from "./decision-dialog";
-import { transitionLabels, useMoveInformationRequest, type InformationRequestDetail } from "./hooks";
+import { useDecide, type CaseDetail } from "./detail-hooks";
+import { transitionLabels } from "./hooks";
 
 /**
  * The transitions the state machine allows from the request's current status, each behind a
  * confirmation (with a reason where the decision needs one). A 409 (someone moved the request
  * meanwhile) is shown here and the request is read again. Only for employees who may decide.
  */
-export function StatusActions({ request }: { request: InformationRequestDetail }) {
+export function StatusActions({ request }: { request: CaseDetail }) {
   const me = useMe();
   const can = useCan();
-  const move = useMoveInformationRequest(request);
+  const move = useDecide(request.id);
   const decision = useRowAction<InformationRequestStatus>();
   if (!can("information_requests:write")) return null;
   const allowed = informationRequestTransitions[request.status];
@@ -44,7 +45,7 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
       )}
       {fourEyesBlocked && (
         <p className="alert info" style={{ margin: 0 }}>
-          Four-eyes approval is on: you started this review, so a second reviewer must approve or reject it.
+          You started this review; a second reviewer must decide it (four-eyes approval is on).
         </p>
       )}
       {allowed.length === 0 ? (
@@ -69,7 +70,7 @@ export function StatusActions({ request }: { request: InformationRequestDetail }
           ))}
         </div>
       )}
-      <DecisionDialog request={request} move={move} {...decision.dialog} />
+      <DecisionDialog request={request} decide={move} {...decision.dialog} />
     </section>
   );
 }

@@ -152,3 +152,45 @@ export function applyFieldErrors<T extends FieldValues>(
   }
   return unclaimed ? error.message : null;
 }
+
+/** Same-origin credentials and the account the dashboard acts for, as send() sets them. */
+function accountHeaders(accountId: string | null | undefined, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept };
+  const account = accountId === undefined ? currentAccountId() : accountId;
+  if (account) headers["Service-Account-Id"] = account;
+  return headers;
+}
+
+/**
+ * Sends one file as `multipart/form-data` (a single part named `field`); same credentials, account
+ * and error handling as api().
+ */
+export async function upload<E extends Endpoint>(
+  definition: E,
+  {
+    params,
+    file,
+    field = "file",
+    accountId,
+  }: Pick<SendOptions, "params" | "accountId"> & { file: File; field?: string },
+): Promise<ResponseOf<E>> {
+  return (await send(definition, { params, accountId, body: { [field]: file } })) as ResponseOf<E>;
+}
+
+/**
+ * The bytes a GET route answers with (a document's content), for a preview or a download: an <img>
+ * or a plain link could not send Service-Account-Id, so a page acting for another account reads them
+ * this way. A refusal is read as send() reads it.
+ */
+export async function fetchBlob(
+  definition: Endpoint,
+  { params, accountId }: Pick<SendOptions, "params" | "accountId">,
+): Promise<Blob> {
+  const response = await fetch(pathOf(definition, params), {
+    headers: accountHeaders(accountId, "*/*"),
+    credentials: "same-origin",
+  });
+  if (response.ok) return response.blob();
+  if (response.status === 401 && definition.auth !== "public") signInAgain();
+  throw errorOf(response.status, await response.json().catch(() => null));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatMoney, formatPickedDay, isPickedDay, shortId } from "@/lib/client/format";
+import { formatBytes, formatDateTime, formatMoney, formatPickedDay, isPickedDay, shortId } from "@/lib/client/format";
 
 const newYork = { locale: "en-US", timeZone: "America/New_York", now: new Date("2027-06-01T12:00:00Z") };
 
@@ -60,5 +60,16 @@ describe("shortId", () => {
   it("keeps the first 8 and the last 4 characters of a long id", () => {
     expect(shortId("txn_8Hk2mQ0pLr7sVt9x9Qa")).toBe("txn_8Hk2…x9Qa");
     expect(shortId("emp_short")).toBe("emp_short");
+  });
+});
+
+describe("formatBytes", () => {
+  it("says bytes below a kilobyte, then one decimal below ten units, whole numbers above", () => {
+    expect(formatBytes(1)).toBe("1 byte");
+    expect(formatBytes(812)).toBe("812 bytes");
+    expect(formatBytes(4300)).toBe("4.2 KB");
+    expect(formatBytes(10 * 1024 * 1024)).toBe("10 MB");
+    expect(formatBytes(9.8 * 1024 * 1024)).toBe("9.8 MB");
+    expect(formatBytes(150 * 1024)).toBe("150 KB");
   });
 });

@@ -66,3 +66,16 @@ export function formatMoney(amount: string, currency: string, { locale }: Format
 export function shortId(id: string): string {
   return id.length <= 14 ? id : `${id.slice(0, 8)}…${id.slice(-4)}`;
 }
+
+/** A file's size in the units people read (binary, as the upload limit is stated): "812 bytes", "4.2 KB", "9.8 MB". */
+export function formatBytes(size: number): string {
+  if (size < 1024) return `${size} ${size === 1 ? "byte" : "bytes"}`;
+  const units = ["KB", "MB", "GB"];
+  let value = size / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}

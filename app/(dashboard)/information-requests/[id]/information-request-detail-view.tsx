@@ -1,12 +1,16 @@
 "use client";
 
 import Link from "@/components/ui/link";
-import {
-  kindLabels,
-  useInformationRequest,
-  useTransfer,
-  type InformationRequestDetail,
-} from "@/components/information-requests/hooks";
+import { useCan, useMe } from "@/components/me";
+import { kindLabels, useTransfer } from "@/components/information-requests/hooks";
+import { CaseAssignment } from "@/components/information-requests/case-assignment";
+import { priorityLabels, reasonCodeLabels } from "@/components/information-requests/case-labels";
+import { useCasePeople } from "@/components/information-requests/case-people";
+import { CaseTimeline } from "@/components/information-requests/case-timeline";
+import { useCase, useTimeline, type CaseDetail } from "@/components/information-requests/detail-hooks";
+import { DocumentUpload } from "@/components/information-requests/document-upload";
+import { DueDate } from "@/components/information-requests/due-date";
+import { NoteForm } from "@/components/information-requests/note-form";
 import { StatusActions } from "@/components/information-requests/status-actions";
 import { TransferDetails } from "@/components/information-requests/transfer-details";
 import { DataState } from "@/components/ui/data-state";
@@ -14,78 +18,82 @@ import { DetailPage } from "@/components/ui/detail-page";
 import { DetailsList, Section } from "@/components/ui/details-list";
 import { DateTime, StatusBadge } from "@/components/ui/format";
 
-/** One information request: its fields, what it concerns (a transfer, a KYC submission) and the moves it allows. */
+/**
+ * One information request as a case: who works on it, how urgent and when it is due, the moves it
+ * allows, its timeline with notes and documents (and the boxes to add both), and what it concerns.
+ */
 export function InformationRequestDetailView({ id }: { id: string }) {
   return (
     <DetailPage
       id={id}
-      query={useInformationRequest(id)}
+      query={useCase(id)}
       title={(request) => (request ? `${kindLabels[request.kind]} request` : "Information request")}
       back={{ href: "/information-requests", label: "All information requests" }}
     >
-      {(request) => (
-        <>
-          <Section id="details-heading" title="Details" className="card">
-            <DetailsList
-              items={[
-                { term: "Status", value: <StatusBadge status={request.status} />, testId: "request-status" },
-                { term: "Kind", value: kindLabels[request.kind] },
-                { term: "ID", value: <code>{request.id}</code> },
-                { term: "Created", value: <DateTime value={request.createdAt} /> },
-                { term: "Updated", value: <DateTime value={request.updatedAt} /> },
-              ]}
-            />
-          </Section>
-          <ReviewHistory request={request} />
-          <StatusActions request={request} />
-          <TransferSection transferId={request.transferId} />
-          <SubmissionSection request={request} />
-        </>
-      )}
+      {(request) => <CaseView request={request} />}
     </DetailPage>
   );
 }
 
-/** Who started the review and who decided, when and why: the request's own record of its decision. */
-function ReviewHistory({ request }: { request: InformationRequestDetail }) {
-  const decided = request.status === "approved" || request.status === "rejected" || request.status === "expired";
+function CaseView({ request }: { request: CaseDetail }) {
+  const timeline = useTimeline(request.id);
+  const people = useCasePeople(request, timeline.data);
+  const me = useMe();
+  const assignee = request.assigneeId
+    ? request.assigneeId === me.id
+      ? `${me.name} (you)`
+      : (people.nameOf(request.assigneeId) ?? "Another employee")
+    : null;
+  const open = request.status === "requested" || request.status === "on_review";
   return (
-    <Section id="history-heading" title="Review and decision">
-      <ol className="timeline" data-testid="review-history">
-        <li>
-          <strong>Requested</strong> <DateTime value={request.createdAt} />
-        </li>
-        {request.reviewStartedAt && (
-          <li>
-            <strong>Review started</strong> by {request.reviewer?.name ?? "a former employee"}{" "}
-            <When value={request.reviewStartedAt} />
-          </li>
-        )}
-        {decided && (
-          <li>
-            <strong>{statusWords[request.status]}</strong>
-            {request.decidedBy
-              ? ` by ${request.decidedBy.name}`
-              : request.decidedById
-                ? " by a former employee"
-                : " without a reviewer"}{" "}
-            {request.decidedAt && <When value={request.decidedAt} />}
-            {request.decisionReason && <blockquote className="reason">{request.decisionReason}</blockquote>}
-          </li>
-        )}
-        {!request.reviewStartedAt && !decided && <li className="muted">Nobody has started reviewing it yet.</li>}
-      </ol>
-    </Section>
+    <>
+      <Section id="details-heading" title="Details" className="card">
+        <DetailsList
+          items={[
+            { term: "Status", value: <StatusBadge status={request.status} />, testId: "request-status" },
+            request.decisionReasonCode !== null && {
+              term: "Decision reason",
+              value: reasonCodeLabels[request.decisionReasonCode],
+              testId: "decision-reason-code",
+            },
+            {
+              term: "Assignee",
+              value: assignee ?? <span className="muted">Unassigned</span>,
+              testId: "request-assignee",
+            },
+            { term: "Priority", value: priorityLabels[request.priority], testId: "request-priority" },
+            { term: "Due", value: <DueDate dueAt={request.dueAt} overdue={request.overdue} open={open} /> },
+            { term: "Kind", value: kindLabels[request.kind] },
+            { term: "ID", value: <code>{request.id}</code> },
+            { term: "Created", value: <DateTime value={request.createdAt} /> },
+            { term: "Updated", value: <DateTime value={request.updatedAt} /> },
+          ]}
+        />
+      </Section>
+      <CaseAssignment request={request} people={people} />
+      <StatusActions request={request} />
+      <Section id="timeline-heading" title="Timeline">
+        <CaseTimeline requestId={request.id} query={timeline} people={people} />
+        <Evidence requestId={request.id} />
+      </Section>
+      <TransferSection transferId={request.transferId} />
+      <SubmissionSection request={request} />
+    </>
   );
 }
 
-const statusWords: Record<string, string> = { approved: "Approved", rejected: "Rejected", expired: "Expired" };
-
-const When = ({ value }: { value: string }) => (
-  <span className="muted">
-    · <DateTime value={value} />
-  </span>
-);
+/** The note box and the upload, for employees who may work on requests. */
+function Evidence({ requestId }: { requestId: string }) {
+  const can = useCan();
+  if (!can("information_requests:write")) return null;
+  return (
+    <>
+      <h3 style={{ margin: "0.5rem 0 0" }}>Add to the timeline</h3>
+      <NoteForm requestId={requestId} />
+      <DocumentUpload requestId={requestId} />
+    </>
+  );
+}
 
 function TransferSection({ transferId }: { transferId: string | null }) {
   const query = useTransfer(transferId);
@@ -113,7 +121,7 @@ function TransferSection({ transferId }: { transferId: string | null }) {
   );
 }
 
-function SubmissionSection({ request }: { request: InformationRequestDetail }) {
+function SubmissionSection({ request }: { request: CaseDetail }) {
   const submission = request.submission;
   return (
     <Section id="submission-heading" title="KYC submission">

@@ -1,0 +1,149 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useCan, useMe } from "@/components/me";
+import { ErrorMessage } from "@/components/ui/data-state";
+import { Section } from "@/components/ui/details-list";
+import { Field } from "@/components/ui/field";
+import { informationRequestPriorities, type InformationRequestPriority } from "./case-endpoints";
+import { priorityLabels } from "./case-labels";
+import type { useCasePeople } from "./case-people";
+import { useUpdateCase, type CaseDetail } from "./detail-hooks";
+
+type People = ReturnType<typeof useCasePeople>;
+type Change = { assigneeId?: string | null; priority?: InformationRequestPriority };
+
+/**
+ * Who works on the request and how urgent it is: pick an assignee (or take it, or hand it back) and
+ * a priority. Only for employees who may decide requests; everyone else reads both in the details.
+ */
+export function CaseAssignment({ request, people }: { request: CaseDetail; people: People }) {
+  const me = useMe();
+  const can = useCan();
+  const update = useUpdateCase(request.id);
+  const [done, setDone] = useState<string | null>(null);
+  if (!can("information_requests:write")) return null;
+  const open = request.status === "requested" || request.status === "on_review";
+  const change = (body: Change, message: string) => {
+    setDone(null);
+    update.mutate(body, { onSuccess: () => setDone(message) });
+  };
+  const nameFor = (id: string | null) => (id === me.id ? "you" : id ? (people.nameOf(id) ?? "another employee") : "");
+  return (
+    <Section id="assignment-heading" title="Assignment">
+      {!open && (
+        <p className="muted" style={{ margin: 0 }}>
+          The request is decided; its assignee and priority stay as they were.
+        </p>
+      )}
+      <div className="row">
+        {request.assigneeId !== me.id && (
+          <button
+            type="button"
+            className="primary"
+            disabled={update.isPending}
+            onClick={() => change({ assigneeId: me.id }, "Assigned to you.")}
+          >
+            Assign to me
+          </button>
+        )}
+        {request.assigneeId && (
+          <button type="button" disabled={update.isPending} onClick={() => change({ assigneeId: null }, "Unassigned.")}>
+            Unassign
+          </button>
+        )}
+      </div>
+      <AssignmentForm
+        // A fresh form for each saved state, so its fields start from what the server holds.
+        key={`${request.assigneeId}:${request.priority}`}
+        request={request}
+        people={people}
+        pending={update.isPending}
+        onSave={(body) => {
+          const parts = [
+            body.assigneeId !== undefined &&
+              (body.assigneeId ? `Assigned to ${nameFor(body.assigneeId)}.` : "Unassigned."),
+            body.priority && `Priority ${priorityLabels[body.priority].toLowerCase()}.`,
+          ];
+          change(body, parts.filter(Boolean).join(" "));
+        }}
+      />
+      <ErrorMessage error={update.error} />
+      {done && !update.error && (
+        <div className="alert success" role="status">
+          {done}
+        </div>
+      )}
+    </Section>
+  );
+}
+
+function AssignmentForm({
+  request,
+  people,
+  pending,
+  onSave,
+}: {
+  request: CaseDetail;
+  people: People;
+  pending: boolean;
+  onSave: (body: Change) => void;
+}) {
+  const [assigneeId, setAssigneeId] = useState(request.assigneeId ?? "");
+  const [priority, setPriority] = useState<InformationRequestPriority>(request.priority);
+  const current = request.assigneeId;
+  // The current assignee stays in the list even where they may no longer be chosen (deactivated, another role).
+  const options =
+    current && !people.eligible.some(({ id }) => id === current)
+      ? [...people.eligible, { id: current, name: people.nameOf(current) ?? "Another employee" }]
+      : people.eligible;
+  const body: Change = {
+    ...((assigneeId || null) !== current && { assigneeId: assigneeId || null }),
+    ...(priority !== request.priority && { priority }),
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (Object.keys(body).length > 0) onSave(body);
+  };
+  return (
+    <form className="stack" onSubmit={submit} aria-label="Assignee and priority">
+      <div className="form-grid">
+        <Field
+          label="Assignee"
+          hint={people.complete ? "Employees whose role may decide requests." : "Your role cannot list employees."}
+        >
+          {(control) => (
+            <select {...control} value={assigneeId} onChange={(event) => setAssigneeId(event.target.value)}>
+              <option value="">Nobody (unassigned)</option>
+              {options.map(({ id, name }) => (
+                <option key={id} value={id}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Priority">
+          {(control) => (
+            <select
+              {...control}
+              value={priority}
+              onChange={(event) => setPriority(event.target.value as InformationRequestPriority)}
+            >
+              {informationRequestPriorities.map((value) => (
+                <option key={value} value={value}>
+                  {priorityLabels[value]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <div>
+        <button type="submit" disabled={pending || Object.keys(body).length === 0}>
+          {pending ? "Saving…" : "Save assignment"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,128 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, fetchBlob, upload } from "@/lib/client/api";
+import { currentAccountId, useCurrentAccount } from "@/lib/client/current-account";
+import { useApiQuery, useInvalidate } from "@/lib/client/queries";
+import { queryKey } from "@/lib/client/query-keys";
+import type { ResponseOf } from "@/lib/contract/endpoint";
+import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
+import {
+  addInformationRequestNoteEndpoint,
+  decideInformationRequestEndpoint,
+  getCaseEndpoint,
+  getInformationRequestDocumentContentEndpoint,
+  getInformationRequestTimelineEndpoint,
+  updateInformationRequestEndpoint,
+  uploadInformationRequestDocumentEndpoint,
+  type InformationRequestPriority,
+  type InformationRequestReasonCode,
+} from "./case-endpoints";
+import type { InformationRequestStatus } from "@/lib/information-requests/schemas";
+
+export type CaseDetail = ResponseOf<typeof getCaseEndpoint>;
+export type TimelineEntry = ResponseOf<typeof getInformationRequestTimelineEndpoint>[number];
+export type CaseDocument = ResponseOf<typeof uploadInformationRequestDocumentEndpoint>;
+
+/** The largest document the API takes (CONTRACT.md: at most 10 MiB); the server decides, this only warns early. */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+/** The types the API recognises (by content); the file picker offers these. */
+export const DOCUMENT_TYPES = ["application/pdf", "image/png", "image/jpeg"] as const;
+
+export function useCase(id: string) {
+  return useApiQuery(getCaseEndpoint, { params: { id } });
+}
+
+/** The request's timeline, oldest first. */
+export function useTimeline(id: string) {
+  return useApiQuery(getInformationRequestTimelineEndpoint, { params: { id } });
+}
+
+/**
+ * After any change to a request: the request, everything under its path (timeline, notes,
+ * documents) and the lists are read again, so the page shows what the server recorded.
+ */
+function useRefreshCase(id: string) {
+  const invalidate = useInvalidate();
+  return () => Promise.all([invalidate(getCaseEndpoint, { id }), invalidate(listInformationRequestsEndpoint)]);
+}
+
+/** Puts a changed request in the cache at once (the refresh follows). */
+function useSetCase(id: string) {
+  const queryClient = useQueryClient();
+  return (changed: Partial<CaseDetail>) =>
+    queryClient.setQueryData<CaseDetail>(
+      queryKey(getCaseEndpoint, { params: { id }, accountId: currentAccountId() }),
+      (old) => (old ? { ...old, ...changed } : old),
+    );
+}
+
+/** POST /v1/information_requests/{id}: assign (null unassigns) or change the priority. */
+export function useUpdateCase(id: string) {
+  const setCase = useSetCase(id);
+  const refresh = useRefreshCase(id);
+  return useMutation({
+    mutationFn: (body: { assigneeId?: string | null; priority?: InformationRequestPriority }) =>
+      api(updateInformationRequestEndpoint, { params: { id }, body }),
+    onSuccess: (changed) => setCase(changed),
+    onSettled: refresh,
+  });
+}
+
+export type Decision = { status: InformationRequestStatus; reasonCode?: InformationRequestReasonCode; reason?: string };
+
+/** POST /v1/information_requests/{id}/status; whatever the answer (a 409 means the page was stale), all is read again. */
+export function useDecide(id: string) {
+  const setCase = useSetCase(id);
+  const refresh = useRefreshCase(id);
+  return useMutation({
+    mutationFn: (body: Decision) => api(decideInformationRequestEndpoint, { params: { id }, body }),
+    onSuccess: (moved) => setCase(moved),
+    onSettled: refresh,
+  });
+}
+
+export function useAddNote(id: string) {
+  const refresh = useRefreshCase(id);
+  return useMutation({
+    mutationFn: (body: { body: string }) => api(addInformationRequestNoteEndpoint, { params: { id }, body }),
+    onSuccess: refresh,
+  });
+}
+
+export function useUploadDocument(id: string) {
+  const refresh = useRefreshCase(id);
+  return useMutation({
+    mutationFn: (file: File) => upload(uploadInformationRequestDocumentEndpoint, { params: { id }, file }),
+    onSuccess: refresh,
+  });
+}
+
+/**
+ * A document's bytes, for an image's preview. Documents never change, so they are read once: the key
+ * lies outside the request's path, which every change of the request refreshes.
+ */
+export function useDocumentBlob(id: string, documentId: string, enabled = true) {
+  const accountId = useCurrentAccount();
+  const params = { id, documentId };
+  return useQuery({
+    queryKey: ["document-bytes", documentId, { account: accountId }],
+    queryFn: () => fetchBlob(getInformationRequestDocumentContentEndpoint, { params, accountId }),
+    enabled,
+    staleTime: Infinity,
+  });
+}
+
+/** Saves a document under its own name: its bytes are read with the page's account, then handed to the browser. */
+export async function downloadDocument(id: string, document: { id: string; fileName: string }) {
+  const blob = await fetchBlob(getInformationRequestDocumentContentEndpoint, {
+    params: { id, documentId: document.id },
+  });
+  const url = URL.createObjectURL(blob);
+  const link = window.document.createElement("a");
+  link.href = url;
+  link.download = document.fileName;
+  link.click();
+  // The browser has taken the bytes once the click is handled; the address can go after that.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -1,0 +1,99 @@
+"use client";
+
+import { useId, useRef, useState, type DragEvent } from "react";
+import { ApiRequestError } from "@/lib/client/api";
+import { formatBytes } from "@/lib/client/format";
+import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, useUploadDocument } from "./detail-hooks";
+import styles from "./case.module.css";
+
+/** What went wrong, in a sentence: the server's own word on a refused file (413, 422), ours before sending. */
+function problemOf(error: unknown): string {
+  if (!(error instanceof ApiRequestError))
+    return "The upload did not reach the server. Check the connection and try again.";
+  const detail = error.details.file;
+  if (error.status === 413) return detail ?? `${error.message} Documents may be at most 10 MB.`;
+  if (error.status === 422) return detail ? `${error.message}: the file ${detail}.` : error.message;
+  return error.message;
+}
+
+/**
+ * Attaches evidence: drop a file on the zone or choose one with the button (the keyboard's way).
+ * PDF, PNG or JPEG up to 10 MB; a larger file is stopped here before it is sent, but the server
+ * decides (it recognises the type by the bytes), and its refusal is shown as it words it.
+ */
+export function DocumentUpload({ requestId }: { requestId: string }) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useUploadDocument(requestId);
+  const [dragging, setDragging] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const send = (file: File | undefined) => {
+    if (!file) return;
+    setDone(null);
+    if (file.size > MAX_DOCUMENT_BYTES)
+      return setProblem(`${file.name} is ${formatBytes(file.size)}: documents may be at most 10 MB.`);
+    setProblem(null);
+    upload.mutate(file, {
+      onSuccess: (document) => setDone(`${document.fileName} is attached.`),
+      onError: (error) => setProblem(problemOf(error)),
+    });
+  };
+  const drop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    if (!upload.isPending) send(event.dataTransfer.files[0]);
+  };
+  return (
+    <div className="stack">
+      <div
+        className={`${styles.dropZone} ${dragging ? styles.dragging : ""}`}
+        data-testid="drop-zone"
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={drop}
+        aria-busy={upload.isPending || undefined}
+      >
+        <p id={`${id}-hint`} style={{ margin: 0 }}>
+          {upload.isPending ? "Uploading…" : "Drop a file here, or"}
+        </p>
+        <button
+          type="button"
+          onClick={() => input.current?.click()}
+          disabled={upload.isPending}
+          aria-describedby={`${id}-hint ${id}-types`}
+        >
+          Attach file
+        </button>
+        <span id={`${id}-types`} className="muted">
+          PDF, PNG or JPEG, at most 10 MB.
+        </span>
+        <input
+          ref={input}
+          type="file"
+          accept={DOCUMENT_TYPES.join(",")}
+          hidden
+          aria-label="Attach file"
+          onChange={(event) => {
+            send(event.target.files?.[0]);
+            event.target.value = "";
+          }}
+        />
+      </div>
+      {problem && (
+        <div className="alert error" role="alert">
+          {problem}
+        </div>
+      )}
+      {done && !problem && (
+        <div className="alert success" role="status">
+          {done}
+        </div>
+      )}
+    </div>
+  );
+}

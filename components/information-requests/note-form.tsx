@@ -1,0 +1,67 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId } from "react";
+import type { z } from "zod";
+import { ErrorMessage } from "@/components/ui/data-state";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { useApiForm, type ApiForm } from "@/components/use-api-form";
+import { api } from "@/lib/client/api";
+import { queryKey } from "@/lib/client/query-keys";
+import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
+import { addInformationRequestNoteEndpoint, getCaseEndpoint, noteInput } from "./case-endpoints";
+import styles from "./case.module.css";
+
+const NOTE_MAX_LENGTH = 5000;
+type Input = z.input<typeof noteInput>;
+type Output = z.output<typeof noteInput>;
+
+/** Writes a note on the request (what was asked, and why); it joins the timeline once saved. Notes are never edited. */
+export function NoteForm({ requestId }: { requestId: string }) {
+  const id = useId();
+  const apiForm: ApiForm<Input, Output> = useApiForm<Input, unknown, Output>({
+    resolver: zodResolver(noteInput),
+    defaultValues: { body: "" },
+    submit: (body) => api(addInformationRequestNoteEndpoint, { params: { id: requestId }, body }),
+    invalidates: [queryKey(getCaseEndpoint, { params: { id: requestId } }), queryKey(listInformationRequestsEndpoint)],
+    onDone: () => apiForm.form.reset({ body: "" }),
+    fields: ["body"],
+  });
+  const { form, onSubmit, formError } = apiForm;
+  const length = form.watch("body").length;
+  const error = form.formState.errors.body?.message;
+  const over = length > NOTE_MAX_LENGTH;
+  return (
+    <form className="stack" onSubmit={onSubmit} aria-labelledby={`${id}-label`} noValidate>
+      <div className="field">
+        <label id={`${id}-label`} htmlFor={id}>
+          Add a note
+        </label>
+        <textarea
+          id={id}
+          rows={4}
+          {...form.register("body")}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+        />
+        <span id={`${id}-hint`} className={`hint ${styles.counter}`}>
+          <span>What you asked, what you found, why. Notes cannot be edited later.</span>
+          <span className={over ? "field-error" : undefined}>
+            {length.toLocaleString("en-US")} / {NOTE_MAX_LENGTH.toLocaleString("en-US")}
+          </span>
+        </span>
+        {error && (
+          <span id={`${id}-error`} className="field-error" role="alert">
+            {error}
+          </span>
+        )}
+      </div>
+      <ErrorMessage error={formError} />
+      <div>
+        <SubmitButton pending={form.formState.isSubmitting} pendingLabel="Adding…">
+          Add note
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
