@@ -39,11 +39,13 @@ async function raise(admin: APIRequestContext, kind: Kind, links: { transferId?:
   return request.id;
 }
 
-/** Moves a request as another employee would, with the reason a rejection or expiry needs. */
+/** Moves a request as another employee would, with the reason code and reason a rejection or expiry needs. */
 async function moveViaApi(admin: APIRequestContext, id: string, status: string) {
-  const reason = status === "rejected" || status === "expired" ? "Decided elsewhere meanwhile." : undefined;
-  const reasonCode = reason === undefined ? undefined : "other";
-  const response = await admin.post(`/v1/information_requests/${id}/status`, { data: { status, reasonCode, reason } });
+  const decision =
+    status === "rejected" || status === "expired"
+      ? { reasonCode: "other", reason: "Decided elsewhere meanwhile." }
+      : {};
+  const response = await admin.post(`/v1/information_requests/${id}/status`, { data: { status, ...decision } });
   expect(response.status(), await response.text()).toBe(200);
 }
 
@@ -206,16 +208,16 @@ test.describe("information requests", () => {
     await expect(page.getByTestId("request-status")).toHaveText("on review");
     await expect(actions.getByRole("status")).toHaveText("Moved to on review.");
     await expect(actions.getByRole("button")).toHaveText(["Approve", "Reject", "Expire"]);
-    const history = page.getByTestId("review-history");
-    await expect(history).toContainText(`Review started by ${employee.name}`);
+    const history = page.getByTestId("timeline");
+    await expect(history).toContainText(`${employee.name} started the review`);
 
     await actions.getByRole("button", { name: "Approve" }).click();
     await expect(dialog).toContainText("Approved is final");
     await dialog.getByLabel("Reason (optional)").fill("Invoices match the transfer.");
     await dialog.getByRole("button", { name: "Yes, approve" }).click();
     await expect(page.getByTestId("request-status")).toHaveText("approved");
-    await expect(history).toContainText(`Approved by ${employee.name}`);
-    await expect(history).toContainText("Invoices match the transfer.");
+    await expect(history).toContainText(`${employee.name} approved it`);
+    await expect(history).toContainText("Approved: Invoices match the transfer.");
     await expect(actions.getByRole("button")).toHaveCount(0);
     await expect(actions).toContainText("No further actions");
     const stored = (await (await server.admin.get(`/v1/information_requests/${id}`)).json()) as { status: string };
@@ -260,7 +262,7 @@ test.describe("information requests", () => {
     await expect(actions.getByRole("button")).toHaveCount(0);
   });
 
-  test("rejecting needs a reason, refused under the field when empty; the history then says who decided and why", async ({
+  test("rejecting needs a reason code, refused under the field when missing, and a reason with Other; the timeline then says who decided and why", async ({
     page,
     server,
     employee,
@@ -271,19 +273,25 @@ test.describe("information requests", () => {
     const actions = page.getByRole("region", { name: "Actions" });
     await actions.getByRole("button", { name: "Reject" }).click();
     const dialog = page.getByRole("dialog");
-    const reason = dialog.getByLabel("Reason", { exact: true });
+    const code = dialog.getByLabel("Reason code");
     await dialog.getByRole("button", { name: "Yes, reject" }).click();
+    await expect(code).toHaveAttribute("aria-invalid", "true");
+    await expect(code).toHaveAccessibleDescription(/Choose why you reject it/);
+    await code.selectOption({ label: "Other" });
+    await dialog.getByRole("button", { name: "Yes, reject" }).click();
+    const reason = dialog.getByLabel("Reason", { exact: true });
     await expect(reason).toHaveAttribute("aria-invalid", "true");
-    await expect(reason).toHaveAccessibleDescription(/Say why you reject it/);
+    await expect(reason).toHaveAccessibleDescription(/with "Other", the reason is required/);
     await expect(page.getByTestId("request-status")).toHaveText("on review");
     await reason.fill("The customer sent no proof of the source of funds.");
     await snap(page, testInfo, "reject-with-reason");
     await dialog.getByRole("button", { name: "Yes, reject" }).click();
     await expect(page.getByTestId("request-status")).toHaveText("rejected");
-    const history = page.getByTestId("review-history");
-    await expect(history).toContainText(`Rejected by ${employee.name}`);
-    await expect(history).toContainText("The customer sent no proof of the source of funds.");
-    await expect(history).toContainText(`Review started by ${OWNER.name}`);
+    await expect(page.getByTestId("decision-reason-code")).toHaveText("Other");
+    const history = page.getByTestId("timeline");
+    await expect(history).toContainText(`${employee.name} rejected it`);
+    await expect(history).toContainText("Rejected — Other: The customer sent no proof of the source of funds.");
+    await expect(history).toContainText(`${OWNER.name} started the review`);
     await snap(page, testInfo, "review-history");
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -292,12 +300,18 @@ test.describe("information requests", () => {
 
   test.describe("as a viewer", () => {
     test.use({ role: "viewer" });
-    test("the request and its history are shown, but no actions", async ({ page, server }) => {
+    test("the request and its timeline are shown, but no actions, assignment, note box or upload", async ({
+      page,
+      server,
+    }) => {
       const id = await raise(server.admin, "endorsement");
       await page.goto(`/information-requests/${id}`);
       await expect(page.getByTestId("request-status")).toHaveText("requested");
-      await expect(page.getByTestId("review-history")).toContainText("Nobody has started reviewing it yet.");
+      await expect(page.getByTestId("timeline")).toContainText("raised the request");
       await expect(page.getByRole("region", { name: "Actions" })).toHaveCount(0);
+      await expect(page.getByRole("region", { name: "Assignment" })).toHaveCount(0);
+      await expect(page.getByLabel("Add a note")).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Attach file" })).toHaveCount(0);
       await expect(page.getByRole("button", { name: "Start review" })).toHaveCount(0);
     });
   });

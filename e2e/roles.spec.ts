@@ -108,11 +108,11 @@ test("an owner invites a compliance officer, who decides requests under four-eye
     await actions.getByRole("button", { name: "Start review" }).click();
     await officer.getByRole("dialog").getByRole("button", { name: "Yes, start review" }).click();
     await expect(officer.getByTestId("request-status")).toHaveText("on review");
-    await expect(actions).toContainText("a second reviewer must approve or reject it");
+    await expect(actions).toContainText("You started this review; a second reviewer must decide it");
     await expect(actions.getByRole("button")).toHaveText(["Expire"]);
     await snap(officer, testInfo, "3-four-eyes");
 
-    // ...while on a request the owner started reviewing, the officer is the second reviewer and rejects it, with a reason.
+    // ...while on a request the owner started reviewing, the officer is the second reviewer and rejects it, with a reason code and a reason.
     const ownersReview = await raise(owner.request, "endorsement");
     expect(
       (
@@ -122,12 +122,13 @@ test("an owner invites a compliance officer, who decides requests under four-eye
     await officer.goto(`/information-requests/${ownersReview}`);
     await actions.getByRole("button", { name: "Reject" }).click();
     const decide = officer.getByRole("dialog");
+    await decide.getByLabel("Reason code").selectOption({ label: "Other" });
     await decide.getByLabel("Reason", { exact: true }).fill("The endorsement letter is not signed by a director.");
     await decide.getByRole("button", { name: "Yes, reject" }).click();
     await expect(officer.getByTestId("request-status")).toHaveText("rejected");
-    const history = officer.getByTestId("review-history");
-    await expect(history).toContainText(`Review started by ${OWNER.name}`);
-    await expect(history).toContainText(`Rejected by ${OFFICER.name}`);
+    const history = officer.getByTestId("timeline");
+    await expect(history).toContainText(`${OWNER.name} started the review`);
+    await expect(history).toContainText(`${OFFICER.name} rejected it`);
     await expect(history).toContainText("The endorsement letter is not signed by a director.");
     await snap(officer, testInfo, "4-rejected-with-reason");
 
@@ -135,8 +136,8 @@ test("an owner invites a compliance officer, who decides requests under four-eye
     await owner.goto(`/information-requests/${theirs}`);
     await owner.getByRole("region", { name: "Actions" }).getByRole("button", { name: "Approve" }).click();
     await owner.getByRole("dialog").getByRole("button", { name: "Yes, approve" }).click();
-    await expect(owner.getByTestId("review-history")).toContainText(`Review started by ${OFFICER.name}`);
-    await expect(owner.getByTestId("review-history")).toContainText(`Approved by ${OWNER.name}`);
+    await expect(owner.getByTestId("timeline")).toContainText(`${OFFICER.name} started the review`);
+    await expect(owner.getByTestId("timeline")).toContainText(`${OWNER.name} approved it`);
 
     // Offboarding: the owner deactivates the officer, whose open page is signed out on its next click.
     await officer.goto("/information-requests");

@@ -1,7 +1,6 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { useMe } from "@/components/me";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
 import { reasonCodeLabels, priorityLabels } from "./case-labels";
@@ -26,9 +25,7 @@ export function CaseTimeline({
   query: ReturnType<typeof useTimeline>;
   people: People;
 }) {
-  const me = useMe();
-  const nameOf = (id: string | null) =>
-    id === null ? null : id === me.id ? `${me.name} (you)` : (people.nameOf(id) ?? "a former employee");
+  const nameOf = (id: string | null) => (id === null ? null : (people.nameOf(id) ?? "a former employee"));
   return (
     <DataState query={query} isEmpty={query.data?.length === 0} empty="Nothing has happened to this request yet.">
       <ol className={styles.timeline} data-testid="timeline">
