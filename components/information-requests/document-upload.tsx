@@ -58,14 +58,12 @@ export function DocumentUpload({ requestId }: { requestId: string }) {
         onDrop={drop}
         aria-busy={upload.isPending || undefined}
       >
-        <p id={`${id}-hint`} style={{ margin: 0 }}>
-          {upload.isPending ? "Uploading…" : "Drop a file here, or"}
-        </p>
+        <p style={{ margin: 0 }}>{upload.isPending ? "Uploading…" : "Drop a file here, or"}</p>
         <button
           type="button"
           onClick={() => input.current?.click()}
           disabled={upload.isPending}
-          aria-describedby={`${id}-hint ${id}-types`}
+          aria-describedby={`${id}-types`}
         >
           Attach file
         </button>

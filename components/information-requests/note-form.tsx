@@ -1,7 +1,7 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId } from "react";
+import { useId, useState } from "react";
 import type { z } from "zod";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -19,12 +19,20 @@ type Output = z.output<typeof noteInput>;
 /** Writes a note on the request (what was asked, and why); it joins the timeline once saved. Notes are never edited. */
 export function NoteForm({ requestId }: { requestId: string }) {
   const id = useId();
+  const [added, setAdded] = useState(false);
   const apiForm: ApiForm<Input, Output> = useApiForm<Input, unknown, Output>({
     resolver: zodResolver(noteInput),
     defaultValues: { body: "" },
     submit: (body) => api(addInformationRequestNoteEndpoint, { params: { id: requestId }, body }),
     invalidates: [queryKey(getCaseEndpoint, { params: { id: requestId } }), queryKey(listInformationRequestsEndpoint)],
-    onDone: () => apiForm.form.reset({ body: "" }),
+    beforeSubmit: () => {
+      setAdded(false);
+      return true;
+    },
+    onDone: () => {
+      apiForm.form.reset({ body: "" });
+      setAdded(true);
+    },
     fields: ["body"],
   });
   const { form, onSubmit, formError } = apiForm;
@@ -57,6 +65,11 @@ export function NoteForm({ requestId }: { requestId: string }) {
         )}
       </div>
       <ErrorMessage error={formError} />
+      {added && (
+        <p className="visually-hidden" role="status">
+          Note added to the timeline.
+        </p>
+      )}
       <div>
         <SubmitButton pending={form.formState.isSubmitting} pendingLabel="Adding…">
           Add note
