@@ -66,16 +66,16 @@ export const updateInformationRequestEndpoint = define("POST /v1/information_req
   response: caseSchema,
 });
 
-export const noteInput = z.object({
+export const createNoteInput = z.object({
   body: z.string().trim().min(1, "must not be empty").max(5000, "must be at most 5000 characters"),
 });
 const noteSchema = z.object({ id: z.string(), authorId: z.string(), body: z.string(), createdAt: z.iso.datetime() });
 
-export const addInformationRequestNoteEndpoint = define("POST /v1/information_requests/{id}/notes", {
+export const createInformationRequestNoteEndpoint = define("POST /v1/information_requests/{id}/notes", {
   summary: "Add a note",
   permission: "information_requests:write",
   params: informationRequestParams,
-  body: noteInput,
+  body: createNoteInput,
   response: noteSchema,
   status: 201,
 });
@@ -99,11 +99,11 @@ export const uploadInformationRequestDocumentEndpoint = define("POST /v1/informa
 });
 
 export const getInformationRequestDocumentContentEndpoint = define(
-  "GET /v1/information_requests/{id}/documents/{documentId}/content",
+  "GET /v1/information_requests/{id}/documents/{docId}/content",
   {
     summary: "Download a document",
     permission: "information_requests:read",
-    params: z.object({ id: z.string(), documentId: z.string() }),
+    params: z.object({ id: z.string(), docId: z.string() }),
   },
 );
 

@@ -8,7 +8,7 @@ import { queryKey } from "@/lib/client/query-keys";
 import type { ResponseOf } from "@/lib/contract/endpoint";
 import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
 import {
-  addInformationRequestNoteEndpoint,
+  createInformationRequestNoteEndpoint,
   decideInformationRequestEndpoint,
   getCaseEndpoint,
   getInformationRequestDocumentContentEndpoint,
@@ -85,7 +85,7 @@ export function useDecide(id: string) {
 export function useAddNote(id: string) {
   const refresh = useRefreshCase(id);
   return useMutation({
-    mutationFn: (body: { body: string }) => api(addInformationRequestNoteEndpoint, { params: { id }, body }),
+    mutationFn: (body: { body: string }) => api(createInformationRequestNoteEndpoint, { params: { id }, body }),
     onSuccess: refresh,
   });
 }
@@ -104,7 +104,7 @@ export function useUploadDocument(id: string) {
  */
 export function useDocumentBlob(id: string, documentId: string, enabled = true) {
   const accountId = useCurrentAccount();
-  const params = { id, documentId };
+  const params = { id, docId: documentId };
   return useQuery({
     queryKey: ["document-bytes", documentId, { account: accountId }],
     queryFn: () => fetchBlob(getInformationRequestDocumentContentEndpoint, { params, accountId }),

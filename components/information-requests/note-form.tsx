@@ -9,21 +9,21 @@ import { useApiForm, type ApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
 import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
-import { addInformationRequestNoteEndpoint, getCaseEndpoint, noteInput } from "./case-endpoints";
+import { createInformationRequestNoteEndpoint, getCaseEndpoint, createNoteInput } from "./case-endpoints";
 import styles from "./case.module.css";
 
 const NOTE_MAX_LENGTH = 5000;
-type Input = z.input<typeof noteInput>;
-type Output = z.output<typeof noteInput>;
+type Input = z.input<typeof createNoteInput>;
+type Output = z.output<typeof createNoteInput>;
 
 /** Writes a note on the request (what was asked, and why); it joins the timeline once saved. Notes are never edited. */
 export function NoteForm({ requestId }: { requestId: string }) {
   const id = useId();
   const [added, setAdded] = useState(false);
   const apiForm: ApiForm<Input, Output> = useApiForm<Input, unknown, Output>({
-    resolver: zodResolver(noteInput),
+    resolver: zodResolver(createNoteInput),
     defaultValues: { body: "" },
-    submit: (body) => api(addInformationRequestNoteEndpoint, { params: { id: requestId }, body }),
+    submit: (body) => api(createInformationRequestNoteEndpoint, { params: { id: requestId }, body }),
     invalidates: [queryKey(getCaseEndpoint, { params: { id: requestId } }), queryKey(listInformationRequestsEndpoint)],
     beforeSubmit: () => {
       setAdded(false);
