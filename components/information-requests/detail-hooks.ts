@@ -116,7 +116,7 @@ export function useDocumentBlob(id: string, documentId: string, enabled = true) 
 /** Saves a document under its own name: its bytes are read with the page's account, then handed to the browser. */
 export async function downloadDocument(id: string, document: { id: string; fileName: string }) {
   const blob = await fetchBlob(getInformationRequestDocumentContentEndpoint, {
-    params: { id, documentId: document.id },
+    params: { id, docId: document.id },
   });
   const url = URL.createObjectURL(blob);
   const link = window.document.createElement("a");
