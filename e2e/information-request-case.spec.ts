@@ -127,7 +127,7 @@ async function reviewerRejects(page: Page, server: Server, requestId: string) {
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Yes, reject" }).click();
   await expect(dialog.getByLabel("Reason code")).toHaveAccessibleDescription(/Choose why you reject it/);
-  await dialog.getByLabel("Reason code").selectOption({ label: "Other" });
+  await dialog.getByLabel("Reason code").selectOption("other");
   await dialog.getByRole("button", { name: "Yes, reject" }).click();
   await expect(dialog.getByLabel("Reason", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await dialog.getByLabel("Reason code").selectOption({ label: "Insufficient documents" });

@@ -277,7 +277,7 @@ test.describe("information requests", () => {
     await dialog.getByRole("button", { name: "Yes, reject" }).click();
     await expect(code).toHaveAttribute("aria-invalid", "true");
     await expect(code).toHaveAccessibleDescription(/Choose why you reject it/);
-    await code.selectOption({ label: "Other" });
+    await code.selectOption("other");
     await dialog.getByRole("button", { name: "Yes, reject" }).click();
     const reason = dialog.getByLabel("Reason", { exact: true });
     await expect(reason).toHaveAttribute("aria-invalid", "true");

@@ -122,7 +122,7 @@ test("an owner invites a compliance officer, who decides requests under four-eye
     await officer.goto(`/information-requests/${ownersReview}`);
     await actions.getByRole("button", { name: "Reject" }).click();
     const decide = officer.getByRole("dialog");
-    await decide.getByLabel("Reason code").selectOption({ label: "Other" });
+    await decide.getByLabel("Reason code").selectOption("other");
     await decide.getByLabel("Reason", { exact: true }).fill("The endorsement letter is not signed by a director.");
     await decide.getByRole("button", { name: "Yes, reject" }).click();
     await expect(officer.getByTestId("request-status")).toHaveText("rejected");
