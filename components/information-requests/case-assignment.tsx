@@ -15,15 +15,16 @@ type Change = { assigneeId?: string | null; priority?: InformationRequestPriorit
 
 /**
  * Who works on the request and how urgent it is: pick an assignee (or take it, or hand it back) and
- * a priority. Only for employees who may decide requests; everyone else reads both in the details.
+ * a priority, while it is open. Only for employees who may decide requests; everyone else reads both in the details.
  */
 export function CaseAssignment({ request, people }: { request: CaseDetail; people: People }) {
   const me = useMe();
   const can = useCan();
   const update = useUpdateCase(request.id);
   const [done, setDone] = useState<string | null>(null);
-  if (!can("information_requests:write")) return null;
+  // A decided request is no one's work any more: its assignee and priority stay as they were.
   const open = request.status === "requested" || request.status === "on_review";
+  if (!can("information_requests:write") || !open) return null;
   const change = (body: Change, message: string) => {
     setDone(null);
     update.mutate(body, { onSuccess: () => setDone(message) });
@@ -31,11 +32,6 @@ export function CaseAssignment({ request, people }: { request: CaseDetail; peopl
   const nameFor = (id: string | null) => (id === me.id ? "you" : id ? (people.nameOf(id) ?? "another employee") : "");
   return (
     <Section id="assignment-heading" title="Assignment">
-      {!open && (
-        <p className="muted" style={{ margin: 0 }}>
-          The request is decided; its assignee and priority stay as they were.
-        </p>
-      )}
       <div className="row">
         {request.assigneeId !== me.id && (
           <button
