@@ -10,9 +10,9 @@ import styles from "./case.module.css";
 function problemOf(error: unknown): string {
   if (!(error instanceof ApiRequestError))
     return "The upload did not reach the server. Check the connection and try again.";
-  const detail = error.details.file;
-  if (error.status === 413) return detail ?? `${error.message} Documents may be at most 10 MB.`;
-  if (error.status === 422) return detail ? `${error.message}: the file ${detail}.` : error.message;
+  if (error.status === 413) return `${error.message}: documents may be at most 10 MB.`;
+  // The API's per-field word says why ("must be a PDF, PNG or JPEG, recognised by its content ...").
+  if (error.status === 422 && error.details.file) return `The file ${error.details.file}.`;
   return error.message;
 }
 
