@@ -138,7 +138,7 @@ export const timelineEntrySchema = z.discriminatedUnion("type", [
   entry("sla_breached", {}),
 ]);
 
-export const getInformationRequestTimelineEndpoint = define("GET /v1/information_requests/{id}/timeline", {
+export const listInformationRequestTimelineEndpoint = define("GET /v1/information_requests/{id}/timeline", {
   summary: "A request's timeline",
   permission: "information_requests:read",
   params: informationRequestParams,

@@ -12,7 +12,7 @@ import {
   decideInformationRequestEndpoint,
   getCaseEndpoint,
   getInformationRequestDocumentContentEndpoint,
-  getInformationRequestTimelineEndpoint,
+  listInformationRequestTimelineEndpoint,
   updateInformationRequestEndpoint,
   uploadInformationRequestDocumentEndpoint,
   type InformationRequestPriority,
@@ -21,7 +21,7 @@ import {
 import type { InformationRequestStatus } from "@/lib/information-requests/schemas";
 
 export type CaseDetail = ResponseOf<typeof getCaseEndpoint>;
-export type TimelineEntry = ResponseOf<typeof getInformationRequestTimelineEndpoint>[number];
+export type TimelineEntry = ResponseOf<typeof listInformationRequestTimelineEndpoint>[number];
 export type CaseDocument = ResponseOf<typeof uploadInformationRequestDocumentEndpoint>;
 
 /** The largest document the API takes (CONTRACT.md: at most 10 MiB); the server decides, this only warns early. */
@@ -35,7 +35,7 @@ export function useCase(id: string) {
 
 /** The request's timeline, oldest first. */
 export function useTimeline(id: string) {
-  return useApiQuery(getInformationRequestTimelineEndpoint, { params: { id } });
+  return useApiQuery(listInformationRequestTimelineEndpoint, { params: { id } });
 }
 
 /**
