@@ -106,7 +106,7 @@ function AssignmentForm({
       <div className="form-grid">
         <Field
           label="Assignee"
-          hint={people.complete ? "Employees whose role may decide requests." : "Your role cannot list employees."}
+          hint={people.canList ? "Employees whose role may decide requests." : "Your role cannot list employees."}
         >
           {(control) => (
             <select {...control} value={assigneeId} onChange={(event) => setAssigneeId(event.target.value)}>

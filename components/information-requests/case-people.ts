@@ -34,9 +34,9 @@ export function useCasePeople(request: CaseDetail, timeline: readonly TimelineEn
       : [{ id: me.id, name: me.name }];
     return {
       eligible,
-      /** Whether the list holds every eligible employee (false: only the reader). */
-      complete: employees.data !== undefined,
+      /** Whether the reader's role may list employees (otherwise the list is only the reader). */
+      canList: can("employees:read"),
       nameOf: (id: string) => names.get(id) ?? null,
     };
-  }, [employees.data, me.id, me.name, request.reviewer, request.decidedBy, timeline]);
+  }, [can, employees.data, me.id, me.name, request.reviewer, request.decidedBy, timeline]);
 }
