@@ -16,7 +16,8 @@ export type Person = { id: string; name: string };
 export function useCasePeople(request: CaseDetail, timeline: readonly TimelineEntry[] | undefined) {
   const me = useMe();
   const can = useCan();
-  const employees = useEmployees({ enabled: can("employees:read") });
+  const canList = can("employees:read");
+  const employees = useEmployees({ enabled: canList });
   return useMemo(() => {
     const names = new Map<string, string>();
     for (const entry of timeline ?? [])
@@ -35,8 +36,8 @@ export function useCasePeople(request: CaseDetail, timeline: readonly TimelineEn
     return {
       eligible,
       /** Whether the reader's role may list employees (otherwise the list is only the reader). */
-      canList: can("employees:read"),
+      canList,
       nameOf: (id: string) => names.get(id) ?? null,
     };
-  }, [can, employees.data, me.id, me.name, request.reviewer, request.decidedBy, timeline]);
+  }, [canList, employees.data, me.id, me.name, request.reviewer, request.decidedBy, timeline]);
 }
