@@ -69,21 +69,21 @@ async function officerWorksTheCase(page: Page, server: Server, requestId: string
   await assignment.getByRole("button", { name: "Assign to me" }).click();
   await expect(assignment.getByRole("status")).toHaveText("Assigned to you.");
   await expect(page.getByTestId("request-assignee")).toHaveText(`${officer.name} (you)`);
-  await assignment.getByLabel("Priority").selectOption("high");
+  await assignment.getByLabel("Priority", { exact: true }).selectOption("high");
   await assignment.getByRole("button", { name: "Save assignment" }).click();
   await expect(page.getByTestId("request-priority")).toHaveText("High");
 
   // A note: empty is refused in place; what is written is kept as written.
   const timeline = page.getByRole("region", { name: "Timeline" });
   await timeline.getByRole("button", { name: "Add note" }).click();
-  await expect(timeline.getByLabel("Add a note")).toHaveAttribute("aria-invalid", "true");
-  await timeline.getByLabel("Add a note").fill(NOTE);
+  await expect(timeline.getByRole("textbox", { name: "Add a note" })).toHaveAttribute("aria-invalid", "true");
+  await timeline.getByRole("textbox", { name: "Add a note" }).fill(NOTE);
   await expect(timeline.getByText(`${NOTE.length} / 5,000`)).toBeVisible();
   await timeline.getByRole("button", { name: "Add note" }).click();
   await expect(timeline.getByTestId("timeline").locator("li[data-type=note_added]")).toContainText(
     "Customer says they follow by Friday.",
   );
-  await expect(timeline.getByLabel("Add a note")).toHaveValue("");
+  await expect(timeline.getByRole("textbox", { name: "Add a note" })).toHaveValue("");
 
   await attach(page, { name: "invoices.pdf", mimeType: "application/pdf", buffer: PDF });
   await expect(timeline.getByRole("status").filter({ hasText: "invoices.pdf is attached." })).toBeVisible();

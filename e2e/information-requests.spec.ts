@@ -310,7 +310,7 @@ test.describe("information requests", () => {
       await expect(page.getByTestId("timeline")).toContainText("raised the request");
       await expect(page.getByRole("region", { name: "Actions" })).toHaveCount(0);
       await expect(page.getByRole("region", { name: "Assignment" })).toHaveCount(0);
-      await expect(page.getByLabel("Add a note")).toHaveCount(0);
+      await expect(page.getByRole("textbox", { name: "Add a note" })).toHaveCount(0);
       await expect(page.getByRole("button", { name: "Attach file" })).toHaveCount(0);
       await expect(page.getByRole("button", { name: "Start review" })).toHaveCount(0);
     });

@@ -64,7 +64,8 @@ function CaseView({ request }: { request: CaseDetail }) {
             { term: "Priority", value: priorityLabels[request.priority], testId: "request-priority" },
             { term: "Due", value: <DueDate dueAt={request.dueAt} overdue={request.overdue} open={open} /> },
             { term: "Kind", value: kindLabels[request.kind] },
-            { term: "ID", value: <code>{request.id}</code> },
+            // A long id wraps rather than widen the page at a phone's width.
+            { term: "ID", value: <code style={{ overflowWrap: "anywhere" }}>{request.id}</code> },
             { term: "Created", value: <DateTime value={request.createdAt} /> },
             { term: "Updated", value: <DateTime value={request.updatedAt} /> },
           ]}
