@@ -66,47 +66,6 @@ export const updateInformationRequestEndpoint = define("POST /v1/information_req
   response: caseSchema,
 });
 
-export const createNoteInput = z.object({
-  body: z.string().trim().min(1, "must not be empty").max(5000, "must be at most 5000 characters"),
-});
-const noteSchema = z.object({ id: z.string(), authorId: z.string(), body: z.string(), createdAt: z.iso.datetime() });
-
-export const createInformationRequestNoteEndpoint = define("POST /v1/information_requests/{id}/notes", {
-  summary: "Add a note",
-  permission: "information_requests:write",
-  params: informationRequestParams,
-  body: createNoteInput,
-  response: noteSchema,
-  status: 201,
-});
-
-const documentSchema = z.object({
-  id: z.string(),
-  fileName: z.string(),
-  contentType: z.string(),
-  size: z.number(),
-  sha256: z.string(),
-  uploadedById: z.string(),
-  createdAt: z.iso.datetime(),
-});
-
-export const uploadInformationRequestDocumentEndpoint = define("POST /v1/information_requests/{id}/documents", {
-  summary: "Attach a document",
-  permission: "information_requests:write",
-  params: informationRequestParams,
-  response: documentSchema,
-  status: 201,
-});
-
-export const getInformationRequestDocumentContentEndpoint = define(
-  "GET /v1/information_requests/{id}/documents/{docId}/content",
-  {
-    summary: "Download a document",
-    permission: "information_requests:read",
-    params: z.object({ id: z.string(), docId: z.string() }),
-  },
-);
-
 const actor = z.object({
   type: z.enum(["employee", "api_key", "system"]),
   id: z.string().nullable(),

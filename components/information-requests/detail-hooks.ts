@@ -1,33 +1,28 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, fetchBlob, upload } from "@/lib/client/api";
+import { api, fetchBlob } from "@/lib/client/api";
 import { currentAccountId, useCurrentAccount } from "@/lib/client/current-account";
 import { useApiQuery, useInvalidate } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
 import type { ResponseOf } from "@/lib/contract/endpoint";
 import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
 import {
-  createInformationRequestNoteEndpoint,
   decideInformationRequestEndpoint,
   getCaseEndpoint,
-  getInformationRequestDocumentContentEndpoint,
   listInformationRequestTimelineEndpoint,
   updateInformationRequestEndpoint,
-  uploadInformationRequestDocumentEndpoint,
   type InformationRequestPriority,
   type InformationRequestReasonCode,
 } from "./case-endpoints";
+import {
+  getInformationRequestDocumentContentEndpoint,
+  uploadInformationRequestDocumentEndpoint,
+} from "@/lib/information-requests/evidence-endpoints";
 import type { InformationRequestStatus } from "@/lib/information-requests/schemas";
 
 export type CaseDetail = ResponseOf<typeof getCaseEndpoint>;
 export type TimelineEntry = ResponseOf<typeof listInformationRequestTimelineEndpoint>[number];
-export type CaseDocument = ResponseOf<typeof uploadInformationRequestDocumentEndpoint>;
-
-/** The largest document the API takes (CONTRACT.md: at most 10 MiB); the server decides, this only warns early. */
-export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
-/** The types the API recognises (by content); the file picker offers these. */
-export const DOCUMENT_TYPES = ["application/pdf", "image/png", "image/jpeg"] as const;
 
 export function useCase(id: string) {
   return useApiQuery(getCaseEndpoint, { params: { id } });
@@ -82,18 +77,10 @@ export function useDecide(id: string) {
   });
 }
 
-export function useAddNote(id: string) {
-  const refresh = useRefreshCase(id);
-  return useMutation({
-    mutationFn: (body: { body: string }) => api(createInformationRequestNoteEndpoint, { params: { id }, body }),
-    onSuccess: refresh,
-  });
-}
-
 export function useUploadDocument(id: string) {
   const refresh = useRefreshCase(id);
   return useMutation({
-    mutationFn: (file: File) => upload(uploadInformationRequestDocumentEndpoint, { params: { id }, file }),
+    mutationFn: (file: File) => api(uploadInformationRequestDocumentEndpoint, { params: { id }, body: { file } }),
     onSuccess: refresh,
   });
 }

@@ -3,7 +3,8 @@
 import { useId, useRef, useState, type DragEvent } from "react";
 import { ApiRequestError } from "@/lib/client/api";
 import { formatBytes } from "@/lib/client/format";
-import { DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, useUploadDocument } from "./detail-hooks";
+import { DOCUMENT_MAX_BYTES, documentContentTypes } from "@/lib/information-requests/evidence-schemas";
+import { useUploadDocument } from "./detail-hooks";
 import styles from "./case.module.css";
 
 /** What went wrong, in a sentence: the server's own word on a refused file (413, 422), ours before sending. */
@@ -32,7 +33,7 @@ export function DocumentUpload({ requestId }: { requestId: string }) {
   const send = (file: File | undefined) => {
     if (!file) return;
     setDone(null);
-    if (file.size > MAX_DOCUMENT_BYTES)
+    if (file.size > DOCUMENT_MAX_BYTES)
       return setProblem(`${file.name} is ${formatBytes(file.size)}: documents may be at most 10 MB.`);
     setProblem(null);
     upload.mutate(file, {
@@ -73,7 +74,7 @@ export function DocumentUpload({ requestId }: { requestId: string }) {
         <input
           ref={input}
           type="file"
-          accept={DOCUMENT_TYPES.join(",")}
+          accept={documentContentTypes.join(",")}
           hidden
           aria-label="Attach file"
           onChange={(event) => {

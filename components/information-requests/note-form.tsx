@@ -9,10 +9,11 @@ import { useApiForm, type ApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
 import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
-import { createInformationRequestNoteEndpoint, getCaseEndpoint, createNoteInput } from "./case-endpoints";
+import { createInformationRequestNoteEndpoint } from "@/lib/information-requests/evidence-endpoints";
+import { createNoteInput, NOTE_MAX_LENGTH } from "@/lib/information-requests/evidence-schemas";
+import { getCaseEndpoint } from "./case-endpoints";
 import styles from "./case.module.css";
 
-const NOTE_MAX_LENGTH = 5000;
 type Input = z.input<typeof createNoteInput>;
 type Output = z.output<typeof createNoteInput>;
 

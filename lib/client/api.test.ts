@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { issueApiKeyEndpoint, listApiKeysEndpoint, revokeApiKeyEndpoint } from "@/lib/api-keys/endpoints";
-import { api, ApiRequestError, fetchBlob, upload } from "@/lib/client/api";
+import { api, ApiRequestError, fetchBlob } from "@/lib/client/api";
 import { endpointGroup } from "@/lib/contract/endpoint";
 import { queryKey } from "@/lib/client/query-keys";
 import { listWebhookDeliveriesEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
@@ -123,33 +123,9 @@ describe("queryKey", () => {
   });
 });
 
-describe("upload(endpoint, { file }) and fetchBlob(endpoint)", () => {
+describe("fetchBlob(endpoint)", () => {
   const define = endpointGroup({ tag: "Test", auth: "session" });
-  const attach = define("POST /v1/things/{id}/documents", { summary: "attach", permission: null });
   const content = define("GET /v1/things/{id}/documents/{documentId}/content", { summary: "bytes", permission: null });
-
-  it("sends the file as the one multipart part, with the account and no JSON content type", async () => {
-    const sent = answer(201, { id: "doc_1" });
-    const file = new File([new Uint8Array([37, 80, 68, 70])], "proof.pdf", { type: "application/pdf" });
-    expect(await upload(attach, { params: { id: "t_1" }, file, accountId: "acct_2" })).toEqual({ id: "doc_1" });
-    const { url, init } = only(sent);
-    expect(url).toBe("/v1/things/t_1/documents");
-    expect(init.method).toBe("POST");
-    expect(init.credentials).toBe("same-origin");
-    expect(init.headers).toEqual({ accept: "application/json", "Service-Account-Id": "acct_2" });
-    const form = init.body as FormData;
-    const part = form.get("file") as File;
-    expect(part.name).toBe("proof.pdf");
-    expect(part.size).toBe(4);
-  });
-
-  it("turns a refusal (413, 422) into an ApiRequestError with the server's message", async () => {
-    answer(413, { error_code: "err_payload_too_large", message: "The document is larger than 10 MiB" });
-    const file = new File(["x"], "big.pdf");
-    const refusal = await upload(attach, { params: { id: "t_1" }, file, accountId: null }).catch((error) => error);
-    expect(refusal).toBeInstanceOf(ApiRequestError);
-    expect(refusal).toMatchObject({ status: 413, message: "The document is larger than 10 MiB" });
-  });
 
   it("reads bytes as a blob with the account, and a refusal as an error", async () => {
     const sent: Sent[] = [];

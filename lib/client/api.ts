@@ -162,22 +162,6 @@ function accountHeaders(accountId: string | null | undefined, accept: string): R
 }
 
 /**
- * Sends one file as `multipart/form-data` (a single part named `field`); same credentials, account
- * and error handling as api().
- */
-export async function upload<E extends Endpoint>(
-  definition: E,
-  {
-    params,
-    file,
-    field = "file",
-    accountId,
-  }: Pick<SendOptions, "params" | "accountId"> & { file: File; field?: string },
-): Promise<ResponseOf<E>> {
-  return (await send(definition, { params, accountId, body: { [field]: file } })) as ResponseOf<E>;
-}
-
-/**
  * The bytes a GET route answers with (a document's content), for a preview or a download: an <img>
  * or a plain link could not send Service-Account-Id, so a page acting for another account reads them
  * this way. A refusal is read as send() reads it.
