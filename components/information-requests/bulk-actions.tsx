@@ -10,15 +10,8 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { informationRequestReasonCodes, REASON_MAX_LENGTH } from "@/lib/information-requests/schemas";
 import { DECIDED_STATUSES } from "@/lib/client/request-queue";
-import {
-  reasonCodeLabels,
-  refusalText,
-  statusLabels,
-  transitionLabels,
-  useAssignees,
-  useBulkAction,
-  type BulkBody,
-} from "./hooks";
+import { refusalText, useAssignees, useBulkAction, type BulkBody } from "./hooks";
+import { reasonCodeLabels, statusLabels, transitionLabels } from "./labels";
 
 /** What one bulk action did to each request it named, for the results panel. */
 export type BulkOutcome = { action: string; results: { id: string; ok: boolean; error?: unknown }[] };

@@ -5,13 +5,17 @@ import { useCan, useMe } from "@/components/me";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Section } from "@/components/ui/details-list";
 import { Field } from "@/components/ui/field";
-import { informationRequestPriorities, type InformationRequestPriority } from "./case-endpoints";
-import { priorityLabels } from "./case-labels";
+import {
+  informationRequestPriorities,
+  type InformationRequestPriority,
+  type UpdateInformationRequestInput,
+} from "@/lib/information-requests/schemas";
+import { priorityLabels } from "./labels";
 import type { useCasePeople } from "./case-people";
 import { useUpdateCase, type CaseDetail } from "./detail-hooks";
 
 type People = ReturnType<typeof useCasePeople>;
-type Change = { assigneeId?: string | null; priority?: InformationRequestPriority };
+type Change = UpdateInformationRequestInput;
 
 /**
  * Who works on the request and how urgent it is: pick an assignee (or take it, or hand it back) and

@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import { DataState } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
-import { reasonCodeLabels, priorityLabels } from "./case-labels";
+import { reasonCodeLabels, priorityLabels } from "./labels";
 import type { useCasePeople } from "./case-people";
 import { DocumentEvidence } from "./document-evidence";
 import type { TimelineEntry, useTimeline } from "./detail-hooks";

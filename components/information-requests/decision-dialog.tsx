@@ -6,14 +6,14 @@ import { ErrorMessage } from "@/components/ui/data-state";
 import { Dialog } from "@/components/ui/dialog";
 import { ApiRequestError } from "@/lib/client/api";
 import {
+  informationRequestReasonCodes,
   REASON_MAX_LENGTH,
   statusesNeedingReason,
+  type InformationRequestReasonCode,
   type InformationRequestStatus,
 } from "@/lib/information-requests/schemas";
-import { informationRequestReasonCodes, type InformationRequestReasonCode } from "./case-endpoints";
-import { reasonCodeLabels } from "./case-labels";
 import type { CaseDetail, useDecide } from "./detail-hooks";
-import { transitionLabels } from "./hooks";
+import { reasonCodeLabels, transitionLabels } from "./labels";
 
 const consequences: Partial<Record<InformationRequestStatus, string>> = {
   on_review: "It moves from requested to on review, so others can see someone is working on it.",

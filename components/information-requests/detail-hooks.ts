@@ -6,26 +6,27 @@ import { currentAccountId, useCurrentAccount } from "@/lib/client/current-accoun
 import { useApiQuery, useInvalidate } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
 import type { ResponseOf } from "@/lib/contract/endpoint";
-import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
 import {
-  decideInformationRequestEndpoint,
-  getCaseEndpoint,
+  getInformationRequestEndpoint,
+  listInformationRequestsEndpoint,
   listInformationRequestTimelineEndpoint,
   updateInformationRequestEndpoint,
-  type InformationRequestPriority,
-  type InformationRequestReasonCode,
-} from "./case-endpoints";
+  updateInformationRequestStatusEndpoint,
+} from "@/lib/information-requests/endpoints";
 import {
   getInformationRequestDocumentContentEndpoint,
   uploadInformationRequestDocumentEndpoint,
 } from "@/lib/information-requests/evidence-endpoints";
-import type { InformationRequestStatus } from "@/lib/information-requests/schemas";
+import type {
+  UpdateInformationRequestInput,
+  UpdateInformationRequestStatusInput,
+} from "@/lib/information-requests/schemas";
 
-export type CaseDetail = ResponseOf<typeof getCaseEndpoint>;
+export type CaseDetail = ResponseOf<typeof getInformationRequestEndpoint>;
 export type TimelineEntry = ResponseOf<typeof listInformationRequestTimelineEndpoint>[number];
 
 export function useCase(id: string) {
-  return useApiQuery(getCaseEndpoint, { params: { id } });
+  return useApiQuery(getInformationRequestEndpoint, { params: { id } });
 }
 
 /** The request's timeline, oldest first. */
@@ -39,7 +40,7 @@ export function useTimeline(id: string) {
  */
 function useRefreshCase(id: string) {
   const invalidate = useInvalidate();
-  return () => Promise.all([invalidate(getCaseEndpoint, { id }), invalidate(listInformationRequestsEndpoint)]);
+  return () => Promise.all([invalidate(getInformationRequestEndpoint, { id }), invalidate(listInformationRequestsEndpoint)]);
 }
 
 /** Puts a changed request in the cache at once (the refresh follows). */
@@ -47,7 +48,7 @@ function useSetCase(id: string) {
   const queryClient = useQueryClient();
   return (changed: Partial<CaseDetail>) =>
     queryClient.setQueryData<CaseDetail>(
-      queryKey(getCaseEndpoint, { params: { id }, accountId: currentAccountId() }),
+      queryKey(getInformationRequestEndpoint, { params: { id }, accountId: currentAccountId() }),
       (old) => (old ? { ...old, ...changed } : old),
     );
 }
@@ -57,21 +58,21 @@ export function useUpdateCase(id: string) {
   const setCase = useSetCase(id);
   const refresh = useRefreshCase(id);
   return useMutation({
-    mutationFn: (body: { assigneeId?: string | null; priority?: InformationRequestPriority }) =>
+    mutationFn: (body: UpdateInformationRequestInput) =>
       api(updateInformationRequestEndpoint, { params: { id }, body }),
     onSuccess: (changed) => setCase(changed),
     onSettled: refresh,
   });
 }
 
-export type Decision = { status: InformationRequestStatus; reasonCode?: InformationRequestReasonCode; reason?: string };
+export type Decision = UpdateInformationRequestStatusInput;
 
 /** POST /v1/information_requests/{id}/status; whatever the answer (a 409 means the page was stale), all is read again. */
 export function useDecide(id: string) {
   const setCase = useSetCase(id);
   const refresh = useRefreshCase(id);
   return useMutation({
-    mutationFn: (body: Decision) => api(decideInformationRequestEndpoint, { params: { id }, body }),
+    mutationFn: (body: Decision) => api(updateInformationRequestStatusEndpoint, { params: { id }, body }),
     onSuccess: (moved) => setCase(moved),
     onSettled: refresh,
   });

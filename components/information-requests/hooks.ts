@@ -14,8 +14,6 @@ import {
   updateInformationRequestStatusEndpoint,
 } from "@/lib/information-requests/endpoints";
 import type {
-  InformationRequestKind,
-  InformationRequestPriority,
   InformationRequestReasonCode,
   InformationRequestStatus,
   UpdateInformationRequestStatusInput,
@@ -29,47 +27,6 @@ import { queryString, type QueryValue } from "@/lib/client/api";
 export type InformationRequest = ResponseOf<typeof updateInformationRequestStatusEndpoint>;
 export type InformationRequestDetail = ResponseOf<typeof getInformationRequestEndpoint>;
 export type Transfer = ResponseOf<typeof getTransferEndpoint>;
-
-export const kindLabels: Record<InformationRequestKind, string> = {
-  due_diligence: "Due diligence",
-  endorsement: "Endorsement",
-};
-
-/** Each status as the status filter names it. */
-export const statusLabels: Record<InformationRequestStatus, string> = {
-  requested: "Requested",
-  on_review: "On review",
-  approved: "Approved",
-  rejected: "Rejected",
-  expired: "Expired",
-};
-
-export const priorityLabels: Record<InformationRequestPriority, string> = {
-  low: "Low",
-  normal: "Normal",
-  high: "High",
-  urgent: "Urgent",
-};
-
-/** Each reason code as the decision pickers name it. */
-export const reasonCodeLabels: Record<InformationRequestReasonCode, string> = {
-  insufficient_documents: "Insufficient documents",
-  source_of_funds_unverified: "Source of funds unverified",
-  identity_mismatch: "Identity mismatch",
-  sanctions_match: "Sanctions match",
-  adverse_media: "Adverse media",
-  no_response: "No response",
-  other: "Other (explain)",
-};
-
-/** The verb on each transition's button, by the status it moves to. */
-export const transitionLabels: Record<InformationRequestStatus, string> = {
-  requested: "Reopen",
-  on_review: "Start review",
-  approved: "Approve",
-  rejected: "Reject",
-  expired: "Expire",
-};
 
 export function useInformationRequest(id: string) {
   return useApiQuery(getInformationRequestEndpoint, { params: { id } });

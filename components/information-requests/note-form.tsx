@@ -8,10 +8,9 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { useApiForm, type ApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { queryKey } from "@/lib/client/query-keys";
-import { listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
+import { getInformationRequestEndpoint, listInformationRequestsEndpoint } from "@/lib/information-requests/endpoints";
 import { createInformationRequestNoteEndpoint } from "@/lib/information-requests/evidence-endpoints";
 import { createNoteInput, NOTE_MAX_LENGTH } from "@/lib/information-requests/evidence-schemas";
-import { getCaseEndpoint } from "./case-endpoints";
 import styles from "./case.module.css";
 
 type Input = z.input<typeof createNoteInput>;
@@ -25,7 +24,7 @@ export function NoteForm({ requestId }: { requestId: string }) {
     resolver: zodResolver(createNoteInput),
     defaultValues: { body: "" },
     submit: (body) => api(createInformationRequestNoteEndpoint, { params: { id: requestId }, body }),
-    invalidates: [queryKey(getCaseEndpoint, { params: { id: requestId } }), queryKey(listInformationRequestsEndpoint)],
+    invalidates: [queryKey(getInformationRequestEndpoint, { params: { id: requestId } }), queryKey(listInformationRequestsEndpoint)],
     beforeSubmit: () => {
       setAdded(false);
       return true;

@@ -6,7 +6,8 @@ import { DateTime, StatusBadge } from "@/components/ui/format";
 import { ListTable, type Column } from "@/components/ui/list-table";
 import { shortId } from "@/lib/client/format";
 import { dueStateOf, formatAge, type QueueSort } from "@/lib/client/request-queue";
-import { kindLabels, priorityLabels, type InformationRequest } from "./hooks";
+import type { InformationRequest } from "./hooks";
+import { kindLabels, priorityLabels } from "./labels";
 
 /** Rows picked for a bulk action, by id. */
 export type Selection = { selected: ReadonlySet<string>; toggle: (id: string, on: boolean) => void };

@@ -7,7 +7,7 @@ import { ApiRequestError } from "@/lib/client/api";
 import { informationRequestTransitions, type InformationRequestStatus } from "@/lib/information-requests/schemas";
 import { DecisionDialog } from "./decision-dialog";
 import { useDecide, type CaseDetail } from "./detail-hooks";
-import { transitionLabels } from "./hooks";
+import { transitionLabels } from "./labels";
 
 /**
  * The transitions the state machine allows from the request's current status, each behind a

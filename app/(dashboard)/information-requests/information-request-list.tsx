@@ -9,13 +9,12 @@ import { BulkBar, BulkResults, type BulkOutcome } from "@/components/information
 import { ExportButton } from "@/components/information-requests/export-button";
 import { FindRequest } from "@/components/information-requests/find-request";
 import {
-  kindLabels,
-  priorityLabels,
   useAssignees,
   useRequestQueue,
   useTransfer,
   useTransferRequests,
 } from "@/components/information-requests/hooks";
+import { kindLabels, priorityLabels } from "@/components/information-requests/labels";
 import { QueueTabs } from "@/components/information-requests/queue-tabs";
 import { RequestsTable } from "@/components/information-requests/requests-table";
 import { TransferDetails } from "@/components/information-requests/transfer-details";

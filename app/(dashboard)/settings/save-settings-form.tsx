@@ -6,7 +6,7 @@ import { StepUpForm } from "@/components/step-up-form";
 import { useApiForm } from "@/components/use-api-form";
 import { api } from "@/lib/client/api";
 import { totpConfirmInput } from "@/lib/employees/schemas";
-import { kindLabels } from "@/components/information-requests/hooks";
+import { kindLabels } from "@/components/information-requests/labels";
 import { updateSettingsEndpoint } from "@/lib/settings/endpoints";
 import { informationRequestKinds } from "@/lib/information-requests/schemas";
 import { SETTINGS, type PlatformSettings } from "./platform-settings";

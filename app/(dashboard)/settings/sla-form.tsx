@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { kindLabels } from "@/components/information-requests/hooks";
+import { kindLabels } from "@/components/information-requests/labels";
 import { slaHoursSchema } from "@/lib/settings/schemas";
 import { DialogFor } from "@/components/step-up-form";
 import { Field } from "@/components/ui/field";

@@ -2,9 +2,9 @@
 
 import Link from "@/components/ui/link";
 import { useCan, useMe } from "@/components/me";
-import { kindLabels, useTransfer } from "@/components/information-requests/hooks";
+import { useTransfer } from "@/components/information-requests/hooks";
 import { CaseAssignment } from "@/components/information-requests/case-assignment";
-import { priorityLabels, reasonCodeLabels } from "@/components/information-requests/case-labels";
+import { kindLabels, priorityLabels, reasonCodeLabels } from "@/components/information-requests/labels";
 import { useCasePeople } from "@/components/information-requests/case-people";
 import { CaseTimeline } from "@/components/information-requests/case-timeline";
 import { useCase, useTimeline, type CaseDetail } from "@/components/information-requests/detail-hooks";
