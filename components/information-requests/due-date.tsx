@@ -2,24 +2,28 @@
 
 import { DateTime } from "@/components/ui/format";
 import { useHydrated } from "@/components/use-hydrated";
+import { dueStateOf } from "@/lib/client/request-queue";
+import type { InformationRequestStatus } from "@/lib/information-requests/schemas";
 
-const isSameLocalDay = (a: Date, b: Date) =>
-  a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+type Due = { dueAt: string | null; overdue: boolean; status: InformationRequestStatus };
 
 /**
- * When a request is due, and whether that is now a problem: "Overdue" in red, "Due today" in amber,
- * each said in words beside the date, never by colour alone. A decided request is no longer due.
+ * When a request is due, and whether that is now a problem, in the queue and on the request's page
+ * alike: "Overdue" in red, "Due today" in amber, each said in words beside the date, never by colour
+ * alone. A decided request is no longer due: its date is muted.
  */
-export function DueDate({ dueAt, overdue, open }: { dueAt: string | null; overdue: boolean; open: boolean }) {
+export function DueDate({ request }: { request: Due }) {
   const hydrated = useHydrated();
-  if (!dueAt) return <span className="muted">No deadline</span>;
-  // "Today" is the reader's day, known only once React runs in the browser.
-  const dueToday = open && !overdue && hydrated && isSameLocalDay(new Date(dueAt), new Date());
+  const state = dueStateOf(request);
+  if (state === "none" || !request.dueAt) return <span className="muted">No SLA</span>;
   return (
-    <span className="row" style={{ gap: "0.4rem" }} data-testid="due-date">
-      <DateTime value={dueAt} />
-      {open && overdue && <span className="badge danger">Overdue</span>}
-      {dueToday && <span className="badge warn">Due today</span>}
+    <span className="due" data-testid="due-date">
+      {state === "overdue" && <span className="badge danger">Overdue</span>}
+      {/* "Today" is the reader's day, known only once React runs in the browser. */}
+      {state === "today" && hydrated && <span className="badge warn">Due today</span>}
+      <span className={state === "closed" ? "muted" : undefined}>
+        <DateTime value={request.dueAt} />
+      </span>
     </span>
   );
 }

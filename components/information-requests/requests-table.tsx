@@ -2,10 +2,11 @@
 
 import Link from "@/components/ui/link";
 import { useMe } from "@/components/me";
-import { DateTime, StatusBadge } from "@/components/ui/format";
+import { StatusBadge } from "@/components/ui/format";
 import { ListTable, type Column } from "@/components/ui/list-table";
 import { shortId } from "@/lib/client/format";
-import { dueStateOf, formatAge, type QueueSort } from "@/lib/client/request-queue";
+import { formatAge, type QueueSort } from "@/lib/client/request-queue";
+import { DueDate } from "./due-date";
 import type { InformationRequest } from "./hooks";
 import { kindLabels, priorityLabels } from "./labels";
 
@@ -87,7 +88,7 @@ export function RequestsTable({
       header: "Due",
       testId: "due",
       heading: sort ? <SortHeading sort={sort} /> : "Due",
-      cell: (request) => <Due request={request} />,
+      cell: (request) => <DueDate request={request} />,
     },
   ];
   return (
@@ -121,21 +122,6 @@ const priorityTone = { low: "", normal: "", high: "warn", urgent: "danger" } as 
 
 function PriorityBadge({ priority }: { priority: InformationRequest["priority"] }) {
   return <span className={`badge ${priorityTone[priority]}`}>{priorityLabels[priority]}</span>;
-}
-
-/** The deadline, in words as well as colour: "Overdue" in red, "Due today" in amber. */
-function Due({ request }: { request: InformationRequest }) {
-  const state = dueStateOf(request);
-  if (state === "none") return <span className="muted">No SLA</span>;
-  return (
-    <span className="due">
-      {state === "overdue" && <span className="badge danger">Overdue</span>}
-      {state === "today" && <span className="badge warn">Due today</span>}
-      <span className={state === "closed" ? "muted" : undefined}>
-        <DateTime value={request.dueAt} />
-      </span>
-    </span>
-  );
 }
 
 /**

@@ -44,7 +44,6 @@ function CaseView({ request }: { request: CaseDetail }) {
       ? `${me.name} (you)`
       : (people.nameOf(request.assigneeId) ?? "Another employee")
     : null;
-  const open = request.status === "requested" || request.status === "on_review";
   return (
     <>
       <Section id="details-heading" title="Details" className="card">
@@ -62,7 +61,7 @@ function CaseView({ request }: { request: CaseDetail }) {
               testId: "request-assignee",
             },
             { term: "Priority", value: priorityLabels[request.priority], testId: "request-priority" },
-            { term: "Due", value: <DueDate dueAt={request.dueAt} overdue={request.overdue} open={open} /> },
+            { term: "Due", value: <DueDate request={request} /> },
             { term: "Kind", value: kindLabels[request.kind] },
             // A long id wraps rather than widen the page at a phone's width.
             { term: "ID", value: <code style={{ overflowWrap: "anywhere" }}>{request.id}</code> },
