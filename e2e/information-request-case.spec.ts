@@ -1,9 +1,10 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { EMPLOYEE_PASSWORD, enrolTotp, expect, OWNER, setRole, snap, startServer, test, type Server } from "./fixtures";
 
-// Issue 27's journey, on a server of its own (it turns four-eyes approval on): an officer takes an
-// unassigned request, writes a note, attaches a PDF (and an image), starts the review; a second
-// reviewer rejects it with a reason code; the timeline shows it all, in order, with who and when.
+// Issue 27's journey, on a server of its own (it turns four-eyes approval on): an officer opens the
+// queue's "Unassigned" view, opens the request from it and takes it, writes a note, attaches a PDF
+// (and an image), starts the review; a second reviewer rejects it with a reason code; the timeline
+// shows it all, in order, with who and when.
 
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
 // A 1×1 PNG.
@@ -59,9 +60,21 @@ async function signedInOfficer(server: Server, inviterSecret: string, page: Page
   return { id, name };
 }
 
+/** The officer finds the request in the queue's "Unassigned" view and opens it. */
+async function openFromUnassigned(page: Page, server: Server, requestId: string) {
+  await page.goto(`${server.baseURL}/information-requests`);
+  await page.getByRole("navigation", { name: "Queue views" }).getByRole("link", { name: "Unassigned" }).click();
+  await expect(page).toHaveURL(/\?view=unassigned$/);
+  const link = page.getByRole("link", { name: requestId, exact: true });
+  const row = page.getByTestId("information-request-row").filter({ has: link });
+  await expect(row.getByTestId("assignee")).toHaveText("Unassigned");
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/information-requests/${requestId}(\\?|$)`));
+}
+
 /** The officer's part: take the request, write a note, attach evidence, start the review. */
 async function officerWorksTheCase(page: Page, server: Server, requestId: string, { officer }: People) {
-  await page.goto(`${server.baseURL}/information-requests/${requestId}`);
+  await openFromUnassigned(page, server, requestId);
   await expect(page.getByRole("heading", { name: "Due diligence request", level: 1 })).toBeVisible();
   await expect(page.getByTestId("request-assignee")).toHaveText("Unassigned");
 
