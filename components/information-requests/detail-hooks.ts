@@ -40,7 +40,8 @@ export function useTimeline(id: string) {
  */
 function useRefreshCase(id: string) {
   const invalidate = useInvalidate();
-  return () => Promise.all([invalidate(getInformationRequestEndpoint, { id }), invalidate(listInformationRequestsEndpoint)]);
+  return () =>
+    Promise.all([invalidate(getInformationRequestEndpoint, { id }), invalidate(listInformationRequestsEndpoint)]);
 }
 
 /** Puts a changed request in the cache at once (the refresh follows). */

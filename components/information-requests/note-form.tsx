@@ -24,7 +24,10 @@ export function NoteForm({ requestId }: { requestId: string }) {
     resolver: zodResolver(createNoteInput),
     defaultValues: { body: "" },
     submit: (body) => api(createInformationRequestNoteEndpoint, { params: { id: requestId }, body }),
-    invalidates: [queryKey(getInformationRequestEndpoint, { params: { id: requestId } }), queryKey(listInformationRequestsEndpoint)],
+    invalidates: [
+      queryKey(getInformationRequestEndpoint, { params: { id: requestId } }),
+      queryKey(listInformationRequestsEndpoint),
+    ],
     beforeSubmit: () => {
       setAdded(false);
       return true;
