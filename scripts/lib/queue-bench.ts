@@ -160,25 +160,24 @@ export type QueueFigure = { name: string; cpuMsPerRequest: number; p50: number; 
 export async function measurePaths({
   baseURL,
   pid,
-  headers,
   paths,
   rounds,
   seconds,
 }: {
   baseURL: string;
   pid: number;
-  headers: Record<string, string>;
-  paths: Record<string, string>;
+  /** Each path with the headers it is sent with (the account it acts for). */
+  paths: Record<string, { path: string; headers: Record<string, string> }>;
   rounds: number;
   seconds: number;
 }): Promise<Record<string, QueueFigure>> {
   const totals = Object.fromEntries(
     Object.keys(paths).map((name) => [name, { ms: 0, requests: 0, non2xx: 0, p50: [] as number[] }]),
   );
-  for (const path of Object.values(paths))
+  for (const { path, headers } of Object.values(paths))
     await autocannon({ url: `${baseURL}${path}`, headers, connections: 4, amount: 1500 });
   for (let round = 0; round < rounds; round++) {
-    for (const [name, path] of Object.entries(paths)) {
+    for (const [name, { path, headers }] of Object.entries(paths)) {
       const before = cpuMs(pid);
       const result = await autocannon({ url: `${baseURL}${path}`, headers, connections: 4, duration: seconds });
       const total = totals[name]!;
