@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, snap, test } from "./fixtures";
 
 const run = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
@@ -101,6 +102,29 @@ test.describe("audit log", () => {
     await page.getByRole("button", { name: "Apply filters" }).click();
     await expect(page.getByText("must not be after endDate")).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`startDate=${today}&endDate=${today}$`));
+  });
+
+  test("Export CSV downloads the log with its filters", async ({ page, baseURL }) => {
+    const created = await page.request.post("/v1/delegated_users", {
+      headers: { origin: baseURL! },
+      data: { externalId: `exported-${run()}` },
+    });
+    expect(created.status()).toBe(201);
+    const user = (await created.json()) as { id: string };
+    await page.goto("/audit-log?action=delegated_user.create");
+    await expect(page.getByTestId("audit-event-row").first()).toBeVisible();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    const [header, ...lines] = readFileSync(await download.path(), "utf8")
+      .trim()
+      .split("\r\n");
+    expect(header).toMatch(/(^|,)action(,|$)/);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((line) => line.includes("delegated_user.create"))).toBe(true);
+    expect(lines.some((line) => line.includes(user.id))).toBe(true);
   });
 
   test("an unknown action is an empty state; a malformed date in the URL is refused next to its field", async ({

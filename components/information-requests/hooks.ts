@@ -1,10 +1,10 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "@/lib/client/api";
+import { api, type QueryValue } from "@/lib/client/api";
+import { currentAccountId } from "@/lib/client/current-account";
 import { useApiQuery, useCursorList, useInvalidate } from "@/lib/client/queries";
 import { queryKey } from "@/lib/client/query-keys";
-import { currentAccountId } from "@/lib/client/current-account";
 import type { ResponseOf } from "@/lib/contract/endpoint";
 import {
   bulkInformationRequestsEndpoint,
@@ -22,7 +22,6 @@ import { getTransferEndpoint } from "@/lib/transfers/endpoints";
 import { useCan } from "@/components/me";
 import { useEmployees } from "@/components/employees/use-employees";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
-import { queryString, type QueryValue } from "@/lib/client/api";
 
 export type InformationRequest = ResponseOf<typeof updateInformationRequestStatusEndpoint>;
 export type InformationRequestDetail = ResponseOf<typeof getInformationRequestEndpoint>;
@@ -109,29 +108,4 @@ export function refusalText(error: unknown): string {
   if (typeof error === "string") return error;
   if (typeof error === "object" && error !== null && "message" in error) return String(error.message);
   return "Refused";
-}
-
-/**
- * Downloads GET /v1/exports/information_requests with these filters. Fetched, not linked: the
- * account the page acts for goes as Service-Account-Id, which a plain link cannot send.
- */
-export async function downloadRequestsCsv(query: Record<string, QueryValue>): Promise<void> {
-  const account = currentAccountId();
-  const response = await fetch(`/v1/exports/information_requests${queryString(query)}`, {
-    headers: { accept: "text/csv", ...(account ? { "Service-Account-Id": account } : {}) },
-    credentials: "same-origin",
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { message?: string } | null;
-    throw new Error(body?.message ?? `The export failed (${response.status}).`);
-  }
-  const disposition = response.headers.get("content-disposition") ?? "";
-  const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? "information-requests.csv";
-  const url = URL.createObjectURL(await response.blob());
-  const link = Object.assign(document.createElement("a"), { href: url, download: fileName });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once the click has run; the object URL can go after this turn.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

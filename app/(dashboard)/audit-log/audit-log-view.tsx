@@ -11,6 +11,7 @@ import {
 } from "@/components/audit-log/audit-event-parts";
 import { AuditFiltersForm, auditFilterNames, type AuditFilters } from "@/components/audit-log/audit-filters";
 import { filterErrorsOf } from "@/components/ui/filter-bar";
+import { ExportButton } from "@/components/ui/export-button";
 import { DateTime } from "@/components/ui/format";
 import { CursorListTable } from "@/components/ui/list-table";
 import { PageHeader } from "@/components/ui/page-header";
@@ -43,6 +44,7 @@ export function AuditLogView({ actions }: { actions: readonly string[] }) {
       <PageHeader
         title="Audit log"
         description="Every change, sign-in and refused request on your platform: when, who, what, from where, and how it ended."
+        actions={<ExportButton path="/v1/exports/audit_events" query={filters} />}
       />
       <AuditFiltersForm
         key={url.version}

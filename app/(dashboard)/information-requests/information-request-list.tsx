@@ -6,7 +6,7 @@ import { useAccountRouter } from "@/components/account-scope";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useCan } from "@/components/me";
 import { BulkBar, BulkResults, type BulkOutcome } from "@/components/information-requests/bulk-actions";
-import { ExportButton } from "@/components/information-requests/export-button";
+import { ExportButton } from "@/components/ui/export-button";
 import { FindRequest } from "@/components/information-requests/find-request";
 import {
   useAssignees,
@@ -78,7 +78,7 @@ function RequestQueue() {
       <PageHeader
         title="Information requests"
         description="The compliance work queue: requests raised against your platform's transfers and KYC submissions."
-        actions={<ExportButton query={query} />}
+        actions={<ExportButton path="/v1/exports/information_requests" query={query} />}
       />
       <QueueTabs current={view} />
       <FindRequest />
