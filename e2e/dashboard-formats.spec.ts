@@ -191,7 +191,7 @@ test.describe("dashboard formats, in New York", () => {
         ["/transactions", "No transactions yet."],
         ["/virtual-accounts", "No virtual accounts yet."],
         ["/recipients", "No saved recipients."],
-        ["/information-requests", "No information requests yet."],
+        ["/information-requests", "No open information requests."],
         ["/kyc", "No KYC submissions yet."],
         ["/api-keys", "No API keys yet."],
       ] as const) {
