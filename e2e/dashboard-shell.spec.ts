@@ -129,28 +129,20 @@ for (const viewport of [
       await expect(page.getByText("This page covers the whole platform, whichever account is chosen.")).toBeVisible();
     });
 
-    test("the status filter lives in the URL, beside kind and dates, and survives a reload", async ({
-      page,
-      server,
-    }) => {
+    test("the queue's view lives in the URL and survives a reload", async ({ page, server }) => {
       const { onReview, requested } = await raiseOnReview(server.admin);
+      const views = page.getByRole("navigation", { name: "Queue views" });
       await page.goto("/information-requests");
       await expect(requestLink(page, requested)).toBeVisible();
-      await page.getByLabel("Status").selectOption("on_review");
-      await expect(page).toHaveURL(/\/information-requests\?status=on_review$/);
       await expect(requestLink(page, onReview)).toBeVisible();
+      await views.getByRole("link", { name: "Decided" }).click();
+      await expect(page).toHaveURL(/\/information-requests\?view=decided$/);
       await expect(requestLink(page, requested)).toHaveCount(0);
       await page.reload();
-      await expect(page.getByLabel("Status")).toHaveValue("on_review");
-      await expect(requestLink(page, onReview)).toBeVisible();
-      await expect(requestLink(page, requested)).toHaveCount(0);
-      // With kind as well: both in the URL.
-      await page.getByLabel("Kind").selectOption("endorsement");
-      await expect(page).toHaveURL(/\?status=on_review&kind=endorsement$/);
+      await expect(views.getByRole("link", { name: "Decided" })).toHaveAttribute("aria-current", "page");
       await expect(requestLink(page, onReview)).toHaveCount(0);
-      await page.getByRole("button", { name: "Clear filters" }).first().click();
-      await expect(page).toHaveURL(/\/information-requests$/);
-      await expect(requestLink(page, requested)).toBeVisible();
+      await views.getByRole("link", { name: "All open" }).click();
+      await expect(requestLink(page, onReview)).toBeVisible();
     });
 
     test("a signed-out deep link returns there after sign-in, through the 2FA step, with its filters", async ({
@@ -161,14 +153,16 @@ for (const viewport of [
       const { sub } = await subAccountWithRequest(server.admin);
       const { authenticator } = await enrolTotp(page.request, server.baseURL, employee.password);
       await page.context().clearCookies();
-      const deepLink = `/information-requests?status=on_review&account=${sub.id}`;
+      const deepLink = `/information-requests?view=decided&account=${sub.id}`;
       await page.goto(deepLink);
       await expect(page).toHaveURL(`/login?next=${encodeURIComponent(deepLink)}`);
       await signIn(page, employee.email, employee.password);
       await page.getByLabel("Authenticator code").fill(await authenticator.next());
       await page.getByRole("button", { name: "Verify and sign in" }).click();
       await expect(page).toHaveURL(deepLink);
-      await expect(page.getByLabel("Status")).toHaveValue("on_review");
+      await expect(
+        page.getByRole("navigation", { name: "Queue views" }).getByRole("link", { name: "Decided" }),
+      ).toHaveAttribute("aria-current", "page");
       await openMenu(page);
       await expect(accountSelect(page)).toHaveValue(sub.id);
     });

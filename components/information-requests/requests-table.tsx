@@ -79,7 +79,7 @@ export function RequestsTable({
       testId: "age",
       className: "nowrap",
       cell: ({ createdAt }) => (
-        <time dateTime={createdAt} title={`Created ${new Date(createdAt).toISOString()}`}>
+        <time className="age" dateTime={createdAt} title={`Created ${new Date(createdAt).toISOString()}`}>
           {formatAge(createdAt)}
         </time>
       ),
