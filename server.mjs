@@ -165,6 +165,8 @@ async function serve() {
   const webhookWorker = Symbol.for("platform-compliance.webhook-worker");
   // The SLA sweep (lib/information-requests/sla-sweep.ts) finishes its pass and gives up its lease.
   const slaSweep = Symbol.for("platform-compliance.sla-sweep");
+  // So does the audit sealer (lib/audit/seal/sealer.ts).
+  const auditSealer = Symbol.for("platform-compliance.audit-sealer");
   let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
@@ -176,7 +178,8 @@ async function serve() {
       });
       const deliveries = globalThis[webhookWorker]?.stop() ?? Promise.resolve();
       const sweep = globalThis[slaSweep]?.stop() ?? Promise.resolve();
-      Promise.allSettled([connections, deliveries, sweep]).then(() => process.exit(0));
+      const sealer = globalThis[auditSealer]?.stop() ?? Promise.resolve();
+      Promise.allSettled([connections, deliveries, sweep, sealer]).then(() => process.exit(0));
       setTimeout(() => process.exit(0), 15_000).unref();
     });
   }

@@ -1,3 +1,4 @@
+import { createPrivateKey } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { parseWebConcurrency } from "@/lib/web-concurrency.mjs";
@@ -125,7 +126,31 @@ const schema = z.object({
    * (see testRunner), so a test need not wait a quarter of a minute; anywhere else it stops start-up.
    */
   SLA_SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).optional(),
+  /**
+   * The Ed25519 private key (PKCS#8 PEM; `\n` may stand for line breaks) that signs audit checkpoints:
+   * the same on every machine of a deployment. Unset: one is generated at first start into the data
+   * directory, encrypted with the TOTP encryption key. Setting a new one rotates: it signs from the next
+   * checkpoint on, and the old keys stay listed by GET /v1/audit_events/public_key.
+   */
+  AUDIT_SIGNING_KEY: z
+    .string()
+    .transform((value) => value.replace(/\\n/g, "\n").trim())
+    .refine(isEd25519PrivateKey, "must be an Ed25519 private key in PKCS#8 PEM (openssl genpkey -algorithm ed25519)")
+    .optional(),
+  /**
+   * Tests only: the audit sealer's period in milliseconds instead of 5 seconds (refused outside the
+   * test runner, like SLA_SWEEP_INTERVAL_MS).
+   */
+  AUDIT_SEAL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).optional(),
 });
+
+function isEd25519PrivateKey(pem: string): boolean {
+  try {
+    return createPrivateKey(pem).asymmetricKeyType === "ed25519";
+  } catch {
+    return false;
+  }
+}
 
 export type Env = Omit<z.infer<typeof schema>, "SANDBOX"> & { SANDBOX: "on" | "off" };
 
@@ -163,6 +188,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (result.data.SLA_SWEEP_INTERVAL_MS !== undefined && !testRunner(cleaned)) {
     throw new EnvError(
       "Invalid configuration:\n  SLA_SWEEP_INTERVAL_MS: is refused: it is only for the test suite, and this process is not running under vitest or Playwright. Remove it; the SLA sweep runs every 15 seconds.",
+    );
+  }
+  if (result.data.AUDIT_SEAL_INTERVAL_MS !== undefined && !testRunner(cleaned)) {
+    throw new EnvError(
+      "Invalid configuration:\n  AUDIT_SEAL_INTERVAL_MS: is refused: it is only for the test suite, and this process is not running under vitest or Playwright. Remove it; the audit sealer runs every 5 seconds.",
     );
   }
   if (result.data.SMTP_URL && !result.data.MAIL_FROM) {

@@ -4,6 +4,8 @@ import { migrate } from "@/lib/db/migrate";
 import { db } from "@/lib/db";
 import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup";
 import { startSlaSweep } from "@/lib/information-requests/sla-sweep";
+import { auditSigningKey } from "@/lib/audit/seal/signing-key";
+import { startAuditSealer } from "@/lib/audit/seal/sealer";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
 import cluster from "node:cluster";
 import Database from "better-sqlite3";
@@ -11,8 +13,8 @@ import Database from "better-sqlite3";
 /**
  * Before the server takes requests: a bad setting stops the process with a message naming the
  * variable, the database is created and migrated, the encryption key is loaded or generated,
- * while nobody exists the way to first-run setup is printed, and the webhook worker and the SLA
- * sweep start (server.mjs stops them on SIGTERM).
+ * while nobody exists the way to first-run setup is printed, and the webhook worker, the SLA sweep
+ * and the audit sealer start (server.mjs stops them on SIGTERM).
  */
 export async function startUp() {
   // server.mjs listens once this has finished (Next.js does not wait for instrumentation itself).
@@ -45,14 +47,17 @@ async function startUpSteps() {
   const applied = await migrate(env().DATABASE_URL);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   encryptionKey();
+  // Generated at first start beside the encryption key (which encrypts it), or AUDIT_SIGNING_KEY.
+  auditSigningKey();
   // Under WEB_CONCURRENCY the first worker (cluster id 1, started before the others) prints the way to
   // setup; the others and replacements of dead workers stay quiet, so the link appears once.
   if (!cluster.isWorker || cluster.worker?.id === 1) await announceSetup();
-  // Webhook delivery and the SLA sweep run in the server process; tests that call startUp() (vitest)
+  // Webhook delivery, the SLA sweep and the audit sealer run in the server process; tests that call startUp() (vitest)
   // start their own when they want one.
   if (testRunner(process.env) !== "vitest" && process.env.NEXT_PHASE !== "phase-production-build") {
     startWebhookWorker();
     startSlaSweep();
+    startAuditSealer();
   }
 }
 

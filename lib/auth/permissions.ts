@@ -136,6 +136,7 @@ export const EVENT_TYPE_READ_PERMISSIONS = {
   "api_key.expiring": "api_keys:read",
   "employee.invited": "employees:read",
   "employee.deactivated": "employees:read",
+  "audit.checkpoint": "audit_log:read",
   "webhook.test": "webhooks:read",
 } as const satisfies Record<EventType, ReadPermission>;
 

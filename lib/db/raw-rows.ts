@@ -168,14 +168,17 @@ export const AUDIT_EVENT_INSERT_COLUMNS = {
     "clientRequestId",
     "details",
   ],
-  omitted: [],
+  /** Set later, once, by the audit sealer (lib/audit/seal/sealer.ts). */
+  omitted: ["checkpointId"],
 } as const satisfies ColumnList<AuditEvent>;
 
 /**
  * Appends an audit record, in the caller's transaction when there is one (deferredInsert: on
  * PostgreSQL sent with the change's own inserts just before COMMIT). `details` as JSON text.
  */
-export function insertAuditEvent(row: Omit<AuditEvent, "details"> & { details: string | null }): Promise<void> {
+export function insertAuditEvent(
+  row: Omit<AuditEvent, "details" | "checkpointId"> & { details: string | null },
+): Promise<void> {
   return deferredInsert(insertInto("AuditEvent", AUDIT_EVENT_INSERT_COLUMNS.columns), row);
 }
 

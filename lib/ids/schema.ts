@@ -23,7 +23,8 @@ export type IdPrefix =
   | "rc"
   | "aud"
   | "we"
-  | "evt";
+  | "evt"
+  | "ckp";
 
 /** Whether `value` is shaped like an id of this type (the suffix at most 64 characters). */
 export const idPattern = (prefix: IdPrefix) => new RegExp(`^${prefix}_[a-z0-9]{1,64}$`);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { db, inTransaction } from "@/lib/db";
-import { releaseLease, takeLease } from "@/lib/db/lease";
+import { takeLease } from "@/lib/db/lease";
+import { createLeasedJob, type LeasedJob } from "@/lib/db/leased-job";
 import { env } from "@/lib/env";
 import type { InformationRequest } from "@/lib/generated/prisma/client";
 import { recordTimelineEntry } from "@/lib/information-requests/timeline";
@@ -124,53 +125,17 @@ async function mailBreachNotice(request: InformationRequest, platformId: string)
   );
 }
 
-export type SlaSweep = {
-  /** Passes until stop(), every intervalMs. */
-  start(): void;
-  /** Finishes the pass in progress, then gives up the lease so another process takes over at once. */
-  stop(): Promise<void>;
-  readonly owner: string;
-};
+export type SlaSweep = LeasedJob;
 
 export function createSlaSweep(options: SlaSweepOptions = {}): SlaSweep {
   const settings = sweepSettings(options);
-  let stopping = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      wake = done;
-    });
-  return {
+  return createLeasedJob({
+    lease: SLA_SWEEP_LEASE,
     owner: settings.owner,
-    start() {
-      if (loop) return;
-      stopping = false;
-      loop = (async () => {
-        while (!stopping) {
-          try {
-            await sweepSlaBreaches(settings);
-          } catch (error) {
-            settings.log(`pass failed: ${(error as Error).message}`);
-          }
-          if (!stopping) await sleep(settings.intervalMs);
-        }
-      })();
-    },
-    async stop() {
-      stopping = true;
-      wake?.();
-      await loop;
-      loop = undefined;
-      await releaseLease({ name: SLA_SWEEP_LEASE, owner: settings.owner }).catch(() => undefined);
-    },
-  };
+    intervalMs: settings.intervalMs,
+    pass: () => sweepSlaBreaches(settings),
+    log: settings.log,
+  });
 }
 
 /** server.mjs finds it under the same global symbol to stop it on SIGTERM. */

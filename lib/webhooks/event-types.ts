@@ -22,6 +22,7 @@ export const EVENT_TYPES = {
   "api_key.expiring": "An API key expires in 30, 7 or 1 days.",
   "employee.invited": "An employee was invited to the dashboard.",
   "employee.deactivated": "An employee was deactivated.",
+  "audit.checkpoint": "A checkpoint sealed a batch of audit events (keep copies to prove the trail later).",
   "webhook.test": "A test event sent from the dashboard or the API to check an endpoint.",
 } as const satisfies Record<string, string>;
 

@@ -1,0 +1,69 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
+import { db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { createOwnerOnlyFileOnce, ensureOwnerOnlyDirectory } from "@/lib/db/owner-only";
+import { dataDirectory, env } from "@/lib/env";
+
+// The key that signs audit checkpoints (CONTRACT.md, "A verifiable audit trail"): AUDIT_SIGNING_KEY,
+// or one generated at first start into the data directory beside the TOTP encryption key, stored
+// encrypted with it (mode 0600). Its public half is recorded in AuditSigningKey when it first signs,
+// so a rotated-out key still verifies the checkpoints it signed.
+
+export type AuditSigningKey = { id: string; privateKey: KeyObject; publicKeyPem: string };
+
+const FILE_NAME = "audit-signing.key";
+/** Associated data of the key file's encryption: the ciphertext means nothing anywhere else. */
+const ENCRYPTION_CONTEXT = "audit-signing-key";
+
+let cached: AuditSigningKey | undefined;
+
+/** "ask_" + the first 24 hex characters of SHA-256 over the public key's SPKI DER. */
+export function signingKeyId(publicKey: KeyObject): string {
+  const der = publicKey.export({ type: "spki", format: "der" });
+  return `ask_${createHash("sha256").update(der).digest("hex").slice(0, 24)}`;
+}
+
+export function auditSigningKey(): AuditSigningKey {
+  if (cached) return cached;
+  const privateKey = createPrivateKey(env().AUDIT_SIGNING_KEY ?? generatedKeyPem());
+  const publicKey = createPublicKey(privateKey);
+  return (cached = {
+    id: signingKeyId(publicKey),
+    privateKey,
+    publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString().trim(),
+  });
+}
+
+export function resetAuditSigningKey() {
+  cached = undefined;
+}
+
+/** The generated key's PKCS#8 PEM, made once: if another process created the file first, theirs is read. */
+function generatedKeyPem(): string {
+  const file = path.join(dataDirectory(), FILE_NAME);
+  if (!existsSync(file)) {
+    ensureOwnerOnlyDirectory(path.dirname(file));
+    const { privateKey } = generateKeyPairSync("ed25519");
+    const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+    createOwnerOnlyFileOnce(file, encryptSecret(pem, ENCRYPTION_CONTEXT) + "\n");
+  }
+  chmodSync(file, 0o600);
+  try {
+    return decryptSecret(readFileSync(file, "utf8").trim(), ENCRYPTION_CONTEXT);
+  } catch {
+    throw new Error(`${file} cannot be read with this encryption key (TOTP_ENCRYPTION_KEY or totp-encryption.key)`);
+  }
+}
+
+/** Records the key's public half (once; every later call finds it there). */
+export async function recordSigningKey(key: AuditSigningKey): Promise<void> {
+  if (await db().auditSigningKey.findUnique({ where: { id: key.id }, select: { id: true } })) return;
+  try {
+    await db().auditSigningKey.create({ data: { id: key.id, publicKey: key.publicKeyPem } });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+}
