@@ -16,6 +16,8 @@ const root = path.resolve(__dirname, "..");
 export type Server = {
   baseURL: string;
   dataDir: string;
+  /** The server process's id (workers' lease owners name it). */
+  pid: number;
   output: () => string;
   stop: () => Promise<void>;
   kill: () => Promise<void>;
@@ -68,6 +70,7 @@ export async function startServer(
   return {
     baseURL: `http://127.0.0.1:${port}`,
     dataDir,
+    pid: child.pid!,
     output: () => output,
     stop: () => signal("SIGTERM"),
     /** No goodbye: what a power cut or the OOM killer does to the process. */

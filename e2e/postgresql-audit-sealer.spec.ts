@@ -1,0 +1,135 @@
+import { createHash, randomBytes, verify } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { httpRequest, OWNER, startServer, type Server } from "./fixtures";
+import { createDatabase, expect, missingPostgresql, onPostgresql, test } from "./postgresql-fixture";
+import { checkpointHashJson, type CheckpointJson } from "../lib/audit/seal/format";
+
+// Two server processes on one PostgreSQL database, each running the audit sealer (a pass every 100 ms
+// here: AUDIT_SEAL_INTERVAL_MS, which only a process the test runner started may set), each with its
+// own generated signing key. Audited requests go to both; halfway the process holding the sealer's
+// lease stops, and the other takes over. The platform's trail is one chain: seq 1, 2, ... with no gap
+// or fork, each checkpoint's previousHash the hash before it, every event in exactly one checkpoint,
+// each signature valid under the key it names.
+
+type CheckpointRow = CheckpointJson & { sealedAt: Date };
+
+test.describe.serial("the audit sealer with two server processes on one PostgreSQL database", () => {
+  test.setTimeout(180_000);
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  const servers: Server[] = [];
+  const query = <T>(sql: string, values: unknown[] = []) =>
+    onPostgresql(async (client) => (await client.query(sql, values)).rows as T[], database!.url);
+
+  test.beforeAll(async () => {
+    const missing = await missingPostgresql();
+    test.skip(missing !== null, missing ?? "");
+    database = await createDatabase();
+    const shared = {
+      DATABASE_URL: database.url,
+      TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      AUDIT_SEAL_INTERVAL_MS: "100",
+    };
+    // One after the other: the first migrates the fresh database.
+    for (const name of ["a", "b"]) {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), `pmc-e2e-seal-${name}-`));
+      servers.push(await startServer({ ...shared, DATA_DIR: dataDir }, dataDir));
+    }
+  });
+
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status !== testInfo.expectedStatus)
+      for (const [index, server] of servers.entries())
+        writeFileSync(testInfo.outputPath(`server-${index}.log`), server.output());
+  });
+
+  test.afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database?.drop();
+  });
+
+  test("one chain per platform, whichever process seals, when the lease changes hands", async () => {
+    const [a, b] = servers as [Server, Server];
+    const setup = await httpRequest(`${a.baseURL}/v1/setup`, { method: "POST", body: OWNER });
+    expect(setup.status, setup.body).toBe(201);
+    const platformId = (setup.json().account as { id: string } | undefined)?.id;
+    const cookie = setup.headers["set-cookie"]![0]!.split(";")[0]!;
+    const created = await httpRequest(`${b.baseURL}/v1/sandbox/platforms`, {
+      method: "POST",
+      body: { accountName: "Tenant with a sealed trail" },
+      headers: { cookie, origin: b.baseURL },
+    });
+    expect(created.status, created.body).toBe(201);
+    const key = (created.json().apiKey as { secret: string }).secret;
+    const tenantId = (created.json().account as { id: string }).id;
+    const audited = (server: Server, round: number) =>
+      httpRequest(`${server.baseURL}/v1/sandbox/recipients`, {
+        method: "POST",
+        body: { name: `Supplier ${round}` },
+        headers: { authorization: `Bearer ${key}` },
+      });
+
+    const unsealed = async () =>
+      Number(
+        (
+          await query<{ count: string }>(
+            `SELECT count(*) FROM "AuditEvent" WHERE "platformId" IS NOT NULL AND "checkpointId" IS NULL`,
+          )
+        )[0]!.count,
+      );
+    for (let round = 0; round < 30; round++) expect((await audited(round % 2 ? a : b, round)).status).toBe(201);
+    await expect.poll(unsealed, { timeout: 30_000 }).toBe(0);
+
+    // The holder stops (a clean stop gives the lease up); the other seals what comes next.
+    const [holder] = await query<{ owner: string }>(`SELECT owner FROM "WorkerLease" WHERE name = 'audit-sealer'`);
+    expect(holder).toBeDefined();
+    const stopping = servers.find((server) => holder!.owner.startsWith(`seal_${server.pid}_`));
+    expect(stopping, `the lease's owner ${holder!.owner} is one of the two`).toBeDefined();
+    const staying = stopping === a ? b : a;
+    await stopping!.stop();
+    for (let round = 30; round < 60; round++) expect((await audited(staying, round)).status).toBe(201);
+    await expect.poll(unsealed, { timeout: 30_000 }).toBe(0);
+
+    const keys = new Map(
+      (await query<{ id: string; publicKey: string }>(`SELECT id, "publicKey" FROM "AuditSigningKey"`)).map((row) => [
+        row.id,
+        row.publicKey,
+      ]),
+    );
+    for (const platform of [tenantId, platformId].filter(Boolean) as string[]) {
+      const checkpoints = await query<CheckpointRow>(
+        `SELECT id, "platformId", seq, "fromEventId", "toEventId", count, "eventsRoot", "previousHash", "keyId",
+                "sealedAt", hash, signature FROM "AuditCheckpoint" WHERE "platformId" = $1 ORDER BY seq`,
+        [platform],
+      );
+      expect(checkpoints.length).toBeGreaterThan(0);
+      // The tenant's events came before and after the hand-over: sealed by one process's key, then the other's.
+      if (platform === tenantId) expect(new Set(checkpoints.map((checkpoint) => checkpoint.keyId)).size).toBe(2);
+      expect(checkpoints.map((checkpoint) => checkpoint.seq)).toEqual(checkpoints.map((_, index) => index + 1));
+      for (const [index, checkpoint] of checkpoints.entries()) {
+        expect(checkpoint.previousHash).toBe(index === 0 ? null : checkpoints[index - 1]!.hash);
+        const hash = createHash("sha256")
+          .update(checkpointHashJson({ ...checkpoint, sealedAt: checkpoint.sealedAt.toISOString() }))
+          .digest();
+        expect(hash.toString("hex")).toBe(checkpoint.hash);
+        const publicKey = keys.get(checkpoint.keyId);
+        expect(publicKey, `key ${checkpoint.keyId}`).toBeDefined();
+        expect(verify(null, hash, publicKey!, Buffer.from(checkpoint.signature, "base64"))).toBe(true);
+      }
+      const perCheckpoint = await query<{ checkpointId: string; count: string }>(
+        `SELECT "checkpointId", count(*) FROM "AuditEvent" WHERE "platformId" = $1 GROUP BY 1`,
+        [platform],
+      );
+      expect(Object.fromEntries(perCheckpoint.map((row) => [row.checkpointId, Number(row.count)]))).toEqual(
+        Object.fromEntries(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint.count])),
+      );
+    }
+    // The tenant's 60 recipients and their events, all sealed; both processes' keys are known.
+    const tenantEvents = await query<{ count: string }>(
+      `SELECT count(*) FROM "AuditEvent" WHERE "platformId" = $1 AND action LIKE '%recipient%'`,
+      [tenantId],
+    );
+    expect(Number(tenantEvents[0]!.count)).toBeGreaterThanOrEqual(60);
+  });
+});
