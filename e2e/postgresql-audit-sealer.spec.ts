@@ -1,9 +1,6 @@
-import { createHash, randomBytes, verify } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { httpRequest, OWNER, startServer, type Server } from "./fixtures";
-import { createDatabase, expect, missingPostgresql, onPostgresql, test } from "./postgresql-fixture";
+import { createHash, verify } from "node:crypto";
+import { httpRequest, OWNER, type Server } from "./fixtures";
+import { expect, test, twoServersOnOneDatabase } from "./postgresql-fixture";
 import { checkpointHashJson, type CheckpointJson } from "../lib/audit/seal/format";
 
 // Two server processes on one PostgreSQL database, each running the audit sealer (a pass every 100 ms
@@ -17,40 +14,10 @@ type CheckpointRow = CheckpointJson & { sealedAt: Date };
 
 test.describe.serial("the audit sealer with two server processes on one PostgreSQL database", () => {
   test.setTimeout(180_000);
-  let database: { url: string; drop: () => Promise<void> } | undefined;
-  const servers: Server[] = [];
-  const query = <T>(sql: string, values: unknown[] = []) =>
-    onPostgresql(async (client) => (await client.query(sql, values)).rows as T[], database!.url);
-
-  test.beforeAll(async () => {
-    const missing = await missingPostgresql();
-    test.skip(missing !== null, missing ?? "");
-    database = await createDatabase();
-    const shared = {
-      DATABASE_URL: database.url,
-      TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      AUDIT_SEAL_INTERVAL_MS: "100",
-    };
-    // One after the other: the first migrates the fresh database.
-    for (const name of ["a", "b"]) {
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), `pmc-e2e-seal-${name}-`));
-      servers.push(await startServer({ ...shared, DATA_DIR: dataDir }, dataDir));
-    }
-  });
-
-  test.afterEach(async ({}, testInfo) => {
-    if (testInfo.status !== testInfo.expectedStatus)
-      for (const [index, server] of servers.entries())
-        writeFileSync(testInfo.outputPath(`server-${index}.log`), server.output());
-  });
-
-  test.afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    await database?.drop();
-  });
+  const { servers: started, query } = twoServersOnOneDatabase("seal", { AUDIT_SEAL_INTERVAL_MS: "100" });
 
   test("one chain per platform, whichever process seals, when the lease changes hands", async () => {
-    const [a, b] = servers as [Server, Server];
+    const [a, b] = started();
     const setup = await httpRequest(`${a.baseURL}/v1/setup`, { method: "POST", body: OWNER });
     expect(setup.status, setup.body).toBe(201);
     const platformId = (setup.json().account as { id: string } | undefined)?.id;
@@ -84,7 +51,7 @@ test.describe.serial("the audit sealer with two server processes on one PostgreS
     // The holder stops (a clean stop gives the lease up); the other seals what comes next.
     const [holder] = await query<{ owner: string }>(`SELECT owner FROM "WorkerLease" WHERE name = 'audit-sealer'`);
     expect(holder).toBeDefined();
-    const stopping = servers.find((server) => holder!.owner.startsWith(`seal_${server.pid}_`));
+    const stopping = [a, b].find((server) => holder!.owner.startsWith(`seal_${server.pid}_`));
     expect(stopping, `the lease's owner ${holder!.owner} is one of the two`).toBeDefined();
     const staying = stopping === a ? b : a;
     await stopping!.stop();

@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { test as base } from "@playwright/test";
+import { startServer, type Server } from "./fixtures";
 
 // A fresh PostgreSQL database per test (or per serial group) for the specs that run the server on
 // PostgreSQL. The server is the one POSTGRESQL_TEST_URL names (default postgres@127.0.0.1:5432);
@@ -56,3 +60,39 @@ export const test = base.extend<{ database: string }>({
 });
 
 export { expect } from "@playwright/test";
+
+/**
+ * Two server processes ("a" and "b", started one after the other: the first migrates) on one fresh
+ * PostgreSQL database, for a serial group: registers its beforeAll (skipping, saying why, without a
+ * server), an afterEach that keeps both servers' logs of a failed test, and an afterAll that stops them
+ * and drops the database. `env` is what both share besides the database and the encryption key.
+ */
+export function twoServersOnOneDatabase(label: string, env: Record<string, string>) {
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  const servers: Server[] = [];
+  test.beforeAll(async () => {
+    const missing = await missingPostgresql();
+    test.skip(missing !== null, missing ?? "");
+    database = await createDatabase();
+    const shared = { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex"), ...env };
+    for (const name of ["a", "b"]) {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), `pmc-e2e-${label}-${name}-`));
+      servers.push(await startServer({ ...shared, DATA_DIR: dataDir }, dataDir));
+    }
+  });
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status !== testInfo.expectedStatus)
+      for (const [index, server] of servers.entries())
+        writeFileSync(testInfo.outputPath(`server-${index}.log`), server.output());
+  });
+  test.afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database?.drop();
+  });
+  return {
+    servers: () => servers as [Server, Server],
+    /** Rows of `sql` on the servers' database. */
+    query: <T>(sql: string, values: unknown[] = []) =>
+      onPostgresql(async (client) => (await client.query(sql, values)).rows as T[], database!.url),
+  };
+}

@@ -1,9 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { httpRequest, OWNER, startReceiver, startServer, type Call, type Server } from "./fixtures";
-import { createDatabase, expect, missingPostgresql, onPostgresql, test } from "./postgresql-fixture";
+import { httpRequest, OWNER, startReceiver, type Call, type Server } from "./fixtures";
+import { expect, test, twoServersOnOneDatabase } from "./postgresql-fixture";
 
 // Two server processes on one PostgreSQL database, each running the SLA sweep (a pass every 100 ms
 // here: SLA_SWEEP_INTERVAL_MS, which only a process the test runner started may set). Requests fall
@@ -12,41 +8,13 @@ import { createDatabase, expect, missingPostgresql, onPostgresql, test } from ".
 
 test.describe.serial("the SLA sweep with two server processes on one PostgreSQL database", () => {
   test.setTimeout(180_000);
-  let database: { url: string; drop: () => Promise<void> } | undefined;
-  const servers: Server[] = [];
-  const query = <T>(sql: string, values: unknown[] = []) =>
-    onPostgresql(async (client) => (await client.query(sql, values)).rows as T[], database!.url);
-
-  test.beforeAll(async () => {
-    const missing = await missingPostgresql();
-    test.skip(missing !== null, missing ?? "");
-    database = await createDatabase();
-    const shared = {
-      DATABASE_URL: database.url,
-      TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      SLA_SWEEP_INTERVAL_MS: "100",
-      WEBHOOK_POLL_MS: "50",
-    };
-    // One after the other: the first migrates the fresh database.
-    for (const name of ["a", "b"]) {
-      const dataDir = mkdtempSync(path.join(os.tmpdir(), `pmc-e2e-sla-${name}-`));
-      servers.push(await startServer({ ...shared, DATA_DIR: dataDir }, dataDir));
-    }
-  });
-
-  test.afterEach(async ({}, testInfo) => {
-    if (testInfo.status !== testInfo.expectedStatus)
-      for (const [index, server] of servers.entries())
-        writeFileSync(testInfo.outputPath(`server-${index}.log`), server.output());
-  });
-
-  test.afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    await database?.drop();
+  const { servers: started, query } = twoServersOnOneDatabase("sla", {
+    SLA_SWEEP_INTERVAL_MS: "100",
+    WEBHOOK_POLL_MS: "50",
   });
 
   test("each request that falls due is announced once: one timeline entry, one event, one delivery", async () => {
-    const [a, b] = servers as [Server, Server];
+    const [a, b] = started();
     const setup = await httpRequest(`${a.baseURL}/v1/setup`, { method: "POST", body: OWNER });
     expect(setup.status, setup.body).toBe(201);
     const cookie = setup.headers["set-cookie"]![0]!.split(";")[0]!;
