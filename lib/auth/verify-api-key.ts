@@ -39,6 +39,8 @@ export async function verifyApiKey({
   serviceAccountId?: string | null;
   now?: number;
 }): Promise<VerifiedKey> {
+  // A mistyped or made-up token (wrong shape, or a checksum that fails) costs no query, and is
+  // refused as an unknown key is: nothing tells a prober which check it failed.
   if (!looksLikeApiKey(secret)) throw invalidKey();
   // One indexed read (unique secretHash) joined to the account's platform, raw (lib/db/raw-rows.ts):
   // it runs on every key-authenticated request. Times stay ISO strings, compared as milliseconds.

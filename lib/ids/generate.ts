@@ -12,7 +12,8 @@ const UNBIASED_BELOW = 252;
 const pool = Buffer.alloc(4096);
 let position = pool.length;
 
-function randomByte(): number {
+/** One byte of the system's CSPRNG, from the pool (ids, request ids, key secrets). */
+export function randomByte(): number {
   if (position === pool.length) {
     randomFillSync(pool);
     position = 0;

@@ -156,7 +156,7 @@ describe("POST /v1/api_keys", () => {
       body: { expiresAt: inDays(90), name: "CI", cidrAllowlist: ["2001:DB8::/32", "10.0.0.0/8", "10.0.0.0/8"] },
     });
     expect(response.status).toBe(201);
-    expect(response.body.secret).toMatch(/^svc_[A-Za-z0-9_-]{43}$/);
+    expect(response.body.secret).toMatch(/^svc_[0-9A-Za-z]{36}$/);
     expect(response.body.prefix).toBe(response.body.secret.slice(0, 12));
     expect(response.body.cidrAllowlist).toEqual(["2001:db8::/32", "10.0.0.0/8"]);
     const row = await db().apiKey.findUniqueOrThrow({ where: { id: response.body.id } });
