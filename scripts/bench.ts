@@ -6,7 +6,8 @@
 // Writes on PostgreSQL are measured through a proxy adding 1 ms each way (scripts/lib/delay-proxy.ts):
 // writes/s at 1 and 16 connections and over two server processes, and statements per request.
 // `--cpu-only` runs just the CPU sections, `--pg-writes` just the PostgreSQL write section, `--queue`
-// just the information requests work queue at 1k and 100k rows (scripts/lib/queue-bench.ts).
+// just the information requests work queue at 1k and 100k rows (scripts/lib/queue-bench.ts), `--seal`
+// just the audit sealer's CPU per event against a write's (scripts/lib/seal-bench.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { startDelayProxy, type DelayProxy } from "./lib/delay-proxy";
 import { cpuMs } from "./lib/process-cpu";
+import { measureSealing, printSealing, type SealFigures } from "./lib/seal-bench";
 import {
   deepCursor,
   measurePaths,
@@ -37,6 +39,7 @@ const dbFile = path.join(work, "bench.db");
 const cpuOnly = process.argv.includes("--cpu-only");
 const pgWritesOnly = process.argv.includes("--pg-writes");
 const queueOnly = process.argv.includes("--queue");
+const sealOnly = process.argv.includes("--seal");
 
 /** A throwaway database the seeding and the servers run on. */
 type BenchDatabase = { label: "SQLite" | "PostgreSQL"; url: string };
@@ -1284,6 +1287,49 @@ function routeTargets(
   ];
 }
 
+/**
+ * The audit sealer's cost (scripts/lib/seal-bench.ts) on the SQLite file and on a throwaway
+ * PostgreSQL database: server CPU per event sealed, against a write's on the same server.
+ */
+async function measureSealingSections(platform: { platformId: string; secret: string }) {
+  const sealing: (SealFigures | { database: string; skipped: string })[] = [];
+  sealing.push(
+    await measureSealing({
+      database: sqliteDatabase,
+      startServer: (env) => startServer(sqliteDatabase, env),
+      withDatabase: (work) => withDatabase(sqliteDatabase, work),
+      ...platform,
+    }),
+  );
+  const postgresql = await createPostgresqlDatabase();
+  if ("skipped" in postgresql) sealing.push({ database: "PostgreSQL", skipped: postgresql.skipped });
+  else {
+    try {
+      const seeded = await withDatabase(postgresql, seedPlatform);
+      sealing.push(
+        await measureSealing({
+          database: postgresql,
+          startServer: (env) => startServer(postgresql, env),
+          withDatabase: (work) => withDatabase(postgresql, work),
+          ...seeded,
+        }),
+      );
+    } finally {
+      await postgresql.drop();
+    }
+  }
+  for (const figures of sealing)
+    if ("skipped" in figures) console.log(`\nAudit sealing on PostgreSQL skipped: ${figures.skipped}`);
+    else printSealing(figures);
+  return sealing;
+}
+
+/** `npm run bench -- --seal`: just the audit sealer's section. */
+async function runSealOnly(platform: { platformId: string; secret: string }) {
+  writeResults({ sealOnly: true, sealing: await measureSealingSections(platform) });
+  rmSync(work, { recursive: true, force: true });
+}
+
 /** `npm run bench -- --queue`: just the work queue section. */
 async function runQueueOnly(platform: { platformId: string; secret: string }) {
   const queue = await measureQueue(platform);
@@ -1312,6 +1358,7 @@ async function main() {
 
   const { platformId, secret } = await seedBenchPlatform();
   if (queueOnly) return runQueueOnly({ platformId, secret });
+  if (sealOnly) return runSealOnly({ platformId, secret });
   // Sign-in first, on a server of its own: an old scrypt hash's check takes 128 MiB for a moment,
   // which must not count in the peak RSS of the routes measured below.
   const signIn = cpuOnly ? {} : await measureSignIns();
@@ -1333,6 +1380,7 @@ async function main() {
   const pgWrites = await measurePgWrites();
   const { results, peak, seedMillionMs, seedInformationRequestsMs } = await measureSqliteRoutes(platformId, secret);
   const queue = await measureQueue({ platformId, secret });
+  const sealing = await measureSealingSections({ platformId, secret });
   const targets: Target[] = [
     ...cpuTargets(sqliteCpu, postgresqlCpu),
     ...pgWritesTargets(pgWrites),
@@ -1352,6 +1400,7 @@ async function main() {
     seedMillionMs,
     seedInformationRequestsMs,
     queue,
+    sealing,
     targets,
   });
   rmSync(work, { recursive: true, force: true });
