@@ -30,8 +30,8 @@ export function alignmentProblem(events: readonly SeenEvent[], leaves: readonly 
   if (!hashes.includes(leaves[index]!)) {
     // The leaf due here has no event: removed, or changed (then some event matches no leaf).
     if (events.length < leaves.length) return removed(events, index, name, where);
-    const changed = events.find((candidate) => !leaves.includes(candidate.leaf));
-    if (changed) return `event ${changed.id} was changed: its content matches none of the events ${name} sealed`;
+    const changed = events.findIndex((candidate) => !leaves.includes(candidate.leaf));
+    if (changed !== -1) return changedElsewhere(hashes, leaves, index, changed, events[changed]!, name, where);
   }
   return moved(events, hashes, leaves, index, name, where);
 }
@@ -55,6 +55,26 @@ function unmatched(
   const withoutIt = [...hashes.slice(0, index), ...hashes.slice(index + 1)];
   if (sameList(withoutIt, leaves) || hashes.length > leaves.length)
     return `event ${event.id} was inserted into ${name}: its content matches none of the events it sealed`;
+  return `event ${event.id} was changed: its content matches none of the events ${name} sealed`;
+}
+
+/**
+ * The leaf due at `index` has no event, and the event at `changed` matches no leaf: when putting that
+ * event back at `index` lines the rest up, it was changed and moved (its time changed, say).
+ */
+function changedElsewhere(
+  hashes: readonly string[],
+  leaves: readonly string[],
+  index: number,
+  changed: number,
+  event: SeenEvent,
+  name: string,
+  where: (position: number) => string,
+) {
+  const others = hashes.filter((_, position) => position !== changed);
+  const back = [...others.slice(0, index), leaves[index]!, ...others.slice(index)];
+  if (sameList(back, leaves))
+    return `event ${event.id} was changed and moved: ${name} sealed an event at ${where(index)} that is missing, and this one, at position ${changed + 1}, matches none it sealed`;
   return `event ${event.id} was changed: its content matches none of the events ${name} sealed`;
 }
 
