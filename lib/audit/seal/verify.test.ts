@@ -1,4 +1,9 @@
+import { execFile } from "node:child_process";
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   AUDIT_EXPORT_FORMAT,
@@ -252,6 +257,61 @@ describe("verifyAuditExport with a checkpoint kept earlier (--from)", () => {
     const later = trail([3, 3, 3], [key]).checkpoints[2]!;
     expect(await verdictOf(lines, { ...options, kept: [later] })).toBe(
       "Not intact: checkpoint 3 kept earlier is not in the export, which ends at checkpoint 2: the trail was cut short or rewritten after it was kept",
+    );
+  });
+});
+
+describe("npm run audit:verify (scripts/audit-verify.ts)", () => {
+  const run = async (args: string[]) => {
+    const command = path.join(process.cwd(), "node_modules", ".bin", "tsx");
+    try {
+      const { stdout } = await promisify(execFile)(command, ["scripts/audit-verify.ts", ...args], { timeout: 60_000 });
+      return { code: 0, stdout, stderr: "" };
+    } catch (error) {
+      const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+      return { code, stdout, stderr };
+    }
+  };
+
+  it("exits 0 when intact, 1 on the first problem, 2 on a usage error", { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "audit-verify-"));
+    const file = (name: string, text: string) => {
+      writeFileSync(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    const rotated = testKey();
+    const { lines, checkpoints } = trail([3, 3, 2], [key, key, rotated], { pending: 1 });
+    const exported = file("export.ndjson", `${lines.join("\n")}\n`);
+    // The public_key endpoint's answer for the first key, a PEM file for the rotated one.
+    const answer = file("keys.json", JSON.stringify({ keys: [{ keyId: key.id, publicKey: key.publicKeyPem }] }));
+    const pem = file("rotated.pem", rotated.publicKeyPem);
+    // A checkpoint kept from its audit.checkpoint webhook event.
+    const kept = file("kept.json", JSON.stringify({ type: "audit.checkpoint", data: checkpoints[1] }));
+
+    const intact = await run([exported, "--public-key", answer, "--public-key", pem, "--from", kept]);
+    expect(intact).toEqual({
+      code: 0,
+      stdout: `Intact: 8 events in 3 checkpoints, up to checkpoint 3 sealed at ${checkpoints[2]!.sealedAt}; 1 event pending (not yet sealed).\n`,
+      stderr: "",
+    });
+
+    const tampered = edited(lines, lineOfEvent(lines, eventId(4)), (line) => (line.event.ip = "198.51.100.7"));
+    const changed = await run([
+      file("tampered.ndjson", tampered.join("\n")),
+      "--public-key",
+      answer,
+      "--public-key",
+      pem,
+    ]);
+    expect(changed).toMatchObject({
+      code: 1,
+      stdout: `Not intact: event ${eventId(4)} was changed: its content matches none of the events checkpoint 2 sealed\n`,
+    });
+
+    const usage = await run([exported]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(
+      /name at least one --public-key\nusage: npm run audit:verify -- <export.ndjson> --public-key/,
     );
   });
 });
