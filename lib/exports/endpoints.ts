@@ -8,15 +8,19 @@ const define = endpointGroup({ tag: "Exports", auth: "any" });
 const CSV = ["text/csv"] as const;
 
 export const exportAuditEventsEndpoint = define("GET /v1/exports/audit_events", {
-  summary: "The audit trail as CSV",
+  summary: "The audit trail as CSV, or sealed as NDJSON",
   description:
     "Every audit event GET /v1/audit_events would list with the same filters, as one CSV file (RFC 4180, UTF-8, " +
-    "a header row; a cell that begins with =, +, -, @, tab or CR is prefixed with '). Streamed; the export is " +
-    "itself audited (`export.created`, with its filters and row count).",
+    "a header row; a cell that begins with =, +, -, @, tab or CR is prefixed with '). With `format=ndjson` (no " +
+    "filters), the platform's whole trail as application/x-ndjson, one JSON object a line: a header " +
+    '`{"type":"export","format":"audit-ndjson/1",...}`; for each checkpoint in seq order its events ' +
+    '(`{"type":"event","event":...}`, in (at, id) order) then `{"type":"checkpoint","checkpoint":...,"leaves":[...]}`' +
+    " (the hex leaf hashes it sealed); then the events not yet sealed. `npm run audit:verify` checks it offline. " +
+    "Streamed; the export is itself audited (`export.created`, with its filters and row count).",
   permission: "audit_log:read",
   platformWide: true,
   query: auditEventExportQuery,
-  produces: CSV,
+  produces: [...CSV, "application/x-ndjson"],
   action: EXPORT_ACTION,
 });
 

@@ -1,5 +1,14 @@
 import { recordAuditEvent, type AuditActor } from "@/lib/audit/trail";
-import { csvResponse, csvStream, exportFileName, scopedPages, type ExportEnd } from "@/lib/exports/stream";
+import { csvRecord } from "@/lib/exports/csv";
+import {
+  csvChunks,
+  exportFileName,
+  exportResponse,
+  exportStream,
+  scopedPages,
+  type ExportChunk,
+  type ExportEnd,
+} from "@/lib/exports/stream";
 import type { Scope } from "@/lib/tenancy";
 
 // What every export shares: the CSV answer, and its audit record, written when the stream ends (only
@@ -25,12 +34,10 @@ export type Exporter = {
  * attachment named after the resource and the day, audited once it ends with its filters and row count.
  */
 export function csvExport<Row>({
-  resource,
-  filters,
-  by,
   header,
   pages,
   toRecord,
+  ...rest
 }: {
   resource: string;
   filters: Record<string, unknown>;
@@ -38,6 +45,30 @@ export function csvExport<Row>({
   header: readonly string[];
   pages: AsyncIterator<Row[]>;
   toRecord: (row: Row) => readonly unknown[];
+}): Response {
+  return auditedExport({ ...rest, head: csvRecord(header), chunks: csvChunks(pages, toRecord) });
+}
+
+/**
+ * An export of `resource` in any text format: `head`, then every chunk `chunks` yields (read within the
+ * exporter's scope, one at a time), as an attachment, audited once it ends with its filters and row count.
+ */
+export function auditedExport({
+  resource,
+  filters,
+  by,
+  head,
+  chunks,
+  extension = "csv",
+  contentType,
+}: {
+  resource: string;
+  filters: Record<string, unknown>;
+  by: Exporter;
+  head: string;
+  chunks: AsyncIterator<ExportChunk>;
+  extension?: string;
+  contentType?: string;
 }): Response {
   const finished = ({ rowCount, complete }: ExportEnd) =>
     recordAuditEvent({
@@ -58,6 +89,6 @@ export function csvExport<Row>({
         ...(complete ? {} : { complete: false }),
       },
     });
-  const body = csvStream({ header, pages: scopedPages(by.scope, pages), toRecord, finished });
-  return csvResponse(body, exportFileName(resource.replaceAll("_", "-")));
+  const body = exportStream({ head, chunks: scopedPages(by.scope, chunks), finished });
+  return exportResponse(body, exportFileName(resource.replaceAll("_", "-"), new Date(), extension), contentType);
 }

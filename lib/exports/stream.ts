@@ -4,20 +4,21 @@ import { withScope, type Scope } from "@/lib/tenancy";
 /** How an export ended: every row written, or cut short (the client went away, or a read failed). */
 export type ExportEnd = { rowCount: number; complete: boolean };
 
+/** A piece of an export: its text, and how many rows of the export it holds (0 for a header). */
+export type ExportChunk = { text: string; rows: number };
+
 /**
- * A CSV file as a stream: the header row, then each page `pages` yields, read only when the client
- * has taken the page before (the stream pulls), so memory holds one page whatever the export's size.
+ * An export as a stream of text: `head`, then each chunk `chunks` yields, read only when the client
+ * has taken the one before (the stream pulls), so memory holds one chunk whatever the export's size.
  * `finished` is called once, when the last row went out, or with what was sent when it was cut short.
  */
-export function csvStream<Row>({
-  header,
-  pages,
-  toRecord,
+export function exportStream({
+  head,
+  chunks,
   finished,
 }: {
-  header: readonly string[];
-  pages: AsyncIterator<Row[]>;
-  toRecord: (row: Row) => readonly unknown[];
+  head: string;
+  chunks: AsyncIterator<ExportChunk>;
   finished: (end: ExportEnd) => Promise<void>;
 }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -31,32 +32,44 @@ export function csvStream<Row>({
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(csvRecord(header)));
+        if (head) controller.enqueue(encoder.encode(head));
       },
       async pull(controller) {
         try {
-          const page = await pages.next();
-          if (page.done) {
+          const chunk = await chunks.next();
+          if (chunk.done) {
             await end(true);
             controller.close();
             return;
           }
-          rowCount += page.value.length;
-          if (page.value.length)
-            controller.enqueue(encoder.encode(page.value.map((row) => csvRecord(toRecord(row))).join("")));
+          rowCount += chunk.value.rows;
+          if (chunk.value.text) controller.enqueue(encoder.encode(chunk.value.text));
         } catch (error) {
           await end(false);
           controller.error(error);
         }
       },
       async cancel() {
-        await pages.return?.(undefined);
+        await chunks.return?.(undefined);
         await end(false);
       },
     },
-    // One page waits in the stream at most: the next is read when the client took it.
+    // One chunk waits in the stream at most: the next is read when the client took it.
     { highWaterMark: 1 },
   );
+}
+
+/** Each page as the text of its CSV records. */
+export async function* csvChunks<Row>(
+  pages: AsyncIterator<Row[]>,
+  toRecord: (row: Row) => readonly unknown[],
+): AsyncGenerator<ExportChunk> {
+  try {
+    for (let page = await pages.next(); !page.done; page = await pages.next())
+      yield { text: page.value.map((row) => csvRecord(toRecord(row))).join(""), rows: page.value.length };
+  } finally {
+    await pages.return?.(undefined);
+  }
 }
 
 /** Every page a keyset reader gives, in turn: `read(next)` answers a page and the cursor of the one after it. */
@@ -69,15 +82,20 @@ export async function* eachPage<T>(read: (next: string | undefined) => Promise<{
   } while (next !== undefined);
 }
 
-/** `<name>-<YYYY-MM-DD>.csv`, the day in UTC. */
-export const exportFileName = (name: string, at = new Date()) => `${name}-${at.toISOString().slice(0, 10)}.csv`;
+/** `<name>-<YYYY-MM-DD>.<extension>`, the day in UTC. */
+export const exportFileName = (name: string, at = new Date(), extension = "csv") =>
+  `${name}-${at.toISOString().slice(0, 10)}.${extension}`;
 
-/** The export's answer: the stream as a CSV attachment. */
-export function csvResponse(body: ReadableStream<Uint8Array>, fileName: string): Response {
+/** The export's answer: the stream as an attachment (CSV unless `contentType` says otherwise). */
+export function exportResponse(
+  body: ReadableStream<Uint8Array>,
+  fileName: string,
+  contentType = "text/csv; charset=utf-8",
+): Response {
   return new Response(body, {
     status: 200,
     headers: {
-      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Type": contentType,
       "Content-Disposition": `attachment; filename="${fileName}"`,
       "X-Content-Type-Options": "nosniff",
     },

@@ -557,6 +557,13 @@ type Entry = { kind: "public" } | ParamEntry | PlainEntry;
 
 const itemsOf = (body: unknown): unknown[] => {
   if (Array.isArray(body)) return body;
+  // The audit trail's NDJSON export: its events are the items (its checkpoints hold hashes only).
+  if (typeof body === "string" && body.startsWith('{"type":"export"'))
+    return body
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; event?: unknown })
+      .flatMap((line) => (line.type === "event" ? [line.event] : []));
   // A CSV export (GET /v1/exports/...): its rows are the items, numbers read back as numbers.
   if (typeof body === "string")
     return csvObjects(body).map((row) => (row.status ? { ...row, status: Number(row.status) } : row));
@@ -762,6 +769,12 @@ const fixtures: Record<string, Entry> = {
     kind: "plain",
     calls: [
       { label: "everything", audit: true, check: (body) => expect(itemsOf(body).length).toBeGreaterThan(0) },
+      {
+        label: "the whole sealed trail as NDJSON",
+        query: () => ({ format: "ndjson" }),
+        audit: true,
+        check: (body) => expect(String(body)).toMatch(/^\{"type":"export","format":"audit-ndjson\/1"/),
+      },
       { label: "filtered by A's key as actor", query: (f) => ({ actorId: f.a.key.id }), empty: true },
       { label: "filtered by A's employee as actor", query: (f) => ({ actorId: f.a.staff.employee.id }), empty: true },
       {

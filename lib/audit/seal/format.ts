@@ -66,8 +66,11 @@ export function checkpointHashJson(checkpoint: UnsignedCheckpointJson | Checkpoi
   return canonicalJson(hashed);
 }
 
+/** The NDJSON export's format, named in its header line. */
+export const AUDIT_EXPORT_FORMAT = "audit-ndjson/1";
+
 /** One line of the NDJSON export (GET /v1/exports/audit_events?format=ndjson), in order. */
 export type AuditExportLine =
-  | { type: "export"; format: "audit-ndjson/1"; platformId: string; exportedAt: string }
+  | { type: "export"; format: typeof AUDIT_EXPORT_FORMAT; platformId: string; exportedAt: string }
   | { type: "event"; event: SealedAuditEventJson }
   | { type: "checkpoint"; checkpoint: CheckpointJson; leaves: string[] };

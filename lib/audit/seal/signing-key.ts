@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { chmodSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
@@ -6,6 +6,7 @@ import { db } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { createOwnerOnlyFileOnce, ensureOwnerOnlyDirectory } from "@/lib/db/owner-only";
 import { dataDirectory, env } from "@/lib/env";
+import { signingKeyId } from "@/lib/audit/seal/key-id";
 
 // The key that signs audit checkpoints (CONTRACT.md, "A verifiable audit trail"): AUDIT_SIGNING_KEY,
 // or one generated at first start into the data directory beside the TOTP encryption key, stored
@@ -20,11 +21,7 @@ const ENCRYPTION_CONTEXT = "audit-signing-key";
 
 let cached: AuditSigningKey | undefined;
 
-/** "ask_" + the first 24 hex characters of SHA-256 over the public key's SPKI DER. */
-export function signingKeyId(publicKey: KeyObject): string {
-  const der = publicKey.export({ type: "spki", format: "der" });
-  return `ask_${createHash("sha256").update(der).digest("hex").slice(0, 24)}`;
-}
+export { signingKeyId };
 
 export function auditSigningKey(): AuditSigningKey {
   if (cached) return cached;
