@@ -86,24 +86,26 @@ export function signCheckpoint(unsigned: UnsignedCheckpointJson, key: AuditSigni
 export async function sealPendingEvents(options: SealerOptions = {}): Promise<number> {
   const settings = sealerSettings(options);
   const key = settings.key();
+  const holdLease = () =>
+    takeLease({ name: AUDIT_SEALER_LEASE, owner: settings.owner, ms: settings.leaseMs, now: settings.now() });
+  // A GROUP BY the database answers from the [checkpointId, platformId, ...] index (Prisma's
+  // `distinct` would read every unsealed row into the process and drop duplicates there).
+  const platforms = await db().auditEvent.groupBy({
+    by: ["platformId"],
+    where: { checkpointId: null, platformId: { not: null } },
+  });
+  // Nothing pending (the usual case): no write at all, not even the lease's.
+  if (platforms.length === 0 || !(await holdLease())) return 0;
+  await recordSigningKey(key);
   let sealed = 0;
-  let recorded = false;
-  for (;;) {
-    if (
-      !(await takeLease({ name: AUDIT_SEALER_LEASE, owner: settings.owner, ms: settings.leaseMs, now: settings.now() }))
-    )
-      return sealed;
-    const platforms = await db().auditEvent.findMany({
-      where: { checkpointId: null, platformId: { not: null } },
-      distinct: ["platformId"],
-      select: { platformId: true },
-      take: 100,
-    });
-    if (platforms.length === 0) return sealed;
-    if (!recorded) await recordSigningKey(key);
-    recorded = true;
-    for (const { platformId } of platforms) if (await sealBatch(platformId!, key, settings)) sealed += 1;
+  for (const { platformId } of platforms) {
+    // A backlog is several checkpoints: the lease is renewed before each.
+    while (await holdLease()) {
+      if (!(await sealBatch(platformId!, key, settings))) break;
+      sealed += 1;
+    }
   }
+  return sealed;
 }
 
 /** Appends the platform's next checkpoint over its oldest unsealed events (none when it has none). */
