@@ -71,7 +71,7 @@ function Outcome({ state, onRetry }: { state: Verification; onRetry: () => void 
 
 function Progress({ checked, total }: { checked: number; total: number }) {
   return (
-    <div className="stack" role="status">
+    <div className="stack verify-progress" role="status">
       <p>Checking checkpoints… {total > 0 && `${checked.toLocaleString()} of ${total.toLocaleString()}`}</p>
       <progress max={Math.max(total, 1)} value={checked} aria-label="Checkpoints checked" />
     </div>
