@@ -53,7 +53,7 @@ async function pagesToCheck(page: Page): Promise<string[]> {
     const found = hrefs.find((href) => detail.test(href));
     if (found) pages.push(found);
   }
-  return [...pages, "/kyc/profile", "/docs"];
+  return [...pages, "/kyc/profile", "/audit-log/verify", "/docs"];
 }
 
 for (const { name, width, height } of WIDTHS) {

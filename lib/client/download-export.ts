@@ -2,13 +2,17 @@ import { queryString, type QueryValue } from "@/lib/client/api";
 import { currentAccountId } from "@/lib/client/current-account";
 
 /**
- * Downloads one of the /v1/exports routes with these filters as a file. Fetched, not linked: the
+ * Downloads one of the /v1/exports routes with these filters as a file (CSV unless `accept` says). Fetched, not linked: the
  * account the page acts for goes as Service-Account-Id, which a plain link cannot send.
  */
-export async function downloadExport(path: string, query: Record<string, QueryValue>): Promise<void> {
+export async function downloadExport(
+  path: string,
+  query: Record<string, QueryValue>,
+  { accept = "text/csv", fallbackName = "export.csv" }: { accept?: string; fallbackName?: string } = {},
+): Promise<void> {
   const account = currentAccountId();
   const response = await fetch(`${path}${queryString(query)}`, {
-    headers: { accept: "text/csv", ...(account ? { "Service-Account-Id": account } : {}) },
+    headers: { accept, ...(account ? { "Service-Account-Id": account } : {}) },
     credentials: "same-origin",
   });
   if (!response.ok) {
@@ -16,7 +20,7 @@ export async function downloadExport(path: string, query: Record<string, QueryVa
     throw new Error(body?.message ?? `The export failed (${response.status}).`);
   }
   const disposition = response.headers.get("content-disposition") ?? "";
-  const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? "export.csv";
+  const fileName = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
   const url = URL.createObjectURL(await response.blob());
   const link = Object.assign(document.createElement("a"), { href: url, download: fileName });
   document.body.append(link);

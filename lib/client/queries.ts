@@ -39,14 +39,19 @@ export function useApiQuery<E extends Endpoint>(definition: E, ...[options]: Que
 /** The items of a cursor-paginated answer (`{ items, next }`). */
 type ItemOf<E extends Endpoint> = ResponseOf<E> extends { items: readonly (infer Item)[] } ? Item : never;
 type Page<E extends Endpoint> = { items: ItemOf<E>[]; next: string | null };
-type CursorSettings = {
+type CursorSettings<E extends Endpoint = Endpoint> = {
+  /**
+   * How often to read the loaded pages again, from the items shown (false: not again). The audit log
+   * reads again while an event waits to be sealed.
+   */
+  refetchInterval?: (items: ItemOf<E>[]) => number | false;
   /**
    * The cursor of the first page to show, for a list that shows a page at a time and keeps its
    * place in the URL (information requests); left out, the list starts at the beginning.
    */
   from?: string;
 };
-type CursorOptions<E extends Endpoint> = QueryOptions<E> & CursorSettings;
+type CursorOptions<E extends Endpoint> = QueryOptions<E> & CursorSettings<E>;
 type CursorArgs<E extends Endpoint> =
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends T` asks whether every property of T is optional
   {} extends CursorOptions<E> ? [options?: CursorOptions<E>] : [options: CursorOptions<E>];
@@ -56,7 +61,7 @@ type CursorArgs<E extends Endpoint> =
  * The cursor stays opaque; the query (filters) is part of the key, so changing it starts over.
  */
 export function useCursorList<E extends Endpoint>(definition: E, ...[options]: CursorArgs<E>) {
-  const { enabled, from, ...rest }: QuerySettings<E> & CursorSettings & SendOptions = options ?? {};
+  const { enabled, from, refetchInterval, ...rest }: QuerySettings<E> & CursorSettings<E> & SendOptions = options ?? {};
   const call = useAccountCall(rest);
   const query = useInfiniteQuery({
     queryKey: from ? [...queryKey(definition, call), "pages", from] : [...queryKey(definition, call), "pages"],
@@ -65,6 +70,9 @@ export function useCursorList<E extends Endpoint>(definition: E, ...[options]: C
     initialPageParam: from,
     getNextPageParam: (last) => last.next ?? undefined,
     enabled,
+    refetchInterval: refetchInterval
+      ? (current) => refetchInterval(current.state.data?.pages.flatMap((page) => page.items) ?? [])
+      : undefined,
   });
   const items: ItemOf<E>[] = query.data?.pages.flatMap((page) => page.items) ?? [];
   return {

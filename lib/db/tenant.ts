@@ -40,7 +40,7 @@ function confinement(model: string, operation: string): Record<string, string> |
     return scope.confined && !operation.startsWith("create")
       ? { platformId: scope.platformId, id: scope.accountId }
       : { platformId: scope.platformId };
-  if (model === "AuditEvent") return { platformId: scope.platformId };
+  if (model === "AuditEvent" || model === "AuditCheckpoint") return { platformId: scope.platformId };
   // Employees belong to the platform's own account, whose id is the platform id.
   if (model === "Employee") return { accountId: scope.platformId };
   return null;

@@ -6,11 +6,13 @@
 // tenancy, not from validation. Every endpoint needs an entry in `fixtures` (a test fails otherwise),
 // so a new route cannot silently skip the walk.
 import { flushKeyUses } from "@/lib/db/key-use";
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
 import { updateFeatureFlags } from "@/lib/accounts/feature-flags";
 import { issueApiKey } from "@/lib/api-keys/api-keys";
+import { sealBatch } from "@/lib/audit/seal/sealer";
+import { auditSigningKey, recordSigningKey, signingKeyId, type AuditSigningKey } from "@/lib/audit/seal/signing-key";
 import { KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { createSession } from "@/lib/auth/sessions";
 import { sha256 } from "@/lib/auth/tokens";
@@ -765,6 +767,24 @@ const fixtures: Record<string, Entry> = {
     ],
   },
 
+  "GET /v1/audit_events/checkpoints": {
+    kind: "plain",
+    calls: [
+      {
+        label: "newest first",
+        query: () => ({ limit: "100" }),
+        own: () => [bCheckpointId],
+        check: (body) => expect(itemsOf(body)).toEqual([expect.objectContaining({ platformId: f.b.platformId })]),
+      },
+      { label: "oldest first", query: () => ({ limit: "100", order: "asc" }), own: () => [bCheckpointId] },
+    ],
+  },
+  // A's checkpoints were signed with a key of A's alone (a marker): B's list must not name it.
+  "GET /v1/audit_events/public_key": {
+    kind: "plain",
+    calls: [{ label: "B's signing keys", own: () => [auditSigningKey().id] }],
+  },
+
   "GET /v1/exports/audit_events": {
     kind: "plain",
     calls: [
@@ -1360,6 +1380,12 @@ const fixtures: Record<string, Entry> = {
   },
 };
 
+function walkSigningKey(): AuditSigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const publicKeyPem = publicKey.export({ type: "spki", format: "pem" }).toString().trim();
+  return { id: signingKeyId(publicKey), privateKey, publicKeyPem };
+}
+
 // --- The walk ------------------------------------------------------------------------------------
 
 const allKeys = allEndpoints.map(keyOf);
@@ -1372,6 +1398,7 @@ const refKeys = plainKeys.filter(
 
 let f: F;
 let sessionIssuedKeyId = "";
+let bCheckpointId = "";
 let before: Awaited<ReturnType<typeof snapshotOf>>;
 
 const asA = (): Caller => ({
@@ -1438,6 +1465,17 @@ beforeAll(async () => {
   sessionIssuedKeyId = stringOf(issued, "id");
   const listed = await send(routeOf("GET /v1/delegated_users"), asA(), "key");
   expect(listed.status).toBe(200);
+
+  // Each platform's events sealed: A's with a key that signed nothing else (a marker), B's with the service's.
+  const aSigningKey = walkSigningKey();
+  await recordSigningKey(aSigningKey);
+  const aCheckpoint = await sealBatch(a.platformId, aSigningKey, { now: () => new Date(), batchSize: 1000 });
+  expect((await send(routeOf("POST /v1/feature_flags"), asB(), "key", { body: { partner: "require" } })).status).toBe(
+    200,
+  );
+  await recordSigningKey(auditSigningKey());
+  bCheckpointId = (await sealBatch(b.platformId, auditSigningKey(), { now: () => new Date(), batchSize: 1000 }))!.id;
+  aMarkers.add(aSigningKey.id).add(aCheckpoint!.id).add(aCheckpoint!.hash);
 
   before = await snapshotOf(a.platformId);
   for (const rows of Object.values(before)) {

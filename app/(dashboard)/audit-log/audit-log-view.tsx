@@ -10,6 +10,7 @@ import {
   type AuditEvent,
 } from "@/components/audit-log/audit-event-parts";
 import { AuditFiltersForm, auditFilterNames, type AuditFilters } from "@/components/audit-log/audit-filters";
+import { SealCell, useCheckpointSeqs, VERIFY_HREF } from "@/components/audit-log/audit-seal";
 import { filterErrorsOf } from "@/components/ui/filter-bar";
 import { ExportButton } from "@/components/ui/export-button";
 import { DateTime } from "@/components/ui/format";
@@ -21,6 +22,11 @@ import { useCursorList } from "@/lib/client/queries";
 
 const outcomeTone = { success: "ok", failure: "danger", denied: "warn" } as const;
 
+/** While an event shown waits for its seal, the list is read again this often (the sealer passes every 5 s). */
+const PENDING_REFRESH_MS = 2_000;
+const awaitingSeal = (events: readonly AuditEvent[]) =>
+  events.some((event) => event.checkpointId === null) && PENDING_REFRESH_MS;
+
 /**
  * The platform's audit trail, filtered by action, actor and date (all kept in the URL): actors by
  * name, each row opening to the whole record. `actions`: every action a record can carry, for the picker.
@@ -28,7 +34,8 @@ const outcomeTone = { success: "ok", failure: "danger", denied: "warn" } as cons
 export function AuditLogView({ actions }: { actions: readonly string[] }) {
   const url = useUrlQuery(auditFilterNames);
   const filters: AuditFilters = url.values;
-  const list = useCursorList(listAuditEventsEndpoint, { query: filters });
+  const list = useCursorList(listAuditEventsEndpoint, { query: filters, refetchInterval: awaitingSeal });
+  const seqOf = useCheckpointSeqs(list.items, list.query.dataUpdatedAt);
   const withFilters = (change: AuditFilters) => url.href({ ...filters, ...change });
   const actorOf = useActorNames();
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
@@ -43,8 +50,22 @@ export function AuditLogView({ actions }: { actions: readonly string[] }) {
     <div className="stack">
       <PageHeader
         title="Audit log"
-        description="Every change, sign-in and refused request on your platform: when, who, what, from where, and how it ended."
-        actions={<ExportButton path="/v1/exports/audit_events" query={filters} />}
+        description={
+          <>
+            Every change, sign-in and refused request on your platform: when, who, what, from where, and how it ended.
+            Each event is sealed into a signed checkpoint within seconds: Verify checks the chain of checkpoints, and
+            Export NDJSON downloads the whole trail for the offline verifier (<code>npm run audit:verify</code>).
+          </>
+        }
+        actions={
+          <>
+            <ExportButton path="/v1/exports/audit_events" query={filters} />
+            <ExportButton path="/v1/exports/audit_events" query={{ format: "ndjson" }} format={NDJSON} />
+            <Link href={VERIFY_HREF} className="button">
+              Verify
+            </Link>
+          </>
+        }
       />
       <AuditFiltersForm
         key={url.version}
@@ -93,6 +114,13 @@ export function AuditLogView({ actions }: { actions: readonly string[] }) {
           { header: "Target", cell: (event) => <TargetCell id={event.targetId} /> },
           { header: "Outcome", className: "nowrap", cell: (event) => <Outcome event={event} /> },
           {
+            header: "Seal",
+            testId: "audit-event-seal",
+            cell: (event) => (
+              <SealCell event={event} seq={event.checkpointId ? seqOf(event.checkpointId) : undefined} />
+            ),
+          },
+          {
             header: "Record",
             heading: <span className="visually-hidden">Record</span>,
             cell: (event) => (
@@ -113,6 +141,8 @@ export function AuditLogView({ actions }: { actions: readonly string[] }) {
     </div>
   );
 }
+
+const NDJSON = { label: "NDJSON", accept: "application/x-ndjson", extension: "ndjson" };
 
 /** How a request ended: the outcome, and its HTTP status beside it. */
 function Outcome({ event }: { event: AuditEvent }) {

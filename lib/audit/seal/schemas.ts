@@ -26,3 +26,33 @@ export const checkpointSchema = z
 export const checkpointQuery = pageQuerySchema;
 
 export const checkpointPageSchema = pageSchemaOf(checkpointSchema, "AuditCheckpointPage");
+
+const pem = z.string().meta({ description: "SPKI PEM." });
+
+export const signingKeySchema = z
+  .object({
+    id: z.string().meta({ description: "The key id checkpoints name as keyId." }),
+    publicKey: pem,
+    createdAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: "When the service first signed with it; null for the current key before its first seal." }),
+    firstSeq: z.number().int().nullable().meta({ description: "The first of the platform's checkpoints it signed." }),
+    lastSeq: z.number().int().nullable().meta({ description: "The last of the platform's checkpoints it signed." }),
+    firstSealedAt: z.iso.datetime().nullable(),
+    lastSealedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "AuditSigningKey" });
+
+export const publicKeySchema = z
+  .object({
+    algorithm: z.literal("Ed25519"),
+    keyId: z.string().meta({ description: "The key signing new checkpoints now." }),
+    publicKey: pem,
+    keys: z.array(signingKeySchema).meta({
+      description:
+        "Every key that signed one of the platform's checkpoints, by the first seq it signed, and the current key " +
+        "(seqs null until it signs one): a rotated-out key stays listed, so the checkpoints it signed still verify.",
+    }),
+  })
+  .meta({ id: "AuditPublicKey" });

@@ -56,7 +56,7 @@ function sealerSettings(options: SealerOptions): SealerSettings {
 }
 
 /** A checkpoint as the API gives it. */
-export function checkpointJson(row: AuditCheckpoint): CheckpointJson {
+export function checkpointJson(row: Omit<AuditCheckpoint, "leafHashes">): CheckpointJson {
   return {
     id: row.id,
     platformId: row.platformId,
