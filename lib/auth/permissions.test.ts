@@ -23,10 +23,10 @@ describe("EVENT_TYPE_READ_PERMISSIONS", () => {
     }
   });
 
-  it("maps each event type to the resource its name starts with (kyc.* to kyc:read, employee.* to employees:read, ...)", () => {
+  it("maps each event type to the resource its name starts with (kyc.* to kyc:read, employee.* to employees:read, audit.* to audit_log:read, ...)", () => {
     for (const type of EVENT_TYPE_NAMES) {
       const prefix = type.split(".")[0]!;
-      expect([prefix, `${prefix}s`], type).toContain(resourceOf(EVENT_TYPE_READ_PERMISSIONS[type]));
+      expect([prefix, `${prefix}s`, `${prefix}_log`], type).toContain(resourceOf(EVENT_TYPE_READ_PERMISSIONS[type]));
     }
   });
 });
