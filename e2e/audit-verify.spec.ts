@@ -1,4 +1,6 @@
 import Database from "better-sqlite3";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, snapAlsoOnPhone, test, type Server } from "./fixtures";
@@ -72,9 +74,30 @@ test.describe("a sealed audit trail", () => {
     // The page reads the list again while an event is pending: sealed at the sealer's next pass.
     const row = page.getByTestId("audit-event-row").filter({ has: page.getByTitle(created.id) });
     await expect(row.getByTestId("audit-event-seal")).toHaveText(/^Sealed · checkpoint \d+$/, { timeout: 30_000 });
-    await expect(page.getByRole("button", { name: "Export NDJSON" })).toBeVisible();
     await expect(page.getByText("npm run audit:verify")).toBeVisible();
     await snapAlsoOnPhone(page, testInfo, "audit-log-sealed", "audit-log-sealed-phone");
+
+    // The NDJSON export, downloaded from the page, verifies offline with the command and the public key.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export NDJSON" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^audit-events-\d{4}-\d{2}-\d{2}\.ndjson$/);
+    const publicKey = await page.request.get("/v1/audit_events/public_key");
+    expect(publicKey.status()).toBe(200);
+    const keyFile = testInfo.outputPath("audit-public-key.json");
+    writeFileSync(keyFile, await publicKey.text());
+    const verified = spawnSync(
+      "npm",
+      ["run", "--silent", "audit:verify", "--", (await download.path())!, "--public-key", keyFile],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(verified.stdout + verified.stderr).toMatch(
+      /^Intact: \d+ events in \d+ checkpoints, up to checkpoint \d+ sealed at /m,
+    );
+    expect(verified.status).toBe(0);
 
     const { seq } = await newestCheckpoint(page);
     await row.getByTestId("audit-event-seal").getByRole("link").click();

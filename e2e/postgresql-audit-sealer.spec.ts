@@ -1,7 +1,8 @@
-import { createHash, verify } from "node:crypto";
+import { createHash, createPublicKey, verify } from "node:crypto";
 import { httpRequest, OWNER, type Server } from "./fixtures";
 import { expect, test, twoServersOnOneDatabase } from "./postgresql-fixture";
 import { checkpointHashJson, type CheckpointJson } from "../lib/audit/seal/format";
+import { verifyAuditExport } from "../lib/audit/seal/verify";
 
 // Two server processes on one PostgreSQL database, each running the audit sealer (a pass every 100 ms
 // here: AUDIT_SEAL_INTERVAL_MS, which only a process the test runner started may set), each with its
@@ -92,6 +93,25 @@ test.describe.serial("the audit sealer with two server processes on one PostgreS
         Object.fromEntries(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint.count])),
       );
     }
+    // The tenant's NDJSON export, from the process still running, verifies offline with the keys the
+    // public key endpoint lists: the one of each process, with the checkpoints each signed.
+    const asTenant = { headers: { authorization: `Bearer ${key}` } };
+    const exported = await httpRequest(`${staying.baseURL}/v1/exports/audit_events?format=ndjson`, asTenant);
+    expect(exported.status, exported.body).toBe(200);
+    const listed = await httpRequest(`${staying.baseURL}/v1/audit_events/public_key`, asTenant);
+    expect(listed.status, listed.body).toBe(200);
+    const signers = (listed.json().keys as { publicKey: string; firstSeq: number | null }[]).filter(
+      (signer) => signer.firstSeq !== null,
+    );
+    expect(signers).toHaveLength(2);
+    const verdict = await verifyAuditExport(
+      (async function* () {
+        yield* exported.body.split("\n");
+      })(),
+      { publicKeys: signers.map((signer) => createPublicKey(signer.publicKey)) },
+    );
+    expect(verdict).toMatchObject({ intact: true });
+
     // The tenant's 60 recipients and their events, all sealed; both processes' keys are known.
     const tenantEvents = await query<{ count: string }>(
       `SELECT count(*) FROM "AuditEvent" WHERE "platformId" = $1 AND action LIKE '%recipient%'`,
