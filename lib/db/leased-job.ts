@@ -1,4 +1,5 @@
 import { releaseLease } from "@/lib/db/lease";
+import { processSlot } from "@/lib/process-global";
 
 // A background job that runs in the service process, a pass every intervalMs, while one process at a
 // time holds its WorkerLease (lib/db/lease.ts): the SLA sweep and the audit sealer. Each pass takes or
@@ -66,4 +67,18 @@ export function createLeasedJob({
       await releaseLease({ name: lease, owner }).catch(() => undefined);
     },
   };
+}
+
+/**
+ * Starts the process's job called `name` (once: a second call answers the running one), kept in a
+ * process slot under that name, where server.mjs finds it to stop it on SIGTERM.
+ */
+export function startLeasedJobOnce(name: string, create: () => LeasedJob): LeasedJob {
+  const running = processSlot<LeasedJob>(name);
+  const started = running.get();
+  if (started) return started;
+  const job = create();
+  running.set(job);
+  job.start();
+  return job;
 }

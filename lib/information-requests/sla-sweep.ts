@@ -1,14 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { db, inTransaction } from "@/lib/db";
 import { takeLease } from "@/lib/db/lease";
-import { createLeasedJob, type LeasedJob } from "@/lib/db/leased-job";
+import { createLeasedJob, startLeasedJobOnce, type LeasedJob } from "@/lib/db/leased-job";
 import { env } from "@/lib/env";
 import type { InformationRequest } from "@/lib/generated/prisma/client";
 import { recordTimelineEntry } from "@/lib/information-requests/timeline";
 import { informationRequestSchema, presentInformationRequest } from "@/lib/information-requests/schemas";
 import { mailConfigured, sendMail } from "@/lib/mail/mailer";
 import { slaBreachedMail } from "@/lib/mail/messages";
-import { processSlot } from "@/lib/process-global";
 import { withScope } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
@@ -138,15 +137,9 @@ export function createSlaSweep(options: SlaSweepOptions = {}): SlaSweep {
   });
 }
 
-/** server.mjs finds it under the same global symbol to stop it on SIGTERM. */
-const running = processSlot<SlaSweep>("sla-sweep");
-
-/** Starts the process's sweep (once: a second call returns the running one). */
+/** Starts the process's sweep (once; server.mjs stops it on SIGTERM). */
 export function startSlaSweep(): SlaSweep {
-  const started = running.get();
-  if (started) return started;
-  const sweep = createSlaSweep({ intervalMs: env().SLA_SWEEP_INTERVAL_MS ?? SLA_SWEEP_INTERVAL_MS });
-  running.set(sweep);
-  sweep.start();
-  return sweep;
+  return startLeasedJobOnce("sla-sweep", () =>
+    createSlaSweep({ intervalMs: env().SLA_SWEEP_INTERVAL_MS ?? SLA_SWEEP_INTERVAL_MS }),
+  );
 }

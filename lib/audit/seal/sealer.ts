@@ -1,12 +1,11 @@
 import { createHash, randomBytes, sign } from "node:crypto";
 import { db, inTransaction } from "@/lib/db";
 import { takeLease } from "@/lib/db/lease";
-import { createLeasedJob, type LeasedJob } from "@/lib/db/leased-job";
+import { createLeasedJob, startLeasedJobOnce, type LeasedJob } from "@/lib/db/leased-job";
 import { env } from "@/lib/env";
 import type { AuditCheckpoint } from "@/lib/generated/prisma/client";
 import { auditEventJson } from "@/lib/audit/schemas";
 import { newId } from "@/lib/ids/generate";
-import { processSlot } from "@/lib/process-global";
 import { withScope } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 import {
@@ -171,15 +170,9 @@ export function createAuditSealer(options: SealerOptions = {}): AuditSealer {
   });
 }
 
-/** server.mjs finds it under the same global symbol to stop it on SIGTERM. */
-const running = processSlot<AuditSealer>("audit-sealer");
-
-/** Starts the process's sealer (once: a second call returns the running one). */
+/** Starts the process's sealer (once; server.mjs stops it on SIGTERM). */
 export function startAuditSealer(): AuditSealer {
-  const started = running.get();
-  if (started) return started;
-  const sealer = createAuditSealer({ intervalMs: env().AUDIT_SEAL_INTERVAL_MS ?? AUDIT_SEAL_INTERVAL_MS });
-  running.set(sealer);
-  sealer.start();
-  return sealer;
+  return startLeasedJobOnce("audit-sealer", () =>
+    createAuditSealer({ intervalMs: env().AUDIT_SEAL_INTERVAL_MS ?? AUDIT_SEAL_INTERVAL_MS }),
+  );
 }
