@@ -83,7 +83,8 @@ const defineScanner = endpointGroup({ tag: "API keys", auth: "public", permissio
 
 export const leakReportEndpoint = defineScanner("POST /v1/secret_scanning/reports", {
   action: "secret_scanning.report",
-  secretResponse: true, // GitHub's answer format repeats each reported token
+  // Not `secretResponse`: the answer repeats only the tokens the caller sent (GitHub's format), and a
+  // public route keeps nothing for Idempotency-Key replay.
   summary: "Report leaked keys (GitHub's secret-scanning partner format)",
   description:
     'For GitHub\'s secret-scanning partner program (README, "Secret scanning"). The body, a JSON array of ' +
