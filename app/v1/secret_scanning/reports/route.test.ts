@@ -72,7 +72,8 @@ describe("POST /v1/secret_scanning/reports", () => {
     const answer = await reportTokens([{ token: leaked.secret, source: "commit" }]);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual([{ token_raw: leaked.secret, token_type: "service_api_key", label: "true_positive" }]);
-    expect(await keyWorks(leaked.secret)).toBe(false);
+    // The very next request with it: refused as any revoked key is.
+    expectError(await call(listKeys, { apiKey: leaked.secret }), 401, "err_unauthenticated");
     const row = await db().apiKey.findUniqueOrThrow({ where: { id: leaked.id } });
     expect(row).toMatchObject({ leakUrl: URL_FOUND, leakSource: "commit" });
     expect(row.revokedAt).toEqual(row.leakedAt);
@@ -115,6 +116,19 @@ describe("POST /v1/secret_scanning/reports", () => {
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: endpointId } })).toBe(1);
     const elsewhere = await reportTokens([{ token: leaked.secret, url: "https://gist.github.com/x/1" }]);
     expect(elsewhere.body).toMatchObject([{ label: "false_positive" }]);
+  });
+
+  it("the same report twice at once: both true_positive, one revocation, one audit record, one event", async () => {
+    const { account, endpointId } = await listeningPlatform();
+    const leaked = await apiKeyFor(account.id);
+    const body = JSON.stringify([entry({ token: leaked.secret })]);
+    const answers = await Promise.all([report(body), report(body)]);
+    expect(answers.map((answer) => [answer.status, answer.body[0]?.label])).toEqual([
+      [200, "true_positive"],
+      [200, "true_positive"],
+    ]);
+    expect(await db().auditEvent.count({ where: { action: "api_key.leaked", targetId: leaked.id } })).toBe(1);
+    expect(await db().webhookDelivery.count({ where: { webhookEndpointId: endpointId } })).toBe(1);
   });
 
   it("another platform's token, unknown, revoked by staff or expired keys: false_positive, nothing changes", async () => {
