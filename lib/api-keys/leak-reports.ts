@@ -18,8 +18,9 @@ import { DomainError } from "@/lib/errors";
 import { currentScope, withScope } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
-// Leak reports in GitHub's secret-scanning partner format (README, "Secret scanning"): GitHub finds one
-// of our keys in a public place, posts it here signed with its key, and we revoke the key at once.
+// Leak reports in GitHub's secret-scanning partner format (README, "Leaked keys: secret scanning"):
+// GitHub finds one of our keys in a public place, posts it here signed with its key, and we revoke
+// the key at once.
 
 type ReportedToken = z.output<typeof reportedTokenSchema>;
 type Label = z.output<typeof leakLabelSchema>["label"];
