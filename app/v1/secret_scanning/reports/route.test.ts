@@ -1,4 +1,5 @@
 import { createHash, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import fc from "fast-check";
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET as listKeys } from "@/app/v1/api_keys/route";
 import { POST as createEndpoint } from "@/app/v1/webhook_endpoints/route";
@@ -209,6 +210,31 @@ describe("POST /v1/secret_scanning/reports", () => {
     const huge = await report(JSON.stringify([entry({ token: "x", url: "u".repeat(1024 * 1024) })]));
     expectError(huge, 400, "err_bad_request");
     expect(huge.body.message).toMatch(/1 MiB/);
+  });
+
+  it("any signed body answers 200 or 400, any unsigned one 401: never a 500, never a revocation", async () => {
+    const { account } = await platformWithKey();
+    const live = await apiKeyFor(account.id);
+    const body = fc.oneof(
+      fc.jsonValue().map((value) => JSON.stringify(value) ?? ""),
+      fc
+        .array(fc.record({ token: fc.string(), type: fc.string(), url: fc.string(), source: fc.string() }))
+        .map((list) => JSON.stringify(list)),
+      fc.string(),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, fc.string(), async (text, junkSignature) => {
+        expect([200, 400]).toContain((await report(text)).status);
+        const unsigned = await call(POST, {
+          method: "POST",
+          rawBody: text,
+          headers: { "github-public-key-identifier": "gh-key-1", "github-public-key-signature": junkSignature },
+        });
+        expect(unsigned.status).toBe(401);
+      }),
+      { numRuns: 40 },
+    );
+    expect(await keyWorks(live.secret)).toBe(true);
   });
 
   it("PEM blocks as the setting: each key known by the SHA-256 of its DER encoding", async () => {
