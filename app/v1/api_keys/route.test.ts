@@ -33,6 +33,7 @@ describe("GET /v1/api_keys", () => {
       createdAt: key.createdAt.toISOString(),
       lastUsedAt: expect.any(String),
       revokedAt: null,
+      leak: null,
       permissions: [...DEFAULT_KEY_PERMISSIONS],
       createdBy: null,
     });
