@@ -110,7 +110,7 @@ function RateLimitFields({
           {...form.register("requests", { onChange })}
         />
         <Field
-          label="Per seconds"
+          label="Window (seconds)"
           inputMode="numeric"
           hint={`1 to ${RATE_LIMIT_SECONDS_MAX} (an hour).`}
           error={errors.perSeconds && { message: `Enter a whole number from 1 to ${RATE_LIMIT_SECONDS_MAX}.` }}
