@@ -7,8 +7,8 @@ const nextConfig = {
   // Separate build directories let several test runs build side by side (NEXT_DIST_DIR=.next-e2e-a).
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
-  // Native and WebAssembly packages stay out of the bundle and load from node_modules at run time.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg"],
+  // Native and WebAssembly packages (and the Redis client) stay out of the bundle and load from node_modules at run time.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "redis"],
   // The security headers on everything Next.js serves (API, static files, its own 404s) under
   // `next dev`. Fixed values, matched without running any code per request;
   // pages replace the CSP with their nonce-based one in proxy.ts.

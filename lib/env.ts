@@ -106,6 +106,16 @@ const schema = z.object({
       return parsed.workers;
     }),
   /**
+   * Redis shared by every instance for the API keys' rate-limit counts (lib/auth/rate-limit-redis.ts):
+   * redis://[user:password@]host:port[/db], or rediss:// for TLS. Unset: each process counts alone,
+   * which is exact for one process but lets N instances admit N times a key's limit.
+   */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/[^\s]+$/, "must be a Redis URL such as redis://127.0.0.1:6379")
+    .refine((value) => URL.canParse(value), "must be a Redis URL such as redis://127.0.0.1:6379")
+    .optional(),
+  /**
    * Where e-mail goes out (lib/mail/mailer.ts): smtp://user:password@host:port, or smtps:// for TLS from
    * the first byte. Unset: nothing is e-mailed, and links are only shown to the admin who made them.
    */

@@ -31,7 +31,9 @@ const statusText: Record<number, string> = {
   413: "The file is larger than the route takes (`err_payload_too_large`), refused as soon as that is known",
   415: "The body is not in the media type the route takes (`err_unsupported_media_type`)",
   422: "Validation failed; `details` names each field (or `err_idempotency_mismatch`: the Idempotency-Key was used for a different request)",
-  429: "Too many attempts",
+  429:
+    "Too many attempts, or past the API key's rate limit (`err_rate_limited`, with `Retry-After`; every answer to a key " +
+    "carries `RateLimit-Policy` and `RateLimit`)",
   500: "Internal error (no internals in the body)",
 };
 
@@ -75,6 +77,8 @@ function errorsOf(endpoint: Endpoint): number[] {
   if (endpoint.query) [400, 422].forEach((code) => codes.add(code));
   if (endpoint.params) codes.add(404);
   if (endpoint.totp) [400, 429].forEach((code) => codes.add(code));
+  // A key's rate limit (lib/auth/rate-limit.ts), wherever a key may call.
+  if (endpoint.auth === "any") codes.add(429);
   // Idempotency-Key: a malformed key 400, a different request under it 422, the first still running 409.
   if (endpoint.method === "POST" && endpoint.auth !== "public") [400, 409, 422].forEach((code) => codes.add(code));
   return [...codes].sort();

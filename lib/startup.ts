@@ -51,7 +51,10 @@ async function startUpSteps() {
   auditSigningKey();
   // Under WEB_CONCURRENCY the first worker (cluster id 1, started before the others) prints the way to
   // setup; the others and replacements of dead workers stay quiet, so the link appears once.
-  if (!cluster.isWorker || cluster.worker?.id === 1) await announceSetup();
+  if (!cluster.isWorker || cluster.worker?.id === 1) {
+    await announceSetup();
+    warnOfLocalRateCounts();
+  }
   // Webhook delivery, the SLA sweep and the audit sealer run in the server process; tests that call startUp() (vitest)
   // start their own when they want one.
   if (testRunner(process.env) !== "vitest" && process.env.NEXT_PHASE !== "phase-production-build") {
@@ -59,6 +62,20 @@ async function startUpSteps() {
     startSlaSweep();
     startAuditSealer();
   }
+}
+
+/**
+ * Several processes (WEB_CONCURRENCY), or PostgreSQL (the database of deployments with several
+ * instances), without REDIS_URL: each process counts the keys' requests alone, so a key gets its limit
+ * once per process. One line, since that may be what the operator wants.
+ */
+function warnOfLocalRateCounts() {
+  const { REDIS_URL, WEB_CONCURRENCY } = env();
+  if (REDIS_URL !== undefined) return;
+  if ((WEB_CONCURRENCY ?? 1) <= 1 && databaseProvider() !== "postgresql") return;
+  console.warn(
+    "Rate limits: without REDIS_URL each process counts API keys' requests alone; several instances need REDIS_URL to hold a key to its limit.",
+  );
 }
 
 /**

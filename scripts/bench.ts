@@ -96,14 +96,23 @@ async function withDatabase<T>(database: BenchDatabase, seed: () => Promise<T>):
   }
 }
 
-/** The platform and an API key for it, made with the app's own functions (they work on both databases). */
+/**
+ * The platform and an API key for it, made with the app's own functions (they work on both databases).
+ * Its rate limit is on, counted on every request, but high enough never to refuse one: the bench
+ * measures the admitted path (a 429 would skip the handler and flatter the figures).
+ */
 async function seedPlatform(): Promise<{ platformId: string; secret: string }> {
   const { createPlatform } = await import("@/lib/accounts/platforms");
   const { issueApiKey } = await import("@/lib/api-keys/api-keys");
   const { withScope } = await import("@/lib/tenancy");
   const platform = await createPlatform({ name: "Bench platform" });
   const key = await withScope({ platformId: platform.id, accountId: platform.id }, () =>
-    issueApiKey({ createdBy: null, expiresAt: new Date(Date.now() + 30 * 86_400_000), name: "bench" }),
+    issueApiKey({
+      createdBy: null,
+      expiresAt: new Date(Date.now() + 30 * 86_400_000),
+      name: "bench",
+      rateLimit: { requests: 100_000, perSeconds: 1 },
+    }),
   );
   return { platformId: platform.id, secret: key.secret };
 }

@@ -5,7 +5,15 @@ import { newApiKeySecret } from "@/lib/auth/api-key-secret";
 import { assertCreatorStillActive } from "@/lib/auth/creator";
 import { DEFAULT_KEY_PERMISSIONS, permissionList, sortPermissions, type Permission } from "@/lib/auth/permissions";
 import { DomainError, notFound } from "@/lib/errors";
-import { apiKeySchema, presentApiKey, type KeyCreator } from "@/lib/api-keys/schemas";
+import {
+  apiKeySchema,
+  presentApiKey,
+  rateLimitColumns,
+  rateLimitOf,
+  type KeyCreator,
+  type RateLimit,
+  type UpdateApiKeyInput,
+} from "@/lib/api-keys/schemas";
 import { isoTimestamp, type Rows } from "@/lib/db/raw-read";
 import { readKeyList, type KeyListRow } from "@/lib/db/raw-rows";
 import { immutable, isImmutable } from "@/lib/immutable";
@@ -42,10 +50,19 @@ type NewKey = {
   name?: string | null;
   cidrAllowlist?: string[];
   permissions?: readonly Permission[];
+  /** Its own rate limit; null or left out: the platform's default. */
+  rateLimit?: RateLimit | null;
 };
 
 /** A new key's row, in the scope's account, and its secret, which only the caller sees. */
-function newKeyRow({ createdBy, expiresAt, name, cidrAllowlist = [], permissions = DEFAULT_KEY_PERMISSIONS }: NewKey) {
+function newKeyRow({
+  createdBy,
+  expiresAt,
+  name,
+  cidrAllowlist = [],
+  permissions = DEFAULT_KEY_PERMISSIONS,
+  rateLimit = null,
+}: NewKey) {
   const { secret, prefix, secretHash } = newApiKeySecret();
   const data = {
     id: newId("key"),
@@ -58,6 +75,7 @@ function newKeyRow({ createdBy, expiresAt, name, cidrAllowlist = [], permissions
     permissions: sortPermissions(permissions),
     createdByType: createdBy?.type ?? null,
     createdById: createdBy?.id ?? null,
+    ...rateLimitColumns(rateLimit),
   };
   return { data, secret };
 }
@@ -112,15 +130,18 @@ async function findKey(keyId: string) {
   return row;
 }
 
-/** Changing a key's allowlist needs every permission the key holds: loosening a stronger key is escalation too. */
-export async function updateApiKeyAllowlist({
+/**
+ * Changes a key's allowlist and/or rate limit (what `changes` leaves out stays). It needs every permission
+ * the key holds: loosening a stronger key is escalation too.
+ */
+export async function updateApiKey({
   issuer,
   keyId,
-  cidrAllowlist,
+  changes,
 }: {
   issuer: KeyIssuer;
   keyId: string;
-  cidrAllowlist: string[];
+  changes: UpdateApiKeyInput;
 }) {
   const row = await findKey(keyId);
   assertHolds(issuer, permissionList(row.permissions), "change");
@@ -129,12 +150,19 @@ export async function updateApiKeyAllowlist({
   // Conditional: a revocation that commits meanwhile is not followed by a change to the revoked key.
   const { count } = await tenantDb().apiKey.updateMany({
     where: { id: row.id, revokedAt: null },
-    data: { cidrAllowlist },
+    data: {
+      ...(changes.cidrAllowlist !== undefined && { cidrAllowlist: changes.cidrAllowlist }),
+      ...(changes.rateLimit !== undefined && rateLimitColumns(changes.rateLimit)),
+    },
   });
   if (count === 0) throw revoked();
   const updated = await findKey(row.id);
-  // The allowlist it replaced, for the audit trail.
-  return { key: presentApiKey(updated), before: { cidrAllowlist: jsonNames(row.cidrAllowlist, isString) } };
+  // What it replaced, for the audit trail.
+  const before = {
+    cidrAllowlist: jsonNames(row.cidrAllowlist, isString),
+    rateLimit: rateLimitOf(row.rateLimitRequests, row.rateLimitPerSeconds),
+  };
+  return { key: presentApiKey(updated), before };
 }
 
 /**
@@ -209,6 +237,7 @@ export async function rollApiKey({
     name: old.name,
     cidrAllowlist: jsonNames(old.cidrAllowlist, isString),
     permissions,
+    rateLimit: rateLimitOf(old.rateLimitRequests, old.rateLimitPerSeconds),
   });
   // One transaction: the old secret is never cut short without its replacement. The shortening is
   // conditional on the key still being live and not yet rolled, so a revoke racing the roll is never

@@ -35,9 +35,10 @@ export const issueApiKeyEndpoint = define("POST /v1/api_keys", {
 
 export const updateApiKeyEndpoint = define("POST /v1/api_keys/{key}", {
   action: "api_key.update_allowlist",
-  summary: "Replace a key's CIDR allowlist",
+  summary: "Change a key's CIDR allowlist or rate limit",
   description:
-    "From an employee session, needs `Service-Totp-Code`. A revoked key answers 409. The caller must hold every permission the key holds.",
+    "`cidrAllowlist` replaces the allowlist; `rateLimit` sets the key's own limit (null: the platform's default); " +
+    "what is left out stays. From an employee session, needs `Service-Totp-Code`. A revoked key answers 409. The caller must hold every permission the key holds.",
   permission: "api_keys:write",
   totp: true,
   params: apiKeyParams,

@@ -62,12 +62,45 @@ export const keyPermissionsSchema = z
       "Never `roles`, `owners` or `settings:write`. Only permissions the issuer holds itself (403 `err_forbidden` naming the first one missing).",
   });
 
+export const RATE_LIMIT_REQUESTS_MAX = 100_000;
+export const RATE_LIMIT_SECONDS_MAX = 3600;
+
+const wholeNumber = (what: string, max: number) =>
+  z
+    .number({ message: `must be a whole number of ${what} (1..${max})` })
+    .int(`must be a whole number of ${what} (1..${max})`)
+    .min(1, `must be at least 1 (1..${max})`)
+    .max(max, `must be at most ${max}`);
+
+/** A rate limit: at most `requests` in each window of `perSeconds` seconds (windows aligned to the epoch). */
+export const rateLimitSchema = z
+  .strictObject(
+    {
+      requests: wholeNumber("requests", RATE_LIMIT_REQUESTS_MAX),
+      perSeconds: wholeNumber("seconds", RATE_LIMIT_SECONDS_MAX),
+    },
+    { message: "must be an object { requests, perSeconds }" },
+  )
+  .meta({
+    id: "RateLimit",
+    description:
+      `At most \`requests\` (1..${RATE_LIMIT_REQUESTS_MAX}) requests in each window of \`perSeconds\` seconds ` +
+      `(1..${RATE_LIMIT_SECONDS_MAX}); windows start at multiples of \`perSeconds\` since the Unix epoch.`,
+  });
+
+export type RateLimit = z.output<typeof rateLimitSchema>;
+
+const keyRateLimitInput = rateLimitSchema.nullable().meta({
+  description: "The key's own rate limit; null or left out: the platform's `defaultKeyRateLimit` (GET /v1/settings).",
+});
+
 export const issueApiKeyInput = z
   .object({
     expiresAt: expiresAtSchema,
     name: text().trim().min(1, "must not be empty").max(100).optional(),
     cidrAllowlist: cidrAllowlistSchema.optional(),
     permissions: keyPermissionsSchema.optional(),
+    rateLimit: keyRateLimitInput.optional(),
   })
   .meta({ id: "IssueApiKeyInput" });
 
@@ -86,7 +119,17 @@ export const rollApiKeyInput = z
   })
   .meta({ id: "RollApiKeyInput" });
 
-export const updateApiKeyInput = z.object({ cidrAllowlist: cidrAllowlistSchema }).meta({ id: "UpdateApiKeyInput" });
+export const updateApiKeyInput = z
+  .object({
+    cidrAllowlist: cidrAllowlistSchema.optional(),
+    rateLimit: keyRateLimitInput.optional().meta({ description: "null: the platform's default from now on." }),
+  })
+  .refine((body) => body.cidrAllowlist !== undefined || body.rateLimit !== undefined, {
+    message: "name what to change: cidrAllowlist, rateLimit or both",
+  })
+  .meta({ id: "UpdateApiKeyInput", description: "What is left out stays as it is." });
+
+export type UpdateApiKeyInput = z.output<typeof updateApiKeyInput>;
 
 export const apiKeyParams = z.object({ key: idSchema("key") });
 
@@ -113,6 +156,7 @@ export const apiKeySchema = z
           "the key: why `revokedAt` is set. null otherwise.",
       }),
     permissions: z.array(z.enum(PERMISSIONS)),
+    rateLimit: rateLimitSchema.nullable().meta({ description: "The key's own limit; null: the platform's default." }),
     createdBy: z
       .object({ type: z.enum(["employee", "api_key"]), id: z.string() })
       .nullable()
@@ -136,7 +180,8 @@ export type ApiKeyFields = Omit<ApiKey, "accountId" | "secretHash" | KeyTime> & 
 };
 
 export function presentApiKey<Row extends ApiKeyFields>(row: Row) {
-  const { createdByType, createdById, leakedAt, leakUrl, leakSource, ...rest } = row;
+  const { createdByType, createdById, leakedAt, leakUrl, leakSource, rateLimitRequests, rateLimitPerSeconds, ...rest } =
+    row;
   const createdBy: KeyCreator | null = createdByType && createdById ? { type: createdByType, id: createdById } : null;
   const leak = leakedAt ? { url: leakUrl ?? "", source: leakSource ?? "", reportedAt: leakedAt } : null;
   return {
@@ -144,6 +189,7 @@ export function presentApiKey<Row extends ApiKeyFields>(row: Row) {
     leak,
     cidrAllowlist: jsonNames(row.cidrAllowlist, isString),
     permissions: permissionList(row.permissions),
+    rateLimit: rateLimitOf(rateLimitRequests, rateLimitPerSeconds),
     createdBy,
   };
 }
@@ -173,3 +219,13 @@ export const leakLabelSchema = z.object({
 });
 
 export const leakAnswerSchema = z.array(leakLabelSchema).meta({ id: "SecretScanningAnswer" });
+
+/** A key's own limit from its two columns (both set, or neither: the platform's default). */
+export const rateLimitOf = (requests: number | null, perSeconds: number | null): RateLimit | null =>
+  requests !== null && perSeconds !== null ? { requests, perSeconds } : null;
+
+/** The two columns a key's limit is stored in (null: the platform's default). */
+export const rateLimitColumns = (limit: RateLimit | null) => ({
+  rateLimitRequests: limit?.requests ?? null,
+  rateLimitPerSeconds: limit?.perSeconds ?? null,
+});

@@ -2,6 +2,7 @@ import { DomainError } from "@/lib/errors";
 import { idPattern } from "@/lib/ids/schema";
 import { readSessionCookie, resolveSession } from "@/lib/auth/sessions";
 import { verifyApiKey } from "@/lib/auth/verify-api-key";
+import type { RateLimit } from "@/lib/api-keys/schemas";
 import { ROLE_PERMISSIONS, type Permission, type Role } from "@/lib/auth/permissions";
 
 /**
@@ -17,6 +18,8 @@ export type Actor =
       permissions: readonly Permission[];
       /** A key issued for a sub-account acts for that account only (CONTRACT.md, "API key permissions and reach"). */
       confined: boolean;
+      /** The limit its requests are counted against (its own, or the platform's default). */
+      rateLimit: RateLimit;
       /** The account Service-Account-Id names, as looked up with the key (lib/tenancy.ts scopeFor uses it). */
       serviceAccount?: { id: string; inPlatform: boolean };
     }
@@ -62,6 +65,7 @@ export async function authenticate(request: Request, ip: string | null): Promise
     platformId: key.platformId,
     permissions: key.permissions,
     confined: key.accountId !== key.platformId,
+    rateLimit: key.rateLimit,
     ...(key.serviceAccount && { serviceAccount: key.serviceAccount }),
   };
 }

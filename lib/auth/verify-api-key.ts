@@ -7,6 +7,7 @@ import { ipInRanges } from "@/lib/net/ip";
 import { permissionList, type Permission } from "@/lib/auth/permissions";
 import { isString, jsonNames } from "@/lib/db/json";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { RateLimit } from "@/lib/api-keys/schemas";
 
 const TOUCH_EVERY_MS = 60_000;
 
@@ -20,6 +21,8 @@ export type VerifiedKey = {
   accountId: string;
   platformId: string;
   permissions: readonly Permission[];
+  /** Its own rate limit, or else its platform's default (read with the key, in the same statement). */
+  rateLimit: RateLimit;
   serviceAccount?: { id: string; inPlatform: boolean };
 };
 
@@ -71,6 +74,7 @@ async function checkKey(
     accountId: key.accountId,
     platformId: key.platformId,
     permissions: permissionList(key.permissions),
+    rateLimit: rateLimitOfKey(key),
   };
   if (serviceAccountId !== null)
     verified.serviceAccount = { id: serviceAccountId, inPlatform: key.namedAccountId === serviceAccountId };
@@ -79,6 +83,12 @@ async function checkKey(
   await recordKeyUse(key.id, now, TOUCH_EVERY_MS);
   return verified;
 }
+
+/** The key's own limit when it has one, else its platform's default. */
+const rateLimitOfKey = (key: Readonly<KeyCheckRow>): RateLimit =>
+  key.rateLimitRequests !== null && key.rateLimitPerSeconds !== null
+    ? { requests: key.rateLimitRequests, perSeconds: key.rateLimitPerSeconds }
+    : { requests: key.defaultKeyRateLimitRequests, perSeconds: key.defaultKeyRateLimitPerSeconds };
 
 /** A key's allowlist, parsed once per distinct text (keys are few; requests are many). */
 const allowlists = new Map<string, readonly string[]>();

@@ -12,6 +12,7 @@ import {
   LISTENING_ENDPOINT_COLUMNS,
   KEY_CHECK_ACCOUNT_COLUMNS,
   KEY_CHECK_COLUMNS,
+  KEY_CHECK_PLATFORM_COLUMNS,
   KEY_LIST_COLUMNS,
   insertDelegatedUser,
   readKeyForCheck,
@@ -29,6 +30,7 @@ import { withScope } from "@/lib/tenancy";
 const LISTS: Record<string, ColumnList<Record<string, unknown>>> = {
   KEY_CHECK_COLUMNS,
   KEY_CHECK_ACCOUNT_COLUMNS,
+  KEY_CHECK_PLATFORM_COLUMNS,
   KEY_LIST_COLUMNS,
   DELEGATED_USER_INSERT_COLUMNS,
   AUDIT_EVENT_INSERT_COLUMNS,
@@ -71,7 +73,11 @@ describe("raw statements' column lists", () => {
       expect(Object.keys(listed!).sort()).toEqual([...KEY_LIST_COLUMNS.columns].sort());
       const checked = await readKeyForCheck(sha256(secret), null);
       expect(Object.keys(checked!).sort()).toEqual(
-        [...KEY_CHECK_COLUMNS.columns, ...KEY_CHECK_ACCOUNT_COLUMNS.columns].sort(),
+        [
+          ...KEY_CHECK_COLUMNS.columns,
+          ...KEY_CHECK_ACCOUNT_COLUMNS.columns,
+          ...KEY_CHECK_PLATFORM_COLUMNS.columns,
+        ].sort(),
       );
       const user = { id: newId("du"), externalId: `raw-${Date.now()}`, createdAt: new Date() };
       await insertDelegatedUser(user, () => new Error("duplicate"));

@@ -29,7 +29,17 @@ const quoted = (alias: string, columns: readonly string[]) => columns.map((colum
 /** The key look-up of every key-authenticated request: what the check needs, nothing shown. */
 export const KEY_CHECK_COLUMNS = {
   model: "ApiKey",
-  columns: ["id", "accountId", "expiresAt", "revokedAt", "lastUsedAt", "cidrAllowlist", "permissions"],
+  columns: [
+    "id",
+    "accountId",
+    "expiresAt",
+    "revokedAt",
+    "lastUsedAt",
+    "cidrAllowlist",
+    "permissions",
+    "rateLimitRequests",
+    "rateLimitPerSeconds",
+  ],
   omitted: ["name", "prefix", "secretHash", "createdAt", "createdByType", "createdById", "rolledToId"],
 } as const satisfies ColumnList<ApiKey>;
 export const KEY_CHECK_ACCOUNT_COLUMNS = {
@@ -45,20 +55,43 @@ export const KEY_CHECK_ACCOUNT_COLUMNS = {
     "fourEyesApproval",
     "slaHoursDueDiligence",
     "slaHoursEndorsement",
+    "defaultKeyRateLimitRequests",
+    "defaultKeyRateLimitPerSeconds",
+  ],
+} as const satisfies ColumnList<Account>;
+/** The key's platform (the account of a platform-level key, or its sub-account's root): its default rate limit. */
+export const KEY_CHECK_PLATFORM_COLUMNS = {
+  model: "Account",
+  columns: ["defaultKeyRateLimitRequests", "defaultKeyRateLimitPerSeconds"],
+  omitted: [
+    "id",
+    "platformId",
+    "parentId",
+    "name",
+    "featureFlags",
+    "createdAt",
+    "requireTwoFactor",
+    "fourEyesApproval",
+    "slaHoursDueDiligence",
+    "slaHoursEndorsement",
   ],
 } as const satisfies ColumnList<Account>;
 
 /** A key's row as the check reads it: DateTime columns as ISO-8601 text, Json columns as JSON text. */
-export type KeyCheckRow = Pick<ApiKey, "id" | "accountId" | "cidrAllowlist" | "permissions"> &
-  Pick<Account, "platformId"> & {
+export type KeyCheckRow = Pick<
+  ApiKey,
+  "id" | "accountId" | "cidrAllowlist" | "permissions" | "rateLimitRequests" | "rateLimitPerSeconds"
+> &
+  Pick<Account, "platformId" | "defaultKeyRateLimitRequests" | "defaultKeyRateLimitPerSeconds"> & {
     expiresAt: string;
     revokedAt: string | null;
     lastUsedAt: string | null;
     namedAccountId?: string | null;
   };
 
-const KEY_CHECK_FROM = `FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" WHERE k."secretHash" = :secretHash`;
-const KEY_CHECK_SELECT = `SELECT ${quoted("k.", KEY_CHECK_COLUMNS.columns)}, ${quoted("a.", KEY_CHECK_ACCOUNT_COLUMNS.columns)}`;
+// The platform's row (p) gives the default rate limit in the same statement: a key GET costs no extra read.
+const KEY_CHECK_FROM = `FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" JOIN "Account" p ON p."id" = a."platformId" WHERE k."secretHash" = :secretHash`;
+const KEY_CHECK_SELECT = `SELECT ${quoted("k.", KEY_CHECK_COLUMNS.columns)}, ${quoted("a.", KEY_CHECK_ACCOUNT_COLUMNS.columns)}, ${quoted("p.", KEY_CHECK_PLATFORM_COLUMNS.columns)}`;
 
 /**
  * The key whose secret hashes to `secretHash`, joined to its account's platform (one indexed read),
@@ -106,6 +139,8 @@ export const KEY_LIST_COLUMNS = {
     "leakedAt",
     "leakUrl",
     "leakSource",
+    "rateLimitRequests",
+    "rateLimitPerSeconds",
   ],
   omitted: ["accountId", "secretHash"],
 } as const satisfies ColumnList<ApiKey>;

@@ -18,6 +18,7 @@ export const updateSettingsEndpoint = define("POST /v1/settings", {
     "anything else answers 403 `err_two_factor_required`. `fourEyesApproval`: whoever started a review cannot approve " +
     "or reject it. `slaHours`: the hours a new information request of each kind has before it is due (1..8760; " +
     "null for no SLA; a kind left out keeps its value); requests created before keep their `dueAt`. " +
+    "`defaultKeyRateLimit`: `{ requests (1..100000), perSeconds (1..3600) }` for every key without its own limit. " +
     "Owners and admins only (no key may hold `settings:write`); needs `Service-Totp-Code`.",
   permission: "settings:write",
   platformWide: true,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rateLimitSchema } from "@/lib/api-keys/schemas";
 
 /** The longest SLA a platform may set: a year, in hours. */
 export const SLA_HOURS_MAX = 8760;
@@ -27,8 +28,12 @@ export const slaHoursSchema = z.object({ due_diligence: slaHoursValue, endorseme
     "A change applies to requests created afterwards.",
 });
 
+const defaultKeyRateLimit = rateLimitSchema.meta({
+  description: "The rate limit of every key without its own (`rateLimit` null). Default: 100 requests per second.",
+});
+
 export const platformSettingsSchema = sessionSettingsSchema
-  .extend({ slaHours: slaHoursSchema })
+  .extend({ slaHours: slaHoursSchema, defaultKeyRateLimit })
   .meta({ id: "PlatformSettings" });
 
 export const updateSettingsInput = z
@@ -39,6 +44,7 @@ export const updateSettingsInput = z
       .object({ due_diligence: slaHoursValue.optional(), endorsement: slaHoursValue.optional() })
       .optional()
       .meta({ description: "A kind left out keeps its SLA; null removes it." }),
+    defaultKeyRateLimit: defaultKeyRateLimit.optional(),
   })
   .meta({ id: "UpdateSettingsInput", description: "Settings left out keep their value." });
 
@@ -49,6 +55,8 @@ type SettingsRow = {
   fourEyesApproval: boolean;
   slaHoursDueDiligence: number | null;
   slaHoursEndorsement: number | null;
+  defaultKeyRateLimitRequests: number;
+  defaultKeyRateLimitPerSeconds: number;
 };
 
 export function presentSettings(row: SettingsRow) {
@@ -56,13 +64,18 @@ export function presentSettings(row: SettingsRow) {
     requireTwoFactor: row.requireTwoFactor,
     fourEyesApproval: row.fourEyesApproval,
     slaHours: { due_diligence: row.slaHoursDueDiligence, endorsement: row.slaHoursEndorsement },
+    defaultKeyRateLimit: { requests: row.defaultKeyRateLimitRequests, perSeconds: row.defaultKeyRateLimitPerSeconds },
   };
 }
 
 /** The columns an update writes: the SLA hours of each kind it names, and the rest as they are. */
-export function settingsColumns({ slaHours, ...rest }: UpdateSettingsInput) {
+export function settingsColumns({ slaHours, defaultKeyRateLimit, ...rest }: UpdateSettingsInput) {
   return {
     ...rest,
+    ...(defaultKeyRateLimit && {
+      defaultKeyRateLimitRequests: defaultKeyRateLimit.requests,
+      defaultKeyRateLimitPerSeconds: defaultKeyRateLimit.perSeconds,
+    }),
     ...(slaHours?.due_diligence !== undefined && { slaHoursDueDiligence: slaHours.due_diligence }),
     ...(slaHours?.endorsement !== undefined && { slaHoursEndorsement: slaHours.endorsement }),
   };

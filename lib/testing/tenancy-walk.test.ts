@@ -31,7 +31,7 @@ import { acceptAgreement, createKycSubmission } from "@/lib/kyc/submissions";
 import { createRecipient } from "@/lib/recipients/recipients";
 import { withScope } from "@/lib/tenancy";
 import { csvObjects } from "@/lib/testing/csv";
-import { apiKeyFor, inDays, PASSWORD, signedInEmployee } from "@/lib/testing/factories";
+import { apiKeyFor, inDays, PASSWORD, signedInEmployee, UNHURRIED } from "@/lib/testing/factories";
 import { Authenticator, call, ORIGIN } from "@/lib/testing/http";
 import { everyRoute, pathFor } from "@/lib/testing/routes";
 import { createTransfer } from "@/lib/transfers/transfers";
@@ -62,7 +62,11 @@ async function buildPlatformA() {
   const staff = await signedInEmployee({ totp: true });
   const platformId = staff.account.id;
   // Every permission a key may hold, so that keys reach every route they may use at all.
-  const key = await apiKeyFor(platformId, { name: `A-${mark} auth key`, permissions: KEY_PERMISSIONS });
+  const key = await apiKeyFor(platformId, {
+    name: `A-${mark} auth key`,
+    permissions: KEY_PERMISSIONS,
+    rateLimit: UNHURRIED,
+  });
   const inPlatform = <T>(work: () => Promise<T>) =>
     withScope({ platformId, accountId: platformId }, async () => await work());
   const sub = await inPlatform(() => createSubAccount({ name: `A-${mark} sub-account`, parentId: platformId }));
@@ -195,7 +199,7 @@ async function buildPlatformA() {
 async function buildPlatformB() {
   const staff = await signedInEmployee({ totp: true });
   const platformId = staff.account.id;
-  const key = await apiKeyFor(platformId, { name: "B walk key", permissions: KEY_PERMISSIONS });
+  const key = await apiKeyFor(platformId, { name: "B walk key", permissions: KEY_PERMISSIONS, rateLimit: UNHURRIED });
   const inPlatform = <T>(work: () => Promise<T>) =>
     withScope({ platformId, accountId: platformId }, async () => await work());
   const sub = await inPlatform(() => createSubAccount({ name: "B sub-account", parentId: platformId }));
@@ -1017,6 +1021,7 @@ const fixtures: Record<string, Entry> = {
             requireTwoFactor: false,
             fourEyesApproval: false,
             slaHours: { due_diligence: null, endorsement: null },
+            defaultKeyRateLimit: { requests: 100, perSeconds: 1 },
           }),
       },
     ],

@@ -2,7 +2,7 @@
 // its definition instead of once per route test: 401 without a credential, 405 with Allow for the
 // methods a route file does not serve, the paging parameters' bounds and cursors,
 // Service-Account-Id naming an account the caller may not act for, a body that is not a JSON object
-// (or over 1 MiB), and sandbox routes when SANDBOX=off. The route tests keep what is
+// (or over 1 MiB), sandbox routes when SANDBOX=off, and the rate-limit fields on every answer to a key. The route tests keep what is
 // particular to their route.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";
@@ -13,7 +13,7 @@ import { encodeCursor } from "@/lib/contract/pagination";
 import type { Endpoint, Method } from "@/lib/contract/endpoint";
 import type { Handler } from "@/lib/http/route";
 import { withScope } from "@/lib/tenancy";
-import { apiKeyFor, platformWithKey, signedInEmployee } from "@/lib/testing/factories";
+import { apiKeyFor, platformWithKey, signedInEmployee, UNHURRIED } from "@/lib/testing/factories";
 import { call, type Call, expectError } from "@/lib/testing/http";
 import { everyRoute, ghostParams, pathFor, routeModuleFor } from "@/lib/testing/routes";
 import { unsetEnvAfterEach } from "@/lib/testing/env";
@@ -39,13 +39,13 @@ let otherPlatform: { accountId: string; subAccountId: string };
 let subAccountKey = "";
 
 beforeAll(async () => {
-  const mine = await platformWithKey();
+  const mine = await platformWithKey({ rateLimit: UNHURRIED });
   platform = { apiKey: mine.apiKey, accountId: mine.account.id };
   session = (await signedInEmployee({ platform: mine.account })).session;
   const mySub = await withScope(mine.scope, () =>
     createSubAccount({ name: "Walk sub-account", parentId: mine.account.id }),
   );
-  subAccountKey = (await apiKeyFor(mySub.id)).secret;
+  subAccountKey = (await apiKeyFor(mySub.id, { rateLimit: UNHURRIED })).secret;
   const theirs = await platformWithKey();
   const theirSub = await withScope(theirs.scope, () =>
     createSubAccount({ name: "Their sub-account", parentId: theirs.account.id }),
@@ -198,6 +198,22 @@ describe("Service-Account-Id naming an account the caller may not act for: 404 e
           expect(response.body?.error_code, account).toBe("err_not_found");
         }
       }
+    });
+  }
+});
+
+describe("every answer to a known key carries RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers-11)", () => {
+  // A throwaway platform's key, on every guarded route (session-only ones refuse it with 403, and say so too).
+  let key = "";
+  beforeAll(async () => {
+    key = (await platformWithKey({ rateLimit: { requests: 100_000, perSeconds: 3600 } })).apiKey;
+  });
+  for (const route of guarded) {
+    it(name(route.endpoint), async () => {
+      const response = await send(route, { apiKey: key, body: route.endpoint.method === "GET" ? undefined : {} });
+      expect(response.headers.get("ratelimit-policy")).toBe('"key";q=100000;w=3600');
+      expect(response.headers.get("ratelimit")).toMatch(/^"key";r=\d+;t=\d+$/);
+      expect(response.headers.get("retry-after")).toBeNull();
     });
   }
 });

@@ -49,6 +49,12 @@ export function SaveSettingsForm({
               .join(", ")}
           </li>
         )}
+        {changes.defaultKeyRateLimit && (
+          <li>
+            Limit keys without their own to {changes.defaultKeyRateLimit.requests} requests per{" "}
+            {changes.defaultKeyRateLimit.perSeconds} s
+          </li>
+        )}
       </ul>
     </StepUpForm>
   );

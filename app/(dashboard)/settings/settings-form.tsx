@@ -17,6 +17,7 @@ import { getSettingsEndpoint } from "@/lib/settings/endpoints";
 import { SETTINGS, type PlatformSettings } from "./platform-settings";
 import { SaveSettingsForm } from "./save-settings-form";
 import { SlaForm } from "./sla-form";
+import { RateLimitForm } from "./rate-limit-form";
 
 /** The platform's settings (GET /v1/settings); owners and admins change them with an authenticator code. */
 export function SettingsForm() {
@@ -30,6 +31,7 @@ export function SettingsForm() {
           <>
             <SettingsFields stored={settings.data} />
             <SlaForm stored={settings.data} readOnly={!canWrite} />
+            <RateLimitForm stored={settings.data} readOnly={!canWrite} />
           </>
         )}
       </DataState>

@@ -35,6 +35,7 @@ describe("GET /v1/api_keys", () => {
       revokedAt: null,
       leak: null,
       permissions: [...DEFAULT_KEY_PERMISSIONS],
+      rateLimit: null,
       createdBy: null,
     });
     expect(JSON.stringify(response.body)).not.toContain(key.secret);
@@ -321,7 +322,7 @@ describe("POST /v1/api_keys: audit", () => {
     expect(response.status).toBe(201);
     const event = await lastAuditEvent({ action: "api_key.issue", targetId: response.body.id });
     expect(event.details).toEqual({
-      after: { name: "CI", permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"], expiresAt },
+      after: { name: "CI", permissions: ["api_keys:read"], cidrAllowlist: ["10.0.0.0/8"], expiresAt, rateLimit: null },
     });
     expect(JSON.stringify(event.details)).not.toContain(response.body.secret);
   });

@@ -19,6 +19,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
         permissions: key.permissions,
         cidrAllowlist: key.cidrAllowlist,
         expiresAt: key.expiresAt,
+        rateLimit: key.rateLimit,
       },
     };
     return key;

@@ -9,6 +9,8 @@ import { call, expectError } from "@/lib/testing/http";
 import { GET, POST } from "./route";
 
 const NO_SLA = { due_diligence: null, endorsement: null };
+/** Keys without their own limit: 100 requests per second, as Stripe's live mode. */
+const DEFAULT_RATE = { requests: 100, perSeconds: 1 };
 
 describe("GET and POST /v1/settings", () => {
   it("both off on a new platform; an owner turns one on with a code, the other keeps its value", async () => {
@@ -17,6 +19,7 @@ describe("GET and POST /v1/settings", () => {
       requireTwoFactor: false,
       fourEyesApproval: false,
       slaHours: NO_SLA,
+      defaultKeyRateLimit: DEFAULT_RATE,
     });
     const changed = await call(POST, {
       method: "POST",
@@ -25,19 +28,25 @@ describe("GET and POST /v1/settings", () => {
       body: { fourEyesApproval: true },
     });
     expect(changed.status).toBe(200);
-    expect(changed.body).toEqual({ requireTwoFactor: false, fourEyesApproval: true, slaHours: NO_SLA });
+    expect(changed.body).toEqual({
+      requireTwoFactor: false,
+      fourEyesApproval: true,
+      slaHours: NO_SLA,
+      defaultKeyRateLimit: DEFAULT_RATE,
+    });
     expect((await call(GET, { session: owner.session })).body).toEqual({
       requireTwoFactor: false,
       fourEyesApproval: true,
       slaHours: NO_SLA,
+      defaultKeyRateLimit: DEFAULT_RATE,
     });
     const audit = await db().auditEvent.findFirstOrThrow({
       where: { action: "settings.update", actorId: owner.employee.id },
     });
     expect(audit.details).toEqual({
       fourEyesApproval: true,
-      before: { requireTwoFactor: false, fourEyesApproval: false, slaHours: NO_SLA },
-      after: { requireTwoFactor: false, fourEyesApproval: true, slaHours: NO_SLA },
+      before: { requireTwoFactor: false, fourEyesApproval: false, slaHours: NO_SLA, defaultKeyRateLimit: DEFAULT_RATE },
+      after: { requireTwoFactor: false, fourEyesApproval: true, slaHours: NO_SLA, defaultKeyRateLimit: DEFAULT_RATE },
     });
   });
 
@@ -77,6 +86,7 @@ describe("GET and POST /v1/settings", () => {
       requireTwoFactor: false,
       fourEyesApproval: false,
       slaHours: NO_SLA,
+      defaultKeyRateLimit: DEFAULT_RATE,
     });
   });
 

@@ -1,5 +1,6 @@
 import type { AuditActor, Commit } from "@/lib/audit/trail";
 import type { Actor, EmployeeActor } from "@/lib/auth/actor";
+import type { RateCount } from "@/lib/auth/rate-limit";
 import { clientIp } from "@/lib/http/client-ip";
 import type { Auth, BodyOf, Endpoint, ParamsOf, QueryOf, ResultOf } from "@/lib/contract/endpoint";
 import type { IdempotencyClaim, StoredResponse } from "@/lib/http/idempotency";
@@ -68,6 +69,8 @@ export type RequestState = {
   readonly inOneTransaction: boolean;
   readonly audit: AuditNote;
   actor: Actor | null;
+  /** A key's request as its rate limit counted it: every response to it says so (lib/http/rate-limit-headers.ts). */
+  rateCount?: RateCount;
   scope: Scope | null;
   params?: Record<string, unknown>;
   query?: unknown;

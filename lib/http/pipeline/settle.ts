@@ -12,6 +12,7 @@ import {
 import { toJsonResponse } from "@/lib/http/json-response";
 import { successStatusOf, type RequestState } from "@/lib/http/pipeline/request-state";
 import { headerIdOf } from "@/lib/http/request-ids";
+import { setRateLimitHeaders } from "@/lib/http/rate-limit-headers";
 
 // What a request leaves behind, its audit record and its Idempotency-Key's fate, is written here and
 // nowhere else: by settle() once the stages are over, for a success, a refusal and a replay alike, or
@@ -27,6 +28,7 @@ export async function settle(state: RequestState, thrown?: { error: unknown }): 
     : state.replay
       ? replay(state, state.replay)
       : await succeed(state);
+  if (state.rateCount) setRateLimitHeaders(response.headers, state.rateCount);
   // Every change and every refusal is recorded: mutations (with the change, or here when refused),
   // 401 and 403 anywhere, and 404 on a route that names an object (someone probing for ids).
   const probe = response.status === 404 && state.definition.params !== undefined;
