@@ -39,7 +39,7 @@ function KeyView({ apiKey }: { apiKey: ApiKey }) {
               term: "Allowed from",
               value: apiKey.cidrAllowlist.length ? apiKey.cidrAllowlist.join(", ") : "Any address",
             },
-            { term: "Expires", value: <DateTime value={apiKey.expiresAt} /> },
+            { term: "Expires", value: <DateTime value={apiKey.expiresAt} day /> },
           ]}
         />
       </Section>
