@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outcomeOf } from "@/lib/api-keys/usage";
+import { createUsageCounter, outcomeOf } from "@/lib/api-keys/usage";
 import { cleanUserAgent, MAX_USER_AGENT_LENGTH } from "@/lib/db/key-use";
 
 describe("outcomeOf", () => {
@@ -22,5 +22,37 @@ describe("cleanUserAgent", () => {
     expect(cleanUserAgent("\u0001\u0002")).toBeNull();
     expect(cleanUserAgent("")).toBeNull();
     expect(cleanUserAgent(null)).toBeNull();
+  });
+});
+
+describe("createUsageCounter", () => {
+  type Row = { apiKeyId: string; day: string; outcome: string; count: number };
+  it("counts per key, UTC day and outcome, and keeps what a failed flush did not add for the next one", async () => {
+    const added: Row[] = [];
+    let failAt = 1;
+    const counter = createUsageCounter({
+      add: async (row) => {
+        if (added.length === failAt) throw new Error("database unavailable");
+        added.push(row);
+      },
+    });
+    const day = Date.parse("2026-11-26T23:59:59.999Z");
+    counter.count("key_a", 200, day);
+    counter.count("key_a", 201, day);
+    counter.count("key_a", 404, day);
+    counter.count("key_a", 200, day + 1);
+    counter.count("key_b", 500, day);
+    expect(counter.pending).toBe(3);
+    await expect(counter.flush()).rejects.toThrow("database unavailable");
+    expect(added).toEqual([{ apiKeyId: "key_a", day: "2026-11-26", outcome: "ok", count: 2 }]);
+    // Counted meanwhile: added to what the failed flush gave back.
+    counter.count("key_a", 404, day);
+    failAt = Infinity;
+    await counter.flush();
+    expect(counter.pending).toBe(0);
+    expect(added.slice(1)).toEqual([
+      { apiKeyId: "key_a", day: "2026-11-26", outcome: "client_error", count: 2 },
+      { apiKeyId: "key_a", day: "2026-11-27", outcome: "ok", count: 1 },
+    ]);
   });
 });

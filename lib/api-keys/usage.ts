@@ -38,8 +38,14 @@ export type UsageCounter = {
   readonly pending: number;
 };
 
+/** Adds one count to its row (addKeyUsage; tests pass one that fails). */
+type AddUsage = (row: { apiKeyId: string; day: string; outcome: Outcome; count: number }) => Promise<void>;
+
 /** A counter (the process has one, countKeyRequest's; tests make more to act as several processes). */
-export function createUsageCounter({ flushEveryMs }: { flushEveryMs?: number } = {}): UsageCounter {
+export function createUsageCounter({
+  flushEveryMs,
+  add = addKeyUsage,
+}: { flushEveryMs?: number; add?: AddUsage } = {}): UsageCounter {
   let counts = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
   // The day's text, computed again only when a request falls outside it.
@@ -49,7 +55,7 @@ export function createUsageCounter({ flushEveryMs }: { flushEveryMs?: number } =
     timer = undefined;
     const taken = counts;
     counts = new Map();
-    await addCounts(taken, (key, count) => counts.set(key, (counts.get(key) ?? 0) + count));
+    await addCounts(taken, add, (key, count) => counts.set(key, (counts.get(key) ?? 0) + count));
   };
   return {
     count(keyId, status, now = Date.now()) {
@@ -71,13 +77,17 @@ export function createUsageCounter({ flushEveryMs }: { flushEveryMs?: number } =
 }
 
 /** Adds each count to its row; on a failure, the ones not added go back (`keep`) for the next flush. */
-async function addCounts(taken: Map<string, number>, keep: (key: string, count: number) => void): Promise<void> {
+async function addCounts(
+  taken: Map<string, number>,
+  add: AddUsage,
+  keep: (key: string, count: number) => void,
+): Promise<void> {
   const rows = [...taken];
   for (let index = 0; index < rows.length; index += 1) {
     const [key, count] = rows[index]!;
     const [apiKeyId, day, outcome] = key.split(" ") as [string, string, Outcome];
     try {
-      await addKeyUsage({ apiKeyId, day, outcome, count });
+      await add({ apiKeyId, day, outcome, count });
     } catch (error) {
       for (const [rest, restCount] of rows.slice(index)) keep(rest, restCount);
       throw error;
