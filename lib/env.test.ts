@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -192,6 +193,26 @@ describe("parseEnv", () => {
     expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE: "true" }).WEBHOOK_ALLOW_PRIVATE).toBe(true);
     expect(parseEnv({ WEBHOOK_ALLOW_PRIVATE: "false" }).WEBHOOK_ALLOW_PRIVATE).toBe(false);
     expect(envError({ WEBHOOK_ALLOW_PRIVATE: "sometimes" }).message).toMatch(/^\s+WEBHOOK_ALLOW_PRIVATE: /m);
+  });
+
+  it("reads SECRET_SCANNING_PUBLIC_KEYS as GitHub's JSON or PEM blocks; refuses anything else, naming it", () => {
+    const p256 = generateKeyPairSync("ec", { namedCurve: "P-256" }).publicKey.export({ type: "spki", format: "pem" });
+    const ed25519 = generateKeyPairSync("ed25519").publicKey.export({ type: "spki", format: "pem" });
+    expect(parseEnv({}).SECRET_SCANNING_PUBLIC_KEYS).toBeUndefined();
+    const json = JSON.stringify({ public_keys: [{ key_identifier: "abc", key: p256, is_current: true }] });
+    expect(
+      parseEnv({ SECRET_SCANNING_PUBLIC_KEYS: json }).SECRET_SCANNING_PUBLIC_KEYS?.map((key) => key.identifier),
+    ).toEqual(["abc"]);
+    const oneLine = `${p256}${p256}`.replace(/\n/g, "\\n");
+    expect(parseEnv({ SECRET_SCANNING_PUBLIC_KEYS: oneLine }).SECRET_SCANNING_PUBLIC_KEYS).toHaveLength(2);
+    for (const bad of [
+      "not a key",
+      "{}",
+      '{"public_keys":[{"key":"x"}]}',
+      String(ed25519),
+      "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----",
+    ])
+      expect(envError({ SECRET_SCANNING_PUBLIC_KEYS: bad }).message).toMatch(/^\s+SECRET_SCANNING_PUBLIC_KEYS: /m);
   });
 
   it("reads SETUP_TOKEN and refuses a short or spaced one, naming it", () => {

@@ -1,6 +1,7 @@
 import { createPrivateKey } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { parseScanningKeys } from "@/lib/api-keys/secret-scanning-keys";
 import { parseWebConcurrency } from "@/lib/web-concurrency.mjs";
 
 // Every setting the service reads, validated once. A bad value stops start-up with a message that
@@ -142,6 +143,20 @@ const schema = z.object({
    * test runner, like SLA_SWEEP_INTERVAL_MS).
    */
   AUDIT_SEAL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).optional(),
+  /**
+   * The public keys that sign secret-scanning reports (POST /v1/secret_scanning/reports): GitHub's JSON
+   * from https://api.github.com/meta/public_keys/secret_scanning as it is, or PEM blocks one after the
+   * other (lib/api-keys/secret-scanning-keys.ts). Unset: the route answers 404, as if it did not exist.
+   */
+  SECRET_SCANNING_PUBLIC_KEYS: z
+    .string()
+    .transform((value, context) => {
+      const parsed = parseScanningKeys(value);
+      if ("keys" in parsed) return parsed.keys;
+      context.addIssue({ code: "custom", message: parsed.error });
+      return z.NEVER;
+    })
+    .optional(),
 });
 
 function isEd25519PrivateKey(pem: string): boolean {

@@ -214,13 +214,13 @@ function operationOf(endpoint: Endpoint, registry: SchemaRegistry): Record<strin
           ? [{ sessionCookie: [] }]
           : [{ bearerAuth: [] }, { sessionCookie: [] }],
     ...(parameters.length ? { parameters } : {}),
-    ...(endpoint.body
+    ...((endpoint.body ?? endpoint.signedBody)
       ? {
           requestBody: {
             required: true,
             content: {
               [endpoint.multipart ? "multipart/form-data" : "application/json"]: {
-                schema: toSchema(endpoint.body, "input"),
+                schema: toSchema((endpoint.body ?? endpoint.signedBody)!, "input"),
               },
             },
           },

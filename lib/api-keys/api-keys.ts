@@ -103,6 +103,7 @@ const presentRawKey = (row: Readonly<KeyListRow>) =>
     createdAt: isoTimestamp(row.createdAt),
     lastUsedAt: time(row.lastUsedAt),
     revokedAt: time(row.revokedAt),
+    leakedAt: time(row.leakedAt),
   });
 
 async function findKey(keyId: string) {
@@ -142,17 +143,36 @@ export async function updateApiKeyAllowlist({
  * needs only api_keys:write, since revoking is how staff stop a leak, and `issuer` left out is the
  * service itself (the seed, a leak report).
  */
-export async function revokeApiKey({ keyId, issuer }: { keyId: string; issuer?: KeyIssuer }) {
+export async function revokeApiKey({
+  keyId,
+  issuer,
+  leak,
+}: {
+  keyId: string;
+  issuer?: KeyIssuer;
+  /** Why: a secret-scanning report found the secret public here (kept on the key, shown as `leak`). */
+  leak?: { url: string; source: string; at: Date };
+}) {
   const row = await findKey(keyId);
   if (issuer?.type === "api_key") assertHolds(issuer, permissionList(row.permissions), "revoke");
   const before = { revokedAt: row.revokedAt };
-  if (row.revokedAt) return { key: presentApiKey(row), before };
+  if (row.revokedAt) return { key: presentApiKey(row), before, revoked: false };
+  let revoked = false;
   const key = await changeOnce("api_key.revoked", apiKeySchema, {
-    change: () =>
-      tenantDb().apiKey.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: new Date() } }),
+    change: async () => {
+      const changed = await tenantDb().apiKey.updateMany({
+        where: { id: row.id, revokedAt: null },
+        data: leak
+          ? { revokedAt: leak.at, leakedAt: leak.at, leakUrl: leak.url, leakSource: leak.source }
+          : { revokedAt: new Date() },
+      });
+      revoked = changed.count === 1;
+      return changed;
+    },
     reread: async () => presentApiKey(await findKey(keyId)),
   });
-  return { key, before };
+  // `revoked`: this call revoked it (of concurrent revocations, exactly one did).
+  return { key, before, revoked };
 }
 
 /**

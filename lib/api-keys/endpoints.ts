@@ -8,6 +8,8 @@ import {
   issueApiKeyInput,
   rollApiKeyInput,
   updateApiKeyInput,
+  leakAnswerSchema,
+  leakReportSchema,
 } from "@/lib/api-keys/schemas";
 
 const define = endpointGroup({ tag: "API keys", auth: "any" });
@@ -86,4 +88,27 @@ export const apiKeyUsageEndpoint = define("GET /v1/api_keys/{key}/usage", {
   permission: "api_keys:read",
   params: apiKeyParams,
   response: apiKeyUsageSchema,
+});
+
+/** Called by a secret-scanning partner program (GitHub's), which signs its reports instead of holding a credential. */
+const defineScanner = endpointGroup({ tag: "API keys", auth: "public", permission: null });
+
+export const leakReportEndpoint = defineScanner("POST /v1/secret_scanning/reports", {
+  action: "secret_scanning.report",
+  // Not `secretResponse`: the answer repeats only the tokens the caller sent (GitHub's format), and a
+  // public route keeps nothing for Idempotency-Key replay.
+  summary: "Report leaked keys (GitHub's secret-scanning partner format)",
+  description:
+    'For GitHub\'s secret-scanning partner program (README, "Leaked keys: secret scanning"). The body, a JSON array of ' +
+    "`{ token, type, url, source }` (at most 1000), is signed: `Github-Public-Key-Identifier` names one of the keys in " +
+    "`SECRET_SCANNING_PUBLIC_KEYS` and `Github-Public-Key-Signature` is the base64 DER ECDSA P-256 SHA-256 signature of " +
+    "the exact body bytes; missing or wrong: 401, checked before the body is read as JSON. A malformed or oversized " +
+    "report (over 1 MiB) answers 400. Each token that is a live key is revoked at once (the key's `leak` says where it " +
+    "was found), audited as `api_key.leaked` (never the token) and announced by the `api_key.leaked` event. The answer " +
+    "labels each token in order: `true_positive` for a key revoked now, or already revoked by a report with the same " +
+    "`url` (a report sent again); `false_positive` for anything else (another platform's token, an unknown, revoked or " +
+    "expired key), without telling which. 404 while `SECRET_SCANNING_PUBLIC_KEYS` is unset.",
+  signedBody: leakReportSchema,
+  response: leakAnswerSchema,
+  errors: [400, 401, 404],
 });

@@ -108,6 +108,18 @@ export const apiKeySchema = z
         "The `User-Agent` of the use that last set `lastUsedAt`: control characters dropped, at most 256 characters.",
     }),
     revokedAt: z.iso.datetime().nullable(),
+    leak: z
+      .object({
+        url: z.string().meta({ description: "Where the secret was found public (the report's `url`)." }),
+        source: z.string().meta({ description: "What kind of place: `content`, `commit`, `pull_request`, `gist`..." }),
+        reportedAt: z.iso.datetime(),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Set when a secret-scanning report (POST /v1/secret_scanning/reports) found the secret public and revoked " +
+          "the key: why `revokedAt` is set. null otherwise.",
+      }),
     permissions: z.array(z.enum(PERMISSIONS)),
     createdBy: z
       .object({ type: z.enum(["employee", "api_key"]), id: z.string() })
@@ -142,7 +154,7 @@ export const apiKeyUsageSchema = z
 
 export type KeyCreator = { type: "employee" | "api_key"; id: string };
 
-type KeyTime = "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt";
+type KeyTime = "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt" | "leakedAt";
 
 /** A key's row: from Prisma (times as Dates, Json parsed) or from a raw read (times as ISO strings, Json as text). */
 export type ApiKeyFields = Omit<ApiKey, "accountId" | "secretHash" | KeyTime> & {
@@ -150,12 +162,40 @@ export type ApiKeyFields = Omit<ApiKey, "accountId" | "secretHash" | KeyTime> & 
 };
 
 export function presentApiKey<Row extends ApiKeyFields>(row: Row) {
-  const { createdByType, createdById, ...rest } = row;
+  const { createdByType, createdById, leakedAt, leakUrl, leakSource, ...rest } = row;
   const createdBy: KeyCreator | null = createdByType && createdById ? { type: createdByType, id: createdById } : null;
+  const leak = leakedAt ? { url: leakUrl ?? "", source: leakSource ?? "", reportedAt: leakedAt } : null;
   return {
     ...rest,
+    leak,
     cidrAllowlist: jsonNames(row.cidrAllowlist, isString),
     permissions: permissionList(row.permissions),
     createdBy,
   };
 }
+
+// Leak reports in GitHub's secret-scanning partner format (lib/api-keys/leak-reports.ts).
+
+/** At most this many tokens in one report (GitHub sends a handful; 1 MiB is the body's own limit). */
+export const MAX_REPORTED_TOKENS = 1000;
+
+export const reportedTokenSchema = z.object({
+  token: z.string().max(1000).meta({ description: "The secret as found." }),
+  type: z.string().max(200).meta({ description: "The token type the partner registered (e.g. `service_api_key`)." }),
+  url: z.string().max(4096).meta({ description: "Where it was found public." }),
+  source: z.string().max(200).meta({ description: "What kind of place: `content`, `commit`, `gist`..." }),
+});
+
+export const leakReportSchema = z
+  .array(reportedTokenSchema)
+  .min(1)
+  .max(MAX_REPORTED_TOKENS)
+  .meta({ id: "SecretScanningReport" });
+
+export const leakLabelSchema = z.object({
+  token_raw: z.string().meta({ description: "The reported token, as sent." }),
+  token_type: z.string(),
+  label: z.enum(["true_positive", "false_positive"]),
+});
+
+export const leakAnswerSchema = z.array(leakLabelSchema).meta({ id: "SecretScanningAnswer" });

@@ -133,6 +133,7 @@ export const EVENT_TYPE_READ_PERMISSIONS = {
   "delegated_user.created": "delegated_users:read",
   "api_key.created": "api_keys:read",
   "api_key.revoked": "api_keys:read",
+  "api_key.leaked": "api_keys:read",
   "api_key.expiring": "api_keys:read",
   "employee.invited": "employees:read",
   "employee.deactivated": "employees:read",

@@ -47,6 +47,13 @@ export type Endpoint = {
    * Content-Length before a byte is read, or as soon as the stream passes the limit.
    */
   multipart?: { maxFileBytes: number };
+  /**
+   * The body is signed by its sender (GitHub's secret-scanning reports): the wrapper reads its bytes (at
+   * most 1 MiB, else 400) and parses nothing, so the handler verifies the signature over the exact bytes
+   * (Context's `rawBody`) before anything reads them, then parses them itself. This schema is what the
+   * OpenAPI document shows; set it instead of `body`, which the wrapper would parse first.
+   */
+  signedBody?: Schema;
   response?: Schema;
   /** Statuses this route can answer besides the success and the ones every route shares. */
   errors: number[];

@@ -41,6 +41,9 @@ export const KEY_CHECK_COLUMNS = {
     "rolledToId",
     "lastUsedIp",
     "lastUsedUserAgent",
+    "leakedAt",
+    "leakUrl",
+    "leakSource",
   ],
 } as const satisfies ColumnList<ApiKey>;
 export const KEY_CHECK_ACCOUNT_COLUMNS = {
@@ -125,6 +128,9 @@ export const KEY_LIST_COLUMNS = {
     "createdByType",
     "createdById",
     "rolledToId",
+    "leakedAt",
+    "leakUrl",
+    "leakSource",
   ],
   omitted: ["accountId", "secretHash"],
 } as const satisfies ColumnList<ApiKey>;
@@ -132,10 +138,10 @@ export const KEY_LIST_COLUMNS = {
 /** A listed key as the raw read gives it: times as ISO-8601 text, Json columns as JSON text. */
 export type KeyListRow = Omit<
   Pick<ApiKey, (typeof KEY_LIST_COLUMNS.columns)[number]>,
-  "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt"
+  "expiresAt" | "createdAt" | "lastUsedAt" | "revokedAt" | "leakedAt"
 > &
   Record<"expiresAt" | "createdAt", string> &
-  Record<"lastUsedAt" | "revokedAt", string | null>;
+  Record<"lastUsedAt" | "revokedAt" | "leakedAt", string | null>;
 
 /**
  * The scope's keys (lib/db/tenant.ts), newest first. On SQLite the same rows come back (immutable)

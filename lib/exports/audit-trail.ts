@@ -42,7 +42,11 @@ async function* eachCheckpoint(platformId: string): AsyncGenerator<AuditCheckpoi
  * Events of the platform matching `where`, in (at, id) order, as chunks of lines, a page at a time (the
  * keyset after the last row read, so a page costs the same however deep it is).
  */
-async function* eventLines(platformId: string, where: Prisma.AuditEventWhereInput): AsyncGenerator<ExportChunk> {
+async function* eventLines(
+  platformId: string,
+  where: Prisma.AuditEventWhereInput,
+  keep: (rows: AuditEvent[]) => Promise<AuditEvent[]> = async (rows) => rows,
+): AsyncGenerator<ExportChunk> {
   let last: AuditEvent | undefined;
   for (;;) {
     const after = last ? { OR: [{ at: { gt: last.at } }, { at: last.at, id: { gt: last.id } }] } : {};
@@ -51,9 +55,10 @@ async function* eventLines(platformId: string, where: Prisma.AuditEventWhereInpu
       orderBy: [{ at: "asc" }, { id: "asc" }],
       take: EXPORT_PAGE_SIZE,
     });
-    if (page.length) {
-      const text = page.map((row) => line({ type: "event", event: presentAuditEvent(row) })).join("");
-      yield { text, rows: page.length };
+    const kept = await keep(page);
+    if (kept.length) {
+      const text = kept.map((row) => line({ type: "event", event: presentAuditEvent(row) })).join("");
+      yield { text, rows: kept.length };
     }
     if (page.length < EXPORT_PAGE_SIZE) return;
     last = page.at(-1);
@@ -63,7 +68,8 @@ async function* eventLines(platformId: string, where: Prisma.AuditEventWhereInpu
 /**
  * The trail's lines after the header. The tail holds the events no exported checkpoint holds: the
  * pending ones, and any naming a checkpoint that is not there (its row deleted), so the verifier sees
- * them rather than a trail that merely ends early. Only the ids of checkpoints are kept, one per batch.
+ * them rather than a trail that merely ends early (but not those a checkpoint sealed meanwhile). Only the
+ * ids of checkpoints are kept, one per batch.
  */
 export async function* auditTrailChunks(platformId: string): AsyncGenerator<ExportChunk> {
   const exported: string[] = [];
@@ -73,7 +79,24 @@ export async function* auditTrailChunks(platformId: string): AsyncGenerator<Expo
     yield { text: line({ type: "checkpoint", checkpoint: checkpointJson(checkpoint), leaves }), rows: 0 };
     exported.push(checkpoint.id);
   }
-  yield* eventLines(platformId, { OR: [{ checkpointId: null }, { checkpointId: { notIn: exported } }] });
+  yield* eventLines(
+    platformId,
+    { OR: [{ checkpointId: null }, { checkpointId: { notIn: exported } }] },
+    withoutSealedSince,
+  );
+}
+
+/**
+ * Drops the events a checkpoint sealed after the checkpoints were read (the sealer ran during the
+ * export): that checkpoint is not in this export, so its events belong to the next one. Those naming a
+ * checkpoint that does not exist stay.
+ */
+async function withoutSealedSince(rows: AuditEvent[]): Promise<AuditEvent[]> {
+  const named = [...new Set(rows.flatMap((row) => (row.checkpointId ? [row.checkpointId] : [])))];
+  if (named.length === 0) return rows;
+  const existing = await db().auditCheckpoint.findMany({ where: { id: { in: named } }, select: { id: true } });
+  const sealedSince = new Set(existing.map((checkpoint) => checkpoint.id));
+  return rows.filter((row) => !row.checkpointId || !sealedSince.has(row.checkpointId));
 }
 
 /** The scope's platform's whole audit trail as an NDJSON attachment, audited like every export. */

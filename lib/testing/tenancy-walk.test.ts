@@ -633,6 +633,7 @@ const fixtures: Record<string, Entry> = {
   "POST /v1/employees/invitations/accept": { kind: "public" },
   "POST /v1/employees/password_reset/accept": { kind: "public" },
   "GET /v1/openapi.json": { kind: "public" },
+  "POST /v1/secret_scanning/reports": { kind: "public" },
 
   "GET /v1/accounts": { kind: "plain", calls: [{ label: "list", own: (f) => [f.b.platformId, f.b.sub.id] }] },
   "GET /v1/accounts/paginate": {

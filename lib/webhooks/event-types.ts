@@ -19,6 +19,8 @@ export const EVENT_TYPES = {
   "delegated_user.created": "A delegated user was created.",
   "api_key.created": "An API key was issued (never with its secret).",
   "api_key.revoked": "An API key was revoked.",
+  "api_key.leaked":
+    "A secret-scanning report found an API key's secret public, and the key was revoked: the key plus `leak: { url, source }`.",
   "api_key.expiring": "An API key expires in 30, 7 or 1 days.",
   "employee.invited": "An employee was invited to the dashboard.",
   "employee.deactivated": "An employee was deactivated.",

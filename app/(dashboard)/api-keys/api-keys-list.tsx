@@ -112,6 +112,7 @@ export function ApiKeysList() {
                       since <DateTime value={key.revokedAt} />
                     </div>
                   )}
+                  {key.leak && <LeakNote url={key.leak.url} />}
                 </td>
                 <td data-label="Access">
                   <KeyPermissions permissions={key.permissions} />
@@ -201,6 +202,23 @@ export function ApiKeysList() {
         onClose={close}
         onRevoked={(key) => done(`${labelOf(key)} is revoked.`)}
       />
+    </div>
+  );
+}
+
+/** Why a key was revoked when a secret-scanning report found it: where. A link only for a web address. */
+function LeakNote({ url }: { url: string }) {
+  const linked = /^https?:\/\//i.test(url);
+  return (
+    <div className="small api-key-leak">
+      revoked: found public at{" "}
+      {linked ? (
+        <a href={url} target="_blank" rel="noreferrer noopener">
+          {url}
+        </a>
+      ) : (
+        <span>{url}</span>
+      )}
     </div>
   );
 }

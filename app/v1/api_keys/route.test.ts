@@ -40,6 +40,7 @@ describe("GET /v1/api_keys", () => {
       lastUsedIp: "10.1.2.3",
       lastUsedUserAgent: "payouts-cron/1.2 (linux)",
       revokedAt: null,
+      leak: null,
       permissions: [...DEFAULT_KEY_PERMISSIONS],
       createdBy: null,
     });

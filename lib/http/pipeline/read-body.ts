@@ -4,21 +4,22 @@ import { readBodyBytes } from "@/lib/http/pipeline/read-body-bytes";
 import { readUpload } from "@/lib/http/pipeline/read-upload";
 
 const MAX_BODY_BYTES = 1024 * 1024;
+const tooLarge = () => new ApiError("err_bad_request", "The body is larger than 1 MiB");
 
 /** The body's text, read before the Idempotency-Key claim (its fingerprint holds it) and parsed after it (a replay needs none). */
 export async function readBody(state: RequestState): Promise<void> {
   const { definition, request } = state;
   if (definition.multipart) return readUpload(state, definition.multipart);
+  if (definition.signedBody) {
+    state.bodyBytes = await readBodyBytes(request, MAX_BODY_BYTES, tooLarge);
+    return;
+  }
   if (definition.body || request.method === "POST") state.bodyText = await readBodyText(request);
 }
 
 /** The body as text, refused past MAX_BODY_BYTES bytes without reading further (Content-Length can lie or be absent), and unless it is UTF-8. */
 async function readBodyText(request: Request): Promise<string> {
-  const bytes = await readBodyBytes(
-    request,
-    MAX_BODY_BYTES,
-    () => new ApiError("err_bad_request", "The body is larger than 1 MiB"),
-  );
+  const bytes = await readBodyBytes(request, MAX_BODY_BYTES, tooLarge);
   try {
     return UTF8.decode(bytes);
   } catch {

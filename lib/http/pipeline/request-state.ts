@@ -18,6 +18,8 @@ export type Context<E extends Endpoint> = {
   params: ParamsOf<E>;
   query: QueryOf<E>;
   body: BodyOf<E>;
+  /** A `signedBody` endpoint's body, byte for byte as sent (empty elsewhere). */
+  rawBody: Uint8Array;
   /** The tenant the request acts in (null on public routes); tenantDb() queries are confined to it. */
   scope: E["auth"] extends "public" ? null : Scope;
   ip: string | null;
@@ -71,6 +73,8 @@ export type RequestState = {
   query?: unknown;
   /** The body as sent: Idempotency-Key's fingerprint takes it before it is parsed. */
   bodyText: string;
+  /** A `signedBody` endpoint's bytes as sent, for the handler to verify before it parses them. */
+  bodyBytes?: Uint8Array;
   /** A multipart body's parts by name (a repeated name as a list), before the endpoint's schema judges them. */
   parts?: Record<string, unknown>;
   body?: unknown;

@@ -3,6 +3,8 @@ import { inTransaction } from "@/lib/db";
 import { writeSuccessRecord } from "@/lib/http/pipeline/settle";
 import type { Context, RequestState } from "@/lib/http/pipeline/request-state";
 
+const EMPTY = new Uint8Array(0);
+
 /** The route's own handler, given the request as the stages before it made it. */
 export async function run(state: RequestState): Promise<void> {
   const context: Context<typeof state.definition> = {
@@ -12,6 +14,7 @@ export async function run(state: RequestState): Promise<void> {
     params: state.params,
     query: state.query,
     body: state.body,
+    rawBody: state.bodyBytes ?? EMPTY,
     ip: state.ip,
     requestId: state.ids.requestId,
     get headers() {

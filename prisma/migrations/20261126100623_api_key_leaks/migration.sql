@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "ApiKey" ADD COLUMN "leakSource" TEXT;
+ALTER TABLE "ApiKey" ADD COLUMN "leakUrl" TEXT;
+ALTER TABLE "ApiKey" ADD COLUMN "leakedAt" DATETIME;
