@@ -167,6 +167,9 @@ async function serve() {
   const slaSweep = Symbol.for("platform-compliance.sla-sweep");
   // So does the audit sealer (lib/audit/seal/sealer.ts).
   const auditSealer = Symbol.for("platform-compliance.audit-sealer");
+  // API keys' usage counts and last uses, kept in memory for a few seconds (lib/api-keys/usage.ts), are
+  // written once the last requests are answered.
+  const keyUsage = Symbol.for("platform-compliance.key-usage");
   let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
@@ -179,7 +182,8 @@ async function serve() {
       const deliveries = globalThis[webhookWorker]?.stop() ?? Promise.resolve();
       const sweep = globalThis[slaSweep]?.stop() ?? Promise.resolve();
       const sealer = globalThis[auditSealer]?.stop() ?? Promise.resolve();
-      Promise.allSettled([connections, deliveries, sweep, sealer]).then(() => process.exit(0));
+      const usage = connections.then(() => globalThis[keyUsage]?.stop());
+      Promise.allSettled([connections, deliveries, sweep, sealer, usage]).then(() => process.exit(0));
       setTimeout(() => process.exit(0), 15_000).unref();
     });
   }

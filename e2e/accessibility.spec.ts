@@ -18,6 +18,7 @@ const DETAIL_PAGES = [
   { list: "/employees", detail: /^\/employees\/emp_[^/?]+/ },
   { list: "/kyc", detail: /^\/kyc\/submissions\/[^/?]+/ },
   { list: "/webhooks", detail: /^\/webhooks\/[^/?]+/ },
+  { list: "/api-keys", detail: /^\/api-keys\/key_[^/?]+/ },
 ];
 
 let server: Server;

@@ -21,7 +21,7 @@ async function issueKeyViaApi(request: APIRequestContext, baseURL: string, authe
     data: { expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(), ...body },
   });
   expect(response.status()).toBe(201);
-  return (await response.json()) as { id: string; name: string; prefix: string };
+  return (await response.json()) as { id: string; name: string; prefix: string; secret: string };
 }
 
 const rowOf = (page: Page, name: string) =>
@@ -437,6 +437,34 @@ test.describe("API keys page", () => {
     await expect(rowOf(page, name)).toContainText("198.51.100.0/24");
     await expect(rowOf(page, name)).not.toContainText("203.0.113.0/24");
     await snap(page, testInfo, "edit-allowlist-saved");
+  });
+
+  test("a key's page shows its last use and its requests of the last 30 days by outcome", async ({
+    page,
+    baseURL,
+    employee: _,
+  }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
+    const name = `Usage ${unique()}`;
+    const key = await issueKeyViaApi(page.request, baseURL!, authenticator, { name });
+    const headers = { authorization: `Bearer ${key.secret}`, "user-agent": "e2e-usage/1.0 (playwright)" };
+    for (const path of ["/v1/api_keys", "/v1/api_keys", "/v1/api_keys/key_00000000000000000000/usage"])
+      await fetch(`${baseURL}${path}`, { headers });
+    await page.goto("/api-keys");
+    await rowOf(page, name).getByRole("link").click();
+    await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+    await expect(page.getByTestId("key-last-used-user-agent")).toHaveText("e2e-usage/1.0 (playwright)");
+    await expect(page.getByTestId("key-last-used-ip")).not.toHaveText("—");
+    // Each process adds its counts every 5 seconds: the page shows them once added.
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId("key-usage-chart")).toHaveAttribute(
+        "aria-label",
+        "3 requests in 30 days: 2 ok, 1 client error, 0 rate limited, 0 denied",
+        { timeout: 1_000 },
+      );
+    }).toPass({ timeout: 20_000 });
+    await snap(page, testInfo, "key-usage");
   });
 
   test("revokes a key after a confirmation naming it; a revoked key cannot be edited", async ({

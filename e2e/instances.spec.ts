@@ -76,6 +76,20 @@ const alive = (pid: number) => {
   }
 };
 
+/** A key's requests by outcome as the workers added them to ApiKeyUsageDay (all days). */
+function usageCounts(server: Server, apiKeyId: string) {
+  const db = new Database(path.join(server.dataDir, "app.db"), { readonly: true });
+  try {
+    db.pragma("busy_timeout = 5000");
+    const rows = db
+      .prepare(`SELECT outcome, SUM(count) AS count FROM "ApiKeyUsageDay" WHERE "apiKeyId" = ? GROUP BY outcome`)
+      .all(apiKeyId) as { outcome: string; count: number }[];
+    return Object.fromEntries(rows.map((row) => [row.outcome, row.count]));
+  } finally {
+    db.close();
+  }
+}
+
 function deliveryRow(server: Server, id: string) {
   const db = new Database(path.join(server.dataDir, "app.db"), { readonly: true });
   try {
@@ -328,7 +342,7 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
   });
 
-  test("SIGTERM stops every worker cleanly: the delivery in flight finishes and is recorded, then the primary exits", async () => {
+  test("SIGTERM stops every worker cleanly: the delivery in flight finishes and is recorded, each worker's key usage counts are written, then the primary exits", async () => {
     const workers = readyWorkers(server).filter(alive);
     expect(workers).toHaveLength(2);
     const receiver = await startReceiver({ holdMs: 3_000 });
@@ -345,6 +359,18 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
       });
       client!.close();
       await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(1);
+      // A key used on both workers just before the stop: their counts, kept in memory for up to 5 s, are written on the way out.
+      const users = await pinnedClients(server, workers);
+      const issued = await withKey(users[0]!, platformKey, "/v1/api_keys", {
+        method: "POST",
+        body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+      });
+      const { id: keyId, secret } = issued.json() as { id: string; secret: string };
+      for (const user of users) {
+        for (let i = 0; i < 4; i += 1) expect((await withKey(user, secret, "/v1/api_keys")).status).toBe(200);
+        expect((await withKey(user, secret, "/v1/api_keys/key_00000000000000000000/usage")).status).toBe(404);
+        user.close();
+      }
       await server.stop(); // resolves when the primary has exited
       const output = server.output();
       expect(output).toContain("SIGTERM: stopping 2 worker processes");
@@ -353,6 +379,7 @@ test.describe.serial("two worker processes on one port (WEB_CONCURRENCY=2)", () 
       expect(output.slice(output.indexOf("SIGTERM: stopping"))).not.toMatch(/died unexpectedly|is ready/);
       for (const pid of workers) expect(alive(pid)).toBe(false);
       expect(deliveryRow(server, sent.json().id as string)).toEqual({ status: "delivered", attempts: 1 });
+      expect(usageCounts(server, keyId)).toEqual({ ok: 8, client_error: 2 });
     } finally {
       await receiver.close();
     }

@@ -4,6 +4,7 @@ import {
   apiKeyCreatedSchema,
   apiKeyParams,
   apiKeySchema,
+  apiKeyUsageSchema,
   issueApiKeyInput,
   rollApiKeyInput,
   updateApiKeyInput,
@@ -77,6 +78,17 @@ export const rollApiKeyEndpoint = define("POST /v1/api_keys/{key}/roll", {
   response: apiKeyCreatedSchema,
   status: 201,
   errors: [409],
+});
+
+export const apiKeyUsageEndpoint = define("GET /v1/api_keys/{key}/usage", {
+  summary: "A key's requests per day for the last 30 days, by outcome",
+  description:
+    "Requests made with the key per UTC day, by outcome. Each server process adds its counts every 5 seconds, so the " +
+    "latest requests may be missing for that long. A 5xx answer is not counted: it is the service's failure, not the " +
+    "caller's. Another account's key answers 404.",
+  permission: "api_keys:read",
+  params: apiKeyParams,
+  response: apiKeyUsageSchema,
 });
 
 /** Called by a secret-scanning partner program (GitHub's), which signs its reports instead of holding a credential. */

@@ -142,6 +142,14 @@ export const apiKeySchema = z
     cidrAllowlist: z.array(z.string()),
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable().meta({ description: "Updated at most once a minute." }),
+    lastUsedIp: z
+      .string()
+      .nullable()
+      .meta({ description: "The client address of the use that last set `lastUsedAt` (so at most once a minute)." }),
+    lastUsedUserAgent: z.string().nullable().meta({
+      description:
+        "The `User-Agent` of the use that last set `lastUsedAt`: control characters dropped, at most 256 characters.",
+    }),
     revokedAt: z.iso.datetime().nullable(),
     leak: z
       .object({
@@ -169,6 +177,24 @@ export const apiKeySchema = z
 export const apiKeyCreatedSchema = apiKeySchema
   .extend({ secret: z.string().meta({ description: "The key itself. Shown only in this response; store it now." }) })
   .meta({ id: "ApiKeyCreated" });
+
+const usageCount = z.number().int().min(0);
+
+export const apiKeyUsageSchema = z
+  .object({
+    days: z
+      .array(
+        z.object({
+          date: z.iso.date().meta({ description: "The UTC day." }),
+          ok: usageCount.meta({ description: "Answered 2xx or 3xx." }),
+          client_error: usageCount.meta({ description: "Answered 4xx other than 401, 403 and 429." }),
+          rate_limited: usageCount.meta({ description: "Answered 429." }),
+          denied: usageCount.meta({ description: "Answered 401 or 403 (the key revoked, expired, or not allowed)." }),
+        }),
+      )
+      .meta({ description: "The last 30 UTC days, today included, oldest first; a day without requests has zeros." }),
+  })
+  .meta({ id: "ApiKeyUsage" });
 
 export type KeyCreator = { type: "employee" | "api_key"; id: string };
 

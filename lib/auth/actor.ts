@@ -57,7 +57,8 @@ export async function authenticate(request: Request, ip: string | null): Promise
   if (!match) throw new DomainError("unauthenticated", "Authorization must be `Bearer <API key>`");
   const named = request.headers.get("service-account-id")?.trim();
   const serviceAccountId = named && idPattern("acct").test(named) ? named : null;
-  const key = await verifyApiKey({ secret: match[1]!, ip, serviceAccountId });
+  const userAgent = request.headers.get("user-agent");
+  const key = await verifyApiKey({ secret: match[1]!, ip, userAgent, serviceAccountId });
   return {
     type: "api_key",
     id: key.id,

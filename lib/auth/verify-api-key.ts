@@ -1,4 +1,4 @@
-import { recordKeyUse } from "@/lib/db/key-use";
+import { cleanUserAgent, recordKeyUse } from "@/lib/db/key-use";
 import { readKeyForCheck, type KeyCheckRow } from "@/lib/db/raw-rows";
 import { DomainError } from "@/lib/errors";
 import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
@@ -33,11 +33,14 @@ export type VerifiedKey = {
 export async function verifyApiKey({
   secret,
   ip,
+  userAgent = null,
   serviceAccountId = null,
   now = Date.now(),
 }: {
   secret: string;
   ip: string | null;
+  /** The request's User-Agent, kept as the key's lastUsedUserAgent when its last use is written. */
+  userAgent?: string | null;
   /** The request's Service-Account-Id, when it names an account id: looked up in the same statement. */
   serviceAccountId?: string | null;
   now?: number;
@@ -48,18 +51,22 @@ export async function verifyApiKey({
   // One indexed read (unique secretHash) joined to the account's platform, raw (lib/db/raw-rows.ts):
   // it runs on every key-authenticated request. Times stay ISO strings, compared as milliseconds.
   const key = await readKeyForCheck(sha256(secret), serviceAccountId);
-  return checkKey(key, ip, now, serviceAccountId);
+  if (!key) throw invalidKey();
+  const verified = checkKey(key, ip, now, serviceAccountId);
+  // The last use is for people, not for auditing: a write per minute per key keeps requests read-only.
+  if (key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) > TOUCH_EVERY_MS)
+    await recordKeyUse(key.id, { at: now, ip, userAgent: cleanUserAgent(userAgent) }, TOUCH_EVERY_MS);
+  return verified;
 }
 
 const invalidKey = () => new DomainError("unauthenticated", "Invalid, revoked or expired API key");
 
-async function checkKey(
-  key: Readonly<KeyCheckRow> | undefined,
+function checkKey(
+  key: Readonly<KeyCheckRow>,
   ip: string | null,
   now: number,
   serviceAccountId: string | null,
-): Promise<VerifiedKey> {
-  if (!key) throw invalidKey();
+): VerifiedKey {
   const refuse = (error: DomainError) => {
     error.actor = { type: "api_key", id: key.id, platformId: key.platformId, accountId: key.accountId };
     return error;
@@ -78,9 +85,6 @@ async function checkKey(
   };
   if (serviceAccountId !== null)
     verified.serviceAccount = { id: serviceAccountId, inPlatform: key.namedAccountId === serviceAccountId };
-  // lastUsedAt is for people, not for auditing: a write per minute per key keeps requests read-only.
-  if (key.lastUsedAt !== null && now - Date.parse(key.lastUsedAt) <= TOUCH_EVERY_MS) return verified;
-  await recordKeyUse(key.id, now, TOUCH_EVERY_MS);
   return verified;
 }
 

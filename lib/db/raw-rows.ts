@@ -1,6 +1,7 @@
 import type {
   Account,
   ApiKey,
+  ApiKeyUsageDay,
   AuditEvent,
   DelegatedUser,
   Prisma,
@@ -9,7 +10,7 @@ import type {
 } from "@/lib/generated/prisma/client";
 import { postgresqlPool } from "@/lib/db/postgresql";
 import { rawRead, type Rows } from "@/lib/db/raw-read";
-import { deferredInsert, rawQuery } from "@/lib/db/raw-sql";
+import { deferredInsert, rawExecute, rawQuery } from "@/lib/db/raw-sql";
 import { currentScope } from "@/lib/db/tenant";
 
 // The raw statements of the hot paths (a model query's own cost would be most of their request),
@@ -40,7 +41,20 @@ export const KEY_CHECK_COLUMNS = {
     "rateLimitRequests",
     "rateLimitPerSeconds",
   ],
-  omitted: ["name", "prefix", "secretHash", "createdAt", "createdByType", "createdById", "rolledToId"],
+  omitted: [
+    "name",
+    "prefix",
+    "secretHash",
+    "createdAt",
+    "createdByType",
+    "createdById",
+    "rolledToId",
+    "lastUsedIp",
+    "lastUsedUserAgent",
+    "leakedAt",
+    "leakUrl",
+    "leakSource",
+  ],
 } as const satisfies ColumnList<ApiKey>;
 export const KEY_CHECK_ACCOUNT_COLUMNS = {
   model: "Account",
@@ -111,12 +125,21 @@ export async function readKeyForCheck(
   return rows[0];
 }
 
-/** PostgreSQL: writes keys' lastUsedAt (id, when in ms) in one statement, never moving one back. */
-export async function writeKeysLastUsed(used: readonly (readonly [string, number])[]): Promise<void> {
+/** A key's use as lastUsedAt, lastUsedIp and lastUsedUserAgent record it: when (ms), from where, with what. */
+export type KeyUse = { at: number; ip: string | null; userAgent: string | null };
+
+/** PostgreSQL: writes keys' last use (id, use) in one statement, never moving one back. */
+export async function writeKeysLastUsed(used: readonly (readonly [string, KeyUse])[]): Promise<void> {
   await postgresqlPool().query(
-    `UPDATE "ApiKey" k SET "lastUsedAt" = u."at" FROM unnest($1::text[], $2::timestamp(3)[]) AS u("id", "at")
+    `UPDATE "ApiKey" k SET "lastUsedAt" = u."at", "lastUsedIp" = u."ip", "lastUsedUserAgent" = u."userAgent"
+     FROM unnest($1::text[], $2::timestamp(3)[], $3::text[], $4::text[]) AS u("id", "at", "ip", "userAgent")
      WHERE k."id" = u."id" AND (k."lastUsedAt" IS NULL OR k."lastUsedAt" < u."at")`,
-    [used.map(([id]) => id), used.map(([, at]) => new Date(at).toISOString())],
+    [
+      used.map(([id]) => id),
+      used.map(([, use]) => new Date(use.at).toISOString()),
+      used.map(([, use]) => use.ip),
+      used.map(([, use]) => use.userAgent),
+    ],
   );
 }
 
@@ -131,6 +154,8 @@ export const KEY_LIST_COLUMNS = {
     "cidrAllowlist",
     "createdAt",
     "lastUsedAt",
+    "lastUsedIp",
+    "lastUsedUserAgent",
     "revokedAt",
     "permissions",
     "createdByType",
@@ -292,4 +317,22 @@ export function insertDeliveriesAtCommit({
      FOR KEY SHARE OF e`,
     { type, eventData, now, accountId, platformId, types: JSON.stringify([type]) },
   );
+}
+
+/** A key's requests of one UTC day with one outcome (lib/api-keys/usage.ts): every column. */
+export const KEY_USAGE_COLUMNS = {
+  model: "ApiKeyUsageDay",
+  columns: ["apiKeyId", "day", "outcome", "count"],
+  omitted: [],
+} as const satisfies ColumnList<ApiKeyUsageDay>;
+
+const ADD_KEY_USAGE = `${insertInto("ApiKeyUsageDay", KEY_USAGE_COLUMNS.columns)}
+  ON CONFLICT ("apiKeyId", "day", "outcome") DO UPDATE SET "count" = "ApiKeyUsageDay"."count" + excluded."count"`;
+
+/**
+ * Adds one count to its row, creating it at the first: one statement whose primary key decides, so
+ * processes adding to the same row at once each add theirs (never a read, then a write).
+ */
+export async function addKeyUsage(row: ApiKeyUsageDay): Promise<void> {
+  await rawExecute(ADD_KEY_USAGE, row);
 }

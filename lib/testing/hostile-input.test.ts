@@ -34,8 +34,11 @@ const routes = await everyRoute();
 
 // --- The database digest ------------------------------------------------------------------------
 
-/** Tables a refused request may write to: the audit trail, the throttle counters and the migrator's bookkeeping. */
-const IGNORED_TABLES = new Set(["AuditEvent", "Throttle", "_migrations"]);
+/**
+ * Tables a refused request may write to: the audit trail, the throttle counters, the keys' daily
+ * request counts (flushed every few seconds) and the migrator's bookkeeping.
+ */
+const IGNORED_TABLES = new Set(["AuditEvent", "Throttle", "ApiKeyUsageDay", "_migrations"]);
 /**
  * Columns that record use, not state. Employee.totpLastStep is the TOTP replay guard: the wrapper spends
  * a correct Service-Totp-Code before the handler runs, so a handler that then refuses (404 for an
@@ -43,7 +46,7 @@ const IGNORED_TABLES = new Set(["AuditEvent", "Throttle", "_migrations"]);
  */
 const IGNORED_COLUMNS: Record<string, string[]> = {
   Session: ["lastSeenAt"],
-  ApiKey: ["lastUsedAt"],
+  ApiKey: ["lastUsedAt", "lastUsedIp", "lastUsedUserAgent"],
   Employee: ["totpLastStep"],
 };
 

@@ -155,6 +155,7 @@ const READS_REFUSED: Record<Role, string[]> = {
   ],
   compliance: [
     "GET /v1/api_keys",
+    "GET /v1/api_keys/{key}/usage",
     "GET /v1/employees",
     "GET /v1/employees/{id}",
     "GET /v1/employees/{id}/credentials",

@@ -739,6 +739,19 @@ const fixtures: Record<string, Entry> = {
     body: () => ({ expiresAt: inDays(10), overlapSeconds: 60 }),
     own: (f) => ({ key: f.b.extraKey.id }),
   },
+  "GET /v1/api_keys/{key}/usage": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's extra key",
+        account: "platform",
+        params: (f) => ({ key: f.a.extraKey.id }),
+        // The answer names days, not the key: A's control answer shows today.
+        shows: () => new Date().toISOString().slice(0, 10),
+      },
+    ],
+    own: (f) => ({ key: f.b.extraKey.id }),
+  },
   "DELETE /v1/api_keys/{key}": {
     kind: "params",
     targets: [

@@ -98,7 +98,11 @@ export function ApiKeysList() {
             return (
               <tr key={key.id}>
                 <td data-label="Key">
-                  <div className="api-key-name">{key.name ?? <span className="muted">Unnamed key</span>}</div>
+                  <div className="api-key-name">
+                    <Link href={`/api-keys/${key.id}`} aria-label={`${labelOf(key)}: usage and details`}>
+                      {key.name ?? "Unnamed key"}
+                    </Link>
+                  </div>
                   <code className="nowrap">{key.prefix}…</code>
                   <div>
                     <StatusBadge status={status} />
@@ -138,6 +142,7 @@ export function ApiKeysList() {
                   <div data-testid="key-last-used">
                     <span className="muted">Last used</span> <DateTime value={key.lastUsedAt} fallback="never" />
                   </div>
+                  {key.lastUsedIp && <div className="muted small">from {key.lastUsedIp}</div>}
                 </td>
                 {mayWrite && (
                   <td data-label="Actions">

@@ -18,7 +18,11 @@ describe("GET /v1/api_keys", () => {
     const key = await apiKeyFor(account.id, { name: "Payouts", cidrAllowlist: ["10.0.0.0/8"] });
     await apiKeyFor(account.id);
     // Its first use writes lastUsedAt (on PostgreSQL a few seconds later, off the request's path: now).
-    await call(GET, { apiKey: key.secret, ip: "10.1.2.3" });
+    await call(GET, {
+      apiKey: key.secret,
+      ip: "10.1.2.3",
+      headers: { "user-agent": "payouts-cron/1.2\u0007 (linux)" },
+    });
     await flushKeyUses();
     const response = await call(GET, { apiKey: key.secret, ip: "10.1.2.3" });
     expect(response.status).toBe(200);
@@ -32,6 +36,9 @@ describe("GET /v1/api_keys", () => {
       cidrAllowlist: ["10.0.0.0/8"],
       createdAt: key.createdAt.toISOString(),
       lastUsedAt: expect.any(String),
+      // Written with lastUsedAt, by the first use: its control character dropped.
+      lastUsedIp: "10.1.2.3",
+      lastUsedUserAgent: "payouts-cron/1.2 (linux)",
       revokedAt: null,
       leak: null,
       permissions: [...DEFAULT_KEY_PERMISSIONS],
@@ -119,24 +126,32 @@ describe("GET /v1/api_keys", () => {
     });
   });
 
-  it("lastUsedAt is written at most once a minute", async () => {
+  it("lastUsedAt, lastUsedIp and lastUsedUserAgent are written at most once a minute", async () => {
     const { account } = await signedInEmployee();
     const key = await apiKeyFor(account.id);
-    // On PostgreSQL the time is written a few seconds later, off the request's path: flushKeyUses writes it now.
-    const used = async () => {
-      await call(GET, { apiKey: key.secret });
+    // On PostgreSQL the use is written a few seconds later, off the request's path: flushKeyUses writes it now.
+    const used = async (ip: string, userAgent: string) => {
+      await call(GET, { apiKey: key.secret, ip, headers: { "user-agent": userAgent } });
       await flushKeyUses();
     };
-    await used();
-    const first = (await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt!;
-    expect(first).not.toBeNull();
+    const lastUse = () =>
+      db().apiKey.findUniqueOrThrow({
+        where: { id: key.id },
+        select: { lastUsedAt: true, lastUsedIp: true, lastUsedUserAgent: true },
+      });
+    await used("192.0.2.1", "first/1.0");
+    const first = await lastUse();
+    expect(first).toEqual({ lastUsedAt: expect.any(Date), lastUsedIp: "192.0.2.1", lastUsedUserAgent: "first/1.0" });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await used();
-    expect((await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt).toEqual(first);
+    await used("192.0.2.2", "second/2.0");
+    expect(await lastUse()).toEqual(first);
     await db().apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(Date.now() - 61_000) } });
-    await used();
-    const later = (await db().apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt!;
-    expect(Date.now() - later.getTime()).toBeLessThan(5_000);
+    await used("192.0.2.3", `third/3.0 ${"x".repeat(400)}`);
+    const later = await lastUse();
+    expect(Date.now() - later.lastUsedAt!.getTime()).toBeLessThan(5_000);
+    expect(later.lastUsedIp).toBe("192.0.2.3");
+    expect(later.lastUsedUserAgent).toHaveLength(256);
+    expect(later.lastUsedUserAgent!.startsWith("third/3.0 xxx")).toBe(true);
   });
 
   it("lists only the caller's account's keys", async () => {

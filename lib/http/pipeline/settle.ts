@@ -1,3 +1,4 @@
+import { countKeyRequest } from "@/lib/api-keys/usage";
 import { recordAuditEvent, writeAuditEvent, type AuditEventInput } from "@/lib/audit/trail";
 import { ApiError } from "@/lib/http/api-error";
 import { DomainError } from "@/lib/errors";
@@ -36,7 +37,17 @@ export async function settle(state: RequestState, thrown?: { error: unknown }): 
   if (!audited && (state.mutating || response.status === 401 || response.status === 403 || probe)) {
     await recordAuditEvent(auditEventOf(state, response.status, state.replay && { idempotentReplay: true }));
   }
+  const keyId = keyOfRequest(state, thrown?.error);
+  // A Map increment: the counts reach the database in batches (lib/api-keys/usage.ts).
+  if (keyId !== null) countKeyRequest(keyId, response.status);
   return response;
+}
+
+/** The key that made the request, or that was refused (revoked, expired, from an address not allowed): whose usage it is. */
+function keyOfRequest(state: RequestState, error: unknown): string | null {
+  if (state.actor) return state.actor.type === "api_key" ? state.actor.id : null;
+  const refused = error instanceof ApiError || error instanceof DomainError ? error.actor : undefined;
+  return refused?.type === "api_key" ? refused.id : null;
 }
 
 /**

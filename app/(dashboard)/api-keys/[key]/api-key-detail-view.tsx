@@ -1,0 +1,82 @@
+"use client";
+
+import { KeyPermissions } from "@/components/api-keys/key-permissions";
+import { KeyUsageChart } from "@/components/api-keys/key-usage-chart";
+import { labelOf, statusOf, useApiKeys, type ApiKey } from "@/components/api-keys/use-api-keys";
+import { DetailPage } from "@/components/ui/detail-page";
+import { DetailsList, Section } from "@/components/ui/details-list";
+import { DateTime, StatusBadge } from "@/components/ui/format";
+
+/** One API key: what it may do, when and from where it was last used, and its requests over the last 30 days. */
+export function ApiKeyDetailView({ id }: { id: string }) {
+  const keys = useApiKeys();
+  const key = keys.data?.find((candidate) => candidate.id === id);
+  // The account's key list holds every key (there is no read of one key); one not in it is not found.
+  const missing = keys.data !== undefined && key === undefined;
+  const query = { ...keys, data: key, error: missing ? new Error("not found") : keys.error };
+  return (
+    <DetailPage
+      id={id}
+      query={query}
+      title={(found) => (found ? labelOf(found) : missing ? "API key not found" : "API key")}
+      back={{ href: "/api-keys", label: "All API keys" }}
+    >
+      {(found) => <KeyView apiKey={found} />}
+    </DetailPage>
+  );
+}
+
+function KeyView({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <>
+      <Section id="key-details-heading" title="Details" className="card">
+        <DetailsList
+          items={[
+            { term: "Status", value: <StatusBadge status={statusOf(apiKey)} /> },
+            { term: "Prefix", value: <code>{apiKey.prefix}…</code> },
+            { term: "Permissions", value: <KeyPermissions permissions={apiKey.permissions} /> },
+            {
+              term: "Allowed from",
+              value: apiKey.cidrAllowlist.length ? apiKey.cidrAllowlist.join(", ") : "Any address",
+            },
+            { term: "Expires", value: <DateTime value={apiKey.expiresAt} day /> },
+          ]}
+        />
+      </Section>
+      <Section id="key-last-use-heading" title="Last used" className="card">
+        <p className="muted small" style={{ marginTop: 0 }}>
+          Recorded at most once a minute.
+        </p>
+        <DetailsList
+          items={[
+            {
+              term: "When",
+              value: <DateTime value={apiKey.lastUsedAt} fallback="never" />,
+              testId: "key-last-used-at",
+            },
+            {
+              term: "From IP",
+              value: apiKey.lastUsedIp ? <code>{apiKey.lastUsedIp}</code> : <span className="muted">—</span>,
+              testId: "key-last-used-ip",
+            },
+            {
+              term: "User agent",
+              value: apiKey.lastUsedUserAgent ? (
+                <code className="usage-user-agent">{apiKey.lastUsedUserAgent}</code>
+              ) : (
+                <span className="muted">—</span>
+              ),
+              testId: "key-last-used-user-agent",
+            },
+          ]}
+        />
+      </Section>
+      <Section id="key-usage-heading" title="Requests in the last 30 days" className="card stack">
+        <p className="muted small" style={{ margin: 0 }}>
+          Per UTC day, by outcome; the last few seconds may not show yet.
+        </p>
+        <KeyUsageChart keyId={apiKey.id} />
+      </Section>
+    </>
+  );
+}
