@@ -68,6 +68,7 @@ test("an admin turns on four-eyes approval with an authenticator code", async ({
       requireTwoFactor: false,
       fourEyesApproval: true,
       slaHours: { due_diligence: null, endorsement: null },
+      defaultKeyRateLimit: { requests: 100, perSeconds: 1 },
     });
     await page.reload();
     await expect(fourEyes).toBeChecked();
