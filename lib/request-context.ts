@@ -18,7 +18,14 @@ export type OpenTransaction = { client: PrismaClient; token?: object; beforeComm
  * Where a request's raw reads stand (lib/db/raw-read.ts): the read connection, the data version it
  * read and where this process's writer stood then. Opaque to everyone but raw-read.
  */
-export type ReadSnapshot = { reader?: object; version?: number; writer?: object | null; changes?: number | bigint };
+export type ReadSnapshot = {
+  /** The snapshot's number in the order requests began (lib/db/raw-read.ts, newReadSnapshot). */
+  begun?: number;
+  reader?: object;
+  version?: number;
+  writer?: object | null;
+  changes?: number | bigint;
+};
 
 /**
  * What a request carries through its awaits: its tenant scope (lib/tenancy.ts), the transaction it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createPlatform } from "@/lib/accounts/platforms";
 import { db, inTransaction } from "@/lib/db";
-import { rawRead } from "@/lib/db/raw-read";
+import { newReadSnapshot, rawRead } from "@/lib/db/raw-read";
 import { isImmutable } from "@/lib/immutable";
 import { databaseProvider } from "@/lib/env";
 import { commitElsewhere } from "@/lib/testing/elsewhere";
@@ -56,7 +56,7 @@ describe("rawRead", () => {
 });
 
 describe("rawRead in a request (one snapshot for its reads)", () => {
-  const inRequest = <T>(work: () => Promise<T>) => withinContext({ reads: {} }, work);
+  const inRequest = <T>(work: () => Promise<T>) => withinContext({ reads: newReadSnapshot() }, work);
 
   it("sees what its own process commits after the request's first read", async () => {
     const platform = await createPlatform({ name: "Before" });
@@ -91,5 +91,25 @@ describe("rawRead in a request (one snapshot for its reads)", () => {
       expect(await nameOf(platform.id)).toBe(databaseProvider() === "sqlite" ? "Before" : "Renamed elsewhere");
     });
     await inRequest(async () => expect(await nameOf(platform.id)).toBe("Renamed elsewhere"));
+  });
+
+  it("a request goes by a check made after it began; one that begins after another instance's commit sees it", async () => {
+    const platform = await createPlatform({ name: "Before" });
+    const early = newReadSnapshot();
+    await inRequest(async () => expect(await nameOf(platform.id)).toBe("Before"));
+    await renameElsewhere(platform.id, "Renamed elsewhere");
+    // The commit came after the early request began: the check made since (by the request between) serves it.
+    await withinContext({ reads: early }, async () =>
+      expect(await nameOf(platform.id)).toBe(databaseProvider() === "sqlite" ? "Before" : "Renamed elsewhere"),
+    );
+    await inRequest(async () => expect(await nameOf(platform.id)).toBe("Renamed elsewhere"));
+  });
+
+  it("never goes by a check made before its own process committed", async () => {
+    const platform = await createPlatform({ name: "Before" });
+    const early = newReadSnapshot();
+    await inRequest(async () => expect(await nameOf(platform.id)).toBe("Before"));
+    await db().account.update({ where: { id: platform.id }, data: { name: "After" } });
+    await withinContext({ reads: early }, async () => expect(await nameOf(platform.id)).toBe("After"));
   });
 });

@@ -33,8 +33,20 @@ export type Rows<Row> = readonly Readonly<Row>[];
  * The version is read before the rows: rows newer than their version are merely re-read next time.
  * Kept rows are immutable: callers map them, never change them, and may keep what they make of them per rows array.
  */
-const sqliteCache = { connection: null as Database | null, version: -1, rows: new Map<string, readonly unknown[]>() };
+const sqliteCache = {
+  connection: null as Database | null,
+  version: -1,
+  /** Rows by SQL text, then by parameters (as JSON). */
+  rows: new Map<string, Map<string, readonly unknown[]>>(),
+  /** How many rows arrays `rows` holds. */
+  size: 0,
+};
 const MAX_CACHED_READS = 1000;
+
+function clearCachedRows() {
+  sqliteCache.rows.clear();
+  sqliteCache.size = 0;
+}
 
 /**
  * The raw reads of one request share one check of the version (the route wrapper gives each request
@@ -50,11 +62,11 @@ function sqliteRead(sql: string, params: Record<string, unknown>): readonly unkn
   const snapshot = requestContext()?.reads;
   if (!snapshot || !snapshotHolds(snapshot, connection)) {
     const writer = snapshot && sqliteWriterMark();
-    const version = dataVersion(connection);
+    const version = versionSince(snapshot, connection, writer);
     if (sqliteCache.connection !== connection || sqliteCache.version !== version) {
       sqliteCache.connection = connection;
       sqliteCache.version = version;
-      sqliteCache.rows.clear();
+      clearCachedRows();
     }
     if (snapshot) {
       snapshot.reader = writer ? connection : undefined;
@@ -63,12 +75,20 @@ function sqliteRead(sql: string, params: Record<string, unknown>): readonly unkn
       snapshot.changes = writer?.changes;
     }
   }
-  const key = `${sql}\u0000${JSON.stringify(params)}`;
-  let rows = sqliteCache.rows.get(key);
+  // By statement, then by parameters: the SQL text is a constant whose hash V8 keeps, so a look-up
+  // hashes only the short parameter text, never a long concatenation of both.
+  let bySql = sqliteCache.rows.get(sql);
+  if (!bySql) sqliteCache.rows.set(sql, (bySql = new Map()));
+  const key = JSON.stringify(params);
+  let rows = bySql.get(key);
   if (!rows) {
     rows = immutable(statement.all(params) as object[]);
-    if (sqliteCache.rows.size >= MAX_CACHED_READS) sqliteCache.rows.clear();
-    sqliteCache.rows.set(key, rows);
+    if (sqliteCache.size >= MAX_CACHED_READS) {
+      clearCachedRows();
+      sqliteCache.rows.set(sql, (bySql = new Map()));
+    }
+    bySql.set(key, rows);
+    sqliteCache.size += 1;
   }
   return rows;
 }
@@ -82,6 +102,54 @@ function snapshotHolds(snapshot: ReadSnapshot, connection: Database): boolean {
     return false;
   const writer = sqliteWriterMark();
   return writer !== null && writer.connection === snapshot.writer && writer.changes === snapshot.changes;
+}
+
+/** Snapshots handed out so far (newReadSnapshot): a snapshot's `begun` is its place in that count. */
+let snapshotsBegun = 0;
+
+/** A snapshot for a request's raw reads, numbered as it begins (the route wrapper, lib/http/route.ts). */
+export function newReadSnapshot(): ReadSnapshot {
+  snapshotsBegun += 1;
+  return { begun: snapshotsBegun };
+}
+
+/**
+ * The process's last PRAGMA data_version: its answer, how many snapshots had begun by then, and where
+ * this process's own writer stood (null: unknown, a transaction was open).
+ */
+let lastCheck: {
+  connection: Database | null;
+  version: number;
+  begun: number;
+  writer: ReturnType<typeof sqliteWriterMark>;
+} = { connection: null, version: -1, begun: 0, writer: null };
+
+/**
+ * The data version a request's reads go by. A version read after the request began shows every commit
+ * made before it began, which is all the request may count on; so a request reuses the last check when
+ * that check came after the request began and this process's writer has not moved since (its own
+ * commits then show). Under load, requests that arrive together share one check: the pragma starts a
+ * read transaction (file locks, a stat), the largest cost left in a key-authenticated GET.
+ */
+function versionSince(
+  snapshot: ReadSnapshot | undefined,
+  connection: Database,
+  writer: ReturnType<typeof sqliteWriterMark> | undefined,
+): number {
+  const last = lastCheck;
+  if (
+    snapshot?.begun !== undefined &&
+    snapshot.begun <= last.begun &&
+    last.connection === connection &&
+    writer &&
+    last.writer &&
+    writer.connection === last.writer.connection &&
+    writer.changes === last.writer.changes
+  )
+    return last.version;
+  const version = dataVersion(connection);
+  lastCheck = { connection, version, begun: snapshotsBegun, writer: writer ?? null };
+  return version;
 }
 
 const versionStatements = new WeakMap<Database, Statement<[], number>>();

@@ -106,6 +106,10 @@ export type KeyCheckRow = Pick<
 // The platform's row (p) gives the default rate limit in the same statement: a key GET costs no extra read.
 const KEY_CHECK_FROM = `FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId" JOIN "Account" p ON p."id" = a."platformId" WHERE k."secretHash" = :secretHash`;
 const KEY_CHECK_SELECT = `SELECT ${quoted("k.", KEY_CHECK_COLUMNS.columns)}, ${quoted("a.", KEY_CHECK_ACCOUNT_COLUMNS.columns)}, ${quoted("p.", KEY_CHECK_PLATFORM_COLUMNS.columns)}`;
+// The texts are built once: the hot paths below hand rawRead the same string every time, whose hash
+// the statement and row caches' Map look-ups then reuse instead of hashing a freshly built text.
+const KEY_CHECK = `${KEY_CHECK_SELECT} ${KEY_CHECK_FROM}`;
+const KEY_CHECK_NAMING = `${KEY_CHECK_SELECT}, (SELECT n."id" FROM "Account" n WHERE n."id" = :named AND n."platformId" = a."platformId") AS "namedAccountId" ${KEY_CHECK_FROM}`;
 
 /**
  * The key whose secret hashes to `secretHash`, joined to its account's platform (one indexed read),
@@ -117,11 +121,8 @@ export async function readKeyForCheck(
 ): Promise<Readonly<KeyCheckRow> | undefined> {
   const rows =
     named === null
-      ? await rawRead<KeyCheckRow>(`${KEY_CHECK_SELECT} ${KEY_CHECK_FROM}`, { secretHash })
-      : await rawRead<KeyCheckRow>(
-          `${KEY_CHECK_SELECT}, (SELECT n."id" FROM "Account" n WHERE n."id" = :named AND n."platformId" = a."platformId") AS "namedAccountId" ${KEY_CHECK_FROM}`,
-          { secretHash, named },
-        );
+      ? await rawRead<KeyCheckRow>(KEY_CHECK, { secretHash })
+      : await rawRead<KeyCheckRow>(KEY_CHECK_NAMING, { secretHash, named });
   return rows[0];
 }
 
@@ -178,16 +179,15 @@ export type KeyListRow = Omit<
   Record<"expiresAt" | "createdAt", string> &
   Record<"lastUsedAt" | "revokedAt" | "leakedAt", string | null>;
 
+const KEY_LIST = `SELECT ${quoted("", KEY_LIST_COLUMNS.columns)} FROM "ApiKey" WHERE "accountId" = :accountId ORDER BY "createdAt" DESC, "id" DESC`;
+
 /**
  * The scope's keys (lib/db/tenant.ts), newest first. On SQLite the same rows come back (immutable)
  * while nothing changed (lib/db/raw-read.ts).
  */
 export function readKeyList(): Promise<Rows<KeyListRow>> {
   const { accountId } = currentScope();
-  return rawRead<KeyListRow>(
-    `SELECT ${quoted("", KEY_LIST_COLUMNS.columns)} FROM "ApiKey" WHERE "accountId" = :accountId ORDER BY "createdAt" DESC, "id" DESC`,
-    { accountId },
-  );
+  return rawRead<KeyListRow>(KEY_LIST, { accountId });
 }
 
 /** A new delegated user: every column. */

@@ -41,6 +41,8 @@ type SqliteConnection = {
   client: BetterSqlite3.Database;
   /** A prepared statement of the connection, cached by its SQL text. */
   statement: (sql: string) => BetterSqlite3.Statement;
+  /** `SELECT total_changes()`, prepared once (sqliteWriterMark runs it on every request that reads). */
+  totalChanges: BetterSqlite3.Statement<[], number | bigint>;
   lock: ReturnType<typeof createMutex>;
   /** The transaction inTransaction() holds open, if any. */
   open: object | null;
@@ -53,10 +55,12 @@ function sqliteConnection(): Promise<SqliteConnection> {
     .connect()
     .then((adapter) => {
       const client = sqliteClientOf(adapter);
+      const statement = reusePreparedStatements(client);
       globalForSqlite.open = {
         adapter,
         client,
-        statement: reusePreparedStatements(client),
+        statement,
+        totalChanges: (statement("SELECT total_changes()") as BetterSqlite3.Statement<[], number | bigint>).pluck(true),
         lock: createMutex(),
         open: null,
       };
@@ -78,7 +82,7 @@ export function sqliteWriterMark(): { connection: object | null; changes: number
   if (connection.client.inTransaction) return null;
   return {
     connection: connection.client,
-    changes: connection.statement("SELECT total_changes()").pluck(true).get() as number | bigint,
+    changes: connection.totalChanges.get()!,
   };
 }
 

@@ -20,24 +20,35 @@ import {
 } from "@/lib/http/pipeline/request-state";
 import { inRequestTransaction } from "@/lib/http/pipeline/in-request-transaction";
 import { withinContext } from "@/lib/request-context";
+import { newReadSnapshot } from "@/lib/db/raw-read";
 
 export type { Context, Handler } from "@/lib/http/pipeline/request-state";
 export { errorResponse } from "@/lib/http/error-response";
 export { methods } from "@/lib/http/methods";
 export { requestIdOf, requestIdsOf, type RequestIds } from "@/lib/http/request-ids";
 
-/** A request, top to bottom. Each stage (lib/http/pipeline/) reads what the ones before it found and adds its part. */
-const STAGES: Stage[] = [
-  parsePath, // sandbox routes; the path's params (a malformed id is a 404)
-  authenticateCaller, // who calls; CSRF; session-only routes
-  authorizeCaller, // the endpoint's permission
-  scopeRequest, // the tenant it acts in
-  parseQuery,
-  readBody,
-  claimIdempotency, // or the kept response of an earlier request with its key: replayed, and the stages stop
-  parseBody,
-  checkTotp, // Service-Totp-Code step-up
-  inRequestTransaction(run, present, recordWithChange),
+/**
+ * A request, top to bottom. Each stage (lib/http/pipeline/) reads what the ones before it found and adds
+ * its part. `for`: the endpoints a stage has work on, when not all; it would do nothing for the others,
+ * which skip it (route() picks each endpoint's stages once: an await less per request for each).
+ */
+const STAGES: { stage: Stage; for?: (definition: Endpoint) => boolean }[] = [
+  // sandbox routes; the path's params (a malformed id is a 404)
+  { stage: parsePath, for: (definition) => Boolean(definition.sandbox || definition.params) },
+  { stage: authenticateCaller }, // who calls; CSRF; session-only routes
+  { stage: authorizeCaller }, // the endpoint's permission
+  { stage: scopeRequest }, // the tenant it acts in
+  { stage: parseQuery },
+  {
+    stage: readBody,
+    for: (definition) =>
+      Boolean(definition.multipart || definition.signedBody || definition.body) || definition.method === "POST",
+  },
+  // or the kept response of an earlier request with its key: replayed, and the stages stop
+  { stage: claimIdempotency, for: (definition) => definition.method === "POST" },
+  { stage: parseBody, for: (definition) => Boolean(definition.multipart || definition.body) },
+  { stage: checkTotp, for: (definition) => Boolean(definition.totp) }, // Service-Totp-Code step-up
+  { stage: inRequestTransaction(run, present, recordWithChange) },
 ];
 // settle() then writes what the request leaves behind, once: its audit record and its Idempotency-Key's fate.
 
@@ -50,17 +61,18 @@ const STAGES: Stage[] = [
  */
 export function route<E extends Endpoint>(definition: E, handler: RouteHandler<E>): Handler<E> {
   // The request's raw reads share one snapshot (lib/db/raw-read.ts).
+  const stages = STAGES.filter((step) => step.for?.(definition) ?? true).map((step) => step.stage);
   const wrapped: Handler<E> = (request, nextContext) =>
-    withinContext({ reads: {} }, () =>
-      handle(stateOf(definition, handler as RouteHandler<Endpoint>, request, nextContext)),
+    withinContext({ reads: newReadSnapshot() }, () =>
+      handle(stateOf(definition, handler as RouteHandler<Endpoint>, request, nextContext), stages),
     );
   wrapped.endpoint = definition;
   return wrapped;
 }
 
-async function handle(state: RequestState): Promise<Response> {
+async function handle(state: RequestState, stages: readonly Stage[]): Promise<Response> {
   try {
-    for (const stage of STAGES) {
+    for (const stage of stages) {
       if (state.replay) break;
       await stage(state);
     }
