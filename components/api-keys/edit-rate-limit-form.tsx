@@ -1,8 +1,9 @@
 "use client";
 
 import { useId } from "react";
-import { platformDefaultPhrase, RateLimitFields } from "@/components/api-keys/key-rate-limit";
+import { RateLimitFields } from "@/components/api-keys/key-rate-limit";
 import {
+  describeRateLimit,
   keyRateLimitFields,
   keyRateLimitResolver,
   rateLimitBody,
@@ -61,7 +62,11 @@ export function EditRateLimitForm({
         <div className="overlap-option">
           <input type="radio" id={`${id}-default`} value="default" {...form.register("choice")} />
           <label htmlFor={`${id}-default`}>Platform default</label>
-          <span className="hint">Now {platformDefaultPhrase(platformDefault)}; follows the Settings page.</span>
+          <span className="hint">
+            {platformDefault
+              ? `Now ${describeRateLimit(platformDefault)}; follows the Settings page.`
+              : "Follows the Settings page."}
+          </span>
         </div>
         <div className="overlap-option">
           <input type="radio" id={`${id}-own`} value="own" {...form.register("choice")} />

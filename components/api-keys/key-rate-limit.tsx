@@ -50,9 +50,9 @@ export function RateLimitFields({
     <fieldset className="rate-limit-fields" aria-describedby={hint ? hintId : undefined}>
       <legend>{legend}</legend>
       {hint && (
-        <span id={hintId} className="hint">
+        <p id={hintId} className="muted" style={{ margin: 0, fontSize: "0.85rem" }}>
           {hint}
-        </span>
+        </p>
       )}
       <div className="row">
         <Field
