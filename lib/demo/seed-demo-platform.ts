@@ -142,6 +142,17 @@ async function seedApiKeys(ownerId: string) {
     { id: reporting.id, shape: { ok: 150, weekend: 0, errors: 0.05, deniedChance: 0.2, bursts: [] } },
     { id: old.id, shape: { ok: 60, weekend: 1, errors: 0.01, deniedChance: 0, bursts: [], revokedToday: true } },
   ]);
+  // Their last use, as the key path records it, so the page's "Last used" agrees with the chart.
+  const lastUses = [
+    { id: payouts.id, minutesAgo: 2, ip: "10.20.4.17", userAgent: "northwind-payouts/2.3 (node 24)" },
+    { id: reporting.id, minutesAgo: 95, ip: "198.51.100.23", userAgent: "python-requests/2.32" },
+    { id: old.id, minutesAgo: 26 * 60, ip: "203.0.113.80", userAgent: "curl/8.5.0" },
+  ];
+  for (const { id, minutesAgo, ip, userAgent } of lastUses)
+    await db().apiKey.update({
+      where: { id },
+      data: { lastUsedAt: new Date(Date.now() - minutesAgo * 60_000), lastUsedIp: ip, lastUsedUserAgent: userAgent },
+    });
 }
 
 /**
