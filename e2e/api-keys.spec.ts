@@ -633,6 +633,10 @@ test.describe("API keys page for a viewer", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(row).toBeVisible();
     await snap(page, testInfo, "viewer-phone");
+    // Its page shows the limit that applies, and nothing to change it with.
+    await row.getByRole("link").click();
+    await expect(page.getByTestId("key-rate-limit")).toContainText(/requests? per /);
+    await expect(page.getByRole("button", { name: "Change rate limit" })).toHaveCount(0);
   });
 });
 
@@ -651,6 +655,11 @@ test.describe("API keys page for a developer", () => {
     await expect(row).toContainText("Beyond your role");
     await expect(page.getByText(/hold permissions your role lacks: you can revoke them/)).toBeVisible();
     await snap(page, testInfo, "developer-list");
+    // Nor on the key's page: its limit is shown, but the API would refuse changing it.
+    await row.getByRole("link").click();
+    await expect(page.getByTestId("key-rate-limit")).toContainText(/requests? per /);
+    await expect(page.getByRole("button", { name: "Change rate limit" })).toHaveCount(0);
+    await page.goto("/api-keys");
 
     const { dialog, box } = await openIssueDialog(page);
     await dialog.getByRole("button", { name: "API default" }).click();
