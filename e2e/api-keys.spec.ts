@@ -1,6 +1,16 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { generateSync } from "otplib";
-import { copyFromDialog, EMPLOYEE_PASSWORD, enrolTotp, expect, OWNER, snap, startServer, test } from "./fixtures";
+import {
+  copyFromDialog,
+  EMPLOYEE_PASSWORD,
+  enrolTotp,
+  expect,
+  OWNER,
+  snap,
+  snapAlsoOnPhone,
+  startServer,
+  test,
+} from "./fixtures";
 
 type Authenticator = Awaited<ReturnType<typeof enrolTotp>>["authenticator"];
 
@@ -439,6 +449,90 @@ test.describe("API keys page", () => {
     await snap(page, testInfo, "edit-allowlist-saved");
   });
 
+  test("issues a key with its own rate limit; its page changes it back to the platform default and again", async ({
+    page,
+    baseURL,
+    employee: _,
+  }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
+    const settings = (await (await page.request.get(`${baseURL}/v1/settings`)).json()) as {
+      defaultKeyRateLimit: { requests: number; perSeconds: number };
+    };
+    const { requests, perSeconds } = settings.defaultKeyRateLimit;
+    const platformDefault = `${requests.toLocaleString("en-US")} request${requests === 1 ? "" : "s"} per ${
+      perSeconds === 1
+        ? "second"
+        : perSeconds === 60
+          ? "minute"
+          : perSeconds === 3600
+            ? "hour"
+            : `${perSeconds} seconds`
+    }`;
+    const name = `Limited ${unique()}`;
+    await page.goto("/api-keys");
+    const { dialog } = await openIssueDialog(page);
+    const limit = dialog.getByRole("group", { name: "Rate limit (optional)" });
+    await expect(limit).toHaveAccessibleDescription(
+      `Leave both blank for the platform default (${platformDefault}), which follows the Settings page.`,
+    );
+    await dialog.getByLabel("Name").fill(name);
+    // One box alone is refused before any request: a limit needs both.
+    await limit.getByLabel("Requests").fill("50");
+    await dialog.getByLabel("Authenticator code").fill("123456");
+    await dialog.getByRole("button", { name: "Issue key" }).click();
+    await expect(limit.getByLabel("Per (seconds)")).toHaveAccessibleDescription(/must be a whole number of seconds/);
+    await limit.getByLabel("Per (seconds)").fill("10");
+    await dialog.getByLabel("Authenticator code").fill(await authenticator.next());
+    await snap(page, testInfo, "issue-rate-limit");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await limit.scrollIntoViewIfNeeded();
+    await snap(page, testInfo, "issue-rate-limit-phone");
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await dialog.getByRole("button", { name: "Issue key" }).click();
+    await expect(dialog.getByRole("heading", { name: "Your new API key" })).toBeVisible();
+    await dialog.getByTestId("shown-once-saved").check();
+    await dialog.getByRole("button", { name: "Done" }).click();
+
+    await rowOf(page, name).getByRole("link").click();
+    await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+    await expect(page.getByTestId("key-rate-limit")).toHaveText("50 requests per 10 seconds");
+
+    // Back to the platform default.
+    await page.getByRole("button", { name: "Change rate limit" }).click();
+    const change = page.getByRole("dialog");
+    await expect(change.getByRole("radio", { name: "Its own limit" })).toBeChecked();
+    await expect(change.getByLabel("Requests")).toHaveValue("50");
+    await change.getByRole("radio", { name: "Platform default" }).check();
+    await expect(change.getByLabel("Requests")).toHaveCount(0);
+    await change.getByLabel("Authenticator code").fill(await authenticator.next());
+    await change.getByRole("button", { name: "Save rate limit" }).click();
+    await expect(change).toBeHidden();
+    await expect(page.getByRole("status").filter({ hasText: `Rate limit of ${name} saved.` })).toBeVisible();
+    await expect(page.getByTestId("key-rate-limit")).toHaveText(`${platformDefault} (platform default)`);
+    await snapAlsoOnPhone(page, testInfo, "key-rate-limit-default", "key-rate-limit-default-phone");
+
+    // Its own limit again, starting from the default's numbers.
+    await page.getByRole("button", { name: "Change rate limit" }).click();
+    await expect(change.getByRole("radio", { name: "Platform default" })).toBeChecked();
+    await change.getByRole("radio", { name: "Its own limit" }).check();
+    await expect(change.getByLabel("Requests")).toHaveValue(String(requests));
+    await change.getByLabel("Requests").fill("20");
+    await change.getByLabel("Per (seconds)").fill("60");
+    await change.getByLabel("Authenticator code").fill(await authenticator.next());
+    await snapAlsoOnPhone(page, testInfo, "change-rate-limit", "change-rate-limit-phone");
+    await change.getByRole("button", { name: "Save rate limit" }).click();
+    await expect(change).toBeHidden();
+    await expect(page.getByTestId("key-rate-limit")).toHaveText("20 requests per minute");
+    await page.reload();
+    await expect(page.getByTestId("key-rate-limit")).toHaveText("20 requests per minute");
+    const listed = (await (await page.request.get(`${baseURL}/v1/api_keys`)).json()) as {
+      name: string;
+      rateLimit: unknown;
+    }[];
+    expect(listed.find((key) => key.name === name)?.rateLimit).toEqual({ requests: 20, perSeconds: 60 });
+    await snapAlsoOnPhone(page, testInfo, "key-rate-limit-own", "key-rate-limit-own-phone");
+  });
+
   test("a key's page shows its last use and its requests of the last 30 days by outcome", async ({
     page,
     baseURL,
@@ -539,6 +633,10 @@ test.describe("API keys page for a viewer", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(row).toBeVisible();
     await snap(page, testInfo, "viewer-phone");
+    // Its page shows the limit that applies, and nothing to change it with.
+    await row.getByRole("link").click();
+    await expect(page.getByTestId("key-rate-limit")).toContainText(/requests? per /);
+    await expect(page.getByRole("button", { name: "Change rate limit" })).toHaveCount(0);
   });
 });
 
@@ -557,6 +655,11 @@ test.describe("API keys page for a developer", () => {
     await expect(row).toContainText("Beyond your role");
     await expect(page.getByText(/hold permissions your role lacks: you can revoke them/)).toBeVisible();
     await snap(page, testInfo, "developer-list");
+    // Nor on the key's page: its limit is shown, but the API would refuse changing it.
+    await row.getByRole("link").click();
+    await expect(page.getByTestId("key-rate-limit")).toContainText(/requests? per /);
+    await expect(page.getByRole("button", { name: "Change rate limit" })).toHaveCount(0);
+    await page.goto("/api-keys");
 
     const { dialog, box } = await openIssueDialog(page);
     await dialog.getByRole("button", { name: "API default" }).click();

@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
-import { httpRequest, OWNER, type Server } from "./fixtures";
-import { expect, test, twoServersOnOneDatabase } from "./postgresql-fixture";
+import { httpRequest, type Server } from "./fixtures";
+import { expect, tenantOnTwoServers, test, twoServersOnOneDatabase } from "./postgresql-fixture";
 import { checkpointHashJson, type CheckpointJson } from "../lib/audit/seal/format";
 import { verifyAuditExport } from "../lib/audit/seal/verify";
 
@@ -19,18 +19,11 @@ test.describe.serial("the audit sealer with two server processes on one PostgreS
 
   test("one chain per platform, whichever process seals, when the lease changes hands", async () => {
     const [a, b] = started();
-    const setup = await httpRequest(`${a.baseURL}/v1/setup`, { method: "POST", body: OWNER });
-    expect(setup.status, setup.body).toBe(201);
-    const platformId = (setup.json().account as { id: string } | undefined)?.id;
-    const cookie = setup.headers["set-cookie"]![0]!.split(";")[0]!;
-    const created = await httpRequest(`${b.baseURL}/v1/sandbox/platforms`, {
-      method: "POST",
-      body: { accountName: "Tenant with a sealed trail" },
-      headers: { cookie, origin: b.baseURL },
-    });
-    expect(created.status, created.body).toBe(201);
-    const key = (created.json().apiKey as { secret: string }).secret;
-    const tenantId = (created.json().account as { id: string }).id;
+    const {
+      key,
+      accountId: tenantId,
+      setupPlatformId: platformId,
+    } = await tenantOnTwoServers([a, b], "Tenant with a sealed trail");
     const audited = (server: Server, round: number) =>
       httpRequest(`${server.baseURL}/v1/sandbox/recipients`, {
         method: "POST",
@@ -65,7 +58,7 @@ test.describe.serial("the audit sealer with two server processes on one PostgreS
         row.publicKey,
       ]),
     );
-    for (const platform of [tenantId, platformId].filter(Boolean) as string[]) {
+    for (const platform of [tenantId, platformId]) {
       const checkpoints = await query<CheckpointRow>(
         `SELECT id, "platformId", seq, "fromEventId", "toEventId", count, "eventsRoot", "previousHash", "keyId",
                 "sealedAt", hash, signature FROM "AuditCheckpoint" WHERE "platformId" = $1 ORDER BY seq`,

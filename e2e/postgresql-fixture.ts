@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { test as base } from "@playwright/test";
-import { startServer, type Server } from "./fixtures";
+import { expect, test as base } from "@playwright/test";
+import { httpRequest, OWNER, startServer, type Server } from "./fixtures";
 
 // A fresh PostgreSQL database per test (or per serial group) for the specs that run the server on
 // PostgreSQL. The server is the one POSTGRESQL_TEST_URL names (default postgres@127.0.0.1:5432);
@@ -59,7 +59,7 @@ export const test = base.extend<{ database: string }>({
   },
 });
 
-export { expect } from "@playwright/test";
+export { expect };
 
 /**
  * Two server processes ("a" and "b", started one after the other: the first migrates) on one fresh
@@ -94,5 +94,27 @@ export function twoServersOnOneDatabase(label: string, env: Record<string, strin
     /** Rows of `sql` on the servers' database. */
     query: <T>(sql: string, values: unknown[] = []) =>
       onPostgresql(async (client) => (await client.query(sql, values)).rows as T[], database!.url),
+  };
+}
+
+/**
+ * The tenant the two-server specs work in: the service set up on server a (its owner's session comes
+ * from there), then a sandbox platform created on b with that session, so b already trusts what a
+ * wrote. Answers the sandbox platform's key and account id, and the id of the platform set up on a.
+ */
+export async function tenantOnTwoServers([a, b]: readonly [Server, Server], accountName: string) {
+  const setup = await httpRequest(`${a.baseURL}/v1/setup`, { method: "POST", body: OWNER });
+  expect(setup.status, setup.body).toBe(201);
+  const cookie = setup.headers["set-cookie"]![0]!.split(";")[0]!;
+  const created = await httpRequest(`${b.baseURL}/v1/sandbox/platforms`, {
+    method: "POST",
+    body: { accountName },
+    headers: { cookie, origin: b.baseURL },
+  });
+  expect(created.status, created.body).toBe(201);
+  return {
+    key: (created.json().apiKey as { secret: string }).secret,
+    accountId: (created.json().account as { id: string }).id,
+    setupPlatformId: (setup.json().account as { id: string }).id,
   };
 }

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign } from "node:crypto";
-import { httpRequest, OWNER, type Server } from "./fixtures";
-import { expect, test, twoServersOnOneDatabase } from "./postgresql-fixture";
+import { httpRequest, type Server } from "./fixtures";
+import { expect, tenantOnTwoServers, test, twoServersOnOneDatabase } from "./postgresql-fixture";
 
 // A leaked key reported in GitHub's secret-scanning format to one server process stops working on
 // the other at once: both read the key's row on every request, so no cache outlives the revocation.
@@ -18,16 +18,7 @@ test.describe.serial("a leak report with two server processes on one PostgreSQL 
 
   test("the key reported to one server is refused by the other within a second", async () => {
     const [a, b] = started();
-    const setup = await httpRequest(`${a.baseURL}/v1/setup`, { method: "POST", body: OWNER });
-    expect(setup.status, setup.body).toBe(201);
-    const cookie = setup.headers["set-cookie"]![0]!.split(";")[0]!;
-    const platform = await httpRequest(`${b.baseURL}/v1/sandbox/platforms`, {
-      method: "POST",
-      body: { accountName: "Tenant with a leak" },
-      headers: { cookie, origin: b.baseURL },
-    });
-    expect(platform.status, platform.body).toBe(201);
-    const key = (platform.json().apiKey as { secret: string }).secret;
+    const { key } = await tenantOnTwoServers([a, b], "Tenant with a leak");
     const listKeys = (server: Server) =>
       httpRequest(`${server.baseURL}/v1/api_keys`, { headers: { authorization: `Bearer ${key}` } });
     expect((await listKeys(b)).status).toBe(200);

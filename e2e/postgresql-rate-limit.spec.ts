@@ -1,5 +1,5 @@
-import { httpRequest, OWNER } from "./fixtures";
-import { expect, test, twoServersOnOneDatabase } from "./postgresql-fixture";
+import { httpRequest } from "./fixtures";
+import { expect, tenantOnTwoServers, test, twoServersOnOneDatabase } from "./postgresql-fixture";
 
 // Two server processes on one PostgreSQL database sharing Redis (REDIS_URL; .ci/run starts one on
 // 127.0.0.1:6379): a key's limit holds for the key as a whole, not once per process. Outcomes are
@@ -15,16 +15,7 @@ test.describe.serial("rate limits with two server processes on one PostgreSQL da
 
   test("a key sending three times its limit across both processes in one window is admitted its limit (within 10 %)", async () => {
     const [a, b] = started();
-    const setup = await httpRequest(`${a.baseURL}/v1/setup`, { method: "POST", body: OWNER });
-    expect(setup.status, setup.body).toBe(201);
-    const cookie = setup.headers["set-cookie"]![0]!.split(";")[0]!;
-    const created = await httpRequest(`${a.baseURL}/v1/sandbox/platforms`, {
-      method: "POST",
-      body: { accountName: "Tenant with a rate limit" },
-      headers: { cookie, origin: a.baseURL },
-    });
-    expect(created.status, created.body).toBe(201);
-    const issuer = (created.json().apiKey as { secret: string }).secret;
+    const { key: issuer } = await tenantOnTwoServers([a, b], "Tenant with a rate limit");
     const issued = await httpRequest(`${b.baseURL}/v1/api_keys`, {
       method: "POST",
       body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString(), rateLimit: LIMIT },

@@ -1,5 +1,5 @@
-import { httpRequest, OWNER, startReceiver, type Call, type Server } from "./fixtures";
-import { expect, test, twoServersOnOneDatabase } from "./postgresql-fixture";
+import { httpRequest, startReceiver, type Call, type Server } from "./fixtures";
+import { expect, tenantOnTwoServers, test, twoServersOnOneDatabase } from "./postgresql-fixture";
 
 // Two server processes on one PostgreSQL database, each running the SLA sweep (a pass every 100 ms
 // here: SLA_SWEEP_INTERVAL_MS, which only a process the test runner started may set). Requests fall
@@ -15,17 +15,7 @@ test.describe.serial("the SLA sweep with two server processes on one PostgreSQL 
 
   test("each request that falls due is announced once: one timeline entry, one event, one delivery", async () => {
     const [a, b] = started();
-    const setup = await httpRequest(`${a.baseURL}/v1/setup`, { method: "POST", body: OWNER });
-    expect(setup.status, setup.body).toBe(201);
-    const cookie = setup.headers["set-cookie"]![0]!.split(";")[0]!;
-    const platform = await httpRequest(`${b.baseURL}/v1/sandbox/platforms`, {
-      method: "POST",
-      body: { accountName: "Tenant with an SLA" },
-      headers: { cookie, origin: b.baseURL },
-    });
-    expect(platform.status, platform.body).toBe(201);
-    const key = (platform.json().apiKey as { secret: string }).secret;
-    const accountId = (platform.json().account as { id: string }).id;
+    const { key, accountId } = await tenantOnTwoServers([a, b], "Tenant with an SLA");
     const withKey = (server: Server, pathname: string, init: Call = {}) =>
       httpRequest(`${server.baseURL}${pathname}`, { ...init, headers: { authorization: `Bearer ${key}` } });
 

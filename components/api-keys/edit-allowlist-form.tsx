@@ -31,6 +31,8 @@ export function EditAllowlistForm({
       expiresOn: "",
       cidrAllowlist: apiKey.cidrAllowlist.map((value) => ({ value })),
       permissions: apiKey.permissions,
+      // Not sent: this form changes the allowlist only.
+      rateLimit: { requests: "", perSeconds: "" },
       code: "",
     },
     submit: (values) =>

@@ -5,6 +5,7 @@ import { Controller } from "react-hook-form";
 import { CidrAllowlistEditor } from "@/components/api-keys/cidr-allowlist-editor";
 import { ExpiryField } from "@/components/api-keys/expiry-field";
 import { IssuedSecret } from "@/components/api-keys/issued-secret";
+import { platformDefaultPhrase, RateLimitFields, usePlatformKeyRateLimit } from "@/components/api-keys/key-rate-limit";
 import {
   expiryBounds,
   formPath,
@@ -41,6 +42,7 @@ export function IssueKeyDialog({ open, onClose }: { open: boolean; onClose: () =
 function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) => void; onCancel: () => void }) {
   const me = useMe();
   const [bounds] = useState(() => expiryBounds());
+  const platformDefault = usePlatformKeyRateLimit();
   const apiForm = useApiForm<KeyFormValues, ApiKeyCreated>({
     resolver: issueKeyResolver,
     // Checked at first: read-only (the "Read only" preset); writing is a choice the issuer makes.
@@ -49,6 +51,7 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
       expiresOn: bounds.suggested,
       cidrAllowlist: [],
       permissions: readOnlyPermissionsFor(me.permissions),
+      rateLimit: { requests: "", perSeconds: "" },
       code: "",
     },
     submit: (values) => api(issueApiKeyEndpoint, { body: issueBody(values), totpCode: values.code.trim() }),
@@ -91,6 +94,13 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
         )}
       />
       <CidrAllowlistEditor form={form} />
+      <RateLimitFields
+        legend="Rate limit (optional)"
+        hint={`Leave both blank for ${platformDefaultPhrase(platformDefault)}, which follows the Settings page.`}
+        requests={form.register("rateLimit.requests")}
+        perSeconds={form.register("rateLimit.perSeconds")}
+        errors={errors.rateLimit}
+      />
     </StepUpForm>
   );
 }

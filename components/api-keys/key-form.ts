@@ -1,6 +1,7 @@
 "use client";
 
 import type { z } from "zod";
+import { rateLimitInput, type RateLimitText } from "@/components/api-keys/rate-limit";
 import { codeIssues, schemaResolver, type Issue } from "@/components/schema-resolver";
 import { issueApiKeyInput, latestExpiry, rollApiKeyInput, updateApiKeyInput } from "@/lib/api-keys/schemas";
 
@@ -15,6 +16,8 @@ export type KeyFormValues = {
   cidrAllowlist: { value: string }[];
   /** Permission names, sent as they are: the API's schema names any it refuses ("permissions.3"). */
   permissions: string[];
+  /** The key's own limit; both boxes blank: the platform's default. */
+  rateLimit: RateLimitText;
   code: string;
 };
 
@@ -44,7 +47,8 @@ const expiresAtOf = (expiresOn: string) => `${expiresOn}T00:00:00.000Z`;
 
 /**
  * The POST /v1/api_keys body for the form's values. `permissions` is always sent, so the key gets
- * exactly what the checklist shows (left out, the API would pick its defaults).
+ * exactly what the checklist shows (left out, the API would pick its defaults). A blank limit is left
+ * out: the key follows the platform's default.
  */
 export function issueBody(values: KeyFormValues): z.input<typeof issueApiKeyInput> {
   return {
@@ -52,6 +56,7 @@ export function issueBody(values: KeyFormValues): z.input<typeof issueApiKeyInpu
     expiresAt: expiresAtOf(values.expiresOn),
     cidrAllowlist: values.cidrAllowlist.map((row) => row.value),
     permissions: values.permissions,
+    rateLimit: rateLimitInput(values.rateLimit) ?? undefined,
   };
 }
 
@@ -83,9 +88,14 @@ export const updateAllowlistResolver = schemaResolver<KeyFormValues>(formPath, (
 ]);
 
 // The API's body fields (checked against its schema) and the form's own code field.
-export const keyFormFields = ["name", "expiresAt", "cidrAllowlist", "permissions", "code"] as const satisfies readonly (
-  keyof z.input<typeof issueApiKeyInput> | "code"
-)[];
+export const keyFormFields = [
+  "name",
+  "expiresAt",
+  "cidrAllowlist",
+  "permissions",
+  "rateLimit",
+  "code",
+] as const satisfies readonly (keyof z.input<typeof issueApiKeyInput> | "code")[];
 export const rollFormFields = ["expiresAt", "overlapSeconds", "code"] as const satisfies readonly (
   keyof z.input<typeof rollApiKeyInput> | "code"
 )[];

@@ -30,7 +30,9 @@ export function KeyUsageChart({ keyId }: { keyId: string }) {
 }
 
 function UsageBars({ days }: { days: readonly UsageDay[] }) {
-  const highest = Math.max(1, ...days.map(totalOf));
+  const busiest = Math.max(0, ...days.map(totalOf));
+  // An empty chart keeps a scale of 1, so no bar divides by zero.
+  const highest = Math.max(1, busiest);
   const totals = OUTCOMES.map(({ outcome, label }) => ({
     label,
     count: days.reduce((sum, day) => sum + day[outcome], 0),
@@ -53,7 +55,7 @@ function UsageBars({ days }: { days: readonly UsageDay[] }) {
       </svg>
       <div className="usage-axis muted small" aria-hidden="true">
         <span>{shortDate(days[0]!.date)}</span>
-        <span>most in a day: {highest}</span>
+        <span>{busiest === 0 ? "no requests yet" : `most in a day: ${busiest.toLocaleString("en-US")}`}</span>
         <span>today</span>
       </div>
       <figcaption>

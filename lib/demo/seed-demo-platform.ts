@@ -2,6 +2,7 @@ import { db } from "@/lib/db";
 import { createSubAccount } from "@/lib/accounts/accounts";
 import { updateFeatureFlags } from "@/lib/accounts/feature-flags";
 import { issueApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
+import { OUTCOMES, type Outcome } from "@/lib/api-keys/usage";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { acceptInvitation, inviteEmployee } from "@/lib/employees/invitations";
 import { setupPlatform } from "@/lib/employees/setup";
@@ -120,18 +121,84 @@ async function seedStaff(origin: string): Promise<string> {
 /** Midnight UTC `days` from today: a day picked in the dashboard's date field, as the key dialog sends it. */
 const pickedDay = (days: number) => new Date(Math.floor(Date.now() / DAY + days) * DAY);
 
-/** Two live keys (one with an allowlist) and a revoked one, all made by the owner. */
+/**
+ * Two live keys (one with an allowlist and a limit of its own) and a revoked one, all made by the
+ * owner, each with 30 days of requests, so the key page's chart shows something.
+ */
 async function seedApiKeys(ownerId: string) {
   const createdBy = { type: "employee" as const, id: ownerId };
-  await issueApiKey({
+  const payouts = await issueApiKey({
     createdBy,
     name: "Payouts service",
     expiresAt: pickedDay(200),
     cidrAllowlist: ["10.20.0.0/16", "2001:db8:20::/48"],
+    rateLimit: { requests: 20, perSeconds: 1 },
   });
-  await issueApiKey({ createdBy, name: "Reporting", expiresAt: pickedDay(90) });
+  const reporting = await issueApiKey({ createdBy, name: "Reporting", expiresAt: pickedDay(90) });
   const old = await issueApiKey({ createdBy, name: "Legacy importer", expiresAt: pickedDay(30) });
   await revokeApiKey({ keyId: old.id });
+  await seedKeyUsage([
+    { id: payouts.id, shape: { ok: 1200, weekend: 0.3, errors: 0.02, deniedChance: 0.1, bursts: [3, 11, 12, 24] } },
+    { id: reporting.id, shape: { ok: 150, weekend: 0, errors: 0.05, deniedChance: 0.2, bursts: [] } },
+    { id: old.id, shape: { ok: 60, weekend: 1, errors: 0.01, deniedChance: 0, bursts: [], revokedToday: true } },
+  ]);
+  // Their last use, as the key path records it, so the page's "Last used" agrees with the chart.
+  const lastUses = [
+    { id: payouts.id, minutesAgo: 2, ip: "10.20.4.17", userAgent: "northwind-payouts/2.3 (node 24)" },
+    { id: reporting.id, minutesAgo: 95, ip: "198.51.100.23", userAgent: "python-requests/2.32" },
+    { id: old.id, minutesAgo: 26 * 60, ip: "203.0.113.80", userAgent: "curl/8.5.0" },
+  ];
+  for (const { id, minutesAgo, ip, userAgent } of lastUses)
+    await db().apiKey.update({
+      where: { id },
+      data: { lastUsedAt: new Date(Date.now() - minutesAgo * 60_000), lastUsedIp: ip, lastUsedUserAgent: userAgent },
+    });
+}
+
+/**
+ * How a demo key is used: `ok` requests on a weekday (times `weekend` on Saturdays and Sundays), a share
+ * of client errors, the chance of a day with a few denied ones, the days back with a burst past its
+ * limit; a key revoked today sees only refusals today (its caller has not noticed yet).
+ */
+type UsageShape = {
+  ok: number;
+  weekend: number;
+  errors: number;
+  deniedChance: number;
+  bursts: number[];
+  revokedToday?: boolean;
+};
+
+/** ApiKeyUsageDay rows for the last 30 UTC days, today included; the same numbers every time for the same day. */
+async function seedKeyUsage(keys: { id: string; shape: UsageShape }[]) {
+  const rng = random(29);
+  const today = Math.floor(Date.now() / DAY);
+  const data = keys.flatMap(({ id, shape }) =>
+    Array.from({ length: 30 }, (_, index) => usageRows(id, today - 29 + index, today, shape, rng)).flat(),
+  );
+  await db().apiKeyUsageDay.createMany({ data });
+}
+
+/** One key's rows for one day (days since the epoch); an outcome without requests has no row, as in use. */
+function usageRows(apiKeyId: string, day: number, today: number, shape: UsageShape, rng: ReturnType<typeof random>) {
+  const date = new Date(day * DAY);
+  const weekend = date.getUTCDay() === 0 || date.getUTCDay() === 6;
+  const volume = Math.round(shape.ok * (weekend ? shape.weekend : 1) * (0.75 + 0.5 * rng.next()));
+  const revoked = shape.revokedToday === true && day === today;
+  const counts: Record<Outcome, number> = {
+    ok: revoked ? 0 : volume,
+    // A revoked key's requests are refused before anything else is checked.
+    client_error: revoked ? 0 : Math.round(volume * shape.errors * (0.5 + rng.next())),
+    rate_limited: shape.bursts.includes(today - day) ? 30 + Math.floor(rng.next() * 150) : 0,
+    denied: revoked ? volume : rng.next() < shape.deniedChance ? 1 + Math.floor(rng.next() * 8) : 0,
+  };
+  const text = date.toISOString().slice(0, 10);
+  return OUTCOMES.filter((outcome) => counts[outcome] > 0).map((outcome) => ({
+    apiKeyId,
+    day: text,
+    outcome,
+    count: counts[outcome],
+  }));
 }
 
 const currencies = ["EUR", "USD", "GBP"] as const;

@@ -56,6 +56,7 @@ describe("issueKeyResolver", () => {
     expiresOn: expiryBounds().suggested,
     cidrAllowlist: [{ value: "203.0.113.0/24" }],
     permissions: ["transactions:read"],
+    rateLimit: { requests: "", perSeconds: "" },
     code: "123456",
   };
 
@@ -70,6 +71,7 @@ describe("issueKeyResolver", () => {
         expiresOn: "2020-01-01",
         cidrAllowlist: [{ value: "10.0.0.0/8" }, { value: "10.0.0.1/8" }],
         permissions: [],
+        rateLimit: { requests: "", perSeconds: "" },
         code: "12",
       },
       undefined,
@@ -81,6 +83,21 @@ describe("issueKeyResolver", () => {
     expect(errors.code?.message).toBe("must be the 6-digit code from your authenticator app");
     // A blank name is no name: the key is simply unnamed.
     expect(errors.name).toBeUndefined();
+  });
+
+  it("leaves a blank limit out and checks a typed one with the API's schema, under each box", async () => {
+    expect(issueBody(valid).rateLimit).toBeUndefined();
+    expect(issueBody({ ...valid, rateLimit: { requests: " 50 ", perSeconds: "10" } }).rateLimit).toEqual({
+      requests: 50,
+      perSeconds: 10,
+    });
+    const { errors } = await issueKeyResolver(
+      { ...valid, rateLimit: { requests: "0", perSeconds: "" } },
+      undefined,
+      options,
+    );
+    expect(errors.rateLimit?.requests?.message).toBe("must be at least 1 (1..100000)");
+    expect(errors.rateLimit?.perSeconds?.message).toBe("must be a whole number of seconds (1..3600)");
   });
 
   it("asks for a date when the picker is empty", async () => {
@@ -96,6 +113,7 @@ describe("issueBody", () => {
       expiresOn: "2027-01-31",
       cidrAllowlist: [],
       permissions: [],
+      rateLimit: { requests: "", perSeconds: "" },
       code: "123456",
     };
     expect(issueBody(values)).toEqual({
@@ -114,6 +132,7 @@ describe("issueBody", () => {
       expiresOn: expiryBounds().suggested,
       cidrAllowlist: [],
       permissions: ["kyc:read", "roles"],
+      rateLimit: { requests: "", perSeconds: "" },
       code: "123456",
     };
     const { errors } = await issueKeyResolver(values, undefined, options);

@@ -1,11 +1,16 @@
 "use client";
 
+import { EditRateLimitForm } from "@/components/api-keys/edit-rate-limit-form";
 import { KeyPermissions } from "@/components/api-keys/key-permissions";
+import { KeyRateLimit, usePlatformKeyRateLimit } from "@/components/api-keys/key-rate-limit";
 import { KeyUsageChart } from "@/components/api-keys/key-usage-chart";
 import { labelOf, statusOf, useApiKeys, type ApiKey } from "@/components/api-keys/use-api-keys";
 import { DetailPage } from "@/components/ui/detail-page";
 import { DetailsList, Section } from "@/components/ui/details-list";
 import { DateTime, StatusBadge } from "@/components/ui/format";
+import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";
+import { useCan } from "@/components/me";
+import { DialogFor } from "@/components/step-up-form";
 
 /** One API key: what it may do, when and from where it was last used, and its requests over the last 30 days. */
 export function ApiKeyDetailView({ id }: { id: string }) {
@@ -27,8 +32,15 @@ export function ApiKeyDetailView({ id }: { id: string }) {
 }
 
 function KeyView({ apiKey }: { apiKey: ApiKey }) {
+  const can = useCan();
+  const platformDefault = usePlatformKeyRateLimit();
+  const { open, notice, show, close, done } = usePageDialogs<ApiKey>();
+  // As on the list: the API refuses changing a key that holds more than the caller, or one no longer active.
+  const mayChange =
+    can("api_keys:write") && statusOf(apiKey) === "active" && apiKey.permissions.every((permission) => can(permission));
   return (
     <>
+      <Notice>{notice}</Notice>
       <Section id="key-details-heading" title="Details" className="card">
         <DetailsList
           items={[
@@ -40,9 +52,34 @@ function KeyView({ apiKey }: { apiKey: ApiKey }) {
               value: apiKey.cidrAllowlist.length ? apiKey.cidrAllowlist.join(", ") : "Any address",
             },
             { term: "Expires", value: <DateTime value={apiKey.expiresAt} day /> },
+            {
+              term: "Rate limit",
+              value: (
+                <span className="key-rate-limit">
+                  <span data-testid="key-rate-limit">
+                    <KeyRateLimit apiKey={apiKey} platformDefault={platformDefault} />
+                  </span>
+                  {mayChange && (
+                    <button type="button" className="link" onClick={() => show(apiKey)}>
+                      Change rate limit
+                    </button>
+                  )}
+                </span>
+              ),
+            },
           ]}
         />
       </Section>
+      <DialogFor subject={open} onClose={close} title="Change rate limit">
+        {(key) => (
+          <EditRateLimitForm
+            apiKey={key}
+            platformDefault={platformDefault}
+            onCancel={close}
+            onSaved={(saved) => done(`Rate limit of ${labelOf(saved)} saved.`)}
+          />
+        )}
+      </DialogFor>
       <Section id="key-last-use-heading" title="Last used" className="card">
         <p className="muted small" style={{ marginTop: 0 }}>
           Recorded at most once a minute.
