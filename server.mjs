@@ -12,6 +12,8 @@
 // WEB_CONCURRENCY=N (N > 1) makes this process a node:cluster primary (lib/cluster-primary.mjs) that
 // forks N workers running this same file, all serving one port; what they must share lives in the
 // database. Unset or 1: this process serves alone.
+// First: on an unsupported Node.js, one line and exit 1 before anything else loads.
+import "./lib/require-supported-node.mjs";
 import { randomFillSync } from "node:crypto";
 import cluster from "node:cluster";
 import { createServer, STATUS_CODES } from "node:http";

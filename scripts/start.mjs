@@ -1,6 +1,8 @@
 // `npm start`: builds the app when there is no build or the sources are newer than it, then runs
 // server.mjs (which validates configuration and applies migrations before it listens).
-// `--build-only` stops after the build (the benchmark uses it).
+// `--build-only` stops after the build (the benchmark uses it). On a Node.js outside package.json's `engines` it
+// stops first, with one line saying so (lib/require-supported-node.mjs).
+import "../lib/require-supported-node.mjs";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";

@@ -18,7 +18,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 const codePoint = (char: string) => `U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 
-// String.prototype.isWellFormed is Node 20 and current browsers; the pattern covers older ones.
+// String.prototype.isWellFormed is in every supported Node; the pattern is for browsers without it (Firefox before 119),
+// since the forms validate with these same rules.
 const isWellFormed = (value: string) =>
   typeof value.isWellFormed === "function" ? value.isWellFormed() : !LONE_SURROGATE.test(value);
 

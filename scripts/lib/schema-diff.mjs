@@ -2,7 +2,7 @@
 // which runs offline (the native engine the CLI wants cannot be downloaded everywhere). SQLite's
 // migrations live in prisma/migrations; PostgreSQL's, from the same schema (scripts/lib/postgresql-schema.mjs),
 // in prisma/migrations-postgresql and need a PostgreSQL server to diff against (POSTGRESQL_TEST_URL).
-// Needs `node --experimental-wasm-modules` on Node 20.
+// Needs `node --experimental-wasm-modules` on Node 22 (its ESM entry imports a .wasm file); Node 24 has it unflagged.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
