@@ -175,6 +175,14 @@ describe("POST /v1/sessions with a passkey", () => {
     expectError(await call(signIn, { method: "POST", body }), 401, "err_unauthenticated");
   });
 
+  it("401: a replayed assertion of an authenticator without a counter (always 0) is refused by its spent challenge", async () => {
+    const staff = await withPasskey();
+    const assertion = staff.passkey.assertion({ challenge: await signInChallenge(staff.email), counter: 0 });
+    const body = { email: staff.email, password: PASSWORD, passkey: assertion };
+    expect((await call(signIn, { method: "POST", body })).status).toBe(200);
+    expectError(await call(signIn, { method: "POST", body }), 401, "err_unauthenticated");
+  });
+
   it("401: an assertion without user verification is refused", async () => {
     const staff = await withPasskey();
     const assertion = staff.passkey.assertion({ challenge: await signInChallenge(staff.email), userVerified: false });
