@@ -11,6 +11,11 @@ const base64url = (max: number) =>
     .max(max)
     .regex(/^[A-Za-z0-9_-]*={0,2}$/, "must be base64url");
 
+/** The extension outputs the service reads (none decide anything); others are dropped. */
+const extensionResults = z
+  .object({ appid: z.boolean().optional(), credProps: z.object({ rk: z.boolean().optional() }).optional() })
+  .default({});
+
 const transportsSchema = z.array(text().max(32)).max(10);
 
 /** What a browser's `navigator.credentials.get()` answers, as @simplewebauthn/browser serialises it. */
@@ -25,7 +30,7 @@ export const passkeyAssertionSchema = z
       signature: base64url(2048),
       userHandle: base64url(1024).optional(),
     }),
-    clientExtensionResults: z.object({}).default({}),
+    clientExtensionResults: extensionResults,
     authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
   })
   .meta({
@@ -47,7 +52,7 @@ export const passkeyAttestationSchema = z
       publicKey: base64url(8192).optional(),
       publicKeyAlgorithm: z.number().int().optional(),
     }),
-    clientExtensionResults: z.object({}).default({}),
+    clientExtensionResults: extensionResults,
     authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
   })
   .meta({
