@@ -10,6 +10,7 @@ import { GET as currentSession } from "@/app/v1/sessions/current/route";
 import { POST as signInOptions } from "@/app/v1/sessions/passkey/options/route";
 import { POST as stepUpOptions } from "@/app/v1/step_up/passkey/options/route";
 import { DELETE as deactivate } from "@/app/v1/employees/[id]/route";
+import { DELETE as resetTwoFactor } from "@/app/v1/employees/[id]/totp/route";
 import { DELETE as remove } from "./[id]/route";
 import { POST as registrationOptions } from "./options/route";
 import { GET as list, POST as register } from "./route";
@@ -325,5 +326,20 @@ describe("Service-Passkey-Assertion (step-up)", () => {
     });
     expectError(response, 404, "err_not_found");
     expect(await db().passkey.count({ where: { id: owner.passkeyId } })).toBe(1);
+  });
+});
+
+describe("DELETE /v1/employees/{id}/totp (an admin's 2FA reset)", () => {
+  it("removes the employee's passkeys with the rest of their second factors", async () => {
+    const staff = await withPasskey();
+    const admin = await signedInEmployee({ totp: true, platform: { id: staff.account.id } });
+    const reset = await call(resetTwoFactor, {
+      method: "DELETE",
+      session: admin.session,
+      totp: admin.authenticator!.nextCode(),
+      params: { id: staff.employee.id },
+    });
+    expect(reset.status).toBe(200);
+    expect(await db().passkey.count({ where: { employeeId: staff.employee.id } })).toBe(0);
   });
 });
