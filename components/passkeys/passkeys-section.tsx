@@ -68,7 +68,7 @@ export function PasskeysSection() {
         </p>
       )}
       <Notice>{notice}</Notice>
-      <DataState query={passkeys} empty="No passkeys yet.">
+      <DataState query={passkeys} isEmpty={passkeys.data?.length === 0} empty="No passkeys yet.">
         <PasskeyTable passkeys={passkeys.data ?? []} onRemove={setRemoving} />
       </DataState>
       <Dialog open={adding} onClose={() => setAdding(false)} title="Add a passkey">
