@@ -5,6 +5,8 @@ import { PASSWORD, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError, sessionFrom } from "@/lib/testing/http";
 import { SoftwarePasskey } from "@/lib/testing/software-passkey";
 import { oneTimeCodeRule } from "@/lib/auth/throttle";
+import { resetEnv } from "@/lib/env";
+import { unsetEnvAfterEach } from "@/lib/testing/env";
 import { POST as signIn } from "@/app/v1/sessions/route";
 import { GET as currentSession } from "@/app/v1/sessions/current/route";
 import { POST as signInOptions } from "@/app/v1/sessions/passkey/options/route";
@@ -19,6 +21,12 @@ type Staff = Awaited<ReturnType<typeof signedInEmployee>>;
 
 async function challengeFor(staff: Staff) {
   const options = await call(registrationOptions, { method: "POST", session: staff.session });
+  expect(options.status).toBe(200);
+  return options.body.challenge;
+}
+
+async function challengeAt(staff: Staff, headers: Record<string, string>) {
+  const options = await call(registrationOptions, { method: "POST", session: staff.session, headers });
   expect(options.status).toBe(200);
   return options.body.challenge;
 }
@@ -114,6 +122,30 @@ describe("POST /v1/employees/passkeys", () => {
     });
     expectError(again, 422, "err_validation");
     expect(await db().passkey.count({ where: { employeeId: staff.employee.id } })).toBe(0);
+  });
+
+  describe("with APP_ORIGIN", () => {
+    unsetEnvAfterEach("APP_ORIGIN");
+
+    it("the RP ID and origin are APP_ORIGIN's, not the Host the request named", async () => {
+      process.env.APP_ORIGIN = "https://compliance.example.com";
+      resetEnv();
+      const staff = await signedInEmployee({ totp: true });
+      const headers = { origin: "https://compliance.example.com" };
+      const options = await call(registrationOptions, { method: "POST", session: staff.session, headers });
+      expect(options.status).toBe(200);
+      expect(options.body.rp.id).toBe("compliance.example.com");
+      const registerFor = async (passkey: SoftwarePasskey) =>
+        call(register, {
+          method: "POST",
+          session: staff.session,
+          headers,
+          totp: staff.authenticator!.nextCode(),
+          body: { name: "x", response: passkey.attestation({ challenge: await challengeAt(staff, headers) }) },
+        });
+      expectError(await registerFor(new SoftwarePasskey()), 422, "err_validation");
+      expect((await registerFor(new SoftwarePasskey("https://compliance.example.com"))).status).toBe(201);
+    });
   });
 
   it("422 for an answer made for another origin", async () => {
