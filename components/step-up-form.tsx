@@ -7,6 +7,7 @@ import type { FieldError, FieldValues, Path } from "react-hook-form";
 import type { z } from "zod";
 import { useMe } from "@/components/me";
 import { TotpCodeField } from "@/components/totp-code-field";
+import { PasskeyStepUpButton } from "@/components/passkeys/passkey-step-up-button";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { Dialog } from "@/components/ui/dialog";
 import { useApiForm, type ApiForm } from "@/components/use-api-form";
@@ -21,11 +22,12 @@ type Labels = {
 
 /**
  * A form whose action needs an authenticator code (step-up, sent as Service-Totp-Code): its own
- * fields, then the code field, the refusal no field claimed, and Cancel beside the submit button.
+ * fields, then the code field (or a passkey, for who has one), the refusal no field claimed, and
+ * Cancel beside the submit button.
  * The submit button waits for two-factor authentication to be set up.
  */
 export function StepUpForm<I extends FieldValues & { code: string }, O>({
-  apiForm: { form, onSubmit, formError },
+  apiForm,
   children,
   onCancel,
   confirmLabel,
@@ -33,11 +35,13 @@ export function StepUpForm<I extends FieldValues & { code: string }, O>({
   danger = false,
 }: Labels & { apiForm: ApiForm<I, O>; children: ReactNode; onCancel: () => void }) {
   const me = useMe();
+  const { form, onSubmit, formError } = apiForm;
   const { errors, isSubmitting } = form.formState;
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
       {children}
       <TotpCodeField registration={form.register("code" as Path<I>)} error={errors.code as FieldError | undefined} />
+      {me.twoFactorEnabled && <PasskeyStepUpButton apiForm={apiForm} disabled={isSubmitting} />}
       <ErrorMessage error={formError} />
       <div className="dialog-actions">
         <button type="button" onClick={onCancel}>

@@ -75,6 +75,8 @@ type Options<I extends FieldValues, O, R> = ApiErrorMapping &
 export type ApiForm<I extends FieldValues, O = I> = {
   form: UseFormReturn<I, unknown, O>;
   onSubmit: (event?: React.BaseSyntheticEvent) => void;
+  /** The same submit, awaitable (a step-up dialog's passkey button submits this way). */
+  submitNow: () => Promise<void>;
   /** The refusal no field claimed, for <ErrorMessage> above the buttons. */
   formError: string | null;
   /** Forgets (or sets) that message, e.g. when the form's changes are discarded. */
@@ -119,5 +121,5 @@ export function useApiForm<I extends FieldValues, R, O = I>({
   });
   // An event handler's promise is dropped by React anyway: refusals are shown above, and react-hook-form keeps isSubmitting.
   const onSubmit = (event?: React.BaseSyntheticEvent) => void submitForm(event);
-  return { form, onSubmit, formError, setFormError };
+  return { form, onSubmit, submitNow: () => submitForm(), formError, setFormError };
 }

@@ -7,6 +7,7 @@ import * as csvExports from "@/lib/exports/endpoints";
 import * as informationRequests from "@/lib/information-requests/endpoints";
 import * as informationRequestEvidence from "@/lib/information-requests/evidence-endpoints";
 import * as kyc from "@/lib/kyc/endpoints";
+import * as passkeys from "@/lib/passkeys/endpoints";
 import * as recipients from "@/lib/recipients/endpoints";
 import * as settings from "@/lib/settings/endpoints";
 import * as transactions from "@/lib/transactions/endpoints";
@@ -27,6 +28,7 @@ export const openApiEndpoint = endpoint({
 
 const modules: Record<string, unknown>[] = [
   employees,
+  passkeys,
   apiKeys,
   accounts,
   delegatedUsers,

@@ -173,6 +173,14 @@ function headerParametersOf(endpoint: Endpoint): unknown[] {
         "Required from an employee session: a current 6-digit TOTP code, each usable once. Missing: 400 `err_otp_required`; wrong, stale or reused: 400 `err_otp_invalid`. Every code is counted before it is checked: at most 5 wrong codes per employee in 5 minutes are checked (sign-in and step-up share the count), however many arrive at once; the rest answer 429 `err_rate_limited` with Retry-After. API-key callers need none.",
       schema: { type: "string", pattern: "^\\d{6}$" },
     });
+    headers.push({
+      name: "Service-Passkey-Assertion",
+      in: "header",
+      required: false,
+      description:
+        "Instead of `Service-Totp-Code`: base64url of a passkey assertion's JSON (`PasskeyAssertion`), answering a challenge of POST /v1/step_up/passkey/options. A refused passkey (spent or expired challenge, another origin, no user verification, a counter that went backwards): 400 `err_otp_invalid`, counted with wrong codes.",
+      schema: { type: "string", pattern: "^[A-Za-z0-9_-]+={0,2}$" },
+    });
   }
   if (isIdempotent(endpoint)) headers.push(idempotencyKeyParameter(endpoint));
   return headers;

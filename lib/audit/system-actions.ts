@@ -5,4 +5,6 @@
 export const systemActions = {
   /** The webhook worker disabled an endpoint that had no successful delivery for three days. */
   webhookAutoDisable: "webhook_endpoint.auto_disable",
+  /** A validly signed passkey assertion whose signature counter did not go forward (a cloned authenticator?): refused. */
+  passkeyCounterRegressed: "employee.passkey_counter_regressed",
 } as const;

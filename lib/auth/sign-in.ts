@@ -10,6 +10,10 @@ import { presentAccount } from "@/lib/accounts/schemas";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { presentEmployee } from "@/lib/employees/schemas";
 import type { Account, Employee } from "@/lib/generated/prisma/client";
+import { verifyPasskeyAssertion, type AssertionCheck } from "@/lib/passkeys/assertions";
+
+/** A passkey offered as the second factor: the assertion and what checking it needs. */
+export type SignInPasskey = Pick<AssertionCheck, "assertion" | "rp"> & { requestId: string };
 
 /**
  * Password, then (once 2FA is on) a current code or an unused recovery code.
@@ -23,12 +27,15 @@ export async function signIn({
   email,
   password,
   totpCode,
+  passkey,
   ip,
   commit = commitWithoutAudit,
 }: {
   email: string;
   password: string;
   totpCode?: string;
+  /** In place of `totpCode`: a passkey's assertion (never in place of the password). */
+  passkey?: SignInPasskey;
   ip: string | null;
   /** Runs the sign-in's writes (last sign-in time, the session) in one transaction with its audit record. */
   commit?: Commit;
@@ -46,7 +53,8 @@ export async function signIn({
   // The right password is no guess: from here on the second factor has its own throttle.
   await attempt.refund();
   try {
-    await checkSecondFactor(employee, totpCode);
+    if (passkey) await checkPasskey(employee, normalized, passkey, ip);
+    else await checkSecondFactor(employee, totpCode);
   } catch (error) {
     throw error instanceof DomainError ? attribute(error) : error;
   }
@@ -132,6 +140,19 @@ async function checkSecondFactor(employee: { id: string; totpEnabledAt: Date | n
   }
   if (/^\d{6}$/.test(code)) return verifyEmployeeTotp({ employeeId: employee.id, code });
   return verifyRecoveryCode({ employeeId: employee.id, code });
+}
+
+/** A passkey as the second factor, only once the password proved right; refused as a wrong password is (401). */
+function checkPasskey(employee: { id: string }, email: string, passkey: SignInPasskey, ip: string | null) {
+  return verifyPasskeyAssertion({
+    employeeId: employee.id,
+    assertion: passkey.assertion,
+    rp: passkey.rp,
+    purpose: "sign_in",
+    email,
+    refusal: () => new DomainError("unauthenticated", "The passkey was not accepted", { passkey: "not accepted" }),
+    request: { ip, requestId: passkey.requestId },
+  });
 }
 
 /** The signed-in employee as the dashboard needs it; `account` is the platform's own account, which holds the settings. */

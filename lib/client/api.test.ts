@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { issueApiKeyEndpoint, listApiKeysEndpoint, revokeApiKeyEndpoint } from "@/lib/api-keys/endpoints";
 import { api, ApiRequestError, fetchBlob } from "@/lib/client/api";
+import { armPasskey, PASSKEY_STAND_IN_CODE } from "@/lib/client/passkeys";
 import { endpointGroup } from "@/lib/contract/endpoint";
 import { queryKey } from "@/lib/client/query-keys";
 import { listWebhookDeliveriesEndpoint, listWebhookEndpointsEndpoint } from "@/lib/webhooks/endpoints";
@@ -46,6 +47,22 @@ describe("api(endpoint, options)", () => {
     expect(init.method).toBe("DELETE");
     expect(init.headers).toMatchObject({ "Service-Totp-Code": "123456", "Service-Account-Id": "acct_2" });
     expect(init.body).toBeUndefined();
+  });
+
+  it("sends an armed passkey in place of the stand-in code, once; a code typed by hand goes as typed", async () => {
+    const sent = answer(200, { id: "key_1" });
+    armPasskey("eyJpZCI6ImEifQ");
+    await api(revokeApiKeyEndpoint, { params: { key: "key_1" }, totpCode: "123456" });
+    await api(revokeApiKeyEndpoint, { params: { key: "key_1" }, totpCode: PASSKEY_STAND_IN_CODE });
+    await api(revokeApiKeyEndpoint, { params: { key: "key_1" }, totpCode: PASSKEY_STAND_IN_CODE });
+    const headers = sent.map(({ init }) => init.headers as Record<string, string>);
+    expect(headers[0]).toMatchObject({ "Service-Totp-Code": "123456" });
+    expect(headers[0]).not.toHaveProperty("Service-Passkey-Assertion");
+    expect(headers[1]).toMatchObject({ "Service-Passkey-Assertion": "eyJpZCI6ImEifQ" });
+    expect(headers[1]).not.toHaveProperty("Service-Totp-Code");
+    // Spent by the call that sent it: the stand-in alone is just a (wrong) code.
+    expect(headers[2]).toMatchObject({ "Service-Totp-Code": PASSKEY_STAND_IN_CODE });
+    expect(headers[2]).not.toHaveProperty("Service-Passkey-Assertion");
   });
 
   it("sends an upload as multipart/form-data, leaving its Content-Type (and boundary) to fetch", async () => {

@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { pathOf, type Endpoint, type ResponseOf } from "@/lib/contract/endpoint";
 import { currentAccountId } from "@/lib/client/current-account";
 import { loginHref } from "@/lib/auth/next-path";
+import { takeArmedPasskey } from "@/lib/client/passkeys";
 
 /** An error answer of the API, in the contract's shape, as the dashboard sees it. */
 export class ApiRequestError extends Error {
@@ -41,6 +42,8 @@ export type ApiOptions<E extends Endpoint> = ParamsOption<E> &
     query?: QueryInput<E>;
     /** A current authenticator code, for the routes that need Service-Totp-Code. */
     totpCode?: string;
+    /** Instead of a code: a passkey's assertion as Service-Passkey-Assertion carries it (lib/client/passkeys.ts). */
+    passkeyAssertion?: string;
     /** Act for this account (Service-Account-Id); left out, the one in the address bar; null, the own one. */
     accountId?: string | null;
   };
@@ -66,18 +69,22 @@ export type SendOptions = {
   body?: unknown;
   query?: Record<string, QueryValue>;
   totpCode?: string;
+  passkeyAssertion?: string;
   accountId?: string | null;
 };
 
 /** The untyped half of api(), for the hooks that wrap it (lib/client/queries.ts). */
 export async function send(
   definition: Endpoint,
-  { params, body, query, totpCode, accountId }: SendOptions,
+  { params, body, query, totpCode, passkeyAssertion, accountId }: SendOptions,
 ): Promise<unknown> {
   const headers: Record<string, string> = { accept: "application/json" };
   // An upload goes as multipart/form-data, its boundary set by fetch; everything else as JSON.
   if (body !== undefined && !definition.multipart) headers["content-type"] = "application/json";
-  if (totpCode) headers["Service-Totp-Code"] = totpCode;
+  // A step-up dialog's passkey (armed by its button) goes in place of the code field's stand-in.
+  const assertion = passkeyAssertion ?? takeArmedPasskey(totpCode);
+  if (assertion) headers["Service-Passkey-Assertion"] = assertion;
+  else if (totpCode) headers["Service-Totp-Code"] = totpCode;
   // Every call acts for the account the dashboard shows (the shell's account switcher, `?account=`).
   const account = accountId === undefined ? currentAccountId() : accountId;
   if (account) headers["Service-Account-Id"] = account;

@@ -192,7 +192,7 @@ export async function listEmployeeCredentials({
 
 /**
  * Turns off another employee's 2FA (a lost phone): secret, pending enrolment and recovery codes are
- * gone and their sessions end, so they sign in with their password and enrol again. An owner's needs `owners`.
+ * gone (passkeys too) and their sessions end, so they sign in with their password and enrol again. An owner's needs `owners`.
  */
 export async function resetEmployeeTwoFactor({ actor, id }: { actor: Actor; id: string }) {
   return inTransaction(async () => {
@@ -213,6 +213,8 @@ export async function resetEmployeeTwoFactor({ actor, id }: { actor: Actor; id: 
       data: { totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null },
     });
     await db().recoveryCode.deleteMany({ where: { employeeId: row.id } });
+    // A passkey is a second factor too, possibly on the device that was lost: it goes with the rest.
+    await db().passkey.deleteMany({ where: { employeeId: row.id } });
     await db().session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
     return { employee: presentEmployee(updated), before: { twoFactorEnabled: row.totpEnabledAt !== null } };
   });

@@ -59,8 +59,9 @@ export const signInEndpoint = definePublic("POST /v1/sessions", {
   auditDetails: (body: { email: string }) => ({ email: body.email.trim().toLowerCase() }),
   description:
     "Sets an httpOnly SameSite=Lax session cookie. Once 2FA is on, `totpCode` is required (400 `err_otp_required`); " +
-    "a recovery code works in its place once. Each attempt is counted before the password is checked: per (e-mail, client), per client (an IPv4 address or an IPv6 /64) and per e-mail from everywhere (a far higher limit, so a stranger cannot lock an employee out); past a limit 429 with Retry-After, and the password is not checked. " +
-    "The code (TOTP or recovery) is counted the same way before it is checked: at most 5 wrong codes per employee in 5 minutes, shared with step-up.",
+    "a recovery code works in its place once, and a passkey's assertion (`passkey`, for a challenge of POST /v1/sessions/passkey/options) " +
+    "in place of either (refused: 401; it never stands in for the password). Each attempt is counted before the password is checked: per (e-mail, client), per client (an IPv4 address or an IPv6 /64) and per e-mail from everywhere (a far higher limit, so a stranger cannot lock an employee out); past a limit 429 with Retry-After, and the password is not checked. " +
+    "The code (TOTP or recovery) or passkey is counted the same way before it is checked: at most 5 wrong ones per employee in 5 minutes, shared with step-up.",
   body: signInInput,
   response: sessionSchema,
   errors: [401, 429],

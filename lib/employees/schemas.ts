@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { passkeyAssertionSchema } from "@/lib/passkeys/schemas";
 import type { Employee } from "@/lib/generated/prisma/client";
 import { accountSchema } from "@/lib/accounts/schemas";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/password-policy";
@@ -53,6 +54,10 @@ export const signInInput = z
       .max(64)
       .optional()
       .meta({ description: "Required once 2FA is on: a current 6-digit code, or one unused recovery code." }),
+    passkey: passkeyAssertionSchema.optional().meta({
+      description:
+        "In place of `totpCode`: a passkey's assertion for a challenge of POST /v1/sessions/passkey/options.",
+    }),
   })
   .meta({ id: "SignInInput" });
 

@@ -21,6 +21,8 @@ export type IdPrefix =
   | "agr"
   | "ses"
   | "rc"
+  | "pk"
+  | "wch"
   | "aud"
   | "we"
   | "evt"

@@ -132,6 +132,7 @@ const ID_PREFIXES = [
   "we_",
   "evt_",
   "doc_",
+  "pk_",
 ];
 
 const SQL = [

@@ -33,6 +33,15 @@ const stepUpBodies: Record<string, unknown> = {
   "POST /v1/api_keys/{key}/roll": { expiresAt: inDays(30) },
   "POST /v1/employees": { name: "Walk invitee", email: "walk-invitee@example.com" },
   "POST /v1/employees/{id}": { role: "viewer" },
+  "POST /v1/employees/passkeys": {
+    name: "Walk passkey",
+    response: {
+      id: "AAAA",
+      rawId: "AAAA",
+      type: "public-key",
+      response: { clientDataJSON: "e30", attestationObject: "oA" },
+    },
+  },
   "POST /v1/settings": {},
   "POST /v1/webhook_endpoints": { url: "https://example.com/walk-hook", events: ["transfer.created"] },
   "POST /v1/webhook_endpoints/{id}": {},
@@ -91,6 +100,10 @@ const SELF_SERVICE = [
   "POST /v1/employees/totp",
   "POST /v1/employees/totp/confirm",
   "POST /v1/employees/totp/recovery_codes",
+  "POST /v1/employees/passkeys/options",
+  "POST /v1/employees/passkeys",
+  "DELETE /v1/employees/passkeys/{id}",
+  "POST /v1/step_up/passkey/options",
 ];
 const SANDBOX = [
   "POST /v1/sandbox/accounts",

@@ -30,7 +30,7 @@ export function pathFor(endpoint: Endpoint, params: Record<string, string>): str
 }
 
 /** Ids of the right shape that exist nowhere: an allowed caller gets 404 from them, never 403. */
-const GHOSTS = ["emp", "key", "ses", "acct", "du", "ir", "tr", "sub", "va", "rcp", "we", "evt", "doc"].map(
+const GHOSTS = ["emp", "key", "ses", "acct", "du", "ir", "tr", "sub", "va", "rcp", "we", "evt", "doc", "pk"].map(
   (prefix) => `${prefix}_ghost0walk0000`,
 );
 

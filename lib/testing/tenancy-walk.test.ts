@@ -17,6 +17,7 @@ import { KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { createSession } from "@/lib/auth/sessions";
 import { sha256 } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
+import { newId } from "@/lib/ids/generate";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { acceptInvitation, inviteEmployee } from "@/lib/employees/invitations";
 import { startTotpEnrolment } from "@/lib/auth/two-factor";
@@ -193,6 +194,7 @@ async function buildPlatformA() {
     subWebhook,
     delivery,
     subDelivery,
+    passkey: await passkeyOf(staff.employee.id),
   };
 }
 
@@ -273,6 +275,7 @@ async function buildPlatformB() {
     second: accepted.employee,
     secondSession,
     throwawaySessionId: await throwawaySessionId(staff.employee.id),
+    passkey: await passkeyOf(staff.employee.id),
   };
 }
 
@@ -287,6 +290,21 @@ async function throwawaySession(employeeId: string) {
 }
 
 /** The id of a new session of the employee (for the routes that end one by id). */
+/** A passkey row of the employee (its key is never checked by the walk: only who may name it). */
+async function passkeyOf(employeeId: string) {
+  return db().passkey.create({
+    data: {
+      id: newId("pk"),
+      employeeId,
+      name: "walk passkey",
+      credentialId: newId("wch"),
+      publicKey: Buffer.alloc(0),
+      counter: 0n,
+      transports: "[]",
+    },
+  });
+}
+
 async function throwawaySessionId(employeeId: string) {
   const token = await throwawaySession(employeeId);
   return (await db().session.findUniqueOrThrow({ where: { tokenHash: sha256(token) } })).id;
@@ -463,6 +481,7 @@ async function snapshotOf(platformId: string) {
     employees,
     sessions: await db().session.findMany(ofEmployees),
     recoveryCodes: await db().recoveryCode.findMany(ofEmployees),
+    passkeys: await db().passkey.findMany(ofEmployees),
     apiKeys: await db().apiKey.findMany(inAccounts),
     delegatedUsers: await db().delegatedUser.findMany(inAccounts),
     virtualAccounts: await db().virtualAccount.findMany(inAccounts),
@@ -634,6 +653,7 @@ const fixtures: Record<string, Entry> = {
   // Public routes act for no tenant: listed so that a route turning public is noticed here.
   "POST /v1/setup": { kind: "public" },
   "POST /v1/sessions": { kind: "public" },
+  "POST /v1/sessions/passkey/options": { kind: "public" },
   "POST /v1/employees/invitations/accept": { kind: "public" },
   "POST /v1/employees/password_reset/accept": { kind: "public" },
   "GET /v1/openapi.json": { kind: "public" },
@@ -1008,6 +1028,70 @@ const fixtures: Record<string, Entry> = {
           const ids = (body as { id: string }[]).map((item) => item.id);
           const own = await db().session.findMany({ where: { id: { in: ids } }, select: { employeeId: true } });
           expect(new Set(own.map((row) => row.employeeId))).toEqual(new Set([f.b.staff.employee.id]));
+        },
+      },
+    ],
+  },
+  "POST /v1/employees/passkeys/options": {
+    kind: "plain",
+    calls: [
+      {
+        label: "options for B's employee, excluding B's passkey only",
+        check: (body, f) => {
+          expect((body as { user: { name: string } }).user.name).toBe(f.b.staff.email);
+          const excluded = (body as { excludeCredentials?: { id: string }[] }).excludeCredentials ?? [];
+          expect(excluded.map((item) => item.id)).toEqual([f.b.passkey.credentialId]);
+        },
+      },
+    ],
+  },
+  "POST /v1/employees/passkeys": {
+    kind: "plain",
+    calls: [
+      {
+        label: "an answer to no challenge",
+        body: () => ({
+          name: "walk",
+          response: {
+            id: "AAAA",
+            rawId: "AAAA",
+            type: "public-key",
+            response: { clientDataJSON: "e30", attestationObject: "oA" },
+          },
+        }),
+        status: 422,
+      },
+    ],
+  },
+  "GET /v1/employees/passkeys": {
+    kind: "plain",
+    calls: [
+      {
+        label: "B's own passkeys",
+        check: (body, f) => expect((body as { id: string }[]).map((item) => item.id)).toEqual([f.b.passkey.id]),
+      },
+    ],
+  },
+  "DELETE /v1/employees/passkeys/{id}": {
+    kind: "params",
+    targets: [
+      {
+        label: "A's employee's passkey",
+        account: "platform",
+        params: (f) => ({ id: f.a.passkey.id }),
+        fresh: async (f) => ({ id: (await passkeyOf(f.a.staff.employee.id)).id }),
+      },
+    ],
+    own: (f) => ({ id: f.b.passkey.id }),
+  },
+  "POST /v1/step_up/passkey/options": {
+    kind: "plain",
+    calls: [
+      {
+        label: "B's own passkeys only",
+        check: (body, f) => {
+          const allowed = (body as { allowCredentials?: { id: string }[] }).allowCredentials ?? [];
+          expect(allowed.map((item) => item.id)).toEqual([f.b.passkey.credentialId]);
         },
       },
     ],

@@ -9,6 +9,7 @@ import { ErrorMessage } from "@/components/ui/data-state";
 import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
 import { useHydrated } from "@/components/use-hydrated";
+import { PasskeySignInButton } from "@/components/passkeys/passkey-sign-in-button";
 import { api, ApiRequestError } from "@/lib/client/api";
 import type { ResponseOf } from "@/lib/contract/endpoint";
 import { signInEndpoint } from "@/lib/employees/endpoints";
@@ -25,6 +26,10 @@ export function SignInForm({ returnTo }: { returnTo: string | null }) {
   const router = useRouter();
   const [step, setStep] = useState<"password" | "code">("password");
   const [useRecovery, setUseRecovery] = useState(false);
+  const signedIn = (session: ResponseOf<typeof signInEndpoint>) => {
+    router.push(returnTo ?? homeFor(session.permissions));
+    router.refresh();
+  };
   const { form, onSubmit, formError } = useApiForm<Input, ResponseOf<typeof signInEndpoint>, Output>({
     resolver: zodResolver(signInInput),
     submit: (values) =>
@@ -46,10 +51,7 @@ export function SignInForm({ returnTo }: { returnTo: string | null }) {
       }
       return false;
     },
-    onDone: (session) => {
-      router.push(returnTo ?? homeFor(session.permissions));
-      router.refresh();
-    },
+    onDone: signedIn,
     fields: ["email", "password", "totpCode"],
   });
   const hydrated = useHydrated();
@@ -102,6 +104,7 @@ export function SignInForm({ returnTo }: { returnTo: string | null }) {
           >
             {useRecovery ? "Use an authenticator code instead" : "Use a recovery code instead"}
           </button>
+          <PasskeySignInButton credentials={() => form.getValues()} onSignedIn={signedIn} />
         </>
       )}
       <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useMe } from "@/components/me";
 import { mustEnrol } from "@/components/nav";
 import { PageHeader } from "@/components/ui/page-header";
+import { PasskeysSection } from "@/components/passkeys/passkeys-section";
 import { ChangePasswordForm } from "./change-password-form";
 import { OwnSessions } from "./own-sessions";
 import { RecoveryCodes } from "./recovery-codes";
@@ -23,7 +24,7 @@ export function SecurityView() {
     <div className="stack">
       <PageHeader
         title="Security"
-        description="Two-factor authentication, your password and where you are signed in."
+        description="Two-factor authentication, passkeys, your password and where you are signed in."
       />
       {enrolFirst && (
         <div className="alert warn" role="status">
@@ -34,6 +35,7 @@ export function SecurityView() {
       {!enrolFirst && (
         <>
           {me.twoFactorEnabled && !enrolmentCodesShown && <RecoveryCodes />}
+          <PasskeysSection />
           <ChangePasswordForm />
           <OwnSessions />
         </>
