@@ -13,6 +13,8 @@ type ThrottleSubjects = {
   "signin:account": [email: string];
   /** Wrong current passwords given when an employee changes their own. */
   "password-change": [employeeId: string];
+  /** Passkey sign-in challenges handed to one client group (each is a row until it expires). */
+  "passkey-options:ip": [client: string];
 };
 
 export type ThrottleKind = keyof ThrottleSubjects;
@@ -57,6 +59,12 @@ export const signInRules = {
  * ones in any 5 minutes, however many arrive at once (takeSlot).
  */
 export const oneTimeCodeRule: AttemptRule = { limit: 5, windowMs: minutes(5) };
+
+/**
+ * Passkey sign-in challenges for one client (an IPv4 address, or an IPv6 /64): the route is public and
+ * each answer stores a challenge, so a stranger must not fill the table. A person signing in takes one.
+ */
+export const passkeyOptionsRule: AttemptRule = { limit: 60, windowMs: minutes(15) };
 
 export type TakenAttempt = { key: ThrottleKey; windowStartsAt: Date };
 

@@ -2,7 +2,8 @@ import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@si
 import { db } from "@/lib/db";
 import { recordAuditEvent } from "@/lib/audit/trail";
 import { systemActions } from "@/lib/audit/system-actions";
-import { oneTimeCodeRule, takeSlot, throttleKey } from "@/lib/auth/throttle";
+import { oneTimeCodeRule, passkeyOptionsRule, takeAttempts, takeSlot, throttleKey } from "@/lib/auth/throttle";
+import { throttleGroup } from "@/lib/net/ip";
 import { DomainError } from "@/lib/errors";
 import { consumeChallenge, saveChallenge, type ChallengePurpose } from "@/lib/passkeys/challenges";
 import { transportsOf } from "@/lib/passkeys/passkeys";
@@ -12,8 +13,10 @@ import { passkeyAssertionSchema, type PasskeyAssertion } from "@/lib/passkeys/sc
 /**
  * Options for `navigator.credentials.get()` at sign-in, for the e-mail given. No credential is
  * named (passkeys are discoverable), so the answer is the same for every e-mail, known or not.
+ * Counted per client before the challenge is stored (429 past passkeyOptionsRule).
  */
-export async function startPasskeySignIn({ email, rp }: { email: string; rp: RelyingParty }) {
+export async function startPasskeySignIn({ email, rp, ip }: { email: string; rp: RelyingParty; ip: string | null }) {
+  await takeAttempts([{ key: throttleKey("passkey-options:ip", throttleGroup(ip)), rule: passkeyOptionsRule }]);
   const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: "required" });
   await saveChallenge({ challenge: options.challenge, purpose: "sign_in", email: email.trim().toLowerCase() });
   return { ...options, userVerification: "required" as const };

@@ -67,9 +67,10 @@ export const signInPasskeyOptionsEndpoint = definePublic("POST /v1/sessions/pass
   description:
     "For `navigator.credentials.get()`; the assertion then goes to POST /v1/sessions as `passkey`, with the e-mail " +
     "and password (a passkey never stands in for the password). The answer names no credential, and is the same " +
-    "for every e-mail. " +
+    "for every e-mail. At most 60 per client (IPv4 address or IPv6 /64) in 15 minutes: 429 past that. " +
     challengeNote,
   body: signInPasskeyOptionsInput,
+  errors: [429],
   response: passkeyAuthenticationOptionsSchema,
   auditDetails: (body: { email: string }) => ({ email: body.email.trim().toLowerCase() }),
 });

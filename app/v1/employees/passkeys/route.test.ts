@@ -247,6 +247,19 @@ describe("POST /v1/sessions with a passkey", () => {
   });
 });
 
+describe("POST /v1/sessions/passkey/options", () => {
+  it("429 past 60 challenges from one client in 15 minutes; nothing stored then; another client is not held back", async () => {
+    const ask = (ip: string) => call(signInOptions, { method: "POST", ip, body: { email: "someone@example.com" } });
+    for (let index = 0; index < 60; index++) expect((await ask("198.51.100.60")).status).toBe(200);
+    const stored = await db().webAuthnChallenge.count();
+    const refused = await ask("198.51.100.60");
+    expectError(refused, 429, "err_rate_limited");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await db().webAuthnChallenge.count()).toBe(stored);
+    expect((await ask("198.51.100.61")).status).toBe(200);
+  });
+});
+
 describe("Service-Passkey-Assertion (step-up)", () => {
   it("200: removes a passkey with a passkey step-up; the list is empty afterwards", async () => {
     const staff = await withPasskey();

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 // POST: authentication options (a fresh challenge) for a passkey as the second factor of a sign-in.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: route(signInPasskeyOptionsEndpoint, async ({ body, request }) =>
-    startPasskeySignIn({ email: body.email, rp: relyingPartyOf(publicOrigin(request)) }),
+  POST: route(signInPasskeyOptionsEndpoint, async ({ body, request, ip }) =>
+    startPasskeySignIn({ email: body.email, rp: relyingPartyOf(publicOrigin(request)), ip }),
   ),
 });
