@@ -10,6 +10,7 @@ import { presentAccount } from "@/lib/accounts/schemas";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { presentEmployee } from "@/lib/employees/schemas";
 import type { Account, Employee } from "@/lib/generated/prisma/client";
+import { passwordSignInRefused } from "@/lib/sso/connection";
 
 /**
  * Password, then (once 2FA is on) a current code or an unused recovery code.
@@ -45,6 +46,8 @@ export async function signIn({
   if (!employee || !passwordOk || employee.status !== "active") throw attribute(wrongCredentials());
   // The right password is no guess: from here on the second factor has its own throttle.
   await attempt.refund();
+  // Told only to whoever knows the password: the platform signs in through its provider (owners excepted).
+  if (await passwordSignInRefused(employee)) throw attribute(ssoRequired());
   try {
     await checkSecondFactor(employee, totpCode);
   } catch (error) {
@@ -66,6 +69,9 @@ export async function signIn({
   }, actorOf(employee));
   return { employee: signedIn, account: signedIn.account, session, cookie };
 }
+
+const ssoRequired = () =>
+  new DomainError("sso_required", "This platform signs in through single sign-on: use \"Sign in with SSO\"");
 
 const wrongCredentials = () => new DomainError("unauthenticated", "The e-mail address or password is wrong");
 
@@ -142,7 +148,7 @@ export function presentSession({
 }: {
   employee: Employee;
   account: Account;
-  session: { expiresAt: Date };
+  session: { expiresAt: Date; viaSso: boolean };
 }) {
   return {
     employee: presentEmployee(employee),
@@ -150,6 +156,7 @@ export function presentSession({
     expiresAt: session.expiresAt,
     permissions: [...ROLE_PERMISSIONS[employee.role]],
     settings: { requireTwoFactor: account.requireTwoFactor, fourEyesApproval: account.fourEyesApproval },
+    viaSso: session.viaSso,
   };
 }
 
