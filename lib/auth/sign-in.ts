@@ -71,7 +71,7 @@ export async function signIn({
 }
 
 const ssoRequired = () =>
-  new DomainError("sso_required", "This platform signs in through single sign-on: use \"Sign in with SSO\"");
+  new DomainError("sso_required", 'This platform signs in through single sign-on: use "Sign in with SSO"');
 
 const wrongCredentials = () => new DomainError("unauthenticated", "The e-mail address or password is wrong");
 

@@ -28,7 +28,10 @@ const refuse = (message: string) => new SsoRefusal(message);
  * hold its domain (so an unknown address goes to the provider like a known one, and is refused there).
  */
 async function platformFor(email: string): Promise<string | null> {
-  const employee = await db().employee.findUnique({ where: { email }, select: { account: { select: { platformId: true } } } });
+  const employee = await db().employee.findUnique({
+    where: { email },
+    select: { account: { select: { platformId: true } } },
+  });
   if (employee) return employee.account.platformId;
   const domain = email.split("@")[1] ?? "";
   const rows = await db().ssoConnection.findMany({ select: { platformId: true, allowedDomains: true }, take: 100 });
@@ -128,9 +131,16 @@ export async function finishSsoSignIn({ currentUrl, browserState, ip, commit = c
   const email = assertedEmail(claims, connection.allowedDomains);
   const employee = await db().employee.findUnique({ where: { email }, include: { account: true } });
   if (!employee || employee.status !== "active" || employee.account.platformId !== login.platformId) {
-    throw refuse(`Your identity provider signed you in as ${email}, but no active employee has that e-mail address here.`);
+    throw refuse(
+      `Your identity provider signed you in as ${email}, but no active employee has that e-mail address here.`,
+    );
   }
-  const actor = { type: "employee" as const, id: employee.id, platformId: login.platformId, accountId: employee.accountId };
+  const actor = {
+    type: "employee" as const,
+    id: employee.id,
+    platformId: login.platformId,
+    accountId: employee.accountId,
+  };
   const { session, cookie } = await commit(async () => {
     // Conditional on being active: a deactivation that committed meanwhile wins, and no session is made.
     const { count } = await db().employee.updateMany({
@@ -158,7 +168,11 @@ async function exchangeCode(
     });
     const claims = tokens.claims();
     if (!claims) throw refuse("The identity provider sent no ID token.");
-    return claims;
+    if (typeof claims.email === "string") return claims;
+    // Providers that keep profile claims out of the ID token (oidc-provider, Okta) give them at userinfo,
+    // answered for the ID token's own subject only.
+    const userInfo = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+    return { email: userInfo.email, email_verified: userInfo.email_verified };
   } catch (error) {
     if (error instanceof SsoRefusal) throw error;
     const why = issuerErrorMessage(error);
@@ -168,7 +182,7 @@ async function exchangeCode(
 }
 
 /** The e-mail the ID token asserts: present, verified by the provider, and in an allowed domain. */
-function assertedEmail(claims: client.IDToken, allowedDomains: readonly string[]): string {
+function assertedEmail(claims: { [claim: string]: unknown }, allowedDomains: readonly string[]): string {
   const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
   if (!email) throw refuse("The identity provider did not share your e-mail address (the `email` scope).");
   if (claims.email_verified !== true) {

@@ -16,7 +16,8 @@ export function issuerUrl(issuer: string, field = "sso.issuer"): URL {
   const refuse = (why: string) => new DomainError("invalid", `${field}: ${why}`, { [field]: why });
   if (!URL.canParse(issuer)) throw refuse("must be a URL");
   const url = new URL(issuer);
-  if (url.username || url.password || url.search || url.hash) throw refuse("must not carry credentials, a query or a fragment");
+  if (url.username || url.password || url.search || url.hash)
+    throw refuse("must not carry credentials, a query or a fragment");
   if (url.protocol === "https:") return url;
   if (url.protocol !== "http:") throw refuse("must be an https URL");
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -44,7 +45,14 @@ export async function discoverIssuer({
     clientId,
     undefined,
     clientSecret === undefined ? client.None() : client.ClientSecretPost(clientSecret),
-    { timeout: TIMEOUT_SECONDS, ...(insecure && { execute: [client.allowInsecureRequests] }) },
+    {
+      timeout: TIMEOUT_SECONDS,
+      // The ID token's signature is checked against the issuer's JWKS too, not only trusted for coming
+      // over TLS from the token endpoint (which OpenID Connect would allow, and openid-client does by default).
+      execute: insecure
+        ? [client.allowInsecureRequests, client.enableNonRepudiationChecks]
+        : [client.enableNonRepudiationChecks],
+    },
   );
   config.timeout = TIMEOUT_SECONDS;
   return config;
@@ -55,7 +63,11 @@ export function issuerErrorMessage(error: unknown): string {
   if (error instanceof DomainError) return error.message;
   if (error instanceof client.AuthorizationResponseError) return `the provider answered ${error.error}`;
   if (error instanceof client.ResponseBodyError) return `the provider refused the code (${error.error})`;
-  if (error instanceof client.ClientError) return error.message.replace(/\.$/, "");
+  // openid-client's own message is general ("unexpected JWT claim value"); its cause names the claim.
+  if (error instanceof client.ClientError) {
+    const specific = error.cause instanceof Error && !(error.cause instanceof TypeError) ? error.cause : error;
+    return specific.message.replace(/\.$/, "").slice(0, 200);
+  }
   const cause = (error as { cause?: { code?: string } } | null)?.cause?.code;
   if (cause) return `could not reach the provider (${cause})`;
   return error instanceof Error ? error.message.slice(0, 200) : "unknown error";

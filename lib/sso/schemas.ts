@@ -7,11 +7,16 @@ const domain = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "must be a domain such as example.com");
+  .regex(
+    /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    "must be a domain such as example.com",
+  );
 
 export const ssoSettingsSchema = z
   .object({
-    issuer: z.string().meta({ description: "The OpenID provider's issuer URL (discovery at /.well-known/openid-configuration)." }),
+    issuer: z
+      .string()
+      .meta({ description: "The OpenID provider's issuer URL (discovery at /.well-known/openid-configuration)." }),
     clientId: z.string(),
     clientSecretSet: z
       .boolean()
@@ -57,7 +62,11 @@ export const ssoTestResultSchema = z
   .meta({ id: "SsoTestResult", description: "What the issuer's discovery document says." });
 
 export const ssoStartQuery = z.object({
-  email: z.string().max(320).optional().meta({ description: "The employee's e-mail (sent to the issuer as login_hint)." }),
+  email: z
+    .string()
+    .max(320)
+    .optional()
+    .meta({ description: "The employee's e-mail (sent to the issuer as login_hint)." }),
   next: z.string().max(2000).optional().meta({ description: "The dashboard path to return to after sign-in." }),
 });
 

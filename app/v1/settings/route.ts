@@ -8,7 +8,9 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(getSettingsEndpoint, async () => getPlatformSettings()),
   POST: route(updateSettingsEndpoint, async ({ body, audit, actor }) => {
-    const { settings, before } = await updatePlatformSettings(body, { mayChangeSso: actor.permissions.includes("owners") });
+    const { settings, before } = await updatePlatformSettings(body, {
+      mayChangeSso: actor.permissions.includes("owners"),
+    });
     audit.details = { before, after: settings };
     return settings;
   }),
