@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { text } from "@/lib/contract/text";
 
 // The platform's single sign-on settings (CONTRACT.md, "Staff sign-in: passkeys and single sign-on").
 // Client-safe: the settings form validates with the same schema the API does.
 
-const domain = z
-  .string()
+const domain = text()
   .trim()
   .toLowerCase()
   .regex(
@@ -31,12 +31,15 @@ export const ssoSettingsSchema = z
 
 export const ssoInput = z
   .object({
-    issuer: z
-      .url({ protocol: /^https?$/, message: "must be the issuer's URL, e.g. https://login.example.com" })
-      .max(500, "must be at most 500 characters"),
-    clientId: z.string().trim().min(1, "is required").max(255, "must be at most 255 characters"),
-    clientSecret: z
-      .string()
+    issuer: text()
+      .trim()
+      .max(500, "must be at most 500 characters")
+      .refine(
+        (value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol),
+        "must be the issuer's URL, e.g. https://login.example.com",
+      ),
+    clientId: text().trim().min(1, "is required").max(255, "must be at most 255 characters"),
+    clientSecret: text()
       .min(1, "is required")
       .max(1000, "must be at most 1000 characters")
       .optional()
@@ -62,19 +65,15 @@ export const ssoTestResultSchema = z
   .meta({ id: "SsoTestResult", description: "What the issuer's discovery document says." });
 
 export const ssoStartQuery = z.object({
-  email: z
-    .string()
-    .max(320)
-    .optional()
-    .meta({ description: "The employee's e-mail (sent to the issuer as login_hint)." }),
-  next: z.string().max(2000).optional().meta({ description: "The dashboard path to return to after sign-in." }),
+  email: text().max(320).optional().meta({ description: "The employee's e-mail (sent to the issuer as login_hint)." }),
+  next: text().max(2000).optional().meta({ description: "The dashboard path to return to after sign-in." }),
 });
 
 export const ssoCallbackQuery = z.object({
-  code: z.string().max(4000).optional(),
-  state: z.string().max(200).optional(),
-  iss: z.string().max(500).optional(),
-  error: z.string().max(200).optional(),
-  error_description: z.string().max(1000).optional(),
-  session_state: z.string().max(500).optional(),
+  code: text().max(4000).optional(),
+  state: text().max(200).optional(),
+  iss: text().max(500).optional(),
+  error: text().max(200).optional(),
+  error_description: text().max(1000).optional(),
+  session_state: text().max(500).optional(),
 });
