@@ -1,6 +1,7 @@
 import { createSign, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Configuration, JWK } from "oidc-provider";
 
 // A real OpenID provider (oidc-provider) on loopback, for the single sign-on tests. Whoever the
 // authorization request's login_hint names signs in at once (no login page, consent granted), and
@@ -34,40 +35,7 @@ export async function startTestProvider({ redirectUris }: { redirectUris: string
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-        redirect_uris: redirectUris,
-        token_endpoint_auth_method: "client_secret_post",
-        grant_types: ["authorization_code"],
-        response_types: ["code"],
-      },
-    ],
-    jwks: { keys: [jwk] },
-    claims: { openid: ["sub"], email: ["email", "email_verified"] },
-    features: { devInteractions: { enabled: false } },
-    pkce: { required: () => true },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: (_ctx, sub) => ({
-      accountId: sub,
-      claims: () => {
-        const user = users.get(sub) ?? {};
-        return { sub, email: user.email ?? sub, email_verified: user.email_verified ?? true };
-      },
-    }),
-    // Consent is taken as given: the grant covers whatever the client asked for.
-    loadExistingGrant: async (ctx) => {
-      const grant = new ctx.oidc.provider.Grant({
-        clientId: ctx.oidc.client!.clientId,
-        accountId: ctx.oidc.session!.accountId!,
-      });
-      grant.addOIDCScope(String(ctx.oidc.params?.scope ?? "openid"));
-      await grant.save();
-      return grant;
-    },
-  });
+  const provider = new Provider(issuer, configuration({ redirectUris, users, jwk }));
   provider.use(async (ctx, next) => {
     await next();
     const body = ctx.body as { id_token?: string } | undefined;
@@ -113,4 +81,50 @@ function resign(idToken: string, tamper: NonNullable<Tamper>, key: KeyObject): s
   const signingInput = `${header}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
   const signature = createSign("RSA-SHA256").update(signingInput).sign(key).toString("base64url");
   return `${signingInput}.${signature}`;
+}
+
+/** Who signs in and what the provider asserts about them; consent taken as given. */
+function configuration({
+  redirectUris,
+  users,
+  jwk,
+}: {
+  redirectUris: string[];
+  users: Map<string, OidcUser>;
+  jwk: JWK;
+}): Configuration {
+  return {
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: redirectUris,
+        token_endpoint_auth_method: "client_secret_post",
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+      },
+    ],
+    jwks: { keys: [jwk] },
+    claims: { openid: ["sub"], email: ["email", "email_verified"] },
+    features: { devInteractions: { enabled: false } },
+    pkce: { required: () => true },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx, sub) => ({
+      accountId: sub,
+      claims: () => {
+        const user = users.get(sub) ?? {};
+        return { sub, email: user.email ?? sub, email_verified: user.email_verified ?? true };
+      },
+    }),
+    // Consent is taken as given: the grant covers whatever the client asked for.
+    loadExistingGrant: async (ctx) => {
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId!,
+      });
+      grant.addOIDCScope(String(ctx.oidc.params?.scope ?? "openid"));
+      await grant.save();
+      return grant;
+    },
+  };
 }
