@@ -50,8 +50,8 @@ export function SsoSettingsForm({ stored, readOnly }: { stored: Settings; readOn
   const [saved, setSaved] = useState<string | null>(null);
   const form = useForm<FormInput, unknown, z.output<typeof ssoForm>>({
     resolver: zodResolver(ssoForm),
-    values: asForm(stored.sso),
-    resetOptions: { keepDirtyValues: true },
+    // Read once: after a save the form is reset to what was saved, with the secret box empty again.
+    defaultValues: asForm(stored.sso),
   });
   const { errors, isDirty } = form.formState;
   const onSubmit = form.handleSubmit((sso) => {
@@ -61,8 +61,8 @@ export function SsoSettingsForm({ stored, readOnly }: { stored: Settings; readOn
   const onSaved = (updated: Settings) => {
     setSaved(change?.sso ? "Single sign-on saved." : "Single sign-on turned off.");
     setChange(null);
-    form.reset(asForm(updated.sso));
     queryClient.setQueryData(queryKey(getSettingsEndpoint, { accountId: currentAccountId() }), updated);
+    form.reset(asForm(updated.sso));
   };
   return (
     <>
@@ -106,12 +106,12 @@ export function SsoSettingsForm({ stored, readOnly }: { stored: Settings; readOn
             <button type="submit" className="primary" disabled={!isDirty}>
               Save single sign-on
             </button>
-            <TestIssuerButton issuer={() => form.getValues("issuer")} />
             {stored.sso && (
               <button type="button" className="danger" onClick={() => setChange({ sso: null })}>
                 Turn off
               </button>
             )}
+            <TestIssuerButton issuer={() => form.getValues("issuer")} />
           </div>
         )}
         <Notice>{saved}</Notice>

@@ -1,12 +1,11 @@
 import type { ReactNode } from "react";
 import { ErrorMessage } from "@/components/ui/data-state";
-import { Field } from "@/components/ui/field";
+import { SsoStartForm } from "@/components/sso/sso-start-form";
 
 /**
- * The sign-in page's single sign-on: "Sign in with SSO" (a plain form to GET /v1/sso/start, so the
- * browser itself goes to the provider), and why the last attempt failed (`?sso_error=`). The page
- * cannot know who signs in before the e-mail is typed, so the platform's setting decides what it
- * shows: where SSO is required, the password form (`children`) folds away behind "Owners: sign in
+ * The sign-in page's single sign-on: "Sign in with SSO" (SsoStartForm), and why the last attempt
+ * failed (`?sso_error=`). The page cannot know who signs in before the e-mail is typed, so the
+ * platform's setting decides what it shows: where SSO is required, the password form (`children`) folds away behind "Owners: sign in
  * with a password", their break-glass for when the provider is down.
  */
 export function SsoSignIn({
@@ -31,13 +30,7 @@ export function SsoSignIn({
   return (
     <>
       <ErrorMessage error={error} />
-      <form className="stack" method="get" action="/v1/sso/start" aria-label="Single sign-on">
-        <Field label="Work e-mail" name="email" type="email" autoComplete="username" required />
-        {returnTo && <input type="hidden" name="next" value={returnTo} />}
-        <button type="submit" className="primary">
-          Sign in with SSO
-        </button>
-      </form>
+      <SsoStartForm returnTo={returnTo} />
       {hint.enforced ? (
         <details>
           <summary>Owners: sign in with a password</summary>
