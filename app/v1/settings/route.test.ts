@@ -48,8 +48,20 @@ describe("GET and POST /v1/settings", () => {
     });
     expect(audit.details).toEqual({
       fourEyesApproval: true,
-      before: { requireTwoFactor: false, fourEyesApproval: false, slaHours: NO_SLA, defaultKeyRateLimit: DEFAULT_RATE, sso: null },
-      after: { requireTwoFactor: false, fourEyesApproval: true, slaHours: NO_SLA, defaultKeyRateLimit: DEFAULT_RATE, sso: null },
+      before: {
+        requireTwoFactor: false,
+        fourEyesApproval: false,
+        slaHours: NO_SLA,
+        defaultKeyRateLimit: DEFAULT_RATE,
+        sso: null,
+      },
+      after: {
+        requireTwoFactor: false,
+        fourEyesApproval: true,
+        slaHours: NO_SLA,
+        defaultKeyRateLimit: DEFAULT_RATE,
+        sso: null,
+      },
     });
   });
 
