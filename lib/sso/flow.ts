@@ -19,7 +19,10 @@ import { discoverIssuer, issuerErrorMessage } from "@/lib/sso/issuer";
 export const SSO_LOGIN_TTL_SECONDS = 600;
 
 /** Why a sign-in through the provider was refused, as the sign-in page shows it. */
-export class SsoRefusal extends Error {}
+export class SsoRefusal extends Error {
+  /** The platform the sign-in was for, once known: its audit trail records the refusal. */
+  platformId?: string;
+}
 
 const refuse = (message: string) => new SsoRefusal(message);
 
@@ -125,6 +128,26 @@ export async function finishSsoSignIn({ currentUrl, browserState, ip, commit = c
   }
   const login = await takeLogin(state);
   if (!login) throw refuse("This sign-in link was already used or has expired. Start again.");
+  try {
+    return await signInAsserted({ login, currentUrl, ip, commit });
+  } catch (error) {
+    if (error instanceof SsoRefusal) error.platformId = login.platformId;
+    throw error;
+  }
+}
+
+/** The code exchanged and the ID token checked, then the employee it asserts signed in. */
+async function signInAsserted({
+  login,
+  currentUrl,
+  ip,
+  commit,
+}: {
+  login: { platformId: string; nonce: string; codeVerifier: string; returnTo: string | null };
+  currentUrl: URL;
+  ip: string | null;
+  commit: Commit;
+}) {
   const connection = await ssoClientOf(login.platformId);
   if (!connection) throw refuse("Single sign-on is no longer set up for this platform.");
   const claims = await exchangeCode(connection, currentUrl, login);

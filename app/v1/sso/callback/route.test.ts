@@ -136,6 +136,12 @@ describe("GET /v1/sso/start and /v1/sso/callback", () => {
     const { employee } = await ssoPlatform();
     const answer = await signInThroughSso(employee.email, (url) => url.searchParams.set("nonce", "another-nonce"));
     expectRefused(answer, /refused: .*nonce/);
+    // Recorded in the platform's audit trail, with the reason the page showed.
+    const refusal = await db().auditEvent.findFirstOrThrow({
+      where: { action: "session.sso", outcome: "denied", platformId: employee.account.id },
+    });
+    expect(refusal).toMatchObject({ status: 401, actorId: null });
+    expect(refusal.details).toEqual({ reason: expect.stringMatching(/nonce/) });
   });
 
   it("refuses an ID token for another audience, from another issuer, or signed by another key", async () => {
