@@ -82,6 +82,7 @@ test("the owner sets up SSO on Settings, and an employee signs in with the compa
   await page.getByRole("button", { name: "Sign in with SSO" }).click();
   await expect(page).toHaveURL(/\/login\?sso_error=/);
   await expect(page.locator(".alert.error")).toContainText("no active employee has that e-mail address");
+  await snapAlsoOnPhone(page, testInfo, "sign-in-sso-refused", "sign-in-sso-refused-phone");
 
   await page.close();
 
@@ -100,7 +101,8 @@ test("the owner sets up SSO on Settings, and an employee signs in with the compa
 
 test("with SSO required, password sign-in is refused to employees and kept for owners (break-glass)", async ({
   playwright,
-}) => {
+  browser,
+}, testInfo) => {
   const anyone = await playwright.request.newContext({ extraHTTPHeaders: { origin: server.baseURL } });
   const refused = await anyone.post(`${server.baseURL}/v1/sessions`, {
     data: { email: employee.email, password: OWNER.password },
@@ -111,5 +113,26 @@ test("with SSO required, password sign-in is refused to employees and kept for o
     data: { email: OWNER.email, password: OWNER.password, totpCode: recoveryCodes[0] },
   });
   expect(breakGlass.status()).toBe(200);
+
+  // No longer required (the stored client secret kept, since the update leaves it out): passwords work again.
+  const relaxed = await owner.post("/v1/settings", {
+    headers: { "service-totp-code": await authenticator.next() },
+    data: { sso: { issuer: provider.issuer, clientId: provider.clientId, allowedDomains: ["acme.example"] } },
+  });
+  expect(relaxed.status()).toBe(200);
+  expect(((await relaxed.json()) as { sso: unknown }).sso).toMatchObject({ enforced: false, clientSecretSet: true });
+  const signedIn = await anyone.post(`${server.baseURL}/v1/sessions`, {
+    data: { email: employee.email, password: OWNER.password },
+  });
+  expect(signedIn.status()).toBe(200);
   await anyone.dispose();
+
+  const page = await browser.newPage();
+  await page.goto(`${server.baseURL}/login`);
+  await expect(page.getByText("or with your password")).toBeVisible();
+  await snapAlsoOnPhone(page, testInfo, "sign-in-sso-optional", "sign-in-sso-optional-phone");
+  await page.getByLabel("Work e-mail").fill(employee.email);
+  await page.getByRole("button", { name: "Sign in with SSO" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.close();
 });
