@@ -13,6 +13,8 @@ type ThrottleSubjects = {
   "signin:account": [email: string];
   /** Wrong current passwords given when an employee changes their own. */
   "password-change": [employeeId: string];
+  /** Single sign-ons started from one client group (each one a stored state and a call to the provider). */
+  "sso:start-ip": [client: string];
 };
 
 export type ThrottleKind = keyof ThrottleSubjects;

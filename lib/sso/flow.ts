@@ -3,6 +3,8 @@ import * as client from "openid-client";
 import { type Commit, commitWithoutAudit } from "@/lib/audit/trail";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { createSession } from "@/lib/auth/sessions";
+import { takeAttempt, throttleKey } from "@/lib/auth/throttle";
+import { throttleGroup } from "@/lib/net/ip";
 import { sha256 } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
@@ -42,21 +44,32 @@ async function platformFor(email: string): Promise<string | null> {
   return matching.length === 1 ? matching[0]!.platformId : null;
 }
 
+/** Sign-ins one client may start in 15 minutes: each stores a state and calls the provider. */
+const START_RULE = { limit: 30, windowMs: 15 * 60_000 };
+
 /** Starts a sign-in: the provider's authorization URL to redirect to, and the state for the browser's cookie. */
 export async function startSsoSignIn({
   email,
   redirectUri,
   next,
+  ip,
 }: {
   email: string;
   redirectUri: string;
   next?: string;
+  ip: string | null;
 }) {
   const normalized = email.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+$/.test(normalized)) throw refuse("Enter your work e-mail address to sign in with SSO.");
   const platformId = await platformFor(normalized);
   const connection = platformId ? await ssoClientOf(platformId) : null;
   if (!platformId || !connection) throw refuse("Single sign-on is not set up for this e-mail address.");
+  const taken = await takeAttempt(throttleKey("sso:start-ip", throttleGroup(ip)), START_RULE);
+  if ("retryAfterMs" in taken) {
+    throw refuse(
+      `Too many sign-ins started from here. Try again in ${Math.ceil(taken.retryAfterMs / 60_000)} minutes.`,
+    );
+  }
   const config = await discover(connection);
   // Started sign-ins nobody finished are of no use once expired.
   await db().ssoLogin.deleteMany({ where: { expiresAt: { lt: new Date() } } });

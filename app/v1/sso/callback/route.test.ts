@@ -180,6 +180,19 @@ describe("GET /v1/sso/start and /v1/sso/callback", () => {
     expectRefused(await signInThroughSso(employee.email), /no active employee/);
   });
 
+  it("start: at most 30 sign-ins started from one client in 15 minutes; the rest go back to sign-in", async () => {
+    const { employee } = await ssoPlatform();
+    const path = `/v1/sso/start?email=${encodeURIComponent(employee.email)}`;
+    for (let started = 0; started < 30; started++) {
+      const answer = await call(startSso, { path, ip: "203.0.113.9" });
+      expect(new URL(answer.headers.get("location")!).origin).toBe(provider.issuer);
+    }
+    const refused = await call(startSso, { path, ip: "203.0.113.9" });
+    expect(new URL(refused.headers.get("location")!).searchParams.get("sso_error")).toMatch(/^Too many sign-ins/);
+    const elsewhere = await call(startSso, { path, ip: "198.51.100.4" });
+    expect(new URL(elsewhere.headers.get("location")!).origin).toBe(provider.issuer);
+  });
+
   it("start: an e-mail without SSO goes back to sign-in saying so", async () => {
     const other = await signedInEmployee();
     const answer = await call(startSso, { path: `/v1/sso/start?email=${encodeURIComponent(other.email)}` });

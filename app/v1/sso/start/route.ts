@@ -8,12 +8,13 @@ export const dynamic = "force-dynamic";
 
 // GET: redirect the browser to the platform's OpenID provider (or back to sign-in saying why not).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: route(ssoStartEndpoint, async ({ query, request }) => {
+  GET: route(ssoStartEndpoint, async ({ query, request, ip }) => {
     const origin = publicOrigin(request);
     try {
       const { url, state } = await startSsoSignIn({
         email: query.email ?? "",
         next: query.next,
+        ip,
         redirectUri: `${origin}/v1/sso/callback`,
       });
       return redirectTo(url.href, 302, [stateCookie(state)]);
