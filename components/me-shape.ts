@@ -11,6 +11,8 @@ export type Me = SessionBody["employee"] & {
   accountName: string;
   permissions: readonly Permission[];
   settings: SessionBody["settings"];
+  /** Signed in through single sign-on, which counts as two factors. */
+  viaSso: boolean;
 };
 
 /** GET /v1/sessions/current's answer, flattened for the dashboard (server and browser alike). */
@@ -20,4 +22,5 @@ export const toMe = (body: SessionBody): Me => ({
   accountName: body.account.name,
   permissions: body.permissions,
   settings: body.settings,
+  viaSso: body.viaSso,
 });

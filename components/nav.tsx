@@ -11,8 +11,11 @@ import { signOutEndpoint } from "@/lib/employees/endpoints";
 import { ROLE_LABELS } from "@/components/employees/roles";
 
 /** True when the platform requires 2FA and this employee has none yet: only enrolment is open to them. */
-export const mustEnrol = (me: { twoFactorEnabled: boolean; settings: { requireTwoFactor: boolean } }) =>
-  me.settings.requireTwoFactor && !me.twoFactorEnabled;
+export const mustEnrol = (me: {
+  twoFactorEnabled: boolean;
+  viaSso: boolean;
+  settings: { requireTwoFactor: boolean };
+}) => me.settings.requireTwoFactor && !me.twoFactorEnabled && !me.viaSso;
 
 /**
  * The shell's sidebar: the account switcher, the pages the employee's role can use, and who is

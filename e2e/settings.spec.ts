@@ -69,6 +69,7 @@ test("an admin turns on four-eyes approval with an authenticator code", async ({
       fourEyesApproval: true,
       slaHours: { due_diligence: null, endorsement: null },
       defaultKeyRateLimit: { requests: 100, perSeconds: 1 },
+      sso: null,
     });
     await page.reload();
     await expect(fourEyes).toBeChecked();
@@ -160,10 +161,13 @@ test.describe("as a viewer", () => {
 
   test("the settings are shown read-only, with who may change them", async ({ page }, testInfo) => {
     await page.goto("/settings");
-    await expect(page.getByRole("note")).toHaveText(
+    const form = page.getByRole("form", { name: "Platform settings" });
+    await expect(form.getByRole("note")).toHaveText(
       "Your role can see these settings; only owners and admins change them.",
     );
-    const form = page.getByRole("form", { name: "Platform settings" });
+    await expect(page.getByRole("form", { name: "Single sign-on" }).getByRole("note")).toHaveText(
+      "Only owners set up single sign-on.",
+    );
     for (const name of ["Require two-factor authentication", "Four-eyes approval"]) {
       await expect(form.getByRole("switch", { name })).toBeDisabled();
       await expect(form.getByRole("switch", { name })).not.toBeChecked();

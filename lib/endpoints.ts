@@ -10,6 +10,7 @@ import * as kyc from "@/lib/kyc/endpoints";
 import * as passkeys from "@/lib/passkeys/endpoints";
 import * as recipients from "@/lib/recipients/endpoints";
 import * as settings from "@/lib/settings/endpoints";
+import * as sso from "@/lib/sso/endpoints";
 import * as transactions from "@/lib/transactions/endpoints";
 import * as transfers from "@/lib/transfers/endpoints";
 import * as virtualAccounts from "@/lib/virtual-accounts/endpoints";
@@ -42,6 +43,7 @@ const modules: Record<string, unknown>[] = [
   audit,
   csvExports,
   settings,
+  sso,
   webhooks,
 ];
 

@@ -49,6 +49,7 @@ describe("parseEnv", () => {
       TOTP_ISSUER: "Platform Compliance",
       PASSWORD_HASH_COST: "production",
       WEBHOOK_ALLOW_PRIVATE: false,
+      SSO_ALLOW_INSECURE_ISSUER: false,
       WEBHOOK_POLL_MS: 1000,
       WEB_CONCURRENCY: 1,
     });
@@ -186,6 +187,12 @@ describe("parseEnv", () => {
     expect(parseEnv({ SANDBOX: "on", NODE_ENV: "production" }).SANDBOX).toBe("on");
     expect(parseEnv({ SANDBOX: "off", NODE_ENV: "development", VITEST: "true" }).SANDBOX).toBe("off");
     expect(envError({ SANDBOX: "yes" }).message).toMatch(/^\s+SANDBOX: /m);
+  });
+
+  it("SSO_ALLOW_INSECURE_ISSUER is off unless set, and refuses anything but a boolean", () => {
+    expect(parseEnv({ NODE_ENV: "production" }).SSO_ALLOW_INSECURE_ISSUER).toBe(false);
+    expect(parseEnv({ SSO_ALLOW_INSECURE_ISSUER: "true" }).SSO_ALLOW_INSECURE_ISSUER).toBe(true);
+    expect(envError({ SSO_ALLOW_INSECURE_ISSUER: "maybe" }).message).toMatch(/^\s+SSO_ALLOW_INSECURE_ISSUER: /m);
   });
 
   it("WEBHOOK_ALLOW_PRIVATE is off unless set, and refuses anything but a boolean", () => {

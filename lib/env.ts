@@ -88,6 +88,11 @@ const schema = z.object({
    * tenant could otherwise make the service call into its own network.
    */
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  /**
+   * Let the single sign-on issuer be an `http` URL on a loopback address (lib/sso/issuer.ts). For tests
+   * and local development only: in production the issuer must be https.
+   */
+  SSO_ALLOW_INSECURE_ISSUER: boolean.default(false),
   /** How often the webhook worker looks for due deliveries, in milliseconds (lib/webhooks/worker.ts). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
   /**

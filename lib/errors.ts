@@ -21,6 +21,7 @@ export type DomainErrorKind =
   | "otp_invalid"
   | "password_incorrect"
   | "two_factor_required"
+  | "sso_required"
   | "ip_not_allowed";
 
 /** Who was refused, when the refusal knows (a revoked key, a wrong password for a known e-mail), for the audit trail. */

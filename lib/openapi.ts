@@ -22,7 +22,8 @@ const statusText: Record<number, string> = {
   403:
     "Caller's IP outside the key's allowlist (`err_ip_not_allowed`), cross-site request, a permission the caller lacks " +
     "(`err_forbidden`, `details.permission` names it), 2FA required by the platform (`err_two_factor_required`), or a " +
-    "wrong current password (`err_password_incorrect`)",
+    "wrong current password (`err_password_incorrect`), or password sign-in where the platform enforces single " +
+    "sign-on (`err_sso_required`)",
   404: "Unknown route or object, or one of another account",
   405: "Known route, wrong method",
   409:

@@ -35,6 +35,8 @@ export type Actor =
       name: string;
       email: string;
       twoFactorEnabled: boolean;
+      /** Signed in through the platform's OpenID provider, which counts as two factors (requireTwoFactor). */
+      viaSso: boolean;
       /** The platform's settings, read with the session. */
       settings: { requireTwoFactor: boolean; fourEyesApproval: boolean };
     };
@@ -89,6 +91,7 @@ async function authenticateSession(token: string | null): Promise<Actor> {
       name: employee.name,
       email: employee.email,
       twoFactorEnabled: employee.totpEnabledAt !== null,
+      viaSso: session.viaSso,
       settings: {
         requireTwoFactor: employee.account.requireTwoFactor,
         fourEyesApproval: employee.account.fourEyesApproval,

@@ -51,6 +51,7 @@ export function authorize(
     actor.type === "employee" &&
     actor.settings.requireTwoFactor &&
     !actor.twoFactorEnabled &&
+    !actor.viaSso &&
     !definition.beforeTwoFactor
   ) {
     throw new DomainError(

@@ -36,7 +36,16 @@ export function readSessionCookie(request: Request): string | null {
 }
 
 /** Starts a session: 256-bit random token in the cookie, only its hash in the database. */
-export async function createSession({ employeeId, ip }: { employeeId: string; ip: string | null }) {
+export async function createSession({
+  employeeId,
+  ip,
+  viaSso = false,
+}: {
+  employeeId: string;
+  ip: string | null;
+  /** Signed in through the platform's OpenID provider (counts as two factors). */
+  viaSso?: boolean;
+}) {
   const token = randomToken(32);
   const now = new Date();
   const maxAgeMs = env().SESSION_MAX_HOURS * 3_600_000;
@@ -49,6 +58,7 @@ export async function createSession({ employeeId, ip }: { employeeId: string; ip
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + maxAgeMs),
       ip,
+      viaSso,
     },
   });
   return { session, cookie: sessionCookie(token, Math.floor(maxAgeMs / 1000)) };

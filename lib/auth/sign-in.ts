@@ -11,6 +11,7 @@ import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { presentEmployee } from "@/lib/employees/schemas";
 import type { Account, Employee } from "@/lib/generated/prisma/client";
 import { verifyPasskeyAssertion, type AssertionCheck } from "@/lib/passkeys/assertions";
+import { passwordSignInRefused } from "@/lib/sso/connection";
 
 /** A passkey offered as the second factor: the assertion and what checking it needs. */
 export type SignInPasskey = Pick<AssertionCheck, "assertion" | "rp"> & { requestId: string };
@@ -52,6 +53,8 @@ export async function signIn({
   if (!employee || !passwordOk || employee.status !== "active") throw attribute(wrongCredentials());
   // The right password is no guess: from here on the second factor has its own throttle.
   await attempt.refund();
+  // Told only to whoever knows the password: the platform signs in through its provider (owners excepted).
+  if (await passwordSignInRefused(employee)) throw attribute(ssoRequired());
   try {
     if (passkey) await checkPasskey(employee, normalized, passkey, ip);
     else await checkSecondFactor(employee, totpCode);
@@ -74,6 +77,9 @@ export async function signIn({
   }, actorOf(employee));
   return { employee: signedIn, account: signedIn.account, session, cookie };
 }
+
+const ssoRequired = () =>
+  new DomainError("sso_required", 'This platform signs in through single sign-on: use "Sign in with SSO"');
 
 const wrongCredentials = () => new DomainError("unauthenticated", "The e-mail address or password is wrong");
 
@@ -163,7 +169,7 @@ export function presentSession({
 }: {
   employee: Employee;
   account: Account;
-  session: { expiresAt: Date };
+  session: { expiresAt: Date; viaSso: boolean };
 }) {
   return {
     employee: presentEmployee(employee),
@@ -171,6 +177,7 @@ export function presentSession({
     expiresAt: session.expiresAt,
     permissions: [...ROLE_PERMISSIONS[employee.role]],
     settings: { requireTwoFactor: account.requireTwoFactor, fourEyesApproval: account.fourEyesApproval },
+    viaSso: session.viaSso,
   };
 }
 

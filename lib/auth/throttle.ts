@@ -15,6 +15,8 @@ type ThrottleSubjects = {
   "password-change": [employeeId: string];
   /** Passkey sign-in challenges handed to one client group (each is a row until it expires). */
   "passkey-options:ip": [client: string];
+  /** Single sign-ons started from one client group (each one a stored state and a call to the provider). */
+  "sso:start-ip": [client: string];
 };
 
 export type ThrottleKind = keyof ThrottleSubjects;

@@ -10,6 +10,7 @@ export const errorStatus = {
   err_forbidden: 403,
   err_password_incorrect: 403,
   err_two_factor_required: 403,
+  err_sso_required: 403,
   err_not_found: 404,
   err_method_not_allowed: 405,
   err_conflict: 409,

@@ -61,10 +61,11 @@ export const signInEndpoint = definePublic("POST /v1/sessions", {
     "Sets an httpOnly SameSite=Lax session cookie. Once 2FA is on, `totpCode` is required (400 `err_otp_required`); " +
     "a recovery code works in its place once, and a passkey's assertion (`passkey`, for a challenge of POST /v1/sessions/passkey/options) " +
     "in place of either (refused: 401; it never stands in for the password). Each attempt is counted before the password is checked: per (e-mail, client), per client (an IPv4 address or an IPv6 /64) and per e-mail from everywhere (a far higher limit, so a stranger cannot lock an employee out); past a limit 429 with Retry-After, and the password is not checked. " +
-    "The code (TOTP or recovery) or passkey is counted the same way before it is checked: at most 5 wrong ones per employee in 5 minutes, shared with step-up.",
+    "The code (TOTP or recovery) or passkey is counted the same way before it is checked: at most 5 wrong ones per employee in 5 minutes, shared with step-up. " +
+    "When the platform enforces single sign-on, a right password answers 403 `err_sso_required` for everyone but owners (their break-glass).",
   body: signInInput,
   response: sessionSchema,
-  errors: [401, 429],
+  errors: [401, 403, 429],
 });
 
 export const currentSessionEndpoint = defineOwn("GET /v1/sessions/current", {

@@ -103,6 +103,9 @@ export const sessionSchema = z
     expiresAt: z.iso.datetime(),
     permissions: z.array(z.enum(PERMISSIONS)).meta({ description: "What the employee's role allows." }),
     settings: sessionSettingsSchema,
+    viaSso: z
+      .boolean()
+      .meta({ description: "Signed in through the platform's single sign-on, which counts as two factors." }),
   })
   .meta({
     id: "Session",

@@ -43,6 +43,7 @@ const codeOfKind: Record<DomainErrorKind, ErrorCode> = {
   otp_invalid: "err_otp_invalid",
   password_incorrect: "err_password_incorrect",
   two_factor_required: "err_two_factor_required",
+  sso_required: "err_sso_required",
   ip_not_allowed: "err_ip_not_allowed",
 };
 

@@ -19,11 +19,21 @@ export const updateSettingsEndpoint = define("POST /v1/settings", {
     "or reject it. `slaHours`: the hours a new information request of each kind has before it is due (1..8760; " +
     "null for no SLA; a kind left out keeps its value); requests created before keep their `dueAt`. " +
     "`defaultKeyRateLimit`: `{ requests (1..100000), perSeconds (1..3600) }` for every key without its own limit. " +
+    "`sso`: single sign-on through OpenID Connect, owners only (403 naming `owners` otherwise); `clientSecret` is " +
+    "write-only, stored encrypted, and an update without it keeps the stored one; `null` turns SSO off. The issuer " +
+    "must be https (http only on loopback with `SSO_ALLOW_INSECURE_ISSUER=true`). With `enforced`, password sign-in " +
+    "answers 403 `err_sso_required` for all but owners. " +
     "Owners and admins only (no key may hold `settings:write`); needs `Service-Totp-Code`.",
   permission: "settings:write",
   platformWide: true,
   totp: true,
   body: updateSettingsInput,
   response: platformSettingsSchema,
-  auditDetails: (body: UpdateSettingsInput) => ({ ...body }),
+  // The client secret never reaches the audit trail: only whether the update set a new one.
+  auditDetails: ({ sso, ...body }: UpdateSettingsInput) => ({
+    ...body,
+    ...(sso !== undefined && {
+      sso: sso && { ...sso, clientSecret: undefined, clientSecretChanged: sso.clientSecret !== undefined },
+    }),
+  }),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { rateLimitSchema } from "@/lib/api-keys/schemas";
+import { ssoInput, ssoSettingsSchema } from "@/lib/sso/schemas";
 
 /** The longest SLA a platform may set: a year, in hours. */
 export const SLA_HOURS_MAX = 8760;
@@ -33,7 +34,7 @@ const defaultKeyRateLimit = rateLimitSchema.meta({
 });
 
 export const platformSettingsSchema = sessionSettingsSchema
-  .extend({ slaHours: slaHoursSchema, defaultKeyRateLimit })
+  .extend({ slaHours: slaHoursSchema, defaultKeyRateLimit, sso: ssoSettingsSchema })
   .meta({ id: "PlatformSettings" });
 
 export const updateSettingsInput = z
@@ -45,6 +46,7 @@ export const updateSettingsInput = z
       .optional()
       .meta({ description: "A kind left out keeps its SLA; null removes it." }),
     defaultKeyRateLimit: defaultKeyRateLimit.optional(),
+    sso: ssoInput.optional(),
   })
   .meta({ id: "UpdateSettingsInput", description: "Settings left out keep their value." });
 
@@ -69,7 +71,7 @@ export function presentSettings(row: SettingsRow) {
 }
 
 /** The columns an update writes: the SLA hours of each kind it names, and the rest as they are. */
-export function settingsColumns({ slaHours, defaultKeyRateLimit, ...rest }: UpdateSettingsInput) {
+export function settingsColumns({ slaHours, defaultKeyRateLimit, sso: _sso, ...rest }: UpdateSettingsInput) {
   return {
     ...rest,
     ...(defaultKeyRateLimit && {

@@ -5,13 +5,14 @@ import { POST as startTotp } from "@/app/v1/employees/totp/route";
 import { POST as confirmTotp } from "@/app/v1/employees/totp/confirm/route";
 import { POST as signIn } from "@/app/v1/sessions/route";
 import { POST as setup } from "@/app/v1/setup/route";
+import { POST as updateSettings } from "@/app/v1/settings/route";
 import { db } from "@/lib/db";
 import { databaseFile } from "@/lib/env";
 import { currentSetupToken } from "@/lib/employees/setup";
 import { Authenticator, call, sessionFrom } from "@/lib/testing/http";
 
 describe("secrets at rest", () => {
-  it("no password, session token, TOTP secret, recovery code or API key secret is in the database file", async () => {
+  it("no password, session token, TOTP secret, recovery code, API key or SSO client secret is in the database file", async () => {
     const password = "a password nobody should read";
     const setupToken = currentSetupToken();
     const created = await call(setup, {
@@ -34,6 +35,14 @@ describe("secrets at rest", () => {
       body: { expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
     });
     expect(key.status).toBe(201);
+    const ssoClientSecret = "an SSO client secret nobody should read";
+    const sso = await call(updateSettings, {
+      method: "POST",
+      session,
+      totp: authenticator.nextCode(),
+      body: { sso: { issuer: "https://login.example.com", clientId: "compliance", clientSecret: ssoClientSecret } },
+    });
+    expect(sso.status).toBe(200);
     const again = await call(signIn, {
       method: "POST",
       body: { email: "ada@example.com", password, totpCode: authenticator.nextCode() },
@@ -59,6 +68,7 @@ describe("secrets at rest", () => {
       secondSession: sessionFrom(again.headers),
       totpSecret: enrolment.secret,
       apiKey: key.body.secret,
+      ssoClientSecret,
       ...Object.fromEntries(confirmed.recoveryCodes.map((code: string, i: number) => [`recovery${i}`, code])),
       ...Object.fromEntries(
         confirmed.recoveryCodes.map((code: string, i: number) => [`recoveryBare${i}`, code.replaceAll("-", "")]),

@@ -35,6 +35,7 @@ delete process.env.SETUP_TOKEN;
 delete process.env.SANDBOX;
 // Webhook receivers in the tests listen on 127.0.0.1 (lib/webhooks/url-guard.ts refuses it otherwise).
 process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+process.env.SSO_ALLOW_INSECURE_ISSUER = "true";
 // Real hashes cost up to seconds each on a slow machine; lib/auth/passwords.test.ts covers the real cost.
 process.env.PASSWORD_HASH_COST = "test";
 

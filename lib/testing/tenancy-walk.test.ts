@@ -18,6 +18,7 @@ import { createSession } from "@/lib/auth/sessions";
 import { sha256 } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids/generate";
+import { saveSsoConnection } from "@/lib/sso/connection";
 import { createDelegatedUser } from "@/lib/delegated-users/delegated-users";
 import { acceptInvitation, inviteEmployee } from "@/lib/employees/invitations";
 import { startTotpEnrolment } from "@/lib/auth/two-factor";
@@ -179,6 +180,13 @@ async function buildPlatformA() {
   });
 
   const sessionId = (await db().session.findUniqueOrThrow({ where: { tokenHash: sha256(staff.session) } })).id;
+  await saveSsoConnection(platformId, {
+    issuer: `https://login.a-${mark}.example`,
+    clientId: `A-${mark} client`,
+    clientSecret: `A-${mark} client secret`,
+    allowedDomains: [`a-${mark}.example`],
+    enforced: false,
+  });
   const delivery = await db().webhookDelivery.findFirstOrThrow({ where: { webhookEndpointId: webhook.id } });
   const subDelivery = await db().webhookDelivery.findFirstOrThrow({ where: { webhookEndpointId: subWebhook.id } });
   return {
@@ -654,6 +662,8 @@ const fixtures: Record<string, Entry> = {
   "POST /v1/setup": { kind: "public" },
   "POST /v1/sessions": { kind: "public" },
   "POST /v1/sessions/passkey/options": { kind: "public" },
+  "GET /v1/sso/start": { kind: "public" },
+  "GET /v1/sso/callback": { kind: "public" },
   "POST /v1/employees/invitations/accept": { kind: "public" },
   "POST /v1/employees/password_reset/accept": { kind: "public" },
   "GET /v1/openapi.json": { kind: "public" },
@@ -1119,6 +1129,7 @@ const fixtures: Record<string, Entry> = {
             fourEyesApproval: false,
             slaHours: { due_diligence: null, endorsement: null },
             defaultKeyRateLimit: { requests: 100, perSeconds: 1 },
+            sso: null,
           }),
       },
     ],
@@ -1132,6 +1143,10 @@ const fixtures: Record<string, Entry> = {
         check: (body) => expect(fieldOf(body, "fourEyesApproval")).toBe(false),
       },
     ],
+  },
+  "POST /v1/settings/sso/test": {
+    kind: "plain",
+    calls: [{ label: "an issuer nobody answers at", body: () => ({ issuer: "https://127.0.0.1:9" }), status: 422 }],
   },
   "GET /v1/employees/{id}": {
     kind: "params",

@@ -18,11 +18,13 @@ import { SETTINGS, type PlatformSettings } from "./platform-settings";
 import { SaveSettingsForm } from "./save-settings-form";
 import { SlaForm } from "./sla-form";
 import { RateLimitForm } from "./rate-limit-form";
+import { SsoSettingsForm } from "@/components/sso/sso-settings-form";
 
 /** The platform's settings (GET /v1/settings); owners and admins change them with an authenticator code. */
 export function SettingsForm() {
   const settings = useApiQuery(getSettingsEndpoint);
-  const canWrite = useCan()("settings:write");
+  const can = useCan();
+  const canWrite = can("settings:write");
   return (
     <div className="stack">
       <PageHeader title="Settings" description="Rules for everyone who works on this platform." />
@@ -32,6 +34,7 @@ export function SettingsForm() {
             <SettingsFields stored={settings.data} />
             <SlaForm stored={settings.data} readOnly={!canWrite} />
             <RateLimitForm stored={settings.data} readOnly={!canWrite} />
+            <SsoSettingsForm stored={settings.data} readOnly={!can("owners")} />
           </>
         )}
       </DataState>

@@ -20,6 +20,7 @@ describe("GET and POST /v1/settings", () => {
       fourEyesApproval: false,
       slaHours: NO_SLA,
       defaultKeyRateLimit: DEFAULT_RATE,
+      sso: null,
     });
     const changed = await call(POST, {
       method: "POST",
@@ -33,20 +34,34 @@ describe("GET and POST /v1/settings", () => {
       fourEyesApproval: true,
       slaHours: NO_SLA,
       defaultKeyRateLimit: DEFAULT_RATE,
+      sso: null,
     });
     expect((await call(GET, { session: owner.session })).body).toEqual({
       requireTwoFactor: false,
       fourEyesApproval: true,
       slaHours: NO_SLA,
       defaultKeyRateLimit: DEFAULT_RATE,
+      sso: null,
     });
     const audit = await db().auditEvent.findFirstOrThrow({
       where: { action: "settings.update", actorId: owner.employee.id },
     });
     expect(audit.details).toEqual({
       fourEyesApproval: true,
-      before: { requireTwoFactor: false, fourEyesApproval: false, slaHours: NO_SLA, defaultKeyRateLimit: DEFAULT_RATE },
-      after: { requireTwoFactor: false, fourEyesApproval: true, slaHours: NO_SLA, defaultKeyRateLimit: DEFAULT_RATE },
+      before: {
+        requireTwoFactor: false,
+        fourEyesApproval: false,
+        slaHours: NO_SLA,
+        defaultKeyRateLimit: DEFAULT_RATE,
+        sso: null,
+      },
+      after: {
+        requireTwoFactor: false,
+        fourEyesApproval: true,
+        slaHours: NO_SLA,
+        defaultKeyRateLimit: DEFAULT_RATE,
+        sso: null,
+      },
     });
   });
 
@@ -87,6 +102,7 @@ describe("GET and POST /v1/settings", () => {
       fourEyesApproval: false,
       slaHours: NO_SLA,
       defaultKeyRateLimit: DEFAULT_RATE,
+      sso: null,
     });
   });
 

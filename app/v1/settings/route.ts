@@ -7,8 +7,10 @@ export const dynamic = "force-dynamic";
 // GET: the platform's settings. POST: change them.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(getSettingsEndpoint, async () => getPlatformSettings()),
-  POST: route(updateSettingsEndpoint, async ({ body, audit }) => {
-    const { settings, before } = await updatePlatformSettings(body);
+  POST: route(updateSettingsEndpoint, async ({ body, audit, actor }) => {
+    const { settings, before } = await updatePlatformSettings(body, {
+      mayChangeSso: actor.permissions.includes("owners"),
+    });
     audit.details = { before, after: settings };
     return settings;
   }),

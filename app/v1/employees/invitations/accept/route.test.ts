@@ -56,6 +56,7 @@ describe("POST /v1/employees/invitations/accept", () => {
       expiresAt: expect.any(String),
       permissions: [...ROLE_PERMISSIONS.viewer],
       settings: { requireTwoFactor: false, fourEyesApproval: false },
+      viaSso: false,
     });
     expect(response.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Lax/);
 

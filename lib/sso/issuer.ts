@@ -1,0 +1,93 @@
+import * as client from "openid-client";
+import { env } from "@/lib/env";
+import { DomainError } from "@/lib/errors";
+import { ipInRanges, normalizeIp } from "@/lib/net/ip";
+
+const LOOPBACK = ["127.0.0.0/8", "::1/128"];
+
+/** Seconds one request to the issuer may take (discovery, token, JWKS). */
+const TIMEOUT_SECONDS = 10;
+
+/**
+ * The issuer as a URL: https, or http on a loopback address when SSO_ALLOW_INSECURE_ISSUER=true
+ * (tests, development). No credentials, query or fragment: an issuer identifier has none.
+ */
+export function issuerUrl(issuer: string, field = "sso.issuer"): URL {
+  const refuse = (why: string) => new DomainError("invalid", `${field}: ${why}`, { [field]: why });
+  if (!URL.canParse(issuer)) throw refuse("must be a URL");
+  const url = new URL(issuer);
+  if (url.username || url.password || url.search || url.hash)
+    throw refuse("must not carry credentials, a query or a fragment");
+  if (url.protocol === "https:") return url;
+  if (url.protocol !== "http:") throw refuse("must be an https URL");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const ip = normalizeIp(host === "localhost" ? "127.0.0.1" : host);
+  if (!env().SSO_ALLOW_INSECURE_ISSUER || !ip || !ipInRanges(ip, LOOPBACK)) {
+    throw refuse("must be an https URL (http only on loopback, with SSO_ALLOW_INSECURE_ISSUER=true)");
+  }
+  return url;
+}
+
+/** The issuer's configuration for this client, from its discovery document (the issuer it names must match). */
+export async function discoverIssuer({
+  issuer,
+  clientId,
+  clientSecret,
+}: {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+}): Promise<client.Configuration> {
+  const url = issuerUrl(issuer);
+  const insecure = url.protocol === "http:";
+  const config = await client.discovery(
+    url,
+    clientId,
+    undefined,
+    clientSecret === undefined ? client.None() : client.ClientSecretPost(clientSecret),
+    {
+      timeout: TIMEOUT_SECONDS,
+      // The ID token's signature is checked against the issuer's JWKS too, not only trusted for coming
+      // over TLS from the token endpoint (which OpenID Connect would allow, and openid-client does by default).
+      execute: insecure
+        ? [client.allowInsecureRequests, client.enableNonRepudiationChecks]
+        : [client.enableNonRepudiationChecks],
+    },
+  );
+  config.timeout = TIMEOUT_SECONDS;
+  return config;
+}
+
+/** What went wrong talking to the issuer, in words for the person signing in or configuring (never a secret). */
+export function issuerErrorMessage(error: unknown): string {
+  if (error instanceof DomainError) return error.message;
+  if (error instanceof client.AuthorizationResponseError) return `the provider answered ${error.error}`;
+  if (error instanceof client.ResponseBodyError) return `the provider refused the code (${error.error})`;
+  // openid-client's own message is general ("unexpected JWT claim value"); its cause names the claim.
+  if (error instanceof client.ClientError) {
+    const specific = error.cause instanceof Error && !(error.cause instanceof TypeError) ? error.cause : error;
+    return specific.message.replace(/\.$/, "").slice(0, 200);
+  }
+  const cause = (error as { cause?: { code?: string } } | null)?.cause?.code;
+  if (cause) return `could not reach the provider (${cause})`;
+  return error instanceof Error ? error.message.slice(0, 200) : "unknown error";
+}
+
+/** Tries the issuer's discovery: what it says, or 422 naming what failed. */
+export async function testIssuer(issuer: string) {
+  let config: client.Configuration;
+  try {
+    config = await discoverIssuer({ issuer, clientId: "discovery-test" });
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const why = `discovery failed: ${issuerErrorMessage(error)}`;
+    throw new DomainError("invalid", `issuer: ${why}`, { issuer: why });
+  }
+  const metadata = config.serverMetadata();
+  return {
+    issuer: metadata.issuer,
+    authorizationEndpoint: metadata.authorization_endpoint ?? "",
+    tokenEndpoint: metadata.token_endpoint ?? "",
+    jwksUri: metadata.jwks_uri ?? "",
+  };
+}
