@@ -18,12 +18,17 @@ const extensionResults = z
 
 const transportsSchema = z.array(text().max(32)).max(10);
 
+/** The credential an answer comes from, as both ceremonies name it. */
+const credentialOf = {
+  id: base64url(1024).min(1),
+  rawId: base64url(1024).min(1),
+  type: z.literal("public-key"),
+};
+
 /** What a browser's `navigator.credentials.get()` answers, as @simplewebauthn/browser serialises it. */
 export const passkeyAssertionSchema = z
   .object({
-    id: base64url(1024).min(1),
-    rawId: base64url(1024).min(1),
-    type: z.literal("public-key"),
+    ...credentialOf,
     response: z.object({
       clientDataJSON: base64url(8192),
       authenticatorData: base64url(8192),
@@ -41,9 +46,7 @@ export const passkeyAssertionSchema = z
 /** What a browser's `navigator.credentials.create()` answers, as @simplewebauthn/browser serialises it. */
 export const passkeyAttestationSchema = z
   .object({
-    id: base64url(1024).min(1),
-    rawId: base64url(1024).min(1),
-    type: z.literal("public-key"),
+    ...credentialOf,
     response: z.object({
       clientDataJSON: base64url(8192),
       attestationObject: base64url(65536),
