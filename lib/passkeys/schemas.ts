@@ -32,7 +32,9 @@ export const passkeyAssertionSchema = z
     response: z.object({
       clientDataJSON: base64url(8192),
       authenticatorData: base64url(8192),
-      signature: base64url(2048),
+      // ML-DSA (post-quantum) signatures take 2,420 to 4,627 bytes; @simplewebauthn/server offers
+      // ML-DSA-44 first where the runtime has it (Node 24), and Chromium's authenticators take it.
+      signature: base64url(8192),
       userHandle: base64url(1024).optional(),
     }),
     clientExtensionResults: extensionResults,
