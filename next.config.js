@@ -1,4 +1,5 @@
 // @ts-check
+const { PHASE_DEVELOPMENT_SERVER } = require("next/constants");
 const { SECURITY_HEADERS } = require("./lib/http/edge.mjs");
 
 /** @type {import('next').NextConfig} */
@@ -11,7 +12,7 @@ const nextConfig = {
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "redis"],
   // The security headers on everything Next.js serves (API, static files, its own 404s) under
   // `next dev`. Fixed values, matched without running any code per request;
-  // pages replace the CSP with their nonce-based one in proxy.ts.
+  // pages replace the CSP with their nonce-based one in proxy.dev.ts.
   // In production server.mjs sets them on every response itself (cheaper than a pattern match per request).
   async headers() {
     if (process.env.NODE_ENV === "production") return [];
@@ -19,4 +20,11 @@ const nextConfig = {
   },
 };
 
-module.exports = nextConfig;
+/**
+ * proxy.dev.ts is the proxy under `next dev` only: its extension counts as a page extension there and
+ * nowhere else, so production builds have no proxy, and server.mjs gives pages their CSP instead.
+ */
+module.exports = (/** @type {string} */ phase) =>
+  phase === PHASE_DEVELOPMENT_SERVER
+    ? { ...nextConfig, pageExtensions: ["dev.ts", "tsx", "ts", "jsx", "js"] }
+    : nextConfig;

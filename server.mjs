@@ -6,9 +6,10 @@
 // - Repeated Authorization headers: Node keeps only the first in req.headers; req.rawHeaders has all.
 // - Methods Next.js cannot handle (TRACE is a 500 with a stack trace there, CONNECT and unknown
 //   tokens never reach it): the contract's 405 here.
-// Host, repeated credentials and methods are checked by lib/http/edge.mjs, which proxy.ts also uses
+// Host, repeated credentials and methods are checked by lib/http/edge.mjs, which proxy.dev.ts also uses
 // for pages under `next dev`. The fixed security headers are set here on every response (next.config.js
-// sets them under `next dev`); proxy.ts replaces the CSP of pages with a per-request nonce.
+// sets them under `next dev`), and pages get a CSP with a nonce of their own (proxy.dev.ts under `next dev`):
+// a production build has no proxy, whose matching Next.js would otherwise run for every API request too.
 // WEB_CONCURRENCY=N (N > 1) makes this process a node:cluster primary (lib/cluster-primary.mjs) that
 // forks N workers running this same file, all serving one port; what they must share lives in the
 // database. Unset or 1: this process serves alone.
@@ -18,7 +19,18 @@ import { randomFillSync } from "node:crypto";
 import cluster from "node:cluster";
 import { createServer, STATUS_CODES } from "node:http";
 import { fileURLToPath } from "node:url";
-import { ALLOWED_METHODS, HSTS, SECURITY_HEADERS, edgeRefusal, edgeSettings, refusalBody } from "./lib/http/edge.mjs";
+import {
+  ALLOWED_METHODS,
+  HSTS,
+  REQUEST_PATH_HEADER,
+  SECURITY_HEADERS,
+  edgeRefusal,
+  edgeSettings,
+  isPageRequest,
+  pageCsp,
+  refusalBody,
+  requestPathOf,
+} from "./lib/http/edge.mjs";
 import { parseWebConcurrency } from "./lib/web-concurrency.mjs";
 
 const port = Number(process.env.PORT ?? 3000); // 0: any free port (tests)
@@ -33,16 +45,16 @@ const primary = cluster.isPrimary && workers > 1;
 const workerHeader = cluster.isWorker && Boolean(process.env.TEST_WORKER_INDEX);
 /** Validated by lib/startup.ts before serve() reads them. */
 let settings;
-/** 12 random bytes as hex for a request id, drawn 4 KiB at a time (a system call per request cost 2 % of a trivial one). */
+/** Random bytes for request ids and pages' nonces, drawn 4 KiB at a time (a system call per request cost 2 % of a trivial one). */
 const randomPool = Buffer.alloc(4096);
 let randomAt = randomPool.length;
-function randomHex12() {
-  if (randomAt + 12 > randomPool.length) {
+function randomText(bytes, encoding) {
+  if (randomAt + bytes > randomPool.length) {
     randomFillSync(randomPool);
     randomAt = 0;
   }
-  randomAt += 12;
-  return randomPool.toString("hex", randomAt - 12, randomAt);
+  randomAt += bytes;
+  return randomPool.toString(encoding, randomAt - bytes, randomAt);
 }
 
 const SECURITY_HEADER_LIST = Object.entries(SECURITY_HEADERS);
@@ -97,21 +109,24 @@ async function serve() {
     const peer = req.socket.remoteAddress ?? "";
     req.headers["x-forwarded-for"] = chain ? `${chain}, ${peer}` : peer;
     const id = req.headers["x-request-id"];
-    const requestId = typeof id === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : `req_${randomHex12()}`;
+    const requestId =
+      typeof id === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : `req_${randomText(12, "hex")}`;
     req.headers["x-request-id"] = requestId;
     res.setHeader("X-Request-Id", requestId);
-    // The fixed security headers on every response (pages replace the CSP with their nonce-based one
-    // in proxy.ts). Set here rather than by next.config.js's headers(), which matches a path pattern per request.
+    // The fixed security headers on every response (pages replace the CSP, below). Set here rather than
+    // by next.config.js's headers(), which matches a path pattern per request.
     for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
     if (workerHeader) res.setHeader("X-Worker-Pid", String(process.pid));
     if (settings.cookieSecure) res.setHeader("Strict-Transport-Security", HSTS);
     const target = req.url ?? "/";
     const queryAt = target.indexOf("?");
+    const path = queryAt === -1 ? target : target.slice(0, queryAt);
+    const query = queryAt === -1 ? "" : target.slice(queryAt + 1);
     const refusal = edgeRefusal(
       {
         method: req.method ?? "",
-        path: queryAt === -1 ? target : target.slice(0, queryAt),
-        query: queryAt === -1 ? "" : target.slice(queryAt + 1),
+        path,
+        query,
         host: req.headers.host,
         forwardedHost: req.headers["x-forwarded-host"],
         authorizationCount: countHeader(req.rawHeaders, "authorization"),
@@ -130,6 +145,16 @@ async function serve() {
       });
       res.end(req.method === "HEAD" ? undefined : body);
       return;
+    }
+    if (isPageRequest(path, (name) => req.headers[name])) {
+      // Next.js reads the nonce from the request's CSP and puts it on its own scripts and styles. Both
+      // headers are set over whatever the client sent.
+      const csp = pageCsp(randomText(16, "base64"));
+      req.headers["content-security-policy"] = csp;
+      res.setHeader("Content-Security-Policy", csp);
+      // For the dashboard's layout: a signed-out visit goes to sign-in with this as `next`, checked
+      // there like any `next` (lib/auth/next-path.ts).
+      req.headers[REQUEST_PATH_HEADER] = requestPathOf(path, query);
     }
     handle(req, res);
   });
@@ -200,7 +225,12 @@ function countHeader(rawHeaders, name) {
 
 /** A complete response written straight to a socket (CONNECT and unparseable requests have no ServerResponse). */
 function rawResponse(status, extra, body) {
-  const headers = { "X-Request-Id": `req_${randomHex12()}`, ...SECURITY_HEADERS, ...extra, Connection: "close" };
+  const headers = {
+    "X-Request-Id": `req_${randomText(12, "hex")}`,
+    ...SECURITY_HEADERS,
+    ...extra,
+    Connection: "close",
+  };
   if (settings.cookieSecure) headers["Strict-Transport-Security"] = HSTS;
   if (body !== undefined)
     Object.assign(headers, {

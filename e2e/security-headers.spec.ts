@@ -4,7 +4,7 @@ import type { APIRequestContext, Browser } from "@playwright/test";
 import { EMPLOYEE_PASSWORD, expect, OWNER, startServer, test, watchCsp } from "./fixtures";
 
 // CONTRACT.md, "Operations decisions": every response carries these; pages get a strict CSP with a
-// per-request nonce (proxy.ts), everything else a CSP that allows nothing (server.mjs).
+// per-request nonce (server.mjs), everything else a CSP that allows nothing (server.mjs).
 const EVERY_RESPONSE = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",

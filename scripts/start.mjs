@@ -29,7 +29,7 @@ const sources = [
   "lib",
   "instrumentation.ts",
   "instrumentation-client.ts",
-  "proxy.ts",
+  "proxy.dev.ts",
   "next.config.js",
   "package-lock.json",
 ]

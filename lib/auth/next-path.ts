@@ -1,6 +1,3 @@
-/** The page's path and query, as proxy.ts passes it to the dashboard's layout (which is not told it otherwise). */
-export const REQUEST_PATH_HEADER = "x-request-path";
-
 /**
  * Where sign-in may return to: a path of this site only. `next` comes from the address bar, so
  * anything else (another origin, `//evil.example`, `/\evil.example`, which browsers read as

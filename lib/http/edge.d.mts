@@ -9,7 +9,7 @@ export type EdgeSettings = { appHosts: string[] | null; cookieSecure: boolean; t
 export type EdgeRequest = {
   method: string;
   path: string;
-  /** The raw query string, without "?" (server.mjs); proxy.ts passes none (Next.js has already dropped `__proto__`). */
+  /** The raw query string, without "?" (server.mjs); proxy.dev.ts passes none (Next.js has already dropped `__proto__`). */
   query?: string;
   host: string | null | undefined;
   forwardedHost: string | null | undefined;
@@ -24,6 +24,12 @@ export type Refusal = {
   details?: Record<string, string>;
 };
 
+export declare const REQUEST_PATH_HEADER: "x-request-path";
+export declare function isPageRequest(
+  path: string,
+  header: (name: string) => string | string[] | null | undefined,
+): boolean;
+export declare function requestPathOf(path: string, query: string | undefined): string;
 export declare function pageCsp(nonce: string, options?: { development?: boolean }): string;
 export declare function edgeSettings(source: Record<string, string | undefined>): EdgeSettings;
 export declare function hostAllowed(

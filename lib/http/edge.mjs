@@ -1,6 +1,6 @@
 // The HTTP edge: the security headers and the checks every request passes before any route sees it.
-// Shared by server.mjs (every request in production, with the raw request at hand), proxy.ts (pages,
-// also under `next dev`) and next.config.js (the fixed headers on everything `next dev` serves; in
+// Shared by server.mjs (every request in production, with the raw request at hand, pages' CSP included),
+// proxy.dev.ts (pages, under `next dev` only) and next.config.js (the fixed headers on everything `next dev` serves; in
 // production server.mjs sets them on every response itself). Plain JavaScript so the plain Node server can import it; types in edge.d.mts.
 
 import { SESSION_COOKIE, countSessionCookies } from "../auth/session-cookie.mjs";
@@ -11,7 +11,7 @@ export const ALLOWED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE",
 /**
  * Headers on every response. The CSP here is for everything that is not a page (API JSON, static
  * files, the health check): nothing may load from it and nothing may frame it. Pages get their own
- * CSP with a per-request nonce from proxy.ts (pageCsp), which replaces this one.
+ * CSP with a per-request nonce (pageCsp, isPageRequest), which replaces this one.
  */
 export const SECURITY_HEADERS = {
   "X-Content-Type-Options": "nosniff",
@@ -44,6 +44,32 @@ export function pageCsp(nonce, { development = false } = {}) {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
+}
+
+/** The header that hands a page's own path and query to the dashboard's layout (lib/auth/next-path.ts). */
+export const REQUEST_PATH_HEADER = "x-request-path";
+
+/** The paths that are no page: the API, the health check, static files and the icon (proxy.dev.ts's matcher says the same). */
+const NOT_A_PAGE = /^\/(?:v1\/|v1$|healthz$|_next\/static\/|_next\/image|icon\.svg|favicon\.ico)/;
+
+/**
+ * Whether a request asks for a page, whose answer carries pageCsp with a nonce of its own: any path
+ * but those of NOT_A_PAGE, unless it is one of the router's prefetches (RSC data, not a document).
+ * `header(name)`: the request's header of that (lower-case) name.
+ */
+export function isPageRequest(path, header) {
+  return !NOT_A_PAGE.test(path) && header("next-router-prefetch") == null && header("purpose") !== "prefetch";
+}
+
+/**
+ * The value of REQUEST_PATH_HEADER for a page request: its path and query (`query` as sent, without
+ * "?"), without the `_rsc` cache-buster that client-side navigation adds.
+ */
+export function requestPathOf(path, query) {
+  if (!query) return path;
+  const params = new URLSearchParams(query);
+  params.delete("_rsc");
+  return params.size ? `${path}?${params}` : path;
 }
 
 /**

@@ -8,12 +8,17 @@ import {
   edgeRefusal,
   edgeSettings,
   hostAllowed,
+  isPageRequest,
   pageCsp,
   prototypeKeyInQuery,
   refusalBody,
+  requestPathOf,
   type EdgeRequest,
 } from "@/lib/http/edge.mjs";
 import { prototypeKeyIssues } from "@/lib/contract/text";
+import { config as devProxyConfig } from "@/proxy.dev";
+import { createRequire } from "node:module";
+import type { NextConfig } from "next";
 
 const request = (overrides: Partial<EdgeRequest> = {}): EdgeRequest => ({
   method: "GET",
@@ -208,5 +213,59 @@ describe("pageCsp", () => {
 
   it("allows eval and inline styles only for `next dev`", () => {
     expect(pageCsp("n", { development: true })).toMatch(/script-src [^;]*'unsafe-eval'/);
+  });
+});
+
+describe("isPageRequest: the requests whose answers get pageCsp (server.mjs; proxy.dev.ts's matcher under `next dev`)", () => {
+  const noHeaders = () => undefined;
+  const matcher = devProxyConfig.matcher[0]!;
+  const matchedByDevProxy = (path: string) => new RegExp(`^${matcher.source}$`).test(path);
+  it.each([
+    ["/", true],
+    ["/login", true],
+    ["/api-keys/key_1?account=acct_1", true],
+    ["/v1-docs", true],
+    ["/healthz/x", true],
+    ["/v1", false],
+    ["/v1/api_keys", false],
+    ["/v1/", false],
+    ["/healthz", false],
+    ["/_next/static/chunks/app.js", false],
+    ["/_next/image", false],
+    ["/icon.svg", false],
+    ["/favicon.ico", false],
+  ])("%s: %s, as the development proxy's matcher says", (path, page) => {
+    expect(isPageRequest(path, noHeaders)).toBe(page);
+    expect(matchedByDevProxy(path)).toBe(page);
+  });
+
+  it("not the router's prefetches (RSC data, not documents), as the development proxy's `missing` says", () => {
+    expect(isPageRequest("/login", (name) => (name === "next-router-prefetch" ? "1" : undefined))).toBe(false);
+    expect(isPageRequest("/login", (name) => (name === "purpose" ? "prefetch" : undefined))).toBe(false);
+    expect(isPageRequest("/login", (name) => (name === "purpose" ? "other" : null))).toBe(true);
+    expect(matcher.missing).toEqual([
+      { type: "header", key: "next-router-prefetch" },
+      { type: "header", key: "purpose", value: "prefetch" },
+    ]);
+  });
+});
+
+describe("requestPathOf: the page address the dashboard's layout returns to after sign-in", () => {
+  it.each([
+    ["/requests", "", "/requests"],
+    ["/requests", "status=open&status=overdue", "/requests?status=open&status=overdue"],
+    ["/requests", "_rsc=abc", "/requests"],
+    ["/requests", "status=open&_rsc=abc", "/requests?status=open"],
+  ])("%s ? %s: %s", (path, query, expected) => {
+    expect(requestPathOf(path, query)).toBe(expected);
+  });
+});
+
+describe("next.config.js: a proxy under `next dev` only", () => {
+  const nextConfig = createRequire(import.meta.url)("../../next.config.js") as (phase: string) => NextConfig;
+  it("the development server takes proxy.dev.ts's extension; builds and the production server do not", () => {
+    expect(nextConfig("phase-development-server").pageExtensions).toContain("dev.ts");
+    for (const phase of ["phase-production-build", "phase-production-server"])
+      expect(nextConfig(phase).pageExtensions ?? []).not.toContain("dev.ts");
   });
 });
