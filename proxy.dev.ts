@@ -49,7 +49,7 @@ export function proxy(request: NextRequest) {
     });
   }
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const csp = pageCsp(nonce, { development: process.env.NODE_ENV === "development" });
+  const csp = pageCsp(nonce, { development: true });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("Content-Security-Policy", csp);
   // For the dashboard's layout: a signed-out visit goes to sign-in with this as `next`. Set here over

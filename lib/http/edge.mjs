@@ -46,7 +46,7 @@ export function pageCsp(nonce, { development = false } = {}) {
   ].join("; ");
 }
 
-/** The header that hands a page's own path and query to the dashboard's layout (lib/auth/next-path.ts). */
+/** The header that hands a page's own path and query to the dashboard's layout (app/(dashboard)/layout.tsx). */
 export const REQUEST_PATH_HEADER = "x-request-path";
 
 /** The paths that are no page: the API, the health check, static files and the icon (proxy.dev.ts's matcher says the same). */
