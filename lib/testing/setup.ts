@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { afterAll } from "vitest";
 
 const dir = mkdtempSync(path.join(tmpdir(), "pcs-test-"));
@@ -46,6 +47,11 @@ await migrate(process.env.DATABASE_URL);
 const { PEER_MARK } = await import("@/lib/http/client-ip");
 // As server.mjs does: the last X-Forwarded-For entry is the TCP peer (tests put it there).
 (globalThis as Record<symbol, unknown>)[PEER_MARK] = true;
+
+// A failed property's message carries the assertion that failed ("Got AssertionError: ..."), not only
+// its error's cause: vitest's JSON report keeps the message alone, and npm test's summary (the tail a CI
+// log keeps) is made from that report.
+fc.configureGlobal({ includeErrorInReport: true });
 
 afterAll(async () => {
   const { disconnectDb } = await import("@/lib/db");

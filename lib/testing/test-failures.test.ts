@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { failureLines, firstLine, playwrightFailures, vitestFailures } from "@/scripts/lib/test-failures.mjs";
 
@@ -134,7 +135,23 @@ describe("the summary's lines", () => {
     expect(firstLine(message)).toBe(
       "Error: Property failed after 1 tests Caused by: AssertionError: GET /v1/sessions/current with a key in query (?__proto__=) answered 401: expected 401 to be 422",
     );
-    expect(firstLine("x".repeat(400))).toHaveLength(300);
+    expect(firstLine("x".repeat(700))).toHaveLength(600);
+  });
+
+  it("a property failing under the suite's fast-check settings names its assertion in the summary's line", () => {
+    let message = "";
+    try {
+      fc.assert(
+        fc.property(fc.integer({ min: 0, max: 10 }), (n) => {
+          expect(n, "the drawn number").toBeLessThan(0);
+        }),
+      );
+    } catch (error) {
+      message = String(error);
+    }
+    expect(firstLine(message)).toMatch(
+      /^Error: Property failed after 1 tests Got AssertionError: the drawn number: expected 0 to be less than 0$/,
+    );
   });
 
   it("lists at most twenty failures, then how many more", () => {

@@ -6,8 +6,9 @@ import path from "node:path";
 const MAX_LISTED = 20;
 
 /**
- * The first line of a failure message, without colour codes, clipped; with its "Caused by:" line,
- * where the real assertion of a failed fast-check property is.
+ * The first line of a failure message, without colour codes, clipped; with the line where the real
+ * assertion of a failed fast-check property is: "Got ..." (fast-check's includeErrorInReport, set for
+ * every test file in lib/testing/setup.ts) or "Caused by: ..." (its error's cause, as vitest prints it).
  */
 export function firstLine(message) {
   const lines = String(message ?? "")
@@ -15,9 +16,9 @@ export function firstLine(message) {
     .split("\n")
     .map((text) => text.trim());
   const first = lines.find((text) => text !== "") ?? "";
-  const cause = lines.find((text) => text.startsWith("Caused by:"));
+  const cause = lines.find((text) => text.startsWith("Got ") || text.startsWith("Caused by:"));
   const line = cause ? `${first} ${cause}` : first;
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+  return line.length > 600 ? `${line.slice(0, 599)}…` : line;
 }
 
 /** A report as JSON, or null when the runner wrote none or stopped mid-write. */
