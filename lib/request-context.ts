@@ -15,27 +15,14 @@ export type Scope = { platformId: string; accountId: string; confined?: boolean 
 export type OpenTransaction = { client: PrismaClient; token?: object; beforeCommit?: () => Promise<void> };
 
 /**
- * Where a request's raw reads stand (lib/db/raw-read.ts): the read connection, the data version it
- * read and where this process's writer stood then. Opaque to everyone but raw-read.
- */
-export type ReadSnapshot = {
-  /** The snapshot's number in the order requests began (lib/db/raw-read.ts, newReadSnapshot). */
-  begun?: number;
-  reader?: object;
-  version?: number;
-  writer?: object | null;
-  changes?: number | bigint;
-};
-
-/**
- * What a request carries through its awaits: its tenant scope (lib/tenancy.ts), the transaction it
- * runs in (lib/db/client.ts) and the snapshot its raw reads share (lib/db/raw-read.ts). Its types
- * are declared here, so this module imports none of theirs. One AsyncLocalStorage for all three, once
+ * What a request carries through its awaits: its tenant scope (lib/tenancy.ts) and the transaction it
+ * runs in (lib/db/client.ts). Their types are declared here, so this module imports none of theirs.
+ * One AsyncLocalStorage for both, once
  * per process (lib/process-global.ts: a production build can hold more than one copy of a module):
  * every storage that exists costs each promise the process makes a little, about 1 % of a
  * key-authenticated GET per storage.
  */
-type RequestContext = { readonly scope?: Scope; readonly transaction?: OpenTransaction; readonly reads?: ReadSnapshot };
+type RequestContext = { readonly scope?: Scope; readonly transaction?: OpenTransaction };
 
 const storage = processGlobal("request-context", () => new AsyncLocalStorage<RequestContext>());
 

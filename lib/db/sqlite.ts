@@ -14,8 +14,6 @@ import { requestContext, type OpenTransaction } from "@/lib/request-context";
 /** Once per process (lib/process-global.ts): the connection and the transaction client. */
 const globalForSqlite = processGlobal<{
   connection?: Promise<SqliteConnection>;
-  /** The connection once open (sqliteWriterMark reads it synchronously). */
-  open?: SqliteConnection;
   /** The client inTransaction() uses, on the same connection (see runSqliteTransaction). */
   transactionPrisma?: PrismaClient;
 }>("db-sqlite", () => ({}));
@@ -41,8 +39,6 @@ type SqliteConnection = {
   client: BetterSqlite3.Database;
   /** A prepared statement of the connection, cached by its SQL text. */
   statement: (sql: string) => BetterSqlite3.Statement;
-  /** `SELECT total_changes()`, prepared once (sqliteWriterMark runs it on every request that reads). */
-  totalChanges: BetterSqlite3.Statement<[], number | bigint>;
   lock: ReturnType<typeof createMutex>;
   /** The transaction inTransaction() holds open, if any. */
   open: object | null;
@@ -56,34 +52,9 @@ function sqliteConnection(): Promise<SqliteConnection> {
     .then((adapter) => {
       const client = sqliteClientOf(adapter);
       const statement = reusePreparedStatements(client);
-      globalForSqlite.open = {
-        adapter,
-        client,
-        statement,
-        totalChanges: (statement("SELECT total_changes()") as BetterSqlite3.Statement<[], number | bigint>).pluck(true),
-        lock: createMutex(),
-        open: null,
-      };
-      return globalForSqlite.open;
+      return { adapter, client, statement, lock: createMutex(), open: null };
     });
   return globalForSqlite.connection;
-}
-
-/**
- * Where this process's connection stands, for the read snapshots of lib/db/raw-read.ts to tell
- * whether it may have committed a change since: the connection (null before it has opened) and its
- * total_changes(), which counts every row its statements change. Null while a transaction is open
- * on it: what it changes there commits later, without the count moving again. Cheap:
- * total_changes() reads no table, so it starts no read transaction.
- */
-export function sqliteWriterMark(): { connection: object | null; changes: number | bigint } | null {
-  const connection = globalForSqlite.open;
-  if (!connection?.client.open) return { connection: null, changes: 0 };
-  if (connection.client.inTransaction) return null;
-  return {
-    connection: connection.client,
-    changes: connection.totalChanges.get()!,
-  };
 }
 
 /** The better-sqlite3 connection inside Prisma's adapter: its `client`, which the adapter's types do not show. */
@@ -332,6 +303,5 @@ export async function disconnectSqlite() {
   globalForSqlite.transactionPrisma = undefined;
   const connection = await globalForSqlite.connection;
   globalForSqlite.connection = undefined;
-  globalForSqlite.open = undefined;
   if (connection?.client.open) await connection.adapter.dispose();
 }

@@ -19,8 +19,6 @@ import {
   type Stage,
 } from "@/lib/http/pipeline/request-state";
 import { inRequestTransaction } from "@/lib/http/pipeline/in-request-transaction";
-import { withinContext } from "@/lib/request-context";
-import { newReadSnapshot } from "@/lib/db/raw-read";
 
 export type { Context, Handler } from "@/lib/http/pipeline/request-state";
 export { errorResponse } from "@/lib/http/error-response";
@@ -60,12 +58,9 @@ const STAGES: { stage: Stage; for?: (definition: Endpoint) => boolean }[] = [
  * its audit record (and its kept idempotent response): all of it commits, or none of it.
  */
 export function route<E extends Endpoint>(definition: E, handler: RouteHandler<E>): Handler<E> {
-  // The request's raw reads share one snapshot (lib/db/raw-read.ts).
   const stages = STAGES.filter((step) => step.for?.(definition) ?? true).map((step) => step.stage);
   const wrapped: Handler<E> = (request, nextContext) =>
-    withinContext({ reads: newReadSnapshot() }, () =>
-      handle(stateOf(definition, handler as RouteHandler<Endpoint>, request, nextContext), stages),
-    );
+    handle(stateOf(definition, handler as RouteHandler<Endpoint>, request, nextContext), stages);
   wrapped.endpoint = definition;
   return wrapped;
 }
