@@ -30,7 +30,7 @@ type ScopeHolder = {
   serviceAccount?: { id: string; inPlatform: boolean };
 };
 
-export async function scopeFor(actor: ScopeHolder, serviceAccountId: string | null): Promise<Scope> {
+export function scopeFor(actor: ScopeHolder, serviceAccountId: string | null): Scope | Promise<Scope> {
   const own = { platformId: actor.platformId, accountId: actor.accountId, confined: actor.confined };
   // No header: the caller's own account, known without a query.
   if (serviceAccountId === null || serviceAccountId.trim() === "") return own;

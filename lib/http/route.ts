@@ -69,7 +69,8 @@ async function handle(state: RequestState, stages: readonly Stage[]): Promise<Re
   try {
     for (const stage of stages) {
       if (state.replay) break;
-      await stage(state);
+      const pending = stage(state);
+      if (pending) await pending;
     }
   } catch (error) {
     return settle(state, { error });

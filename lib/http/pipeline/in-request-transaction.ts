@@ -10,7 +10,10 @@ import { withScope } from "@/lib/tenancy";
 export function inRequestTransaction(...stages: Stage[]): Stage {
   return async (state: RequestState) => {
     const runStages = async () => {
-      for (const stage of stages) await stage(state);
+      for (const stage of stages) {
+        const pending = stage(state);
+        if (pending) await pending;
+      }
     };
     const work = state.inOneTransaction ? () => inTransaction(runStages) : runStages;
     await (state.scope ? withScope(state.scope, work) : work());

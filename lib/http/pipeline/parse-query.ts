@@ -4,7 +4,7 @@ import { validate } from "@/lib/http/pipeline/validate";
 import { prototypeKeyIssues } from "@/lib/contract/text";
 
 /** The query string, through the endpoint's schema: checked once the caller is known, so a stranger gets a 401 whatever the query. */
-export async function parseQuery(state: RequestState): Promise<void> {
+export function parseQuery(state: RequestState): void {
   const { definition, request } = state;
   // Next.js hands route handlers a NextRequest whose URL it already parsed.
   const searchParams = (request as { nextUrl?: URL }).nextUrl?.searchParams ?? new URL(request.url).searchParams;

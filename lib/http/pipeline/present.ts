@@ -3,7 +3,7 @@ import { successStatusOf, type Presented, type RequestState } from "@/lib/http/p
 import { isImmutable } from "@/lib/immutable";
 
 /** The handler's result as it goes out: through the response schema, which drops anything not in it, and as JSON text. */
-export async function present(state: RequestState): Promise<void> {
+export function present(state: RequestState): void {
   const { definition, result } = state;
   if (definition.produces) {
     state.presented = { output: null, text: null, response: ownResponse(definition, result) };

@@ -98,7 +98,8 @@ export type RequestState = {
 };
 
 /** One step of a request: reads the state, adds to it, or throws the refusal. */
-export type Stage = (state: RequestState) => Promise<void>;
+/** A step of a request (lib/http/route.ts); one with nothing to wait for returns nothing, and is not awaited. */
+export type Stage = (state: RequestState) => Promise<void> | void;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
