@@ -51,7 +51,7 @@ function clearCachedRows() {
 function sqliteRead(sql: string, params: Record<string, unknown>): readonly unknown[] {
   const statement = sqliteStatement(sql);
   const connection = statement.database;
-  const walIndex = readWalIndex();
+  const walIndex = readWalIndex(connection);
   const header = walIndex && walIndexHeader(walIndex);
   if (header === null) {
     // Nothing to go by: the statement itself sees every commit.

@@ -17,13 +17,14 @@ export function readConnection(): Database.Database {
 }
 
 /**
- * The WAL index of the read connection's database (lib/db/wal-index.ts); null when it has none (not in
- * WAL mode). Opened once this connection has read: from then on it holds its shared lock on the
+ * The WAL index of the read connection `db`'s database (lib/db/wal-index.ts); null when it has none (not
+ * in WAL mode) or `db` is no longer the read connection. Opened once this connection has read: from then on it holds its shared lock on the
  * database (as every connection in WAL mode does until it closes), so no other connection can be the
  * last one to close and delete the `-shm` file this one maps, the file opened here.
  */
-export function readWalIndex(): WalIndex | null {
-  const connection = current();
+export function readWalIndex(db: Database.Database): WalIndex | null {
+  const connection = globalForRead.readConnection;
+  if (connection?.db !== db) return null;
   if (!connection.walIndex) {
     connection.db.pragma("data_version");
     connection.walIndex = openWalIndex(connection.file);

@@ -97,8 +97,10 @@ export type RequestState = {
   auditedByCommit: boolean;
 };
 
-/** One step of a request: reads the state, adds to it, or throws the refusal. */
-/** A step of a request (lib/http/route.ts); one with nothing to wait for returns nothing, and is not awaited. */
+/**
+ * One step of a request: reads the state, adds to it, or throws the refusal. One with nothing to wait
+ * for returns nothing, and is not awaited (lib/http/route.ts).
+ */
 export type Stage = (state: RequestState) => Promise<void> | void;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
