@@ -6,6 +6,7 @@ import "../lib/require-supported-node.mjs";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { dedupeServerChunks } from "./lib/dedupe-server-chunks.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -40,6 +41,8 @@ if (stale) {
   console.log("Building the app (first start, or sources changed)...");
   const build = spawnSync("npx", ["--no-install", "next", "build"], { cwd: root, stdio: "inherit", env: process.env });
   if (build.status !== 0) process.exit(build.status ?? 1);
+  const { removed, rewritten } = dedupeServerChunks(path.join(root, process.env.NEXT_DIST_DIR || ".next"));
+  console.log(`Server chunks: ${removed} duplicate copies removed, ${rewritten} files pointed at the kept ones`);
 }
 if (process.argv.includes("--build-only")) process.exit(0);
 

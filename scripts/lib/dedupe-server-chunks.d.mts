@@ -1,0 +1,2 @@
+/** Removes the duplicate server chunks of the build in `distDir`, after pointing every reference at the kept copy. */
+export function dedupeServerChunks(distDir: string): { removed: number; rewritten: number };
