@@ -6,8 +6,7 @@ import { useId, useState } from "react";
 import { AccountSwitcher, ChosenAccount } from "@/components/account-switcher";
 import { useMe } from "@/components/me";
 import { dashboardLinks, homeFor } from "@/components/nav-links";
-import { api } from "@/lib/client/api";
-import { signOutEndpoint } from "@/lib/employees/endpoints";
+import { signOut } from "@/lib/client/api";
 import { ROLE_LABELS } from "@/components/employees/roles";
 
 /** True when the platform requires 2FA and this employee has none yet: only enrolment is open to them. */
@@ -81,16 +80,7 @@ function SignedInAs() {
           2FA is off
         </Link>
       )}
-      <button
-        type="button"
-        onClick={() => {
-          // A full page load: nothing the signed-out employee saw stays in this tab's memory. Sent
-          // without the account: signing out concerns the session, whichever account is shown.
-          void api(signOutEndpoint, { accountId: null })
-            .catch(() => undefined)
-            .then(() => window.location.assign("/login"));
-        }}
-      >
+      <button type="button" onClick={() => void signOut()}>
         Sign out
       </button>
     </div>

@@ -162,3 +162,52 @@ describe("fetchBlob(endpoint)", () => {
     });
   });
 });
+
+describe("when the session ends", () => {
+  /** A fresh copy of the module (its "on the way to sign-in" state is per tab), in a tab at `path`. */
+  async function tabAt(pathname: string, search = "") {
+    vi.resetModules();
+    const assign = vi.fn();
+    vi.stubGlobal("window", { location: { pathname, search, assign } });
+    const client = await import("@/lib/client/api");
+    return { assign, client };
+  }
+
+  it("a 401 sends the tab to sign-in, to come back to this page and its filters, once", async () => {
+    const { assign, client } = await tabAt("/information-requests", "?status=open");
+    answer(401, { error_code: "err_unauthorized", message: "Sign in again" });
+    await expect(client.api(listApiKeysEndpoint, {})).rejects.toMatchObject({ status: 401 });
+    await expect(client.api(listApiKeysEndpoint, {})).rejects.toMatchObject({ status: 401 });
+    expect(assign.mock.calls).toEqual([["/login?next=%2Finformation-requests%3Fstatus%3Dopen"]]);
+  });
+
+  it("signing out goes to sign-in even when a query still in flight answers 401 after the sign-out did", async () => {
+    const { assign, client } = await tabAt("/information-requests");
+    let signedOut!: () => void;
+    const sessionGone = new Promise<void>((resolve) => (signedOut = resolve));
+    vi.stubGlobal("fetch", async (url: string, init: RequestInit) => {
+      if (url === "/v1/sessions/current" && init.method === "DELETE") {
+        signedOut();
+        return new Response(null, { status: 204 });
+      }
+      await sessionGone;
+      return new Response(JSON.stringify({ error_code: "err_unauthorized", message: "Sign in again" }), {
+        status: 401,
+        headers: { "content-type": "application/json" },
+      });
+    });
+    const query = client.api(listApiKeysEndpoint, {});
+    await client.signOut();
+    await expect(query).rejects.toMatchObject({ status: 401 });
+    expect(assign.mock.calls).toEqual([["/login"]]);
+  });
+
+  it("signing out goes to sign-in when the call does not get through", async () => {
+    const { assign, client } = await tabAt("/security");
+    vi.stubGlobal("fetch", async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    await client.signOut();
+    expect(assign.mock.calls).toEqual([["/login"]]);
+  });
+});

@@ -6,6 +6,7 @@ import { pathOf, type Endpoint, type ResponseOf } from "@/lib/contract/endpoint"
 import { currentAccountId } from "@/lib/client/current-account";
 import { loginHref } from "@/lib/auth/next-path";
 import { takeArmedPasskey } from "@/lib/client/passkeys";
+import { signOutEndpoint } from "@/lib/employees/endpoints";
 
 /** An error answer of the API, in the contract's shape, as the dashboard sees it. */
 export class ApiRequestError extends Error {
@@ -107,8 +108,30 @@ export async function send(
  * where an open page learns it. The sign-in call itself answers 401 for a wrong password: not here.
  */
 function signInAgain() {
+  if (leavingForSignIn) return;
   const { pathname, search } = window.location;
-  if (pathname !== "/login") window.location.assign(loginHref(`${pathname}${search}`));
+  if (pathname === "/login") return;
+  leavingForSignIn = true;
+  window.location.assign(loginHref(`${pathname}${search}`));
+}
+
+/**
+ * Set once this tab is on its way to sign-in. Queries still in flight when the session ends answer
+ * 401 too, and one answered after the sign-out's own would otherwise send the tab elsewhere (to
+ * sign-in with `?next=`, back to the page the employee chose to leave).
+ */
+let leavingForSignIn = false;
+
+/**
+ * Ends this session and goes to sign-in with a full page load: nothing the signed-out employee saw
+ * stays in this tab's memory. Sent without the account: signing out concerns the session, whichever
+ * account is shown. The page goes to sign-in whether or not the call got through.
+ */
+export async function signOut(): Promise<void> {
+  leavingForSignIn = true;
+  await api(signOutEndpoint, { accountId: null }).catch(() => undefined);
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full page load on purpose (above)
+  window.location.assign("/login");
 }
 
 function errorOf(status: number, data: unknown): ApiRequestError {
