@@ -51,6 +51,10 @@ function sqliteConnection(): Promise<SqliteConnection> {
     .connect()
     .then((adapter) => {
       const client = sqliteClientOf(adapter);
+      // A commit is on disk before it is acknowledged: in WAL mode FULL syncs the WAL at every commit.
+      // better-sqlite3 builds SQLite with NORMAL as WAL mode's default (SQLITE_DEFAULT_WAL_SYNCHRONOUS=1),
+      // under which the last commits before a power cut can be lost; it is per connection, so set here.
+      client.pragma("synchronous = FULL");
       const statement = reusePreparedStatements(client);
       return { adapter, client, statement, lock: createMutex(), open: null };
     });
