@@ -3,6 +3,7 @@ import { createPlatform } from "@/lib/accounts/platforms";
 import { db, inTransaction } from "@/lib/db";
 import { rawRead } from "@/lib/db/raw-read";
 import { isImmutable } from "@/lib/immutable";
+import { newId } from "@/lib/ids/generate";
 import { databaseProvider } from "@/lib/env";
 import { commitElsewhere } from "@/lib/testing/elsewhere";
 
@@ -66,6 +67,40 @@ describe("rawRead on SQLite: the WAL index's header decides", () => {
       expect(await nameOf(platform.id)).toBe("Before");
     });
     expect(await nameOf(platform.id)).toBe("Committed later");
+  });
+
+  it("keeps the key tables' rows across its own transactions that change no row of them; rows of other tables go", async () => {
+    const platform = await createPlatform({ name: "Kept across commits" });
+    const linkUser = (externalId: string) =>
+      inTransaction(async () => {
+        await db().delegatedUser.create({ data: { id: newId("du"), accountId: platform.id, externalId } });
+      });
+    const USERS_OF = `SELECT "externalId" FROM "DelegatedUser" WHERE "accountId" = :id ORDER BY "externalId"`;
+    const usersOf = async () =>
+      (await rawRead<{ externalId: string }>(USERS_OF, { id: platform.id })).map((row) => row.externalId);
+
+    const first = await rawRead(NAME_OF, { id: platform.id });
+    expect(await usersOf()).toEqual([]);
+    await linkUser("first");
+    // The same rows: the transaction wrote DelegatedUser, not Account.
+    expect((await rawRead(NAME_OF, { id: platform.id })) === first).toBe(sqlite);
+    // A read of DelegatedUser itself sees the insert.
+    expect(await usersOf()).toEqual(["first"]);
+    await linkUser("second");
+    expect(await usersOf()).toEqual(["first", "second"]);
+    expect(await nameOf(platform.id)).toBe("Kept across commits");
+  });
+
+  it("a commit by another instance before its own transaction still shows: its own commit keeps nothing then", async () => {
+    const platform = await createPlatform({ name: "Before" });
+    expect(await nameOf(platform.id)).toBe("Before");
+    await renameElsewhere(platform.id, "Renamed elsewhere");
+    await inTransaction(async () => {
+      await db().delegatedUser.create({
+        data: { id: newId("du"), accountId: platform.id, externalId: "after the rename" },
+      });
+    });
+    expect(await nameOf(platform.id)).toBe("Renamed elsewhere");
   });
 
   it("sees another instance's commit on the very next read, however soon", async () => {

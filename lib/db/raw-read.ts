@@ -2,10 +2,12 @@ import type { Database, Statement } from "better-sqlite3";
 import pg from "pg";
 import { postgresqlPool } from "@/lib/db/postgresql";
 import { readConnection, readWalIndex } from "@/lib/db/read-connection";
+import { watchOwnCommits } from "@/lib/db/sqlite";
 import { walIndexHeader } from "@/lib/db/wal-index";
 import { positional, valuesFor } from "@/lib/db/raw-sql";
 import { databaseProvider } from "@/lib/env";
 import { immutable } from "@/lib/immutable";
+import { processGlobal } from "@/lib/process-global";
 
 /**
  * Raw reads for the few per-request hot paths where Prisma's per-query overhead would cost more
@@ -31,7 +33,7 @@ export type Rows<Row> = readonly Readonly<Row>[];
  * on. The header is read before the rows: rows newer than their header are merely read again next time.
  * Kept rows are immutable: callers map them, never change them, and may keep what they make of them per rows array.
  */
-const sqliteCache = {
+const sqliteCache = processGlobal("raw-read-rows", () => ({
   connection: null as Database | null,
   /** The WAL-index header the kept rows were read under (a copy); null: nothing kept. */
   header: null as Buffer | null,
@@ -39,13 +41,68 @@ const sqliteCache = {
   rows: new Map<string, Map<string, readonly unknown[]>>(),
   /** How many rows arrays `rows` holds. */
   size: 0,
-};
+  /** By SQL text: whether the statement reads only WATCHED_TABLES (see noteTablesRead). */
+  readsOnlyWatched: new Map<string, boolean>(),
+}));
 const MAX_CACHED_READS = 1000;
 
 function clearCachedRows() {
   sqliteCache.rows.clear();
   sqliteCache.size = 0;
 }
+
+/**
+ * The tables the hot paths read (the key check, the key list). The service's own transactions that
+ * change none of their rows (a delegated user's insert and its audit record: most writes) keep the
+ * rows read from them: lib/db/sqlite.ts reports each such commit, made while it held the write lock.
+ * Rows of a statement that reads any other table go at every commit, as before.
+ */
+const WATCHED_TABLES = ["ApiKey", "Account"] as const;
+
+/** Notes, once per SQL text, whether the statement reads only WATCHED_TABLES: SQLite's own plan says which tables it opens. */
+function noteTablesRead(statement: Statement, sql: string, params: Record<string, unknown>) {
+  if (sqliteCache.readsOnlyWatched.has(sql)) return;
+  const connection = statement.database;
+  const tableOfRoot = new Map(
+    connection
+      .prepare(`SELECT "rootpage", "tbl_name" FROM "sqlite_schema" WHERE "type" IN ('table', 'index')`)
+      .raw()
+      .all() as [number, string][],
+  );
+  const watched = new Set<string>(WATCHED_TABLES);
+  // Each table or index the statement reads is an OpenRead of its root page in database 0 (main).
+  const opened = (connection.prepare(`EXPLAIN ${sql}`).all(params) as { opcode: string; p2: number; p3: number }[])
+    .filter((step) => step.opcode === "OpenRead")
+    .map((step) => (step.p3 === 0 ? tableOfRoot.get(step.p2) : undefined));
+  const only = opened.length > 0 && opened.every((table) => table !== undefined && watched.has(table));
+  sqliteCache.readsOnlyWatched.set(sql, only);
+}
+
+watchOwnCommits({
+  tables: WATCHED_TABLES,
+  // The header now, when kept rows were read under it (nothing committed since): else nothing to keep.
+  begun() {
+    const { connection, header } = sqliteCache;
+    if (!connection || !header) return null;
+    const walIndex = readWalIndex(connection);
+    const now = walIndex && walIndexHeader(walIndex);
+    return now?.equals(header) ? header : null;
+  },
+  committedWithoutThem(begun) {
+    const { connection } = sqliteCache;
+    if (!begun || !connection || sqliteCache.header !== begun) return;
+    const walIndex = readWalIndex(connection);
+    const now = walIndex && walIndexHeader(walIndex);
+    if (!now) return;
+    // The rows of the watched tables are as they were: they stand under the header this commit wrote.
+    for (const sql of sqliteCache.rows.keys()) {
+      if (sqliteCache.readsOnlyWatched.get(sql) === true) continue;
+      sqliteCache.size -= sqliteCache.rows.get(sql)!.size;
+      sqliteCache.rows.delete(sql);
+    }
+    sqliteCache.header = Buffer.from(now);
+  },
+});
 
 /** A read that sees every commit made before it began, served from the kept rows while nothing was committed since they were read. */
 function sqliteRead(sql: string, params: Record<string, unknown>): readonly unknown[] {
@@ -71,6 +128,7 @@ function sqliteRead(sql: string, params: Record<string, unknown>): readonly unkn
   const key = JSON.stringify(params);
   let rows = bySql.get(key);
   if (!rows) {
+    noteTablesRead(statement, sql, params);
     rows = immutable(statement.all(params) as object[]);
     if (sqliteCache.size >= MAX_CACHED_READS) {
       clearCachedRows();

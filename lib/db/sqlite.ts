@@ -14,6 +14,8 @@ import { requestContext, type OpenTransaction } from "@/lib/request-context";
 /** Once per process (lib/process-global.ts): the connection and the transaction client. */
 const globalForSqlite = processGlobal<{
   connection?: Promise<SqliteConnection>;
+  /** What raw reads watch (see watchOwnCommits): once per process, as the rows they keep are. */
+  ownCommitWatch?: OwnCommitWatch;
   /** The client inTransaction() uses, on the same connection (see runSqliteTransaction). */
   transactionPrisma?: PrismaClient;
 }>("db-sqlite", () => ({}));
@@ -42,7 +44,49 @@ type SqliteConnection = {
   lock: ReturnType<typeof createMutex>;
   /** The transaction inTransaction() holds open, if any. */
   open: object | null;
+  /** Whether the open transaction has changed a row of a watched table (see watchOwnCommits). */
+  wroteWatched: boolean;
+  /** The watch whose triggers this connection has (false: they could not be made, so no commit is reported). */
+  watching: OwnCommitWatch | false | null;
 };
+
+/**
+ * What raw reads (lib/db/raw-read.ts) learn of the transactions runSqliteTransaction commits, so
+ * that rows they keep from `tables` outlive the service's own commits that leave those tables alone.
+ */
+export type OwnCommitWatch = {
+  tables: readonly string[];
+  /** Right after BEGIN IMMEDIATE: this connection holds the write lock, so no other can commit until it ends. */
+  begun(): unknown;
+  /** Right after COMMIT, with what `begun` returned; only when the transaction changed no row of `tables`. */
+  committedWithoutThem(begun: unknown): void;
+};
+
+export function watchOwnCommits(watch: OwnCommitWatch) {
+  globalForSqlite.ownCommitWatch = watch;
+}
+
+/**
+ * TEMP triggers (this connection's own, never in the file) that note any insert, update or delete on
+ * the watched tables, through a function of this connection. False when they cannot be made (a
+ * table not there yet): then no commit is reported, and kept rows go at every commit.
+ */
+function installWatch(connection: SqliteConnection, watch: OwnCommitWatch): OwnCommitWatch | false {
+  try {
+    connection.client.function("own_commit_wrote_watched", () => {
+      connection.wroteWatched = true;
+      return null;
+    });
+    for (const table of watch.tables)
+      for (const change of ["INSERT", "UPDATE", "DELETE"])
+        connection.client.exec(
+          `CREATE TEMP TRIGGER IF NOT EXISTS "watch_${table}_${change}" AFTER ${change} ON main."${table}" BEGIN SELECT own_commit_wrote_watched(); END`,
+        );
+    return watch;
+  } catch {
+    return false;
+  }
+}
 
 const noArgs = { args: [], argTypes: [] };
 
@@ -56,7 +100,7 @@ function sqliteConnection(): Promise<SqliteConnection> {
       // under which the last commits before a power cut can be lost; it is per connection, so set here.
       client.pragma("synchronous = FULL");
       const statement = reusePreparedStatements(client);
-      return { adapter, client, statement, lock: createMutex(), open: null };
+      return { adapter, client, statement, lock: createMutex(), open: null, wroteWatched: false, watching: null };
     });
   return globalForSqlite.connection;
 }
@@ -254,7 +298,11 @@ export async function runSqliteTransaction<T>(
   const open = begin(globalForSqlite.transactionPrisma);
   open.token = {};
   return exclusively(connection, async () => {
+    const wanted = globalForSqlite.ownCommitWatch;
+    const watch = wanted && (connection.watching ??= installWatch(connection, wanted));
     connection.statement("BEGIN IMMEDIATE").run();
+    connection.wroteWatched = false;
+    const begun = watch ? watch.begun() : null;
     connection.open = open.token!;
     let result: T;
     try {
@@ -271,6 +319,8 @@ export async function runSqliteTransaction<T>(
       rollback(connection);
       throw error;
     }
+    // At once after COMMIT, before anything else can run on this process.
+    if (watch && !connection.wroteWatched) watch.committedWithoutThem(begun);
     return result;
   });
 }
