@@ -12,7 +12,21 @@ export type Scope = { platformId: string; accountId: string; confined?: boolean 
  * The transaction inTransaction() runs (lib/db/client.ts): the client its queries use, (SQLite)
  * its identity, and (PostgreSQL) what runs just before COMMIT: the inserts lib/db/raw-sql.ts put off.
  */
-export type OpenTransaction = { client: PrismaClient; token?: object; beforeCommit?: () => Promise<void> };
+export type OpenTransaction = {
+  client: PrismaClient;
+  token?: object;
+  beforeCommit?: () => Promise<void>;
+  /** (PostgreSQL) the transaction's own connection, for raw statements sent without Prisma; unset once it ends. */
+  connection?: PgConnection;
+};
+
+/** A PostgreSQL connection as raw statements use it (pg's PoolClient): one query at a time, in order. */
+export type PgConnection = {
+  query(config: { text: string; values: unknown[] }): Promise<{ rowCount: number | null }>;
+};
+
+/** (PostgreSQL) where the adapter leaves the connection of a transaction it starts (lib/db/postgresql.ts). */
+export type StartingTransaction = { connection?: PgConnection };
 
 /**
  * What a request carries through its awaits: its tenant scope (lib/tenancy.ts) and the transaction it
@@ -22,7 +36,11 @@ export type OpenTransaction = { client: PrismaClient; token?: object; beforeComm
  * every storage that exists costs each promise the process makes a little, about 1 % of a
  * key-authenticated GET per storage.
  */
-type RequestContext = { readonly scope?: Scope; readonly transaction?: OpenTransaction };
+type RequestContext = {
+  readonly scope?: Scope;
+  readonly transaction?: OpenTransaction;
+  readonly startingTransaction?: StartingTransaction;
+};
 
 const storage = processGlobal("request-context", () => new AsyncLocalStorage<RequestContext>());
 

@@ -1,7 +1,7 @@
 import { databaseProvider } from "@/lib/env";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { processGlobal } from "@/lib/process-global";
-import { requestContext, withinContext, type OpenTransaction } from "@/lib/request-context";
+import { requestContext, withinContext, type OpenTransaction, type StartingTransaction } from "@/lib/request-context";
 import { createPostgresqlClient, disconnectPostgresql } from "@/lib/db/postgresql";
 import { createSqliteClient, disconnectSqlite, runSqliteTransaction } from "@/lib/db/sqlite";
 
@@ -61,14 +61,23 @@ function cachedTransactionClientOf(client: PrismaClient): PrismaClient {
 export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
   if (currentTransaction()) return work();
   if (databaseProvider() === "postgresql") {
-    return mainClient().$transaction((tx) => {
-      const open: OpenTransaction = { client: transactionClientOf(tx) };
-      return withinContext({ transaction: open }, async () => {
-        const result = await work();
-        await open.beforeCommit?.();
-        return result;
-      });
-    });
+    // The adapter leaves the transaction's connection here as it starts it (lib/db/postgresql.ts).
+    const starting: StartingTransaction = {};
+    return withinContext({ startingTransaction: starting }, () =>
+      mainClient().$transaction((tx) => {
+        const open: OpenTransaction = { client: transactionClientOf(tx), connection: starting.connection };
+        return withinContext({ transaction: open }, async () => {
+          try {
+            const result = await work();
+            await open.beforeCommit?.();
+            return result;
+          } finally {
+            // Prisma commits or rolls back and hands the connection back to the pool after this.
+            open.connection = undefined;
+          }
+        });
+      }),
+    );
   }
   return runSqliteTransaction(
     (client) => ({ client: cachedTransactionClientOf(client) }),

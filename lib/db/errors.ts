@@ -34,7 +34,7 @@ const BUSY_CODES = new Set(["57014", "55P03", "40P01", "40001", "53300"]);
 /**
  * Whether an error is a unique index refusing a duplicate, on either database: Prisma's P2002 from a
  * model query, its P2010 wrapping PostgreSQL's 23505 from a raw one, SQLite's own from a raw
- * statement run on the connection (lib/db/raw-sql.ts).
+ * statement run on the connection, and PostgreSQL's own from one sent on a transaction's connection (lib/db/raw-sql.ts).
  */
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
@@ -44,7 +44,8 @@ export function isUniqueViolation(error: unknown): boolean {
     return error.code === "P2010" && cause?.kind === "UniqueConstraintViolation";
   }
   const code = (error as { code?: unknown } | null)?.code;
-  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  // 23505: PostgreSQL's own, from a raw statement sent on a transaction's connection (lib/db/raw-sql.ts).
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
 }
 
 /**

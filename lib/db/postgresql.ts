@@ -4,6 +4,8 @@ import { env } from "@/lib/env";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 import { processGlobal } from "@/lib/process-global";
+import { requestContext, type PgConnection } from "@/lib/request-context";
+import type { IsolationLevel, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
 
 /** Once per process (lib/process-global.ts): the pool. */
 const globalForPostgresql = processGlobal<{ pool?: pg.Pool }>("db-postgresql", () => ({}));
@@ -44,10 +46,48 @@ function hasEveryModel(client: PostgresqlPrismaClient): client is PostgresqlPris
   return Object.values(Prisma.ModelName).every((model) => `${model[0]!.toLowerCase()}${model.slice(1)}` in client);
 }
 
+/**
+ * Prisma's adapter on the pool, but each transaction it starts also leaves its connection where
+ * inTransaction() asked (lib/db/client.ts): the raw statements of lib/db/raw-sql.ts then go to
+ * PostgreSQL on it straight, in the same transaction, without Prisma's own handling of a query
+ * (measured: 250 to 400 µs of CPU for the one raw statement of a write, about a sixth of the write).
+ */
+function adapterLeavingTransactionConnections(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    async connect() {
+      const adapter = await factory.connect();
+      return new Proxy(adapter, {
+        get(target, property) {
+          if (property !== "startTransaction") {
+            const value: unknown = Reflect.get(target, property);
+            return typeof value === "function" ? value.bind(target) : value;
+          }
+          return async (isolationLevel?: IsolationLevel) => {
+            const transaction = await target.startTransaction(isolationLevel);
+            const starting = requestContext()?.startingTransaction;
+            if (starting) starting.connection = pgConnectionOf(transaction);
+            return transaction;
+          };
+        },
+      });
+    },
+  };
+}
+
+/** The pg connection inside one of the adapter's transactions: its `client`, which the adapter's types do not show. */
+function pgConnectionOf(transaction: Transaction): PgConnection {
+  const connection: unknown = Reflect.get(transaction, "client");
+  if (!(connection instanceof pg.Client))
+    throw new Error("@prisma/adapter-pg no longer keeps a transaction's connection as `client`");
+  return connection;
+}
+
 /** The main client on PostgreSQL; it keeps the SQLite client's type. */
 export function createPostgresqlClient(): PrismaClient {
   const client = new PostgresqlPrismaClient({
-    adapter: new PrismaPg(postgresqlPool()),
+    adapter: adapterLeavingTransactionConnections(new PrismaPg(postgresqlPool())),
     // maxWait: the pool's own wait for a connection decides first (DATABASE_POOL_TIMEOUT_MS).
     transactionOptions: { maxWait: env().DATABASE_POOL_TIMEOUT_MS + 1_000, timeout: 60_000 },
   });

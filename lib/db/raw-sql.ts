@@ -62,7 +62,17 @@ export async function rawExecute(sql: string, params: Record<string, unknown> = 
   const values = valuesFor(query, params);
   if (databaseProvider() === "sqlite")
     return onSqliteConnection((statement) => statement(query.text).run(values.map(sqliteValue)).changes);
+  const connection = currentTransaction()?.connection;
+  if (connection) return (await connection.query({ text: query.text, values: values.map(pgValue) })).rowCount ?? 0;
   return db().$executeRawUnsafe(query.text, ...values);
+}
+
+/**
+ * A parameter as pg sends it: a Date as ISO-8601 in UTC (pg's own form is the process's local time
+ * with its offset, which a TIMESTAMP column, as Prisma makes DateTime columns, would take as UTC).
+ */
+function pgValue(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : value;
 }
 
 /**
@@ -135,8 +145,10 @@ async function flushDeferred(open: OpenTransaction | undefined): Promise<void> {
   const last = texts.pop()!;
   const sql = texts.length ? `WITH ${texts.map((text, i) => `"d${i}" AS (${text})`).join(",\n")}\n${last}` : last;
   const query = positional(sql);
+  const values = valuesFor(query, params);
   try {
-    await db().$executeRawUnsafe(query.text, ...valuesFor(query, params));
+    if (open!.connection) await open!.connection.query({ text: query.text, values: values.map(pgValue) });
+    else await db().$executeRawUnsafe(query.text, ...values);
   } catch (error) {
     const refused = uniqueViolationTable(error);
     const conflict = refused && queue.find((insert) => insert.table === refused && insert.conflict)?.conflict;
@@ -147,7 +159,11 @@ async function flushDeferred(open: OpenTransaction | undefined): Promise<void> {
 
 /** The table whose unique index refused a raw statement on PostgreSQL (Prisma's P2010 names it). */
 function uniqueViolationTable(error: unknown): string | null {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || !isUniqueViolation(error)) return null;
+  if (!isUniqueViolation(error)) return null;
+  // pg's own error, from a statement sent on the transaction's connection.
+  const table = (error as { table?: unknown }).table;
+  if (typeof table === "string") return table;
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return null;
   const cause = (error.meta as { driverAdapterError?: { cause?: { table?: unknown } } } | undefined)?.driverAdapterError
     ?.cause;
   return typeof cause?.table === "string" ? cause.table : null;
