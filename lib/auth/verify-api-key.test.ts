@@ -3,7 +3,6 @@
 // query. Proven by the statements each request sends, counted at the driver on either database.
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { apiKeyChecksum } from "@/lib/auth/api-key-secret";
 import { sha256 } from "@/lib/auth/tokens";
@@ -11,36 +10,25 @@ import { db } from "@/lib/db";
 import { databaseProvider } from "@/lib/env";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
 import { call } from "@/lib/testing/http";
+import { pgQueriesDuring } from "@/lib/testing/pg-queries";
 import { GET } from "@/app/v1/api_keys/route";
 
-type Sql = { text?: unknown; source?: unknown };
+type Sql = { source?: unknown };
 
 /** Every statement sent meanwhile, as its SQL text: pg's queries, or better-sqlite3's statements run. */
 async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  if (databaseProvider() === "postgresql") return (await pgQueriesDuring(work)).map((query) => query.text);
   const sent: string[] = [];
-  if (databaseProvider() === "postgresql") {
-    const query = pg.Client.prototype.query;
-    // eslint-disable-next-line @typescript-eslint/no-misused-promises
-    vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const [first] = args;
-      sent.push(typeof first === "string" ? first : String((first as Sql).text));
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query);
-  } else {
-    // Statements share one prototype: every read and write of the process runs through these four.
-    const scratch = new Database(":memory:");
-    const prototype = Object.getPrototypeOf(scratch.prepare("SELECT 1")) as Record<
-      string,
-      (...a: unknown[]) => unknown
-    >;
-    scratch.close();
-    for (const method of ["all", "get", "run", "iterate"]) {
-      const original = prototype[method]!;
-      vi.spyOn(prototype, method).mockImplementation(function (this: Sql, ...args: unknown[]) {
-        sent.push(String(this.source));
-        return original.apply(this, args);
-      });
-    }
+  // Statements share one prototype: every read and write of the process runs through these four.
+  const scratch = new Database(":memory:");
+  const prototype = Object.getPrototypeOf(scratch.prepare("SELECT 1")) as Record<string, (...a: unknown[]) => unknown>;
+  scratch.close();
+  for (const method of ["all", "get", "run", "iterate"]) {
+    const original = prototype[method]!;
+    vi.spyOn(prototype, method).mockImplementation(function (this: Sql, ...args: unknown[]) {
+      sent.push(String(this.source));
+      return original.apply(this, args);
+    });
   }
   try {
     await work();

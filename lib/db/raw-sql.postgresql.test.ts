@@ -1,12 +1,12 @@
 // Raw statements inside a PostgreSQL transaction go to the database on the transaction's own
 // connection, not through Prisma (lib/db/raw-sql.ts, lib/db/postgresql.ts): Prisma's handling of one
 // raw statement cost about a sixth of a write's CPU. Still one transaction with Prisma's queries in it.
-import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db, inTransaction } from "@/lib/db";
 import { rawExecute } from "@/lib/db/raw-sql";
 import { newId } from "@/lib/ids/generate";
 import { call } from "@/lib/testing/http";
+import { pgQueriesDuring } from "@/lib/testing/pg-queries";
 import { platformWithKey } from "@/lib/testing/factories";
 import * as delegatedUsers from "@/app/v1/delegated_users/route";
 
@@ -14,24 +14,10 @@ type Sent = { text: string; prisma: boolean };
 
 /** What `work` sends on any pg connection: each statement's text, and whether Prisma's adapter sent it (it always asks for rows as arrays). */
 async function sentBy(work: () => Promise<unknown>): Promise<Sent[]> {
-  const sent: Sent[] = [];
-  const query = pg.Client.prototype.query;
-  // eslint-disable-next-line @typescript-eslint/no-misused-promises
-  const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const [first] = args;
-    const config = typeof first === "string" ? { text: first } : (first as { text: string; rowMode?: string });
-    sent.push({
-      text: config.text.replace(/\s+/g, " ").trim(),
-      prisma: "rowMode" in config && config.rowMode === "array",
-    });
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query);
-  try {
-    await work();
-  } finally {
-    spy.mockRestore();
-  }
-  return sent;
+  return (await pgQueriesDuring(work)).map((query) => ({
+    text: query.text.replace(/\s+/g, " ").trim(),
+    prisma: query.rowMode === "array",
+  }));
 }
 
 const INSERT = `INSERT INTO "DelegatedUser" ("id", "accountId", "externalId", "createdAt") VALUES (:id, :accountId, :externalId, :createdAt)`;

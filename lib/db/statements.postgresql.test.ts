@@ -2,10 +2,10 @@
 // key-authenticated read at most 2, a simple write (POST /v1/delegated_users) at most 4, counting
 // BEGIN and COMMIT. Counted at the driver: every query any pg client of the process sends (Prisma's
 // adapter and the raw reads share the pg module). Counting is deterministic, unlike time.
-import pg from "pg";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { call } from "@/lib/testing/http";
+import { pgQueriesDuring } from "@/lib/testing/pg-queries";
 import { platformWithKey } from "@/lib/testing/factories";
 import { withScope } from "@/lib/tenancy";
 import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
@@ -15,21 +15,7 @@ import * as delegatedUser from "@/app/v1/delegated_users/[id]/route";
 
 /** The statements `work` sends, as their SQL text (BEGIN and COMMIT included). */
 async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  // The spy hands on whatever pg's own query returns (a promise, or nothing when given a callback).
-  // eslint-disable-next-line @typescript-eslint/no-misused-promises
-  const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-    const [first] = args;
-    sent.push(typeof first === "string" ? first : String((first as { text?: unknown }).text));
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query);
-  try {
-    await work();
-  } finally {
-    spy.mockRestore();
-  }
-  return sent.map((sql) => sql.replace(/\s+/g, " ").trim());
+  return (await pgQueriesDuring(work)).map((query) => query.text.replace(/\s+/g, " ").trim());
 }
 
 const create = (apiKey: string, externalId: string, headers: Record<string, string> = {}) =>
