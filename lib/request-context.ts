@@ -16,8 +16,8 @@ export type OpenTransaction = {
   client: PrismaClient;
   token?: object;
   beforeCommit?: () => Promise<void>;
-  /** (PostgreSQL) the transaction's own connection, for raw statements sent without Prisma; unset once it ends. */
-  connection?: PgConnection;
+  /** (PostgreSQL) the transaction's own connection while it is open, for raw statements sent without Prisma. */
+  connection?: TransactionConnection;
 };
 
 /** A PostgreSQL connection as raw statements use it (pg's PoolClient): one query at a time, in order. */
@@ -25,8 +25,11 @@ export type PgConnection = {
   query(config: { text: string; values: unknown[] }): Promise<{ rowCount: number | null }>;
 };
 
-/** (PostgreSQL) where the adapter leaves the connection of a transaction it starts (lib/db/postgresql.ts). */
-export type StartingTransaction = { connection?: PgConnection };
+/**
+ * (PostgreSQL) the connection of a transaction: `current` is set by the adapter as it starts the
+ * transaction, and unset as the transaction ends, before its COMMIT or ROLLBACK is sent (lib/db/postgresql.ts).
+ */
+export type TransactionConnection = { current?: PgConnection };
 
 /**
  * What a request carries through its awaits: its tenant scope (lib/tenancy.ts) and the transaction it
@@ -39,7 +42,7 @@ export type StartingTransaction = { connection?: PgConnection };
 type RequestContext = {
   readonly scope?: Scope;
   readonly transaction?: OpenTransaction;
-  readonly startingTransaction?: StartingTransaction;
+  readonly startingTransaction?: TransactionConnection;
 };
 
 const storage = processGlobal("request-context", () => new AsyncLocalStorage<RequestContext>());

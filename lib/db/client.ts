@@ -1,7 +1,7 @@
 import { databaseProvider } from "@/lib/env";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { processGlobal } from "@/lib/process-global";
-import { requestContext, withinContext, type OpenTransaction, type StartingTransaction } from "@/lib/request-context";
+import { requestContext, withinContext, type OpenTransaction, type TransactionConnection } from "@/lib/request-context";
 import { createPostgresqlClient, disconnectPostgresql } from "@/lib/db/postgresql";
 import { createSqliteClient, disconnectSqlite, runSqliteTransaction } from "@/lib/db/sqlite";
 
@@ -62,10 +62,10 @@ export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
   if (currentTransaction()) return work();
   if (databaseProvider() === "postgresql") {
     // The adapter leaves the transaction's connection here as it starts it (lib/db/postgresql.ts).
-    const starting: StartingTransaction = {};
-    return withinContext({ startingTransaction: starting }, () =>
+    const connection: TransactionConnection = {};
+    return withinContext({ startingTransaction: connection }, () =>
       mainClient().$transaction((tx) => {
-        const open: OpenTransaction = { client: transactionClientOf(tx), connection: starting.connection };
+        const open: OpenTransaction = { client: transactionClientOf(tx), connection };
         return withinContext({ transaction: open }, async () => {
           try {
             const result = await work();
@@ -73,7 +73,7 @@ export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
             return result;
           } finally {
             // Prisma commits or rolls back and hands the connection back to the pool after this.
-            open.connection = undefined;
+            connection.current = undefined;
           }
         });
       }),

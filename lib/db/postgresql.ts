@@ -52,28 +52,51 @@ function hasEveryModel(client: PostgresqlPrismaClient): client is PostgresqlPris
  * PostgreSQL on it straight, in the same transaction, without Prisma's own handling of a query
  * (measured: 250 to 400 µs of CPU for the one raw statement of a write, about a sixth of the write).
  */
-function adapterLeavingTransactionConnections(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+export function adapterLeavingTransactionConnections(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
     async connect() {
       const adapter = await factory.connect();
-      return new Proxy(adapter, {
-        get(target, property) {
-          if (property !== "startTransaction") {
-            const value: unknown = Reflect.get(target, property);
-            return typeof value === "function" ? value.bind(target) : value;
-          }
-          return async (isolationLevel?: IsolationLevel) => {
-            const transaction = await target.startTransaction(isolationLevel);
-            const starting = requestContext()?.startingTransaction;
-            if (starting) starting.connection = pgConnectionOf(transaction);
-            return transaction;
-          };
+      return overriding(adapter, {
+        startTransaction: async (isolationLevel?: IsolationLevel) => {
+          const transaction = await adapter.startTransaction(isolationLevel);
+          const slot = requestContext()?.startingTransaction;
+          if (!slot) return transaction;
+          slot.current = pgConnectionOf(transaction);
+          return endingWith(transaction, () => (slot.current = undefined));
         },
       });
     },
   };
+}
+
+/**
+ * The transaction, calling `ended` as it ends: before Prisma sends its COMMIT or ROLLBACK (also when
+ * Prisma gives up on a transaction past its time limit while its callback still runs), and at its
+ * commit() or rollback(), which hand the connection back to the pool.
+ */
+function endingWith(transaction: Transaction, ended: () => void): Transaction {
+  const ending = (query: { sql: string }) => {
+    if (/^\s*(COMMIT|ROLLBACK)\b/i.test(query.sql)) ended();
+  };
+  return overriding(transaction, {
+    executeRaw: (query: Parameters<Transaction["executeRaw"]>[0]) => (ending(query), transaction.executeRaw(query)),
+    queryRaw: (query: Parameters<Transaction["queryRaw"]>[0]) => (ending(query), transaction.queryRaw(query)),
+    commit: () => (ended(), transaction.commit()),
+    rollback: () => (ended(), transaction.rollback()),
+  });
+}
+
+/** `target` with `methods` in place of its own; everything else as it is (its methods bound to it). */
+function overriding<T extends object>(target: T, methods: Partial<T>): T {
+  return new Proxy(target, {
+    get(object, property) {
+      if (Object.hasOwn(methods, property)) return methods[property as keyof T];
+      const value: unknown = Reflect.get(object, property);
+      return typeof value === "function" ? value.bind(object) : value;
+    },
+  });
 }
 
 /** The pg connection inside one of the adapter's transactions: its `client`, which the adapter's types do not show. */

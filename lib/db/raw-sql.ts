@@ -62,7 +62,7 @@ export async function rawExecute(sql: string, params: Record<string, unknown> = 
   const values = valuesFor(query, params);
   if (databaseProvider() === "sqlite")
     return onSqliteConnection((statement) => statement(query.text).run(values.map(sqliteValue)).changes);
-  const connection = currentTransaction()?.connection;
+  const connection = currentTransaction()?.connection?.current;
   if (connection) return (await connection.query({ text: query.text, values: values.map(pgValue) })).rowCount ?? 0;
   return db().$executeRawUnsafe(query.text, ...values);
 }
@@ -147,7 +147,8 @@ async function flushDeferred(open: OpenTransaction | undefined): Promise<void> {
   const query = positional(sql);
   const values = valuesFor(query, params);
   try {
-    if (open!.connection) await open!.connection.query({ text: query.text, values: values.map(pgValue) });
+    const connection = open!.connection?.current;
+    if (connection) await connection.query({ text: query.text, values: values.map(pgValue) });
     else await db().$executeRawUnsafe(query.text, ...values);
   } catch (error) {
     const refused = uniqueViolationTable(error);
