@@ -6,7 +6,7 @@ import "../lib/require-supported-node.mjs";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { dedupeServerChunks } from "./lib/dedupe-server-chunks.mjs";
+import { dedupeServerChunksAndSay } from "./lib/dedupe-server-chunks.mjs";
 import { execWithFewerMallocArenas } from "./lib/malloc-arenas.mjs";
 
 // Before anything is printed or built: the process image is replaced (scripts/lib/malloc-arenas.mjs).
@@ -45,8 +45,7 @@ if (stale) {
   console.log("Building the app (first start, or sources changed)...");
   const build = spawnSync("npx", ["--no-install", "next", "build"], { cwd: root, stdio: "inherit", env: process.env });
   if (build.status !== 0) process.exit(build.status ?? 1);
-  const { removed, rewritten } = dedupeServerChunks(path.join(root, process.env.NEXT_DIST_DIR || ".next"));
-  console.log(`Server chunks: ${removed} duplicate copies removed, ${rewritten} files pointed at the kept ones`);
+  dedupeServerChunksAndSay(path.join(root, process.env.NEXT_DIST_DIR || ".next"));
 }
 if (process.argv.includes("--build-only")) process.exit(0);
 

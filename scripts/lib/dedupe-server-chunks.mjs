@@ -70,8 +70,13 @@ export function dedupeServerChunks(distDir) {
   return { removed: duplicates.length, rewritten };
 }
 
+/** dedupeServerChunks, then one line saying what it did (after `next build`, in npm start and npm run build). */
+export function dedupeServerChunksAndSay(distDir) {
+  const { removed, rewritten } = dedupeServerChunks(distDir);
+  console.log(`Server chunks: ${removed} duplicate copies removed, ${rewritten} files pointed at the kept ones`);
+}
+
 // `node scripts/lib/dedupe-server-chunks.mjs` (npm run build runs it after `next build`).
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
-  const { removed, rewritten } = dedupeServerChunks(process.env.NEXT_DIST_DIR || ".next");
-  console.log(`Server chunks: ${removed} duplicate copies removed, ${rewritten} files pointed at the kept ones`);
+  dedupeServerChunksAndSay(process.env.NEXT_DIST_DIR || ".next");
 }
