@@ -78,21 +78,24 @@ function noteTablesRead(statement: Statement, sql: string, params: Record<string
   sqliteCache.readsOnlyWatched.set(sql, only);
 }
 
+/** The read connection's WAL-index header as it stands now; null when there is none to rely on (lib/db/wal-index.ts). */
+function headerNow(connection: Database): Buffer | null {
+  const walIndex = readWalIndex(connection);
+  return walIndex && walIndexHeader(walIndex);
+}
+
 watchOwnCommits({
   tables: WATCHED_TABLES,
   // The header now, when kept rows were read under it (nothing committed since): else nothing to keep.
   begun() {
     const { connection, header } = sqliteCache;
     if (!connection || !header) return null;
-    const walIndex = readWalIndex(connection);
-    const now = walIndex && walIndexHeader(walIndex);
-    return now?.equals(header) ? header : null;
+    return headerNow(connection)?.equals(header) ? header : null;
   },
   committedWithoutThem(begun) {
     const { connection } = sqliteCache;
     if (!begun || !connection || sqliteCache.header !== begun) return;
-    const walIndex = readWalIndex(connection);
-    const now = walIndex && walIndexHeader(walIndex);
+    const now = headerNow(connection);
     if (!now) return;
     // The rows of the watched tables are as they were: they stand under the header this commit wrote.
     for (const sql of sqliteCache.rows.keys()) {
@@ -108,8 +111,7 @@ watchOwnCommits({
 function sqliteRead(sql: string, params: Record<string, unknown>): readonly unknown[] {
   const statement = sqliteStatement(sql);
   const connection = statement.database;
-  const walIndex = readWalIndex(connection);
-  const header = walIndex && walIndexHeader(walIndex);
+  const header = headerNow(connection);
   if (header === null) {
     // Nothing to go by: the statement itself sees every commit.
     sqliteCache.header = null;
