@@ -10,6 +10,7 @@
 // for pages under `next dev`. The fixed security headers are set here on every response (next.config.js
 // sets them under `next dev`), and pages get a CSP with a nonce of their own (proxy.dev.ts under `next dev`):
 // a production build has no proxy, whose matching Next.js would otherwise run for every API request too.
+// Each answer's headers go out with the first chunk of its body, in one write (lib/http/one-write-response.mjs).
 // WEB_CONCURRENCY=N (N > 1) makes this process a node:cluster primary (lib/cluster-primary.mjs) that
 // forks N workers running this same file, all serving one port; what they must share lives in the
 // database. Unset or 1: this process serves alone.
@@ -31,6 +32,7 @@ import {
   refusalBody,
   requestPathOf,
 } from "./lib/http/edge.mjs";
+import { OneWriteResponse } from "./lib/http/one-write-response.mjs";
 import { parseWebConcurrency } from "./lib/web-concurrency.mjs";
 
 const port = Number(process.env.PORT ?? 3000); // 0: any free port (tests)
@@ -103,7 +105,7 @@ async function serve() {
   clearTimeout(startUpTimeout);
   settings = edgeSettings(process.env); // validated by the line above
 
-  const server = createServer((req, res) => {
+  const server = createServer({ ServerResponse: OneWriteResponse }, (req, res) => {
     const given = req.headers["x-forwarded-for"];
     const chain = Array.isArray(given) ? given.join(", ") : given;
     const peer = req.socket.remoteAddress ?? "";
