@@ -349,6 +349,7 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
     };
     const writers = Array.from({ length: 12 }, writer);
     await expect.poll(() => acknowledged.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(100);
+    const killed = Date.now();
     await victim.kill(); // resolves once the process has exited
     const gone = Date.now();
     const atKill = acknowledged.length;
@@ -357,10 +358,12 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
     await Promise.all(writers);
 
     // Every write sent after the victim was gone was acknowledged (the proxy skipped the refused
-    // upstream); those cut short were in flight on the victim, at most one per writer.
+    // upstream). Those that failed were sent to the victim before it was gone: in flight when it was
+    // killed (at most one per writer), or sent while it was dying, when its port still took
+    // connections that its exit then reset (a writer whose write was cut may send its next one then).
     expect(failed.filter((failure) => failure.startedAt >= gone)).toEqual([]);
     for (const failure of failed) expect(failure.what).toMatch(new RegExp(`^(502 from ${victimName}:|cut:)`));
-    expect(failed.length).toBeLessThanOrEqual(12);
+    expect(failed.filter((failure) => failure.startedAt < killed).length).toBeLessThanOrEqual(12);
 
     // Every acknowledged write is in the database (read straight from it).
     const stored = new Set(
