@@ -1272,11 +1272,16 @@ function refusalFor(endpoint: Endpoint): fc.Arbitrary<Refusal> {
           const body = JSON.parse(JSON.stringify(shaped)) as unknown;
           const places = objectsIn(body);
           const at = places[pick % places.length]!;
+          // The generated shape may already hold a prototype key on the way there (fast-check's strings
+          // favour "__proto__", "constructor" and "prototype"): that one is refused, and nothing inside it
+          // is looked at, so the first prototype key on the path is the field named.
+          const path = [...at, key];
+          const first = path.findIndex((step) => typeof step === "string" && PROTOTYPE_KEYS.includes(step));
           return {
             kind: "key in body",
             query: "",
             rawBody: withKeyAt(body, at, key, value),
-            field: [...at, key].join("."),
+            field: path.slice(0, first + 1).join("."),
             message: /is not accepted as a key/,
           };
         }),
