@@ -8,6 +8,8 @@ const nextConfig = {
   // Separate build directories let several test runs build side by side (NEXT_DIST_DIR=.next-e2e-a).
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
+  // server.mjs compresses answers, for the requests that accept an encoding only (lib/http/compress.mjs).
+  compress: false,
   // Native and WebAssembly packages (and the Redis client) stay out of the bundle and load from node_modules at run time.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "redis"],
   // The security headers on everything Next.js serves (API, static files, its own 404s) under

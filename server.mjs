@@ -11,6 +11,7 @@
 // sets them under `next dev`), and pages get a CSP with a nonce of their own (proxy.dev.ts under `next dev`):
 // a production build has no proxy, whose matching Next.js would otherwise run for every API request too.
 // Each answer's headers go out with the first chunk of its body, in one write (lib/http/one-write-response.mjs).
+// Answers are compressed here, for the requests that accept an encoding only (lib/http/compress.mjs).
 // WEB_CONCURRENCY=N (N > 1) makes this process a node:cluster primary (lib/cluster-primary.mjs) that
 // forks N workers running this same file, all serving one port; what they must share lives in the
 // database. Unset or 1: this process serves alone.
@@ -32,6 +33,7 @@ import {
   refusalBody,
   requestPathOf,
 } from "./lib/http/edge.mjs";
+import { compressWhenAccepted } from "./lib/http/compress.mjs";
 import { OneWriteResponse } from "./lib/http/one-write-response.mjs";
 import { parseWebConcurrency } from "./lib/web-concurrency.mjs";
 
@@ -158,6 +160,7 @@ async function serve() {
       // there like any `next` (lib/auth/next-path.ts).
       req.headers[REQUEST_PATH_HEADER] = requestPathOf(path, query);
     }
+    compressWhenAccepted(req, res);
     handle(req, res);
   });
 

@@ -177,6 +177,25 @@ test("with APP_ORIGIN set, other Hosts answer 400 on pages, the API and static f
   }
 });
 
+test("answers are compressed for a client that accepts an encoding, and sent as they are to one that does not", async ({
+  server,
+}) => {
+  const page = await send(server.baseURL, "GET", "/login");
+  expect(page.status).toBe(200);
+  const asset = /src="(\/_next\/static\/[^"]+\.js)"/.exec(page.body)![1]!;
+  for (const path of ["/login", asset, "/v1/openapi.json"]) {
+    const plain = await send(server.baseURL, "GET", path);
+    expect(plain.status, path).toBe(200);
+    expect(plain.headers["content-encoding"], path).toBeUndefined();
+    const gzipped = await send(server.baseURL, "GET", path, ["Accept-Encoding", "gzip"]);
+    expect(gzipped.status, path).toBe(200);
+    expect(gzipped.headers["content-encoding"], path).toBe("gzip");
+    expect(gzipped.headers.vary, path).toMatch(/Accept-Encoding/);
+    // The security headers are on both.
+    expect(gzipped.headers["x-content-type-options"], path).toBe("nosniff");
+  }
+});
+
 test.describe("prototype keys in a query string, against the real server", () => {
   // Next.js's router copies the query into a plain object, where __proto__ sets the object's
   // prototype instead of a key, and builds the route handler's URL from it: the route never saw it.
