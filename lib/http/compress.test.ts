@@ -73,13 +73,14 @@ function dechunk(raw: Buffer): Buffer {
   }
 }
 
-const header = (head: string, name: string) =>
-  new RegExp(`^${name}: (.*)$`, "im").exec(head)?.[1]?.trim() ?? null;
+const header = (head: string, name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(head)?.[1]?.trim() ?? null;
 
 // A list of 2 KiB: over the middleware's 1 KiB threshold.
-const LIST = JSON.stringify({ object: "list", data: Array.from({ length: 40 }, (_, i) => ({ id: `key_${i}`.padEnd(40, "x") })) });
-const json = () =>
-  new Response(LIST, { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" } });
+const LIST = JSON.stringify({
+  object: "list",
+  data: Array.from({ length: 40 }, (_, i) => ({ id: `key_${i}`.padEnd(40, "x") })),
+});
+const json = () => new Response(LIST, { status: 200, headers: { "Content-Type": "application/json; charset=utf-8" } });
 
 describe("compressWhenAccepted", () => {
   it("gzips an answer for a client that accepts gzip, as Next.js's compression did, with Vary: Accept-Encoding", async () => {
