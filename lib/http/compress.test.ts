@@ -33,7 +33,7 @@ async function serve(
     res.statusCode = response.status;
     response.headers.forEach((value, name) => res.setHeader(name, value));
     respond(response, res);
-    // After compressWhenAccepted's own listener: the middleware's res.on("drain") hands back its zlib stream.
+    // After the middleware's own close listener (where it releases its zlib stream): its res.on("drain") hands that stream back.
     res.once("close", () => {
       const stream = res.on("drain", () => {});
       if (stream instanceof Duplex) noted.zlib = stream;
