@@ -3,6 +3,7 @@ import { clearedStateCookie, loginWithError, readStateCookie, redirectTo } from 
 import { finishSsoSignIn } from "@/lib/sso/flow";
 import { errorMessageOf, recordSsoRefusal } from "@/lib/sso/refusal";
 import { publicOrigin } from "@/lib/http/public-origin";
+import { redirectTarget } from "@/lib/auth/next-path";
 import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
     const currentUrl = new URL(`${origin}/v1/sso/callback${new URL(request.url).search}`);
     try {
       const signedIn = await finishSsoSignIn({ currentUrl, browserState: readStateCookie(request), ip, commit });
-      return redirectTo(`${origin}${signedIn.returnTo ?? "/"}`, 303, [signedIn.cookie, clearedStateCookie()]);
+      return redirectTo(`${origin}${redirectTarget(signedIn.returnTo)}`, 303, [signedIn.cookie, clearedStateCookie()]);
     } catch (error) {
       // Whatever failed, the browser goes back to sign-in with a message and no session: never a 5xx page.
       const message = errorMessageOf(error, requestId);
