@@ -54,13 +54,17 @@ async function colleague(
   const invited = await server.inviter.post("/v1/employees", { data: { name, email } });
   expect(invited.status()).toBe(201);
   const { id, invitationUrl } = (await invited.json()) as { id: string; invitationUrl: string };
-  if (role !== "viewer") setRole(server, id, role);
-  if (!signedIn) return { id, name, email };
+  if (!signedIn) {
+    if (role !== "viewer") setRole(server, id, role);
+    return { id, name, email };
+  }
   const session = await newContext();
   const accepted = await session.post("/v1/employees/invitations/accept", {
     data: { token: new URL(invitationUrl).searchParams.get("token"), password: EMPLOYEE_PASSWORD },
   });
   expect(accepted.status()).toBe(200);
+  // After accepting: a role change ends the invitation link (the employee's security stamp moves).
+  if (role !== "viewer") setRole(server, id, role);
   return { id, name, email, session };
 }
 

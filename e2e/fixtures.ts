@@ -384,12 +384,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const invited = await server.inviter.post("/v1/employees", { data: { name, email } });
       expect(invited.status()).toBe(201);
       const { invitationUrl, id } = (await invited.json()) as { invitationUrl: string; id: string };
-      setRole(server, id, role);
       const token = new URL(invitationUrl).searchParams.get("token")!;
       const accepted = await page.request.post(`${server.baseURL}/v1/employees/invitations/accept`, {
         data: { token, password: EMPLOYEE_PASSWORD },
       });
       expect(accepted.status()).toBe(200);
+      // After accepting: a role change ends the invitation link (the employee's security stamp moves).
+      setRole(server, id, role);
       await use({ name, email, password: EMPLOYEE_PASSWORD, id });
     },
     { auto: true },

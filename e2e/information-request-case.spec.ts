@@ -51,12 +51,13 @@ async function signedInOfficer(server: Server, inviterSecret: string, page: Page
   });
   expect(invited.status(), await invited.text()).toBe(201);
   const { invitationUrl, id } = (await invited.json()) as { invitationUrl: string; id: string };
-  setRole(server, id, "compliance");
   const accepted = await page.request.post(`${server.baseURL}/v1/employees/invitations/accept`, {
     headers: { origin: server.baseURL },
     data: { token: new URL(invitationUrl).searchParams.get("token"), password: EMPLOYEE_PASSWORD },
   });
   expect(accepted.status()).toBe(200);
+  // After accepting: a role change ends the invitation link (the employee's security stamp moves).
+  setRole(server, id, "compliance");
   return { id, name };
 }
 

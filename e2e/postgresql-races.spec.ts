@@ -74,13 +74,14 @@ test.describe("races between two instances on one PostgreSQL database", () => {
     const invited = await withKey(0, "/v1/employees", { method: "POST", body: { name: `Racer ${made}`, email } });
     expect(invited.status, invited.body).toBe(201);
     const { id, invitationUrl } = invited.json() as { id: string; invitationUrl: string };
-    await query(`UPDATE "Employee" SET role = $1 WHERE id = $2`, [role, id]);
     const token = new URL(invitationUrl).searchParams.get("token");
     const accepted = await call(1, "/v1/employees/invitations/accept", {
       method: "POST",
       body: { token, password: EMPLOYEE_PASSWORD },
     });
     expect(accepted.status, accepted.body).toBe(200);
+    // After accepting: a role change ends the invitation link (the employee's security stamp moves).
+    await query(`UPDATE "Employee" SET role = $1 WHERE id = $2`, [role, id]);
     const employee: Employee = {
       id,
       email,

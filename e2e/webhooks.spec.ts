@@ -82,11 +82,12 @@ async function adminWithCode(server: Server & { inviter: APIRequestContext }, re
   });
   expect(invited.status()).toBe(201);
   const { invitationUrl, id } = (await invited.json()) as { invitationUrl: string; id: string };
-  setRole(server, id, "admin");
   const accepted = await request.post(`${server.baseURL}/v1/employees/invitations/accept`, {
     data: { token: new URL(invitationUrl).searchParams.get("token"), password: EMPLOYEE_PASSWORD },
   });
   expect(accepted.status()).toBe(200);
+  // After accepting: a role change ends the invitation link (the employee's security stamp moves).
+  setRole(server, id, "admin");
   return enrolTotp(request, server.baseURL, EMPLOYEE_PASSWORD);
 }
 

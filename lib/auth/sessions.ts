@@ -4,9 +4,13 @@ import { newId } from "@/lib/ids/generate";
 import { randomToken, sha256 } from "@/lib/auth/tokens";
 import { DomainError, notFound } from "@/lib/errors";
 import { countSessionCookies, SESSION_COOKIE } from "@/lib/auth/session-cookie.mjs";
+import { passwordSignInRefused } from "@/lib/sso/connection";
 
 export { SESSION_COOKIE };
 const TOUCH_EVERY_MS = 60_000;
+
+export const ssoRequired = () =>
+  new DomainError("sso_required", 'This platform signs in through single sign-on: use "Sign in with SSO"');
 
 export function sessionCookie(token: string, maxAgeSeconds: number): string {
   const secure = env().COOKIE_SECURE ? "; Secure" : "";
@@ -35,7 +39,12 @@ export function readSessionCookie(request: Request): string | null {
   return null;
 }
 
-/** Starts a session: 256-bit random token in the cookie, only its hash in the database. */
+/**
+ * Starts a session: 256-bit random token in the cookie, only its hash in the database. Every way in
+ * ends here, so this is where single sign-on is required: where the employee's platform enforces it,
+ * only a session made through the identity provider (`viaSso`) is given to anyone but an owner
+ * (their break-glass), whichever door (password, passkey, invitation, reset) asked for it.
+ */
 export async function createSession({
   employeeId,
   ip,
@@ -46,6 +55,13 @@ export async function createSession({
   /** Signed in through the platform's OpenID provider (counts as two factors). */
   viaSso?: boolean;
 }) {
+  if (!viaSso) {
+    const employee = await db().employee.findUniqueOrThrow({
+      where: { id: employeeId },
+      select: { role: true, account: { select: { platformId: true } } },
+    });
+    if (await passwordSignInRefused(employee)) throw ssoRequired();
+  }
   const token = randomToken(32);
   const now = new Date();
   const maxAgeMs = env().SESSION_MAX_HOURS * 3_600_000;

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { type Commit, commitWithoutAudit } from "@/lib/audit/trail";
 import { decoyPasswordHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
-import { createSession } from "@/lib/auth/sessions";
+import { createSession, ssoRequired } from "@/lib/auth/sessions";
 import { clearThrottle, signInRules, takeAttempts, throttleKey } from "@/lib/auth/throttle";
 import { passwordMatchesCounted, signInCounters } from "@/lib/auth/own-password";
 import { DomainError } from "@/lib/errors";
@@ -77,9 +77,6 @@ export async function signIn({
   }, actorOf(employee));
   return { employee: signedIn, account: signedIn.account, session, cookie };
 }
-
-const ssoRequired = () =>
-  new DomainError("sso_required", 'This platform signs in through single sign-on: use "Sign in with SSO"');
 
 const wrongCredentials = () => new DomainError("unauthenticated", "The e-mail address or password is wrong");
 
@@ -208,12 +205,9 @@ export async function changeOwnPassword({
   const passwordHash = await hashPassword(newPassword);
   const now = new Date();
   const ended = await commit(async () => {
-    // A pending password-reset link goes too: whoever knows the password has no use for it, and a
-    // copy of it elsewhere must not undo this change.
-    await db().employee.update({
-      where: { id: employeeId },
-      data: { passwordHash, passwordResetTokenHash: null, passwordResetExpiresAt: null },
-    });
+    // The new password moves the employee's security stamp: a pending password-reset link stops working,
+    // so a copy of it elsewhere cannot undo this change.
+    await db().employee.update({ where: { id: employeeId }, data: { passwordHash } });
     return db().session.updateMany({
       where: { employeeId, revokedAt: null, id: { not: sessionId } },
       data: { revokedAt: now },

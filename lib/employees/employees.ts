@@ -77,7 +77,7 @@ export async function changeEmployeeRole({ actor, id, role }: { actor: Actor; id
 }
 
 /**
- * Offboards an employee: deactivated, every session ended at once, a pending invitation link dead.
+ * Offboards an employee: deactivated, every session ended at once, any invitation or reset link dead.
  * Sign-in then answers as for a wrong password. Deactivating an owner needs `owners`; the last active
  * owner cannot be deactivated (409). Deactivating twice changes nothing more.
  *
@@ -126,14 +126,8 @@ function deactivateRow(row: { id: string; accountId: string }, now: Date) {
       // Conditional, so of two concurrent deactivations only one makes the change (and tells).
       const changed = await db().employee.updateMany({
         where: { id: row.id, status: { not: "deactivated" } },
-        data: {
-          status: "deactivated",
-          deactivatedAt: now,
-          invitationTokenHash: null,
-          invitationExpiresAt: null,
-          passwordResetTokenHash: null,
-          passwordResetExpiresAt: null,
-        },
+        // The status change moves the employee's security stamp, which ends every link issued to them.
+        data: { status: "deactivated", deactivatedAt: now },
       });
       await db().session.updateMany({ where: { employeeId: row.id, revokedAt: null }, data: { revokedAt: now } });
       return changed;

@@ -17,6 +17,7 @@ import {
   employeeParams,
   employeeSchema,
   invitedEmployeeSchema,
+  invitationAcceptedSchema,
   inviteEmployeeInput,
   sessionSchema,
   setupInput,
@@ -151,10 +152,12 @@ export const getEmployeeEndpoint = defineStaff("GET /v1/employees/{id}", {
 export const acceptInvitationEndpoint = definePublic("POST /v1/employees/invitations/accept", {
   summary: "Accept an invitation (extension)",
   description:
-    "Sets the invited employee's password, activates them and signs them in with a session cookie, as POST /v1/sessions does. " +
-    "An unknown, used or expired token answers 404.",
+    "Sets the invited employee's password, activates them and signs them in with a session cookie, as POST /v1/sessions does " +
+    '(`signIn: "password"`). Where the platform requires single sign-on and the employee is not an owner, no password is ' +
+    'set and no session made: the answer is `{ signIn: "sso" }` and they sign in through the identity provider. ' +
+    "An unknown, used or expired token, or one issued before the employee's role or status changed, answers 404.",
   body: acceptInvitationInput,
-  response: sessionSchema,
+  response: invitationAcceptedSchema,
   action: "employee.accept_invitation",
   ownTransactions: true, // hashes the password
   errors: [404],
@@ -301,8 +304,9 @@ export const acceptPasswordResetEndpoint = definePublic("POST /v1/employees/pass
   summary: "Set a new password with a reset link (extension)",
   description:
     "Sets the employee's password and ends every session of theirs; they then sign in with POST /v1/sessions (with " +
-    "their second factor, when they have one). An unknown, used or expired token, or one of an employee no longer " +
-    "active, answers 404.",
+    'their second factor, when they have one), or through single sign-on where their platform requires it (`signIn: "sso"`). ' +
+    "An unknown, used or expired token, one of an employee no longer active, or one issued before the employee's " +
+    "role, e-mail or password changed, answers 404.",
   body: acceptPasswordResetInput,
   response: passwordResetAcceptedSchema,
   action: "employee.password_reset_accept",

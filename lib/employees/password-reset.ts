@@ -1,17 +1,22 @@
-import { db, readLocked } from "@/lib/db";
+import { db } from "@/lib/db";
 import type { Actor } from "@/lib/auth/actor";
 import { assertPermission } from "@/lib/auth/authorize";
 import { hashPassword } from "@/lib/auth/passwords";
-import { randomToken, sha256 } from "@/lib/auth/tokens";
+import {
+  findCredentialLink,
+  hasWorkingLink,
+  issueCredentialLink,
+  removeCredentialLink,
+} from "@/lib/employees/credential-links";
+import { passwordSignInRefused } from "@/lib/sso/connection";
 import { type Commit, commitWithoutAudit } from "@/lib/audit/trail";
 import { DomainError, notFound } from "@/lib/errors";
 import { presentEmployee } from "@/lib/employees/schemas";
 import { tenantDb } from "@/lib/tenancy";
 
-// Password reset without e-mail (CONTRACT.md, "Dashboard decisions"): an owner or admin creates a link,
-// shown once (and e-mailed when SMTP is configured); the employee sets a new password with it. The
-// token carries 256 random bits and only its SHA-256 is stored, as for invitations, so a database
-// reader cannot use a link. One link at a time: a new one replaces the last.
+// Password reset without e-mail: an owner or admin creates a link, shown once (and e-mailed when SMTP is
+// configured); the employee sets a new password with it. A credential link (lib/employees/credential-links.ts):
+// one at a time, and a change of the employee's role, status, e-mail or password before it is used ends it.
 
 export const PASSWORD_RESET_LIFETIME_MS = 24 * 3_600_000;
 
@@ -39,35 +44,32 @@ export async function createPasswordReset({
   origin: string;
   commit?: Commit;
 }) {
-  const token = randomToken(32);
-  const passwordResetExpiresAt = new Date(Date.now() + PASSWORD_RESET_LIFETIME_MS);
   const employee = await commit(async () => {
-    // The row held: a role change (to owner, which would need `owners` here) or a deactivation
-    // committing meanwhile comes before this read or after the link exists.
-    const row = await readLocked("Employee", "change", async () => {
-      const found = await tenantDb().employee.findUnique({ where: { id } });
-      if (!found) throw notFound("Employee");
-      return found;
-    });
+    // The link carries the stamp of the row the checks below decide on: a role change (to owner, say)
+    // or a deactivation committed after this read has moved the employee's stamp, and ends the link.
+    const row = await tenantDb().employee.findUnique({ where: { id } });
+    if (!row) throw notFound("Employee");
     if (row.id === actor.id) {
       throw new DomainError("forbidden", "You cannot reset your own password here; change it under Security");
     }
     if (row.role === "owner") assertPermission(actor, "owners");
     if (row.status !== "active") throw notActive(row.status);
-    await db().employee.update({
-      where: { id: row.id },
-      data: { passwordResetTokenHash: sha256(token), passwordResetExpiresAt },
+    const before = { passwordResetPending: (await hasWorkingLink(row, "password_reset")) !== null };
+    const { token, expiresAt } = await issueCredentialLink({
+      employee: row,
+      purpose: "password_reset",
+      lifetimeMs: PASSWORD_RESET_LIFETIME_MS,
     });
-    return {
-      row,
-      before: { passwordResetPending: row.passwordResetExpiresAt !== null && row.passwordResetExpiresAt > new Date() },
-      expiresAt: passwordResetExpiresAt,
-    };
+    return { row, before, expiresAt, token };
   });
   const url = new URL("/password-reset", origin);
-  url.searchParams.set("token", token);
+  url.searchParams.set("token", employee.token);
   return {
-    employee: { ...presentEmployee(employee.row), passwordResetUrl: url.toString(), passwordResetExpiresAt },
+    employee: {
+      ...presentEmployee(employee.row),
+      passwordResetUrl: url.toString(),
+      passwordResetExpiresAt: employee.expiresAt,
+    },
     before: employee.before,
   };
 }
@@ -76,9 +78,11 @@ export async function createPasswordReset({
 const invalidLink = () => new DomainError("not_found", "This password-reset link is invalid or has expired");
 
 /**
- * Sets a new password with a reset token and ends every session of the employee; they then sign in
+ * Sets a new password with a reset link and ends every session of the employee; they then sign in
  * with it (and their second factor, when they have one: a reset link never stands in for it, which is
- * why this signs no one in). Anonymous, so the employee is found by the token's hash with db().
+ * why this signs no one in). `signIn` says how: "sso" where their platform requires single sign-on and
+ * they are not an owner, since the password then opens nothing until that requirement is lifted.
+ * Anonymous, so the employee is found by the link with db().
  */
 export async function acceptPasswordReset({
   token,
@@ -89,30 +93,27 @@ export async function acceptPasswordReset({
   password: string;
   commit?: Commit;
 }) {
-  const tokenHash = sha256(token);
-  const found = await db().employee.findUnique({ where: { passwordResetTokenHash: tokenHash } });
-  if (
-    !found ||
-    found.status !== "active" ||
-    !found.passwordResetExpiresAt ||
-    found.passwordResetExpiresAt <= new Date()
-  )
-    throw invalidLink();
+  const link = await findCredentialLink(token, "password_reset");
+  if (!link || link.employee.status !== "active") throw invalidLink();
+  const found = link.employee;
   // Hashed before the transaction: slow work must not hold the database.
   const passwordHash = await hashPassword(password);
   const now = new Date();
+  const signIn = (await passwordSignInRefused(found)) ? ("sso" as const) : ("password" as const);
   const who = { type: "employee" as const, id: found.id, platformId: found.accountId, accountId: found.accountId };
   return commit(async () => {
-    // Conditional on the token still being unused and unexpired: of two requests racing with one link, one wins.
+    // Conditional on the stamp the link carries: the new password moves it, so of two requests racing
+    // with one link one wins, and a role change or deactivation committed since wins over it.
     const { count } = await db().employee.updateMany({
-      where: { id: found.id, passwordResetTokenHash: tokenHash, status: "active", passwordResetExpiresAt: { gt: now } },
-      data: { passwordHash, passwordResetTokenHash: null, passwordResetExpiresAt: null },
+      where: { id: found.id, status: "active", securityStamp: link.securityStamp },
+      data: { passwordHash },
     });
     if (count !== 1) throw invalidLink();
+    await removeCredentialLink(link.tokenHash);
     const ended = await db().session.updateMany({
       where: { employeeId: found.id, revokedAt: null },
       data: { revokedAt: now },
     });
-    return { passwordReset: true as const, endedSessions: ended.count };
+    return { passwordReset: true as const, endedSessions: ended.count, signIn };
   }, who);
 }

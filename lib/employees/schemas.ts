@@ -229,15 +229,35 @@ export const passwordResetAcceptedSchema = z
   .object({
     passwordReset: z.literal(true),
     endedSessions: z.number().int().meta({ description: "Sessions of the employee that this ended." }),
+    signIn: z.enum(["password", "sso"]).meta({
+      description:
+        'How the employee signs in now: "sso" where their platform requires single sign-on and they are not an owner.',
+    }),
   })
   .meta({ id: "PasswordResetAccepted" });
 
 export const acceptInvitationInput = z
   .object({
     token: text().min(1, "is required").max(200).meta({ description: "The `token` parameter of the invitation link." }),
-    password: newPasswordSchema,
+    password: newPasswordSchema.optional().meta({
+      description:
+        "The password the employee chooses; required unless their platform requires single sign-on (then ignored: " +
+        "no password is set).",
+    }),
   })
   .meta({ id: "AcceptInvitationInput" });
+
+export const invitationAcceptedSchema = z
+  .union([
+    sessionSchema.extend({ signIn: z.literal("password") }),
+    z.object({ signIn: z.literal("sso") }).meta({
+      id: "InvitationAcceptedSso",
+      description:
+        "The platform requires single sign-on and the employee is not an owner: activated without a password and " +
+        "without a session; they sign in through the identity provider.",
+    }),
+  ])
+  .meta({ id: "InvitationAccepted" });
 
 // Offboarding (CONTRACT.md, Release 3 "Security decisions"): what an employee created that still works.
 

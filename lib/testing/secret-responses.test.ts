@@ -106,7 +106,12 @@ const replayCases: Record<string, ReplayCase> = {
     );
     return {
       first: { apiKey, params: { id: invited.id } },
-      count: async () => (await db().employee.findUniqueOrThrow({ where: { id: invited.id } })).invitationTokenHash,
+      count: async () =>
+        (
+          await db().credentialLink.findUnique({
+            where: { employeeId_purpose: { employeeId: invited.id, purpose: "invitation" } },
+          })
+        )?.tokenHash,
     };
   },
   "POST /v1/employees/{id}/password_reset": async () => {
@@ -115,7 +120,12 @@ const replayCases: Record<string, ReplayCase> = {
     return {
       first: { session: admin.session, totp: admin.authenticator!.nextCode(), params: { id: employee.id } },
       again: { session: admin.session, totp: admin.authenticator!.nextCode(), params: { id: employee.id } },
-      count: async () => (await db().employee.findUniqueOrThrow({ where: { id: employee.id } })).passwordResetTokenHash,
+      count: async () =>
+        (
+          await db().credentialLink.findUnique({
+            where: { employeeId_purpose: { employeeId: employee.id, purpose: "password_reset" } },
+          })
+        )?.tokenHash,
     };
   },
   "POST /v1/employees/totp": async () => {

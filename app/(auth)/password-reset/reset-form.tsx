@@ -15,7 +15,7 @@ import { acceptPasswordResetEndpoint } from "@/lib/employees/endpoints";
 
 type Accepted = ResponseOf<typeof acceptPasswordResetEndpoint>;
 
-function Form({ token, onDone }: { token: string; onDone: () => void }) {
+function Form({ token, onDone }: { token: string; onDone: (accepted: Accepted) => void }) {
   const { form, onSubmit, formError } = useApiForm<NewPasswordValues, Accepted, z.output<typeof newPasswordForm>>({
     resolver: zodResolver(newPasswordForm),
     submit: ({ password }) => api(acceptPasswordResetEndpoint, { body: { token, password } }),
@@ -38,7 +38,7 @@ function Form({ token, onDone }: { token: string; onDone: () => void }) {
 
 function Reset() {
   const token = useSearchParams().get("token") ?? "";
-  const [done, setDone] = useState(false);
+  const [done, setDone] = useState<Accepted | null>(null);
   if (!token)
     return <ErrorMessage error="This password reset link is incomplete. Ask your administrator for a new one." />;
   if (done) {
@@ -46,14 +46,15 @@ function Reset() {
       <div className="stack">
         <p className="alert success" role="status" style={{ margin: 0 }}>
           Your new password is set, and you were signed out everywhere.
+          {done.signIn === "sso" && " Your platform signs in through single sign-on: use your work account."}
         </p>
         <Link href="/login" className="button primary">
-          Sign in
+          {done.signIn === "sso" ? "Sign in with SSO" : "Sign in"}
         </Link>
       </div>
     );
   }
-  return <Form token={token} onDone={() => setDone(true)} />;
+  return <Form token={token} onDone={setDone} />;
 }
 
 export function PasswordResetForm() {

@@ -110,13 +110,10 @@ describe("POST /v1/employees", () => {
     );
     const token = new URL(response.body.invitationUrl).searchParams.get("token")!;
     const row = await db().employee.findUniqueOrThrow({ where: { id: response.body.id } });
-    expect(row).toMatchObject({
-      accountId: account.id,
-      status: "invited",
-      passwordHash: null,
-      invitationTokenHash: sha256(token),
-    });
-    expect(JSON.stringify(row)).not.toContain(token);
+    expect(row).toMatchObject({ accountId: account.id, status: "invited", passwordHash: null });
+    const link = await db().credentialLink.findUniqueOrThrow({ where: { tokenHash: sha256(token) } });
+    expect(link).toMatchObject({ employeeId: row.id, purpose: "invitation", securityStamp: row.securityStamp });
+    expect(JSON.stringify([row, link])).not.toContain(token);
     const event = await db().auditEvent.findFirstOrThrow({ where: { action: "employee.invite", targetId: row.id } });
     expect(event.status).toBe(201);
     expect(event.details).toEqual({

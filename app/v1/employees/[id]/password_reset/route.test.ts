@@ -50,8 +50,10 @@ describe("POST /v1/employees/{id}/password_reset", () => {
     const expires = new Date(response.body.passwordResetExpiresAt!).getTime();
     expect(expires - before).toBeGreaterThanOrEqual(24 * 3_600_000 - 1000);
     expect(expires - after).toBeLessThanOrEqual(24 * 3_600_000);
-    const row = await db().employee.findUniqueOrThrow({ where: { id: employee.employee.id } });
-    expect(row.passwordResetTokenHash).toMatch(/^[0-9a-f]{64}$/);
+    const row = await db().credentialLink.findUniqueOrThrow({
+      where: { employeeId_purpose: { employeeId: employee.employee.id, purpose: "password_reset" } },
+    });
+    expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(tokenOf(url));
     const audit = await db().auditEvent.findFirstOrThrow({
       where: { action: "employee.password_reset_create", targetId: employee.employee.id },
@@ -72,7 +74,7 @@ describe("POST /v1/employees/{id}/password_reset", () => {
     ]);
     expect([first.status, other.status].sort()).toEqual([200, 404]);
     const won = first.status === 200 ? first : other;
-    expect(won.body).toEqual({ passwordReset: true, endedSessions: 1 });
+    expect(won.body).toEqual({ passwordReset: true, endedSessions: 1, signIn: "password" });
     const lost = first.status === 200 ? other : first;
     expectError(lost, 404, "err_not_found");
     expect(lost.body.message).toBe(INVALID);
@@ -85,8 +87,7 @@ describe("POST /v1/employees/{id}/password_reset", () => {
     expect(old.status).toBe(401);
     // Used: the same link again is refused, and nothing of it is left in the row.
     expectError(await accept({ token, password: NEW_PASSWORD }), 404, "err_not_found");
-    const row = await db().employee.findUniqueOrThrow({ where: { id: employee.employee.id } });
-    expect(row).toMatchObject({ passwordResetTokenHash: null, passwordResetExpiresAt: null });
+    expect(await db().credentialLink.count({ where: { employeeId: employee.employee.id } })).toBe(0);
     const audit = await db().auditEvent.findFirstOrThrow({
       where: { action: "employee.password_reset_accept", targetId: employee.employee.id, status: 200 },
     });
@@ -100,10 +101,10 @@ describe("POST /v1/employees/{id}/password_reset", () => {
     const replaced = tokenOf((await createLink(admin, employee.employee.id)).body.passwordResetUrl!);
     const token = tokenOf((await createLink(admin, employee.employee.id)).body.passwordResetUrl!);
     expectError(await accept({ token: replaced, password: NEW_PASSWORD }), 404, "err_not_found");
-    await db().employee.update({
-      where: { id: employee.employee.id },
+    await db().credentialLink.update({
+      where: { employeeId_purpose: { employeeId: employee.employee.id, purpose: "password_reset" } },
       // A second ago by the real clock (Date.now runs ahead here: the authenticator's virtual time steps).
-      data: { passwordResetExpiresAt: new Date(new Date().getTime() - 1000) },
+      data: { expiresAt: new Date(new Date().getTime() - 1000) },
     });
     const expired = await accept({ token, password: NEW_PASSWORD });
     expectError(expired, 404, "err_not_found");
@@ -194,9 +195,9 @@ describe("POST /v1/employees/{id}/password_reset", () => {
     expectError(noCode, 400, "err_otp_required");
     const theirs = await signedInEmployee({ role: "viewer" });
     expect((await createLink(owner, theirs.employee.id)).status).toBe(404);
-    const rows = await db().employee.findMany({
-      where: { id: { in: [owner.employee.id, viewer.employee.id, theirs.employee.id] } },
+    const links = await db().credentialLink.count({
+      where: { employeeId: { in: [owner.employee.id, viewer.employee.id, theirs.employee.id] } },
     });
-    expect(rows.map((row) => row.passwordResetTokenHash)).toEqual([null, null, null]);
+    expect(links).toBe(0);
   });
 });

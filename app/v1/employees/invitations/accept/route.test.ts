@@ -57,6 +57,7 @@ describe("POST /v1/employees/invitations/accept", () => {
       permissions: [...ROLE_PERMISSIONS.viewer],
       settings: { requireTwoFactor: false, fourEyesApproval: false },
       viaSso: false,
+      signIn: "password",
     });
     expect(response.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Lax/);
 
@@ -71,7 +72,8 @@ describe("POST /v1/employees/invitations/accept", () => {
     });
 
     const row = await db().employee.findUniqueOrThrow({ where: { id: employeeId } });
-    expect(row).toMatchObject({ status: "active", invitationTokenHash: null, invitationExpiresAt: null });
+    expect(row.status).toBe("active");
+    expect(await db().credentialLink.count({ where: { employeeId } })).toBe(0);
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
 
     const again = await call(signIn, { method: "POST", body: { email, password: NEW_PASSWORD }, ip: "198.51.100.60" });
@@ -105,9 +107,9 @@ describe("POST /v1/employees/invitations/accept", () => {
 
   it("404 for an expired token; the employee stays invited", async () => {
     const { token, employeeId } = await invitation();
-    await db().employee.update({
-      where: { id: employeeId },
-      data: { invitationExpiresAt: new Date(Date.now() - 1000) },
+    await db().credentialLink.update({
+      where: { employeeId_purpose: { employeeId, purpose: "invitation" } },
+      data: { expiresAt: new Date(Date.now() - 1000) },
     });
     const response = await accept({ token, password: NEW_PASSWORD });
     expect(response.status).toBe(404);

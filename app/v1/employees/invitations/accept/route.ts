@@ -5,11 +5,12 @@ import { methods, route } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
 
-// POST: set a password with an invitation token, activate the employee and sign them in.
+// POST: activate the invited employee; with a password they chose, sign them in (under required SSO, they sign in there).
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: route(acceptInvitationEndpoint, async ({ body, ip, headers, commit }) => {
     const result = await acceptInvitation({ ...body, ip, commit });
+    if (result.signIn === "sso") return { signIn: result.signIn };
     headers.append("Set-Cookie", result.cookie);
-    return presentSession(result);
+    return { ...presentSession(result), signIn: result.signIn };
   }),
 });
