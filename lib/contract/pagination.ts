@@ -53,7 +53,11 @@ export function decodeCursor(text: string): Cursor {
  */
 export async function paginate<T extends { id: string }, F extends string = "createdAt">(
   query: PageQuery,
-  fetch: (args: { where: object; orderBy: Partial<Record<F | "id", "asc" | "desc">>[]; take: number }) => Promise<T[]>,
+  findRows: (args: {
+    where: object;
+    orderBy: Partial<Record<F | "id", "asc" | "desc">>[];
+    take: number;
+  }) => Promise<T[]>,
   /** The creation-time column to order by, when it is not `createdAt`. */
   timeField: F = "createdAt" as F,
 ): Promise<Page<T>> {
@@ -78,7 +82,7 @@ export async function paginate<T extends { id: string }, F extends string = "cre
     };
   }
   const orderBy = [{ [timeField]: order }, { id: order }] as Partial<Record<F | "id", "asc" | "desc">>[];
-  const rows = await fetch({ where, orderBy, take: limit + 1 });
+  const rows = await findRows({ where, orderBy, take: limit + 1 });
   const items = rows.slice(0, limit);
   const last = items.at(-1) as (T & Record<F, Date>) | undefined;
   return {

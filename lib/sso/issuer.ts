@@ -1,16 +1,18 @@
 import * as client from "openid-client";
-import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { ipInRanges, normalizeIp } from "@/lib/net/ip";
-
-const LOOPBACK = ["127.0.0.0/8", "::1/128"];
+import { inspect } from "@/lib/net/address-rules";
+import { OutboundError, outboundFetch, ssoPolicy } from "@/lib/net/outbound";
 
 /** Seconds one request to the issuer may take (discovery, token, JWKS). */
 const TIMEOUT_SECONDS = 10;
+/** The largest answer read from the issuer (a discovery document, a JWKS, a token response). */
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /**
- * The issuer as a URL: https, or http on a loopback address when SSO_ALLOW_INSECURE_ISSUER=true
- * (tests, development). No credentials, query or fragment: an issuer identifier has none.
+ * The issuer as a URL: https to a public address, or to loopback (http too) when
+ * SSO_ALLOW_INSECURE_ISSUER=true (tests, development): the outbound gate's rules for single sign-on
+ * (lib/net/outbound.ts), which every request to the issuer passes again after DNS resolution. No
+ * credentials, query or fragment: an issuer identifier has none.
  */
 export function issuerUrl(issuer: string, field = "sso.issuer"): URL {
   const refuse = (why: string) => new DomainError("invalid", `${field}: ${why}`, { [field]: why });
@@ -18,12 +20,15 @@ export function issuerUrl(issuer: string, field = "sso.issuer"): URL {
   const url = new URL(issuer);
   if (url.username || url.password || url.search || url.hash)
     throw refuse("must not carry credentials, a query or a fragment");
-  if (url.protocol === "https:") return url;
-  if (url.protocol !== "http:") throw refuse("must be an https URL");
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const ip = normalizeIp(host === "localhost" ? "127.0.0.1" : host);
-  if (!env().SSO_ALLOW_INSECURE_ISSUER || !ip || !ipInRanges(ip, LOOPBACK)) {
-    throw refuse("must be an https URL (http only on loopback, with SSO_ALLOW_INSECURE_ISSUER=true)");
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw refuse("must be an https URL");
+  const { allowPrivate, allowLoopback, label } = ssoPolicy();
+  const checked = inspect(issuer, allowPrivate, { allowLoopback, label });
+  if ("problem" in checked) {
+    throw refuse(
+      url.protocol === "http:"
+        ? "must be an https URL (http only on loopback, with SSO_ALLOW_INSECURE_ISSUER=true)"
+        : checked.problem,
+    );
   }
   return url;
 }
@@ -47,6 +52,11 @@ export async function discoverIssuer({
     clientSecret === undefined ? client.None() : client.ClientSecretPost(clientSecret),
     {
       timeout: TIMEOUT_SECONDS,
+      // Every request of this configuration (discovery, token, JWKS) goes through the outbound gate.
+      [client.customFetch]: outboundFetch(ssoPolicy(), {
+        timeoutMs: TIMEOUT_SECONDS * 1000,
+        maxBytes: MAX_ANSWER_BYTES,
+      }),
       // The ID token's signature is checked against the issuer's JWKS too, not only trusted for coming
       // over TLS from the token endpoint (which OpenID Connect would allow, and openid-client does by default).
       execute: insecure
@@ -61,6 +71,9 @@ export async function discoverIssuer({
 /** What went wrong talking to the issuer, in words for the person signing in or configuring (never a secret). */
 export function issuerErrorMessage(error: unknown): string {
   if (error instanceof DomainError) return error.message;
+  // Refused by the outbound gate, or no answer: its own words, the same whether a port was open or not.
+  const outbound = error instanceof OutboundError ? error : (error as { cause?: unknown } | null)?.cause;
+  if (outbound instanceof OutboundError) return outbound.message;
   if (error instanceof client.AuthorizationResponseError) return `the provider answered ${error.error}`;
   if (error instanceof client.ResponseBodyError) return `the provider refused the code (${error.error})`;
   // openid-client's own message is general ("unexpected JWT claim value"); its cause names the claim.
@@ -68,13 +81,13 @@ export function issuerErrorMessage(error: unknown): string {
     const specific = error.cause instanceof Error && !(error.cause instanceof TypeError) ? error.cause : error;
     return specific.message.replace(/\.$/, "").slice(0, 200);
   }
-  const cause = (error as { cause?: { code?: string } } | null)?.cause?.code;
-  if (cause) return `could not reach the provider (${cause})`;
   return error instanceof Error ? error.message.slice(0, 200) : "unknown error";
 }
 
 /** Tries the issuer's discovery: what it says, or 422 naming what failed. */
 export async function testIssuer(issuer: string) {
+  // Refused as written (422 naming `issuer`) before anything is sent.
+  issuerUrl(issuer, "issuer");
   let config: client.Configuration;
   try {
     config = await discoverIssuer({ issuer, clientId: "discovery-test" });

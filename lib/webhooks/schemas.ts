@@ -6,7 +6,7 @@ import { dateRangeQuery, rangeInOrder } from "@/lib/contract/date-range";
 import { pageQuerySchema, pageSchemaOf } from "@/lib/contract/pagination";
 import { text } from "@/lib/contract/text";
 import { EVENT_TYPE_NAMES, isEventType, type EventType } from "@/lib/webhooks/event-types";
-import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "@/lib/webhooks/url-rules";
+import { MAX_WEBHOOK_URL_LENGTH, webhookUrlProblem } from "@/lib/net/address-rules";
 import { idSchema } from "@/lib/ids/schema";
 
 /**
@@ -157,8 +157,10 @@ export const webhookDeliverySchema = z
       .nullable()
       .meta({
         description:
-          "Why the last attempt failed: `address not allowed: ...`, `could not resolve <host> (<code>)`, `could not connect (<code>)`, " +
-          "`TLS error (<code>)`, `timed out after <n> s`, `HTTP <status>`, `redirect (HTTP <status>) not followed`. " +
+          "Why the last attempt failed: `address not allowed: ...`, `could not resolve <host> (<code>)`, " +
+          "`could not connect, or no answer within <n> s` (one message for a refused, reset, filtered, timed-out or TLS " +
+          "connection alike, so it cannot tell open ports from closed ones; the service's log has the reason), " +
+          "`connection lost while reading the answer (HTTP <status>)`, `HTTP <status>`, `redirect (HTTP <status>) not followed`. " +
           "It never names the address a host name resolved to.",
       }),
     lastAttemptAt: z.iso.datetime().nullable(),

@@ -1,7 +1,4 @@
 import { randomBytes } from "node:crypto";
-import http from "node:http";
-import https from "node:https";
-import { isIP } from "node:net";
 import { systemActions } from "@/lib/audit/system-actions";
 import { writeAuditEvent } from "@/lib/audit/trail";
 import { decryptSecret } from "@/lib/auth/encryption";
@@ -11,7 +8,7 @@ import { processSlot } from "@/lib/process-global";
 import type { Prisma, WebhookDeliveryStatus } from "@/lib/generated/prisma/client";
 import { sendExpiryNotices } from "@/lib/webhooks/expiry-notices";
 import { signDelivery } from "@/lib/webhooks/signing";
-import { errorCode, resolveDeliveryAddress, WebhookAddressError, type LookupAll } from "@/lib/webhooks/url-guard";
+import { type LookupAll, OutboundError, outboundRequest, webhookPolicy } from "@/lib/net/outbound";
 
 // The delivery worker: runs inside the service process (no extra service to operate). Every bit of
 // state is in the database (WebhookDelivery), so it resumes after a restart or a crash, and any
@@ -44,11 +41,11 @@ export type AttemptOutcome = {
 };
 
 /**
- * POSTs `body` to `url`, connecting only to the address the SSRF guard checked (the host name goes in
- * Host and as the TLS server name, so the certificate is still checked against it). A 2xx is
- * delivered; a redirect is not followed (it could point anywhere) and counts as a failure. The whole
- * attempt, connection to last byte, is bounded by `timeoutMs`; the answer's body is kept to 1 KiB.
- * Throws WebhookAddressError when the guard refuses the address.
+ * POSTs `body` to `url` through the outbound gate (lib/net/outbound.ts): only to an address the webhook
+ * rules allow, checked after DNS resolution. A 2xx is delivered; a redirect is not followed (it could
+ * point anywhere) and counts as a failure. The whole attempt, connection to last byte, is bounded by
+ * `timeoutMs`; the answer's body is kept to 1 KiB. Throws OutboundError when the gate refuses the
+ * address or no HTTP answer came.
  */
 export async function postWebhook({
   url,
@@ -63,112 +60,21 @@ export async function postWebhook({
   timeoutMs?: number;
   lookup?: LookupAll;
 }): Promise<AttemptOutcome> {
-  const { address, hostname } = await resolveDeliveryAddress(url, lookup ? { lookup } : {});
-  const target = new URL(url);
-  const secure = target.protocol === "https:";
-  return new Promise((resolve) => {
-    let statusCode: number | null = null;
-    let settled = false;
-    const finish = (outcome: AttemptOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.destroy();
-      resolve(outcome);
-    };
-    const request = (secure ? https : http).request(
-      deliveryRequestOptions({ target, address, hostname, body, headers }),
-      (response) => {
-        statusCode = response.statusCode ?? 0;
-        readAnswer(response, statusCode, finish);
-      },
-    );
-    request.on("error", (error) => finish({ delivered: false, statusCode, body: null, error: describeError(error) }));
-    const timer = setTimeout(
-      () => finish({ delivered: false, statusCode, body: null, error: `timed out after ${timeoutMs / 1000} s` }),
-      timeoutMs,
-    );
-    request.end(body);
-  });
-}
-
-/** The request to the checked address, named by its host in Host and as the TLS server name; never through an agent's pool. */
-function deliveryRequestOptions({
-  target,
-  address,
-  hostname,
-  body,
-  headers,
-}: {
-  target: URL;
-  address: string;
-  hostname: string;
-  body: string;
-  headers: Record<string, string>;
-}): https.RequestOptions {
-  const secure = target.protocol === "https:";
-  return {
-    host: address,
-    port: target.port ? Number(target.port) : secure ? 443 : 80,
+  const answer = await outboundRequest({
+    url,
+    policy: webhookPolicy(),
     method: "POST",
-    path: `${target.pathname}${target.search}`,
-    headers: {
-      Host: target.host,
-      "Content-Type": "application/json",
-      "Content-Length": Buffer.byteLength(body),
-      "User-Agent": USER_AGENT,
-      ...headers,
-    },
-    agent: false,
-    ...(secure && !isIP(hostname) ? { servername: hostname } : {}),
-  };
-}
-
-/** Reads at most RESPONSE_BODY_LIMIT bytes of the answer, then settles the attempt: a 2xx is delivered, anything else not. */
-function readAnswer(response: http.IncomingMessage, code: number, finish: (outcome: AttemptOutcome) => void) {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const done = () => {
-    const text = Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8");
-    if (code >= 200 && code < 300) return finish({ delivered: true, statusCode: code, body: text, error: null });
-    const error = code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`;
-    finish({ delivered: false, statusCode: code, body: text, error });
-  };
-  response.on("data", (chunk: Buffer) => {
-    chunks.push(chunk);
-    size += chunk.length;
-    // Enough kept: no need to read (or wait for) the rest of a large answer.
-    if (size >= RESPONSE_BODY_LIMIT) done();
+    headers: { "Content-Type": "application/json", "User-Agent": USER_AGENT, ...headers },
+    body,
+    timeoutMs,
+    maxBytes: RESPONSE_BODY_LIMIT,
+    lookup,
   });
-  response.on("end", done);
-  response.on("error", (error) =>
-    finish({
-      delivered: false,
-      statusCode: code,
-      body: null,
-      error: `connection lost while reading the answer (HTTP ${code}${withCode(error)})`,
-    }),
-  );
-}
-
-/** TLS failures: certificate checks (Node's and OpenSSL's codes) and handshakes that went wrong. */
-const TLS_ERROR =
-  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|INVALID_PURPOSE$|EPROTO$)/;
-
-const withCode = (error: unknown) => {
-  const code = errorCode(error);
-  return code ? `, ${code}` : "";
-};
-
-/**
- * What failed, in words the endpoint's tenant reads in the delivery log: "TLS error" or "could not
- * connect", with the system's code. Never the error's own message: Node's carry the address it
- * connected to ("connect ECONNREFUSED 10.0.0.5:443"), which for a name is what it resolved to.
- */
-function describeError(error: unknown): string {
-  const code = errorCode(error);
-  if (code && TLS_ERROR.test(code)) return `TLS error (${code})`;
-  return code ? `could not connect (${code})` : "could not connect";
+  const code = answer.status;
+  const text = answer.body.toString("utf8");
+  if (code >= 200 && code < 300) return { delivered: true, statusCode: code, body: text, error: null };
+  const error = code >= 300 && code < 400 ? `redirect (HTTP ${code}) not followed` : `HTTP ${code}`;
+  return { delivered: false, statusCode: code, body: text, error };
 }
 
 export type WorkerOptions = {
@@ -392,10 +298,11 @@ async function sendDelivery(
     });
     return await postWebhook({ url: endpoint.url, body, headers, timeoutMs, lookup });
   } catch (error) {
-    // The tenant reads `message`; the service's log gets the detail (the address a name resolved to, say).
-    if (error instanceof WebhookAddressError) {
+    // The tenant reads `message`; the service's log gets the detail (the address a name resolved to,
+    // the system's error code).
+    if (error instanceof OutboundError) {
       log(`delivery ${id}: ${error.detail}`);
-      return { delivered: false, statusCode: null, body: null, error: error.message };
+      return { delivered: false, statusCode: error.status, body: null, error: error.message };
     }
     log(`delivery ${id}: could not send: ${(error as Error).message}`);
     return { delivered: false, statusCode: null, body: null, error: "could not send (internal error)" };

@@ -1,7 +1,10 @@
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as testSso } from "@/app/v1/settings/sso/test/route";
+import { GET as startSso } from "@/app/v1/sso/start/route";
 import { db } from "@/lib/db";
-import { ssoClientOf } from "@/lib/sso/connection";
+import { resetEnv } from "@/lib/env";
+import { saveSsoConnection, ssoClientOf } from "@/lib/sso/connection";
 import { signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError, ORIGIN } from "@/lib/testing/http";
 import { startTestProvider, type TestProvider } from "@/lib/testing/oidc-provider";
@@ -111,5 +114,93 @@ describe("POST /v1/settings/sso/test", () => {
       403,
       "err_forbidden",
     );
+  });
+});
+
+// The fourth outside attack: the discovery test dialled loopback with private targets off, and its answer
+// told an open port from a closed one (ECONNRESET against ECONNREFUSED), an internal port scanner; a
+// saved issuer made the anonymous GET /v1/sso/start dial it again.
+describe("single sign-on's requests go through the outbound gate", () => {
+  /** A port on loopback that takes connections and drops them at once: open, but no issuer. */
+  async function openPort() {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+      port: (server.address() as net.AddressInfo).port,
+      connections: () => connections,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+  async function closedPort() {
+    const probe = await openPort();
+    await probe.close();
+    return probe.port;
+  }
+  async function withInsecureIssuer<T>(allowed: boolean, work: () => Promise<T>) {
+    process.env.SSO_ALLOW_INSECURE_ISSUER = String(allowed);
+    resetEnv();
+    try {
+      return await work();
+    } finally {
+      process.env.SSO_ALLOW_INSECURE_ISSUER = "true";
+      resetEnv();
+    }
+  }
+
+  it("the discovery test sends nothing to loopback without SSO_ALLOW_INSECURE_ISSUER, and never tells open from closed", async () => {
+    const owner = await signedInEmployee();
+    const open = await openPort();
+    const closed = await closedPort();
+    const test = async (issuer: string) => {
+      const answer = await call(testSso, { method: "POST", session: owner.session, body: { issuer } });
+      expectError(answer, 422, "err_validation");
+      return answer.body.details!.issuer;
+    };
+    try {
+      await withInsecureIssuer(false, async () => {
+        for (const host of ["127.0.0.1", "127.1.2.3", "[::1]", "[::ffff:127.0.0.1]", "localhost", "169.254.169.254"]) {
+          expect(await test(`https://${host}:${open.port}`), host).toMatch(/public addresses only|metadata/);
+        }
+        expect(await test(`https://127.0.0.1:${open.port}`)).toBe(await test(`https://127.0.0.1:${closed}`));
+      });
+      expect(open.connections()).toBe(0);
+      // With a provider allowed on this machine, a port that drops the connection and one that refuses it
+      // read alike.
+      await withInsecureIssuer(true, async () => {
+        const whenOpen = await test(`https://127.0.0.1:${open.port}`);
+        expect(whenOpen).toBe(await test(`https://127.0.0.1:${closed}`));
+        expect(whenOpen).toBe("discovery failed: could not connect, or no answer within 10 s");
+      });
+      expect(open.connections()).toBeGreaterThan(0);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("a saved issuer the gate refuses is not dialled by the anonymous start of a sign-in", async () => {
+    const owner = await signedInEmployee();
+    const open = await openPort();
+    try {
+      // Saved while a provider on this machine was allowed; the server then runs without that setting.
+      await saveSsoConnection(owner.account.id, {
+        issuer: `https://127.0.0.1:${open.port}`,
+        clientId: "client",
+        clientSecret: "secret",
+        allowedDomains: [],
+        enforced: false,
+      });
+      await withInsecureIssuer(false, async () => {
+        const started = await call(startSso, { path: `/v1/sso/start?email=${encodeURIComponent(owner.email)}` });
+        expect(started.status).toBe(302);
+        expect(new URL(started.headers.get("location")!).searchParams.get("sso_error")).toMatch(/could not be reached/);
+      });
+      expect(open.connections()).toBe(0);
+    } finally {
+      await open.close();
+    }
   });
 });

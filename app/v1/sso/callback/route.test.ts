@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import http from "node:http";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as currentSession } from "@/app/v1/sessions/current/route";
 import { POST as signIn } from "@/app/v1/sessions/route";
 import { GET as readSettings } from "@/app/v1/settings/route";
@@ -99,6 +100,31 @@ describe("GET /v1/sso/start and /v1/sso/callback", () => {
     expect((await call(readSettings, { session })).status).toBe(200);
     const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "session.sso" } });
     expect(audit.actorId).toBe(employee.employee.id);
+  });
+
+  it("every request to the provider (discovery, token, JWKS) goes out through the outbound gate", async () => {
+    const { employee } = await ssoPlatform();
+    /** The paths the gate requested (its requests leave through node:http) and the calls to fetch, while `work` ran. */
+    const watch = async <T>(work: () => Promise<T>) => {
+      const requests = vi.spyOn(http, "request");
+      const fetches = vi.spyOn(globalThis, "fetch");
+      try {
+        const result = await work();
+        const paths = requests.mock.calls.map(([options]) => (options as http.RequestOptions).path);
+        return { result, paths, fetches: fetches.mock.calls.length };
+      } finally {
+        requests.mockRestore();
+        fetches.mockRestore();
+      }
+    };
+    const started = await watch(() => start(employee.email));
+    expect(started).toMatchObject({ paths: ["/.well-known/openid-configuration"], fetches: 0 });
+    const back = await throughProvider(started.result.location);
+    const finished = await watch(() => callback(back, started.result.stateCookie));
+    expect(finished.result.status).toBe(303);
+    expect(finished.result.headers.get("set-cookie")).toMatch(/session=/);
+    expect(finished.fetches).toBe(0);
+    expect(finished.paths).toEqual(expect.arrayContaining(["/.well-known/openid-configuration", "/token", "/jwks"]));
   });
 
   it("a state works once: the same callback again is refused", async () => {

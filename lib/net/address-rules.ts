@@ -1,9 +1,10 @@
 import ipaddr from "ipaddr.js";
 
-// The rules a webhook URL must follow as written (CONTRACT.md, "Webhooks"), with no server settings
-// or network access, so the dashboard's forms run the API's own schema (lib/webhooks/schemas.ts).
-// `allowPrivate` is the server's WEBHOOK_ALLOW_PRIVATE; lib/webhooks/url-guard.ts applies it, and
-// checks every resolved address again before each delivery.
+// The one address policy for every request the service sends to a URL a user supplied (webhooks, single
+// sign-on): the rules a URL must follow as written, and the addresses that may be reached, with no server
+// settings or network access, so the dashboard's forms run the API's own schema (lib/webhooks/schemas.ts).
+// lib/net/outbound.ts applies them with the server's settings to every address a host name resolves
+// to, right before each request.
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -72,8 +73,19 @@ export function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return ipaddr.process(value);
 }
 
-/** Why a webhook may not be sent to this address, or null. Only plain public unicast addresses pass, unless private ones are allowed. */
-export function addressProblem(ip: string, allowPrivate: boolean): string | null {
+/**
+ * What a caller may reach beyond public addresses: `allowPrivate` opens every private and local range
+ * (WEBHOOK_ALLOW_PRIVATE), `allowLoopback` loopback alone (SSO_ALLOW_INSECURE_ISSUER, for a provider on
+ * this machine). `label` names who the rules are for in messages ("webhooks").
+ */
+export type AddressAllowance = { allowLoopback?: boolean; label?: string };
+
+/** Why a request may not be sent to this address, or null. Only plain public unicast addresses pass, unless private ones are allowed. */
+export function addressProblem(
+  ip: string,
+  allowPrivate: boolean,
+  { allowLoopback = allowPrivate, label = "webhooks" }: AddressAllowance = {},
+): string | null {
   const address = parseIp(ip);
   if (!address) return "is not an IP address";
   const embedded = embeddedIpv4(address);
@@ -82,17 +94,25 @@ export function addressProblem(ip: string, allowPrivate: boolean): string | null
   const range = rangeOf(address);
   if (range === "unicast") return null;
   if (NEVER.has(range)) return `is a ${RANGE_NAMES[range]} address`;
-  if (allowPrivate) return null;
+  if (allowPrivate || (allowLoopback && range === "loopback")) return null;
   // Anything else (NAT64, 6to4 and Teredo embed IPv4 addresses that may be private) is not public either.
-  return `is a ${RANGE_NAMES[range] ?? `non-public (${range})`} address; webhooks go to public addresses only`;
+  return `is a ${RANGE_NAMES[range] ?? `non-public (${range})`} address; ${label} go to public addresses only`;
 }
+
+/** Whether `address` is a loopback address (127.0.0.0/8, ::1, or either mapped). */
+export const isLoopback = (address: ipaddr.IPv4 | ipaddr.IPv6) => rangeOf(address) === "loopback";
 
 const isLocalhostName = (host: string) => host === "localhost" || host.endsWith(".localhost");
 
 export type Parsed = { url: URL; host: string; literal: ipaddr.IPv4 | ipaddr.IPv6 | null };
 
-/** Why `text` is not an acceptable webhook URL as written, or null (with the parsed parts). */
-export function inspect(text: string, allowPrivate: boolean): { problem: string } | Parsed {
+/** Why `text` is not an acceptable URL to send to as written, or null (with the parsed parts). */
+export function inspect(
+  text: string,
+  allowPrivate: boolean,
+  allowance: AddressAllowance = {},
+): { problem: string } | Parsed {
+  const { allowLoopback = allowPrivate, label = "webhooks" } = allowance;
   if (text.length > MAX_WEBHOOK_URL_LENGTH) return { problem: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` };
   const url = URL.canParse(text) ? new URL(text) : null;
   if (!url || !url.hostname) return { problem: "must be an absolute URL such as https://example.com/webhooks" };
@@ -106,14 +126,14 @@ export function inspect(text: string, allowPrivate: boolean): { problem: string 
   const literal = parseIp(host);
   const loopback = literal ? rangeOf(literal) === "loopback" : isLocalhostName(host);
   if (url.protocol === "http:") {
-    if (!allowPrivate) return { problem: "must use https" };
+    if (!allowLoopback) return { problem: "must use https" };
     if (!loopback) return { problem: "may use http only to a loopback address (127.0.0.1, ::1, localhost); use https" };
   }
   if (literal) {
-    const problem = addressProblem(literal.toString(), allowPrivate);
+    const problem = addressProblem(literal.toString(), allowPrivate, { allowLoopback, label });
     if (problem) return { problem: `host ${literal.toString()} ${problem}` };
-  } else if (loopback && !allowPrivate) {
-    return { problem: "host localhost is this machine; webhooks go to public addresses only" };
+  } else if (loopback && !allowLoopback) {
+    return { problem: `host localhost is this machine; ${label} go to public addresses only` };
   }
   return { url, host, literal };
 }
