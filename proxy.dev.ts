@@ -38,9 +38,11 @@ export function proxy(request: NextRequest) {
     settings,
   );
   if (refusal) {
-    return new NextResponse(refusalBody(refusal), {
+    const requestId = `req_${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("hex")}`;
+    return new NextResponse(refusalBody(refusal, requestId), {
       status: refusal.status,
       headers: {
+        "X-Request-Id": requestId,
         ...SECURITY_HEADERS,
         ...refusal.headers,
         "Content-Type": "application/json; charset=utf-8",

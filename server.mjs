@@ -23,6 +23,7 @@ import { createServer, STATUS_CODES } from "node:http";
 import { fileURLToPath } from "node:url";
 import {
   ALLOWED_METHODS,
+  CLIENT_REQUEST_ID,
   HSTS,
   REQUEST_PATH_HEADER,
   SECURITY_HEADERS,
@@ -112,11 +113,15 @@ async function serve() {
     const chain = Array.isArray(given) ? given.join(", ") : given;
     const peer = req.socket.remoteAddress ?? "";
     req.headers["x-forwarded-for"] = chain ? `${chain}, ${peer}` : peer;
-    const id = req.headers["x-request-id"];
-    const requestId =
-      typeof id === "string" && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : `req_${randomText(12, "hex")}`;
-    req.headers["x-request-id"] = requestId;
-    res.setHeader("X-Request-Id", requestId);
+    // The request's id for answers made here and for pages; a /v1 route names its own (lib/http/request-ids.ts),
+    // which replaces this header. The client's X-Request-Id reaches the app as the client sent it: the app
+    // keeps it apart as `clientRequestId`, never as the server's id.
+    const requestId = `req_${randomText(12, "hex")}`;
+    const clientId = req.headers["x-request-id"];
+    res.setHeader(
+      "X-Request-Id",
+      typeof clientId === "string" && CLIENT_REQUEST_ID.test(clientId) ? clientId : requestId,
+    );
     // The fixed security headers on every response (pages replace the CSP, below). Set here rather than
     // by next.config.js's headers(), which matches a path pattern per request.
     for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
@@ -139,7 +144,7 @@ async function serve() {
       settings,
     );
     if (refusal) {
-      const body = refusalBody(refusal);
+      const body = refusalBody(refusal, requestId);
       res.writeHead(refusal.status, {
         ...SECURITY_HEADERS,
         ...refusal.headers,
@@ -181,7 +186,7 @@ async function serve() {
     const status =
       { HPE_HEADER_OVERFLOW: 431, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413, ERR_HTTP_REQUEST_TIMEOUT: 408 }[error.code] ??
       400;
-    socket.end(rawResponse(status, {}));
+    socket.end(rawResponse(status, {}, undefined, `req_${randomText(12, "hex")}`));
   });
 
   server.keepAliveTimeout = 65_000;
@@ -229,9 +234,9 @@ function countHeader(rawHeaders, name) {
 }
 
 /** A complete response written straight to a socket (CONNECT and unparseable requests have no ServerResponse). */
-function rawResponse(status, extra, body) {
+function rawResponse(status, extra, body, requestId) {
   const headers = {
-    "X-Request-Id": `req_${randomText(12, "hex")}`,
+    "X-Request-Id": requestId,
     ...SECURITY_HEADERS,
     ...extra,
     Connection: "close",
@@ -254,5 +259,6 @@ function methodNotAllowed(method) {
     { method, path: "", host: null, forwardedHost: null, authorizationCount: 0, cookie: null },
     { ...settings, appHosts: null },
   );
-  return rawResponse(405, { Allow: ALLOWED_METHODS.join(", ") }, refusalBody(refusal));
+  const requestId = `req_${randomText(12, "hex")}`;
+  return rawResponse(405, { Allow: ALLOWED_METHODS.join(", ") }, refusalBody(refusal, requestId), requestId);
 }

@@ -203,7 +203,7 @@ test.describe.serial("the /v1 API, end to end", () => {
     });
     const text = await malformed.text();
     const body = await expectError(malformed, 400, "err_bad_request");
-    expect(Object.keys(body).sort()).toEqual(["error_code", "http_code", "message"]);
+    expect(Object.keys(body).sort()).toEqual(["error_code", "http_code", "message", "request_id"]);
     expect(text).not.toMatch(/SyntaxError|\bat .+:\d+:\d+|node_modules|\.next\/|stack/i);
 
     const notAnObject = await call(request, "POST", "/v1/sessions", { json: [1, 2, 3] });

@@ -75,12 +75,38 @@ test.describe("methods outside GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS", ()
         error_code: "err_method_not_allowed",
         message: expect.stringContaining("is not supported; use GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"),
         http_code: 405,
+        request_id: reply.headers["x-request-id"],
       });
     }
     expect(log).not.toMatch(/⨯|Error|unsupported|\n\s+at /);
     // The server is unharmed.
     expect((await send(server.baseURL, "GET", "/healthz")).status).toBe(200);
   });
+});
+
+// The fourth outside attack: server.mjs wrote its own id into the request's X-Request-Id, so every audit
+// record carried a client id the client never sent, and a 500's header named another id than its body.
+test("request ids: one server id in the header, the error body and the audit record; a client's own is echoed and kept apart", async ({
+  page,
+  employee,
+}) => {
+  const missing = "/v1/api_keys/key_doesnotexist00000000";
+  const plain = await page.request.get(missing);
+  expect(plain.status()).toBe(404);
+  const serverId = plain.headers()["x-request-id"]!;
+  expect(serverId).toMatch(/^req_[0-9a-f]{24}$/);
+  expect(((await plain.json()) as { request_id: string }).request_id).toBe(serverId);
+
+  const own = await page.request.get(missing, { headers: { "X-Request-Id": "client/chosen-1" } });
+  expect(own.headers()["x-request-id"]).toBe("client/chosen-1");
+  const ownId = ((await own.json()) as { request_id: string }).request_id;
+  expect(ownId).toMatch(/^req_[0-9a-f]{24}$/);
+
+  const listed = await page.request.get(`/v1/audit_events?actorId=${employee.id}&limit=50`);
+  expect(listed.status()).toBe(200);
+  const events = ((await listed.json()) as { items: { requestId: string; clientRequestId: string | null }[] }).items;
+  expect(events.find((event) => event.requestId === serverId)).toMatchObject({ clientRequestId: null });
+  expect(events.find((event) => event.requestId === ownId)).toMatchObject({ clientRequestId: "client/chosen-1" });
 });
 
 test.describe("ambiguous credentials against the real server (two header lines, as sent on the wire)", () => {
@@ -99,6 +125,7 @@ test.describe("ambiguous credentials against the real server (two header lines, 
         error_code: "err_bad_request",
         message: "Send one Authorization header, not several",
         http_code: 400,
+        request_id: two.headers["x-request-id"],
       });
       expect(two.headers["x-frame-options"]).toBe("DENY");
     }
@@ -124,6 +151,7 @@ test.describe("ambiguous credentials against the real server (two header lines, 
           error_code: "err_bad_request",
           message: "Send one pmc_session cookie, not several",
           http_code: 400,
+          request_id: reply.headers["x-request-id"],
         });
       }
     }
@@ -155,6 +183,7 @@ test("with APP_ORIGIN set, other Hosts answer 400 on pages, the API and static f
           error_code: "err_bad_request",
           message: "Unknown host: this service answers only at its configured origin (APP_ORIGIN)",
           http_code: 400,
+          request_id: reply.headers["x-request-id"],
         });
         expect(reply.headers["x-content-type-options"]).toBe("nosniff");
       }
@@ -219,6 +248,7 @@ test.describe("prototype keys in a query string, against the real server", () =>
           message: `${key}: ${message}`,
           http_code: 422,
           details: { [key]: message },
+          request_id: answer.headers()["x-request-id"],
         });
       }
       // As sent on the wire, percent-encoded, to a public route and with no credentials at all.
@@ -285,6 +315,7 @@ test.describe("the CSRF check compares the whole origin (scheme, host and port) 
         error_code: "err_forbidden",
         message: "Cross-site request refused",
         http_code: 403,
+        request_id: refused.headers["x-request-id"],
       });
       // Its own https origin gets as far as the credentials.
       expect((await signIn(`https://${host}`)).status).toBe(401);

@@ -13,6 +13,11 @@ const errorSchema = z
     message: z.string(),
     http_code: z.number().int(),
     details: z.record(z.string(), z.string()).optional().meta({ description: "Field path to message, for 422." }),
+    request_id: z.string().meta({
+      description:
+        "The server's own id of the request (`req_...`), as its log and audit trail name it: quote it when reporting a problem. " +
+        "The X-Request-Id header carries it too, unless the client sent an id of its own, which the header echoes.",
+    }),
   })
   .meta({ id: "Error" });
 

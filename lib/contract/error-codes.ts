@@ -31,4 +31,6 @@ export type ErrorBody = {
   message: string;
   http_code: number;
   details?: Record<string, string>;
+  /** The server's id of the request: the one its log and audit trail name, and a 500's message quotes. */
+  request_id: string;
 };

@@ -169,8 +169,8 @@ describe("validationError details", () => {
     expect(details.name).toBe("is required");
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     // Serialised as before: an ordinary JSON object, "__proto__" included as a plain key.
-    const body = JSON.parse(JSON.stringify(error.body()));
-    expect(Object.keys(body)).toEqual(["error_code", "message", "http_code", "details"]);
+    const body = JSON.parse(JSON.stringify(error.body("req_1")));
+    expect(Object.keys(body)).toEqual(["error_code", "message", "http_code", "details", "request_id"]);
     expect(Object.keys(body.details).sort()).toEqual(["__proto__", "constructor", "name"]);
     expect(body.error_code).toBe("err_validation");
     expect(body.http_code).toBe(422);

@@ -20,12 +20,14 @@ export class ApiError extends Error {
     return errorStatus[this.code];
   }
 
-  body(): ErrorBody {
+  /** The contract's error body, naming the server's id of the request it answers (`requestId`). */
+  body(requestId: string): ErrorBody {
     return {
       error_code: this.code,
       message: this.message,
       http_code: this.status,
       ...(this.details ? { details: this.details } : {}),
+      request_id: requestId,
     };
   }
 }

@@ -38,4 +38,5 @@ export declare function hostAllowed(
 ): boolean;
 export declare function prototypeKeyInQuery(query: string | undefined): string | null;
 export declare function edgeRefusal(request: EdgeRequest, settings: EdgeSettings): Refusal | null;
-export declare function refusalBody(refusal: Refusal): string;
+export declare const CLIENT_REQUEST_ID: RegExp;
+export declare function refusalBody(refusal: Refusal, requestId: string): string;

@@ -154,12 +154,16 @@ export function edgeRefusal({ method, path, query, host, forwardedHost, authoriz
   return null;
 }
 
-/** The contract's error body for a refusal. */
-export function refusalBody(refusal) {
+/** A client's own X-Request-Id that is echoed and kept apart: 1 to 128 visible ASCII characters. */
+export const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** The contract's error body for a refusal, naming the server's id of the request (`request_id`). */
+export function refusalBody(refusal, requestId) {
   return JSON.stringify({
     error_code: refusal.code,
     message: refusal.message,
     http_code: refusal.status,
     ...(refusal.details ? { details: refusal.details } : {}),
+    request_id: requestId,
   });
 }

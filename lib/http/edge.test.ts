@@ -174,7 +174,9 @@ describe("prototype keys in the query string (Next.js drops __proto__ before a r
     for (const path of ["/v1/recipients", "/v1", "/v1/nothing/here", "/login"]) {
       const refusal = edgeRefusal(request({ path, query }), open);
       expect(refusal, path).toMatchObject({ status: expected.status, code: expected.code, message: expected.message });
-      expect(JSON.parse(refusalBody(refusal!)), path).toEqual(JSON.parse(JSON.stringify(expected.body())));
+      expect(JSON.parse(refusalBody(refusal!, "req_1")), path).toEqual(
+        JSON.parse(JSON.stringify(expected.body("req_1"))),
+      );
     }
   });
 
@@ -193,7 +195,7 @@ describe("prototype keys in the query string (Next.js drops __proto__ before a r
   });
 
   it("a refusal without details has none in its body", () => {
-    expect(JSON.parse(refusalBody(edgeRefusal(request({ authorizationCount: 2 }), open)!))).not.toHaveProperty(
+    expect(JSON.parse(refusalBody(edgeRefusal(request({ authorizationCount: 2 }), open)!, "req_1"))).not.toHaveProperty(
       "details",
     );
   });

@@ -35,5 +35,5 @@ export function errorResponse(error: unknown, ids: RequestIds): Response {
     console.error(`[${requestId}]${client} unhandled ${name}: ${stack}`);
     apiError = new ApiError("err_internal", `Internal error; quote request id ${requestId} when reporting it`);
   }
-  return toJsonResponse(apiError.body(), apiError.status, headerIdOf(ids), apiError.headers);
+  return toJsonResponse(apiError.body(requestId), apiError.status, headerIdOf(ids), apiError.headers);
 }

@@ -2,7 +2,7 @@ import { ApiError } from "@/lib/http/api-error";
 import type { Method } from "@/lib/contract/endpoint";
 import { toJsonResponse } from "@/lib/http/json-response";
 import type { Handler } from "@/lib/http/pipeline/request-state";
-import { requestIdOf } from "@/lib/http/request-ids";
+import { headerIdOf, requestIdOf, requestIdsOf } from "@/lib/http/request-ids";
 
 const ALL_METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -17,11 +17,13 @@ type RouteFile<H extends RouteHandlers> = H & Record<Exclude<Method, keyof H> | 
 export function methods<H extends RouteHandlers>(handlers: H): RouteFile<H> {
   const allow = [...Object.keys(handlers), "OPTIONS"].join(", ");
   const notAllowed: Handler = async (request) => {
-    const requestId = requestIdOf(request);
+    const ids = requestIdsOf(request);
     return toJsonResponse(
-      new ApiError("err_method_not_allowed", `${request.method} is not supported here; use ${allow}`).body(),
+      new ApiError("err_method_not_allowed", `${request.method} is not supported here; use ${allow}`).body(
+        ids.requestId,
+      ),
       405,
-      requestId,
+      headerIdOf(ids),
       { Allow: allow },
     );
   };

@@ -1,9 +1,12 @@
 import { randomHex } from "@/lib/ids/generate";
+import { CLIENT_REQUEST_ID } from "@/lib/http/edge.mjs";
 
 /**
- * A request's ids. `requestId` is the server's own (`req_...`): the audit trail, the log and a 500's
- * message name it, since a client chooses its own id and could pass off one of another request.
- * `clientRequestId` is the client's X-Request-Id when it sent a sane one, kept apart in the audit trail.
+ * A request's ids. `requestId` is the server's own (`req_...`): the audit trail, the log, an error
+ * body's `request_id` and a 500's message name it, since a client chooses its own id and could pass
+ * off one of another request. `clientRequestId` is the X-Request-Id the client sent (1 to 128 visible
+ * ASCII characters), kept apart in the audit trail; null when it sent none (server.mjs passes the
+ * client's header through untouched).
  */
 export type RequestIds = { requestId: string; clientRequestId: string | null };
 
@@ -11,7 +14,7 @@ export function requestIdsOf(request: Request): RequestIds {
   const given = request.headers.get("x-request-id");
   return {
     requestId: `req_${randomHex(12)}`,
-    clientRequestId: given && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : null,
+    clientRequestId: given && CLIENT_REQUEST_ID.test(given) ? given : null,
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import { endpoint } from "@/lib/contract/endpoint";
 import { ApiError } from "@/lib/http/api-error";
+import { DomainError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { immutable } from "@/lib/immutable";
 import { db } from "@/lib/db";
@@ -68,6 +69,53 @@ describe("route()", () => {
     );
     const event = await db().auditEvent.findFirstOrThrow({ where: { action: "test.fail", requestId: quoted } });
     expect(event).toMatchObject({ status: 500, clientRequestId: "client-chosen-1" });
+    expect(response.body.request_id).toBe(quoted);
+  });
+
+  // The fourth outside attack: a 500's header named one id and its body another, and every audit record
+  // carried a client id the client never sent.
+  it("without a client id: the header, the body's request_id, the quoted id, the log and the audit record name one id, and clientRequestId is null", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const failing = route({ ...countEndpoint, method: "POST", action: "test.fail_quietly" }, async () => {
+      throw new Error("boom");
+    });
+    const response = await call(failing, { method: "POST", path: "/v1/test/count" });
+    expect(response.status).toBe(500);
+    const id = response.headers.get("x-request-id")!;
+    expect(id).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(response.body).toMatchObject({
+      request_id: id,
+      message: `Internal error; quote request id ${id} when reporting it`,
+    });
+    expect(logged).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`^\\[${id}\\] unhandled Error`)));
+    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "test.fail_quietly" } });
+    expect(event).toMatchObject({ requestId: id, clientRequestId: null });
+  });
+
+  it("a client id of 1 to 128 visible ASCII characters is echoed and kept apart; anything else is not a client id", async () => {
+    const refusing = route({ ...countEndpoint, method: "POST", action: "test.refuse" }, async () => {
+      throw new DomainError("conflict", "no");
+    });
+    for (const [sent, kept] of [
+      ["client/id<1>!~", "client/id<1>!~"],
+      ["x".repeat(128), "x".repeat(128)],
+      ["x".repeat(129), null],
+      ["with space", null],
+      ["caf\u00e9", null],
+    ] as const) {
+      const response = await call(refusing, {
+        method: "POST",
+        path: "/v1/test/count",
+        headers: { "x-request-id": sent },
+      });
+      expect(response.status, sent).toBe(409);
+      expect(response.body.request_id).toMatch(/^req_[0-9a-f]{24}$/);
+      expect(response.headers.get("x-request-id"), sent).toBe(kept ?? response.body.request_id);
+      const event = await db().auditEvent.findFirstOrThrow({
+        where: { requestId: response.body.request_id as string },
+      });
+      expect(event.clientRequestId, sent).toBe(kept);
+    }
   });
 
   it("400, not a logged 500, when the client closes the connection before its body is complete", async () => {

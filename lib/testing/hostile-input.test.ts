@@ -1086,7 +1086,7 @@ async function callOptions(endpoint: Endpoint, spec: RequestSpec): Promise<Call>
 
 // --- The invariants --------------------------------------------------------------------------------
 
-const ERROR_KEYS = new Set(["error_code", "message", "http_code", "details"]);
+const ERROR_KEYS = new Set(["error_code", "message", "http_code", "details", "request_id"]);
 const LEAKS = [/\n\s+at /, /\bat \S+ \(.*:\d+:\d+\)/, /prisma/i, /sqlite/i, /node_modules/, /\.ts:\d+/];
 
 function checkErrorBody(status: number, body: unknown, what: string) {
@@ -1103,6 +1103,7 @@ function checkErrorBody(status: number, body: unknown, what: string) {
   ).toBe(true);
   expect(error.message, `${what}: message`).toBeTypeOf("string");
   expect(error.http_code, `${what}: http_code must equal the status`).toBe(status);
+  expect(error.request_id, `${what}: request_id names the server's id of the request`).toMatch(/^req_[0-9a-f]{24}$/);
   if ("details" in error) {
     const details = error.details;
     expect(

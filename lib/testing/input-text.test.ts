@@ -45,7 +45,7 @@ function expectValidationError(
   message: string | RegExp,
 ) {
   expect(response.status, JSON.stringify(response.body)).toBe(422);
-  expect(Object.keys(response.body ?? {})).toEqual(["error_code", "message", "http_code", "details"]);
+  expect(Object.keys(response.body ?? {})).toEqual(["error_code", "message", "http_code", "details", "request_id"]);
   expect(response.body?.error_code).toBe("err_validation");
   expect(response.body?.http_code).toBe(422);
   expect(Object.keys(response.body?.details ?? {})).toContain(field);
@@ -275,7 +275,12 @@ describe("a body that is not UTF-8: 400 err_bad_request, never stored as U+FFFD"
         rawBytes: bytes('{"name":"Acme', [...bad], '"}'),
       });
       expect(response.status, what).toBe(400);
-      expect(response.body, what).toEqual({ error_code: "err_bad_request", message: UTF8_MESSAGE, http_code: 400 });
+      expect(response.body, what).toEqual({
+        error_code: "err_bad_request",
+        message: UTF8_MESSAGE,
+        http_code: 400,
+        request_id: expect.stringMatching(/^req_[0-9a-f]{24}$/),
+      });
     }
     // A UTF-16 body (with its byte order mark) is not UTF-8 either.
     const utf16 = Uint8Array.from([0xff, 0xfe, ...Buffer.from('{"name":"Acme"}', "utf16le")]);

@@ -90,7 +90,12 @@ describe("POST /v1/employees/invitations/accept", () => {
     for (const token of ["x".repeat(43), "nope", "x".repeat(200)]) {
       const response = await accept({ token, password: NEW_PASSWORD });
       expect(response.status).toBe(404);
-      expect(response.body).toEqual({ error_code: "err_not_found", message: INVALID, http_code: 404 });
+      expect(response.body).toEqual({
+        error_code: "err_not_found",
+        message: INVALID,
+        http_code: 404,
+        request_id: response.headers.get("x-request-id"),
+      });
       expect(response.headers.get("set-cookie")).toBeNull();
     }
   });
