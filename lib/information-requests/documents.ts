@@ -10,6 +10,7 @@ import {
 } from "@/lib/information-requests/evidence-schemas";
 import { findEvidenceRequest } from "@/lib/information-requests/notes";
 import { recordTimelineEntry, type TimelineActor } from "@/lib/information-requests/timeline";
+import { safeFileName, typedFileName } from "@/lib/information-requests/document-names";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
@@ -22,6 +23,7 @@ const METADATA = {
   id: true,
   informationRequestId: true,
   fileName: true,
+  label: true,
   contentType: true,
   size: true,
   sha256: true,
@@ -58,7 +60,8 @@ export async function readInformationRequestDocument({
 
 /**
  * Attaches a document once its whole content is known: refused (422) unless its bytes are a PDF, PNG
- * or JPEG, whatever its name says. The row, its timeline entry and its `information_request.document_added`
+ * or JPEG, whatever its name says. It is stored under a name with the extension of that type; the
+ * uploaded name is kept as its label (lib/information-requests/document-names.ts). The row, its timeline entry and its `information_request.document_added`
  * event are written together, in the caller's transaction.
  */
 export async function attachInformationRequestDocument({
@@ -79,7 +82,8 @@ export async function attachInformationRequestDocument({
       id: newId("doc"),
       accountId: scopeAccountId(),
       informationRequestId: id,
-      fileName: safeFileName(fileName),
+      fileName: typedFileName(fileName, contentType),
+      label: safeFileName(fileName),
       contentType,
       size: bytes.byteLength,
       sha256: createHash("sha256").update(bytes).digest("hex"),
@@ -114,19 +118,4 @@ async function recognisedTypeOf(bytes: Uint8Array): Promise<DocumentContentType>
     });
   }
   return allowed;
-}
-
-/** Control characters, bidirectional controls and line separators: never part of a stored file name. */
-const UNSAFE_IN_FILE_NAME = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g;
-const FILE_NAME_MAX_LENGTH = 255;
-
-/**
- * The client's file name as it may be shown and sent back in Content-Disposition: its last path
- * segment, without control characters, well-formed, at most 255 characters; "document" when nothing is left.
- */
-export function safeFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? "";
-  const cleaned = base.toWellFormed().replace(UNSAFE_IN_FILE_NAME, "").trim();
-  const clipped = Array.from(cleaned).slice(0, FILE_NAME_MAX_LENGTH).join("").trim();
-  return clipped === "" || clipped === "." || clipped === ".." ? "document" : clipped;
 }

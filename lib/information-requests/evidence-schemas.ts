@@ -2,6 +2,7 @@ import { z } from "zod";
 import { presenterOf } from "@/lib/contract/present";
 import { freeText } from "@/lib/contract/text";
 import { idSchema } from "@/lib/ids/schema";
+import { typedFileName } from "@/lib/information-requests/document-names";
 
 // Notes and documents (evidence) of an information request (CONTRACT.md, "Information requests as
 // cases"): both are only ever added, never edited or deleted. Client-safe (zod only).
@@ -49,7 +50,15 @@ export const uploadDocumentInput = z
 export const documentSchema = z
   .object({
     id: z.string(),
-    fileName: z.string().meta({ description: "The uploaded file's name, without path or control characters." }),
+    fileName: z.string().meta({
+      description:
+        "The name it is stored and served under: the uploaded name with the extension of the type its bytes show " +
+        "(`statement.png`, whatever the upload was called).",
+    }),
+    label: z.string().meta({
+      description:
+        "The name it was uploaded with, without path or control characters: a label, never used to serve it.",
+    }),
     contentType: z
       .string()
       .meta({ description: "`application/pdf`, `image/png` or `image/jpeg`, as recognised from the bytes." }),
@@ -61,7 +70,26 @@ export const documentSchema = z
   .meta({ id: "InformationRequestDocument" });
 
 export const presentNote = presenterOf(noteSchema);
-export const presentDocument = presenterOf(documentSchema);
+const presentDocumentRow = presenterOf(documentSchema);
+
+type DocumentRow = {
+  id: string;
+  fileName: string;
+  label: string | null;
+  contentType: string;
+  size: number;
+  sha256: string;
+  uploadedById: string;
+  createdAt: Date;
+};
+
+/** A document as the API shows it; a row stored before names were typed gets its typed name here. */
+export const presentDocument = (row: DocumentRow) =>
+  presentDocumentRow({
+    ...row,
+    fileName: typedFileName(row.fileName, row.contentType),
+    label: row.label ?? row.fileName,
+  });
 
 /** The webhook events' data: the note or the document's metadata (never its bytes), and the request it belongs to. */
 export const noteEventSchema = noteSchema.extend({ informationRequestId: z.string() });

@@ -1,3 +1,4 @@
+import { typedFileName } from "@/lib/information-requests/document-names";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { newId } from "@/lib/ids/generate";
@@ -89,13 +90,19 @@ export async function listInformationRequestTimeline({ id }: { id: string }): Pr
     actor: { type: "system", id: null, name: null },
   };
   const later = rows.map((row) => {
-    const data = isJsonObject(row.data) ? row.data : {};
+    const data = isJsonObject(row.data) ? typedDocumentName(row.data) : {};
     const actor = { type: row.actorType, id: row.actorId, name: row.actorId ? (names.get(row.actorId) ?? null) : null };
     // The entry's own fields first: a field of `data` never stands in for when, what or who.
     return { ...data, at: row.at.toISOString(), type: row.type, actor } as TimelineEntry;
   });
   return [created, ...later];
 }
+
+/** A document entry names the document as it is served, with its type's extension (entries stored before kept the uploaded name). */
+const typedDocumentName = (data: Record<string, unknown>) =>
+  typeof data.fileName === "string" && typeof data.contentType === "string"
+    ? { ...data, fileName: typedFileName(data.fileName, data.contentType) }
+    : data;
 
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -123,6 +123,7 @@ describe("POST /v1/information_requests/{id}/documents", () => {
       const document = {
         id: expect.stringMatching(/^doc_[a-z0-9]+$/),
         fileName: name,
+        label: name,
         contentType: type,
         size: bytes.length,
         sha256,
@@ -153,6 +154,7 @@ describe("POST /v1/information_requests/{id}/documents", () => {
       expect(audit.details).toEqual({
         documentId: response.body.id,
         fileName: name,
+        label: name,
         contentType: type,
         size: bytes.length,
         sha256,
@@ -263,20 +265,21 @@ describe("POST /v1/information_requests/{id}/documents", () => {
     expect(completed.status).toBe(201);
   });
 
-  it("keeps a safe file name: no path, no control characters, at most 255 characters, `document` when none is left", async () => {
+  it("keeps a safe label: no path, no control characters, at most 255 characters, `document` when none is left; the name has the type's extension", async () => {
     const { session, request } = await staffWithRequest();
     const cases = [
-      ["../../etc/pass\u0007wd.pdf", "passwd.pdf"],
-      ["C:\\Users\\ada\\Scans\\scan.pdf", "scan.pdf"],
-      ["Kontoauszug M\u00e4rz \u202eFDP.exe", "Kontoauszug M\u00e4rz FDP.exe"],
-      [`${"a".repeat(300)}.pdf`, "a".repeat(255)],
-      ["../", "document"],
-      [" \u0001 ", "document"],
+      ["../../etc/pass\u0007wd.pdf", "passwd.pdf", "passwd.pdf"],
+      ["C:\\Users\\ada\\Scans\\scan.pdf", "scan.pdf", "scan.pdf"],
+      ["Kontoauszug M\u00e4rz \u202eFDP.exe", "Kontoauszug M\u00e4rz FDP.exe", "Kontoauszug M\u00e4rz FDP.pdf"],
+      [`${"a".repeat(300)}.pdf`, "a".repeat(255), `${"a".repeat(250)}.pdf`],
+      ["../", "document", "document.pdf"],
+      [" \u0001 ", "document", "document.pdf"],
+      ["statement", "statement", "statement.pdf"],
     ];
-    for (const [sent, kept] of cases) {
+    for (const [sent, label, fileName] of cases) {
       const response = await uploadFile({ session }, request.id, PDF, sent!);
       expect(response.status, sent).toBe(201);
-      expect(response.body.fileName, sent).toBe(kept);
+      expect(response.body, sent).toMatchObject({ label, fileName });
     }
     // FormData leaves out an empty name; a client may still send `filename=""`.
     const unnamed = Buffer.concat([partHead, PDF, partTail])
@@ -287,7 +290,28 @@ describe("POST /v1/information_requests/{id}/documents", () => {
       headers: MULTIPART,
     });
     expect(response.status).toBe(201);
-    expect(response.body.fileName).toBe("document");
+    expect(response.body).toMatchObject({ label: "document", fileName: "document.pdf" });
+  });
+
+  // The fourth outside attack: a PNG header followed by HTML, uploaded as `x<script>.html`, downloaded
+  // with that name and ran as a page when opened from the disk.
+  it("a document is stored and served with the extension of the type its bytes show; the uploaded name is only its label", async () => {
+    const { session, request } = await staffWithRequest();
+    const polyglot = Buffer.concat([PNG, Buffer.from("<html><script>alert(document.domain)</script></html>")]);
+    const response = await uploadFile({ session }, request.id, polyglot, "x<script>.html", "text/html");
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({
+      fileName: "x_script_.png",
+      label: "x<script>.html",
+      contentType: "image/png",
+    });
+    const content = await fetchContent({ session }, request.id, response.body.id!);
+    expect(content.headers.get("content-type")).toBe("image/png");
+    expect(content.headers.get("content-disposition")).toBe('attachment; filename="x_script_.png"');
+    const listed = await list({ session }, request.id);
+    expect(listed.body.map((document) => document.fileName)).toEqual(["x_script_.png"]);
+    const row = await db().informationRequestDocument.findUniqueOrThrow({ where: { id: response.body.id! } });
+    expect(row.fileName).toBe("x_script_.png");
   });
 
   it("an Idempotency-Key repeat gets the same answer, and the document is stored once", async () => {
@@ -344,7 +368,7 @@ describe("GET /v1/information_requests/{id}/documents", () => {
       "image/jpeg",
     ]);
     expect(Object.keys(response.body[0]!).sort()).toEqual(
-      ["contentType", "createdAt", "fileName", "id", "sha256", "size", "uploadedById"].sort(),
+      ["contentType", "createdAt", "fileName", "id", "label", "sha256", "size", "uploadedById"].sort(),
     );
     const stranger = await signedInEmployee();
     expectError(await list({ session: stranger.session }, request.id), 404, "err_not_found");
@@ -360,7 +384,7 @@ describe("GET /v1/information_requests/{id}/documents/{docId}/content", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("image/png");
     expect(response.headers.get("content-disposition")).toBe(
-      "attachment; filename=\"Ausweis M_rz _neu_.png\"; filename*=UTF-8''Ausweis%20M%C3%A4rz%20%22neu%22.png",
+      "attachment; filename=\"Ausweis M_rz _neu_.png\"; filename*=UTF-8''Ausweis%20M%C3%A4rz%20_neu_.png",
     );
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");

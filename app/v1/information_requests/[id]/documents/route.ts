@@ -23,8 +23,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
       by: { type: actor.type, id: actor.id },
     });
     // What was stored, never the bytes.
-    const { id, fileName, contentType, size, sha256 } = document;
-    audit.details = { documentId: id, fileName, contentType, size, sha256 };
+    const { id, fileName, label, contentType, size, sha256 } = document;
+    audit.details = { documentId: id, fileName, label, contentType, size, sha256 };
     return document;
   }),
 });

@@ -1,5 +1,6 @@
 import { getInformationRequestDocumentContentEndpoint } from "@/lib/information-requests/evidence-endpoints";
 import { readInformationRequestDocument } from "@/lib/information-requests/documents";
+import { typedFileName } from "@/lib/information-requests/document-names";
 import { attachmentResponse } from "@/lib/http/attachment";
 import { methods, route } from "@/lib/http/route";
 
@@ -15,7 +16,8 @@ export const { GET, PUT, PATCH, POST, DELETE, OPTIONS } = methods({
     return attachmentResponse({
       body: document.content,
       contentType: document.contentType,
-      fileName: document.fileName,
+      // With the extension of its type, whatever name it was stored under before names were typed.
+      fileName: typedFileName(document.fileName, document.contentType),
     });
   }),
 });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "InformationRequestDocument" ADD COLUMN "label" TEXT;
