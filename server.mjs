@@ -25,6 +25,8 @@ import {
   ALLOWED_METHODS,
   CLIENT_REQUEST_ID,
   HSTS,
+  SERVER_REQUEST_ID_HEADER,
+  SERVER_REQUEST_IDS,
   REQUEST_PATH_HEADER,
   SECURITY_HEADERS,
   edgeRefusal,
@@ -108,15 +110,18 @@ async function serve() {
   clearTimeout(startUpTimeout);
   settings = edgeSettings(process.env); // validated by the line above
 
+  // The app takes the request id this server hands it (SERVER_REQUEST_ID_HEADER) only while this flag says it is in front.
+  globalThis[SERVER_REQUEST_IDS] = true;
   const server = createServer({ ServerResponse: OneWriteResponse }, (req, res) => {
     const given = req.headers["x-forwarded-for"];
     const chain = Array.isArray(given) ? given.join(", ") : given;
     const peer = req.socket.remoteAddress ?? "";
     req.headers["x-forwarded-for"] = chain ? `${chain}, ${peer}` : peer;
-    // The request's id for answers made here and for pages; a /v1 route names its own (lib/http/request-ids.ts),
-    // which replaces this header. The client's X-Request-Id reaches the app as the client sent it: the app
-    // keeps it apart as `clientRequestId`, never as the server's id.
+    // The request's id, for answers made here and handed to the app (over any client's header of that
+    // name), whose answers, audit records and log lines name it too (lib/http/request-ids.ts). The client's
+    // own X-Request-Id reaches the app as the client sent it, kept apart as `clientRequestId`.
     const requestId = `req_${randomText(12, "hex")}`;
+    req.headers[SERVER_REQUEST_ID_HEADER] = requestId;
     const clientId = req.headers["x-request-id"];
     res.setHeader(
       "X-Request-Id",

@@ -90,7 +90,7 @@ test("request ids: one server id in the header, the error body and the audit rec
   page,
   employee,
 }) => {
-  const missing = "/v1/api_keys/key_doesnotexist00000000";
+  const missing = "/v1/employees/emp_doesnotexist000000000";
   const plain = await page.request.get(missing);
   expect(plain.status()).toBe(404);
   const serverId = plain.headers()["x-request-id"]!;

@@ -86,3 +86,37 @@ test("the sign-in button is disabled in the server's HTML and enabled once the p
     await context.close();
   }
 });
+
+// The fourth outside attack: `next` was checked before the browser resolved it, so /.//evil.example
+// answered `307 Location: //evil.example`, and a real sign-in ended on another site.
+test.describe("a sign-in returns only to a page of this site", () => {
+  const OFFSITE = ["/.//evil.example", "/..//evil.example/x", "/%2e//evil.example", "/a/..//evil.example"];
+
+  test("a signed-in visit to /login?next=<dot-segment trick> is sent home, never to another host", async ({
+    page,
+    baseURL,
+  }) => {
+    for (const next of OFFSITE) {
+      const answer = await page.request.get(`/login?next=${encodeURIComponent(next)}`, { maxRedirects: 0 });
+      expect(answer.status(), next).toBe(307);
+      const location = answer.headers()["location"]!;
+      expect(location, next).toMatch(/^\/(?![/\\])/);
+      expect(new URL(location, baseURL).origin, next).toBe(new URL(baseURL!).origin);
+    }
+  });
+
+  test("signing in through the form with such a `next` ends on this site", async ({ browser, baseURL, employee }) => {
+    const context = await browser.newContext({ baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto(`/login?next=${encodeURIComponent("/.//evil.example")}`);
+      await page.getByLabel("E-mail").fill(employee.email);
+      await page.getByLabel("Password").fill(employee.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByText("Signed in as")).toContainText(employee.name);
+      expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -99,6 +99,43 @@ test("the owner sets up SSO on Settings, and an employee signs in with the compa
   await context.close();
 });
 
+test("with SSO required, an invitation activates the account without a password and the employee signs in through the provider", async ({
+  browser,
+}, testInfo) => {
+  const invited = await owner.post("/v1/employees", {
+    headers: { "service-totp-code": await authenticator.next() },
+    data: { name: "Ivy Invited", email: "ivy.invited@acme.example", role: "compliance" },
+  });
+  expect(invited.status()).toBe(201);
+  const { invitationUrl } = (await invited.json()) as { invitationUrl: string };
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(invitationUrl);
+  await expect(page.getByRole("heading", { name: "Join your team" })).toBeVisible();
+  await expect(page.getByText("Your platform signs in through single sign-on")).toBeVisible();
+  // No password to choose: it would open nothing while single sign-on is required.
+  await expect(page.getByLabel("Password", { exact: true })).toHaveCount(0);
+  await snapAlsoOnPhone(page, testInfo, "invitation-sso", "invitation-sso-phone");
+  await page.getByRole("button", { name: "Activate account" }).click();
+  await expect(page.getByRole("status")).toContainText("Your account is active");
+  const noSession = await page.request.get(`${server.baseURL}/v1/sessions/current`);
+  expect(noSession.status()).toBe(401);
+  await snapAlsoOnPhone(page, testInfo, "invitation-sso-active", "invitation-sso-active-phone");
+
+  await page.getByRole("link", { name: "Sign in with SSO" }).click();
+  await page.getByLabel("Work e-mail").fill("ivy.invited@acme.example");
+  await page.getByRole("button", { name: "Sign in with SSO" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  const me = await page.request.get(`${server.baseURL}/v1/sessions/current`);
+  expect(await me.json()).toMatchObject({ employee: { email: "ivy.invited@acme.example" }, viaSso: true });
+
+  // The link was used: it answers like any unknown link.
+  await page.goto(invitationUrl);
+  await expect(page.getByText("This invitation link is invalid or has expired")).toBeVisible();
+  await context.close();
+});
+
 test("with SSO required, password sign-in is refused to employees and kept for owners (break-glass)", async ({
   playwright,
   browser,

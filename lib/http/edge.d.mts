@@ -39,4 +39,7 @@ export declare function hostAllowed(
 export declare function prototypeKeyInQuery(query: string | undefined): string | null;
 export declare function edgeRefusal(request: EdgeRequest, settings: EdgeSettings): Refusal | null;
 export declare const CLIENT_REQUEST_ID: RegExp;
+export declare const SERVER_REQUEST_ID_HEADER: string;
+export declare const SERVER_REQUEST_IDS: unique symbol;
+export declare const SERVER_REQUEST_ID: RegExp;
 export declare function refusalBody(refusal: Refusal, requestId: string): string;

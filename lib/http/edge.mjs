@@ -157,6 +157,15 @@ export function edgeRefusal({ method, path, query, host, forwardedHost, authoriz
 /** A client's own X-Request-Id that is echoed and kept apart: 1 to 128 visible ASCII characters. */
 export const CLIENT_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
+/**
+ * The request header that carries server.mjs's id of the request to the app, set over anything a client
+ * sent, so the app's answers, audit records and log lines name the id server.mjs gave the request. The
+ * app reads it only while server.mjs is in front (SERVER_REQUEST_IDS, a process-wide flag server.mjs sets).
+ */
+export const SERVER_REQUEST_ID_HEADER = "x-pmc-server-request-id";
+export const SERVER_REQUEST_IDS = Symbol.for("platform-compliance.server-request-ids");
+export const SERVER_REQUEST_ID = /^req_[0-9a-f]{24}$/;
+
 /** The contract's error body for a refusal, naming the server's id of the request (`request_id`). */
 export function refusalBody(refusal, requestId) {
   return JSON.stringify({

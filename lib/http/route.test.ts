@@ -2,6 +2,7 @@ import { z } from "zod";
 import { describe, expect, it, vi } from "vitest";
 import { endpoint } from "@/lib/contract/endpoint";
 import { ApiError } from "@/lib/http/api-error";
+import { SERVER_REQUEST_ID_HEADER, SERVER_REQUEST_IDS } from "@/lib/http/edge.mjs";
 import { DomainError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
 import { immutable } from "@/lib/immutable";
@@ -90,6 +91,27 @@ describe("route()", () => {
     expect(logged).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`^\\[${id}\\] unhandled Error`)));
     const event = await db().auditEvent.findFirstOrThrow({ where: { action: "test.fail_quietly" } });
     expect(event).toMatchObject({ requestId: id, clientRequestId: null });
+  });
+
+  it("takes server.mjs's id of the request only while server.mjs is in front; a client's header of that name is never believed", async () => {
+    const counted = route({ ...countEndpoint, method: "POST", action: "test.counted" }, async () => ({
+      count: 1 as const,
+    }));
+    const handed = "req_0123456789abcdef01234567";
+    const send = () =>
+      call(counted, { method: "POST", path: "/v1/test/count", headers: { [SERVER_REQUEST_ID_HEADER]: handed } });
+    const alone = await send();
+    expect(alone.headers.get("x-request-id")).not.toBe(handed);
+    const flags = globalThis as Record<symbol, unknown>;
+    flags[SERVER_REQUEST_IDS] = true;
+    try {
+      const behind = await send();
+      expect(behind.headers.get("x-request-id")).toBe(handed);
+      const event = await db().auditEvent.findFirstOrThrow({ where: { action: "test.counted", requestId: handed } });
+      expect(event.clientRequestId).toBeNull();
+    } finally {
+      delete flags[SERVER_REQUEST_IDS];
+    }
   });
 
   it("a client id of 1 to 128 visible ASCII characters is echoed and kept apart; anything else is not a client id", async () => {
