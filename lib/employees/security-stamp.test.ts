@@ -52,6 +52,16 @@ const resetLinkFor = async (by: Staff, id: string) => {
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return tokenOf(created.body.passwordResetUrl as string);
 };
+const newInvitationLink = async (by: Staff, id: string) => {
+  const again = await call(reissue, {
+    method: "POST",
+    session: by.session,
+    totp: by.authenticator!.nextCode(),
+    params: { id },
+  });
+  expect(again.status).toBe(201);
+  return tokenOf(again.body.invitationUrl as string);
+};
 const accept = (token: string, password?: string) =>
   call(acceptInvitation, { method: "POST", body: password === undefined ? { token } : { token, password } });
 const reset = (token: string, password = CHOSEN) => call(acceptReset, { method: "POST", body: { token, password } });
@@ -106,29 +116,16 @@ describe("an invitation link", () => {
       passwordHash: null,
     });
     // The owner can give a new link; it works, as the old one never will again.
-    const again = await call(reissue, {
-      method: "POST",
-      session: owner.session,
-      totp: owner.authenticator!.nextCode(),
-      params: { id: ira.id },
-    });
-    expect(again.status).toBe(201);
-    expect((await accept(tokenOf(again.body.invitationUrl as string), CHOSEN)).status).toBe(200);
+    expect((await accept(await newInvitationLink(owner, ira.id), CHOSEN)).status).toBe(200);
     expectError(await accept(ira.token, CHOSEN), 404, "err_not_found");
   });
 
   it("answers 404 once a newer invitation link was issued", async () => {
     const { admin } = await ownerAndAdmin();
     const ira = await inviteAs(admin, "viewer");
-    const newer = await call(reissue, {
-      method: "POST",
-      session: admin.session,
-      totp: admin.authenticator!.nextCode(),
-      params: { id: ira.id },
-    });
-    expect(newer.status).toBe(201);
+    const newer = await newInvitationLink(admin, ira.id);
     expectError(await accept(ira.token, CHOSEN), 404, "err_not_found");
-    expect((await accept(tokenOf(newer.body.invitationUrl as string), CHOSEN)).status).toBe(200);
+    expect((await accept(newer, CHOSEN)).status).toBe(200);
   });
 });
 
