@@ -9,7 +9,7 @@ import { sha256 } from "@/lib/auth/tokens";
 import { db } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 import { ssoClientOf } from "@/lib/sso/connection";
-import { discoverIssuer, issuerErrorMessage } from "@/lib/sso/issuer";
+import { discoverIssuer, issuerErrorDetail, issuerErrorMessage } from "@/lib/sso/issuer";
 
 // The authorization code flow with PKCE (CONTRACT.md, "Staff sign-in: passkeys and single sign-on").
 // What one sign-in needs between start and callback (nonce, PKCE verifier) lives in the database under
@@ -101,7 +101,7 @@ async function discover(connection: { issuer: string; clientId: string; clientSe
   try {
     return await discoverIssuer(connection);
   } catch (error) {
-    console.warn(`[sso] discovery of ${connection.issuer} failed: ${issuerErrorMessage(error)}`);
+    console.warn(`[sso] discovery of ${connection.issuer} failed: ${issuerErrorDetail(error)}`);
     throw refuse("The identity provider could not be reached. Try again, or ask an owner to check the SSO settings.");
   }
 }
@@ -212,7 +212,7 @@ async function exchangeCode(
   } catch (error) {
     if (error instanceof SsoRefusal) throw error;
     const why = issuerErrorMessage(error);
-    console.warn(`[sso] sign-in through ${connection.issuer} refused: ${why}`);
+    console.warn(`[sso] sign-in through ${connection.issuer} refused: ${issuerErrorDetail(error)}`);
     throw refuse(`The identity provider's answer was refused: ${why}.`);
   }
 }

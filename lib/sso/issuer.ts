@@ -68,12 +68,25 @@ export async function discoverIssuer({
   return config;
 }
 
+/** The outbound gate's error behind `error`, if that is what it is. */
+const outboundErrorOf = (error: unknown) =>
+  error instanceof OutboundError
+    ? error
+    : (error as { cause?: unknown } | null)?.cause instanceof OutboundError
+      ? (error as { cause: OutboundError }).cause
+      : null;
+
+/** What went wrong talking to the issuer, for the service's log: the gate's detail (address, system code) where it has one. */
+export function issuerErrorDetail(error: unknown): string {
+  return outboundErrorOf(error)?.detail ?? issuerErrorMessage(error);
+}
+
 /** What went wrong talking to the issuer, in words for the person signing in or configuring (never a secret). */
 export function issuerErrorMessage(error: unknown): string {
   if (error instanceof DomainError) return error.message;
   // Refused by the outbound gate, or no answer: its own words, the same whether a port was open or not.
-  const outbound = error instanceof OutboundError ? error : (error as { cause?: unknown } | null)?.cause;
-  if (outbound instanceof OutboundError) return outbound.message;
+  const outbound = outboundErrorOf(error);
+  if (outbound) return outbound.message;
   if (error instanceof client.AuthorizationResponseError) return `the provider answered ${error.error}`;
   if (error instanceof client.ResponseBodyError) return `the provider refused the code (${error.error})`;
   // openid-client's own message is general ("unexpected JWT claim value"); its cause names the claim.
