@@ -25,6 +25,7 @@ describe("ambiguous credentials answer 400 err_bad_request (CONTRACT.md, Operati
         error_code: "err_bad_request",
         message: "Send one Authorization header, not several",
         http_code: 400,
+        request_id: response.headers.get("x-request-id"),
       });
     }
   });
@@ -45,6 +46,7 @@ describe("ambiguous credentials answer 400 err_bad_request (CONTRACT.md, Operati
         error_code: "err_bad_request",
         message: `Send one ${SESSION_COOKIE} cookie, not several`,
         http_code: 400,
+        request_id: response.headers.get("x-request-id"),
       });
     }
     // A bearer key next to two session cookies is no less ambiguous.

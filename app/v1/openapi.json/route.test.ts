@@ -50,7 +50,12 @@ describe("GET /v1/openapi.json", () => {
     const response = await openApi();
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe("3.1.0");
-    expect(response.body.components.schemas.Error?.required).toEqual(["error_code", "message", "http_code"]);
+    expect(response.body.components.schemas.Error?.required).toEqual([
+      "error_code",
+      "message",
+      "http_code",
+      "request_id",
+    ]);
   });
 
   it("documents Idempotency-Key on authenticated POSTs only, with the replay header and its errors", async () => {
@@ -125,8 +130,9 @@ describe("unknown /v1 routes", () => {
         error_code: "err_not_found",
         message: "No route /v1/no/such/thing",
         http_code: 404,
+        request_id: response.headers.get("x-request-id"),
       });
-      expect(response.headers.get("x-request-id")).toBeTruthy();
+      expect(response.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{24}$/);
     }
   });
 

@@ -89,6 +89,7 @@ describe("POST /v1/setup", () => {
         http_code: 403,
         message: expect.stringMatching(/setup token is wrong/),
         details: { setupToken: "is wrong" },
+        request_id: response.headers.get("x-request-id"),
       });
       expect(JSON.stringify(response.body)).not.toContain(token);
     }
