@@ -4,7 +4,7 @@ import { dashboardLinks } from "../components/nav-links";
 import { signInAsDemoOwner, startDemoServer } from "./demo-server";
 import { expect, test, type Server } from "./fixtures";
 
-// Issue 26: axe-core finds no serious or critical violation (WCAG 2.1 A and AA) on any page, with a
+// axe-core finds no serious or critical violation (WCAG 2.1 A and AA) on any page, with a
 // day's worth of data on it, at a laptop's width and a phone's.
 
 const WIDTHS = [

@@ -1,6 +1,6 @@
 import { expect, test, watchCsp } from "./fixtures";
 
-// CONTRACT.md, "Dashboard decisions": /docs is a human-readable API reference rendered from
+// /docs is a human-readable API reference (docs/dashboard.md) rendered from
 // /v1/openapi.json by the server itself: no third-party host, and it passes the page CSP.
 
 type OpenApi = { paths: Record<string, Record<string, { operationId: string; summary: string }>> };

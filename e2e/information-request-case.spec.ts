@@ -1,10 +1,10 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { EMPLOYEE_PASSWORD, enrolTotp, expect, OWNER, setRole, snap, startServer, test, type Server } from "./fixtures";
 
-// Issue 27's journey, on a server of its own (it turns four-eyes approval on): an officer opens the
-// queue's "Unassigned" view, opens the request from it and takes it, writes a note, attaches a PDF
-// (and an image), starts the review; a second reviewer rejects it with a reason code; the timeline
-// shows it all, in order, with who and when.
+// A case from start to decision, on a server of its own (it turns four-eyes approval on): an officer
+// opens the queue's "Unassigned" view, opens the request from it and takes it, writes a note, attaches
+// a PDF (and an image), starts the review; a second reviewer rejects it with a reason code; the
+// timeline shows it all, in order, with who and when.
 
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n");
 // A 1×1 PNG.

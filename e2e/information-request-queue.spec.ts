@@ -4,7 +4,7 @@ import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { EMPLOYEE_PASSWORD, enrolTotp, expect, OWNER, snap, test, type Server } from "./fixtures";
 
-// The information-request work queue (issue 27): views, the due-date order, bulk actions with
+// The information-request work queue (docs/dashboard.md): views, the due-date order, bulk actions with
 // per-row results, the CSV export of a view, and the SLA setting that gives requests their deadline.
 
 type Kind = "due_diligence" | "endorsement";

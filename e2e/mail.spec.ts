@@ -12,7 +12,7 @@ import {
   type Server,
 } from "./fixtures";
 
-// CONTRACT.md, "Dashboard decisions": secrets shown once stay until the user ticks that they saved them;
+// Secrets shown once stay until the user ticks that they saved them (docs/dashboard.md, Behaviour);
 // invitations and password-reset links are also e-mailed when SMTP is configured (here a real SMTP
 // server the test starts); a password-reset link sets a new password and ends the employee's sessions.
 

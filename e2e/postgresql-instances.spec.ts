@@ -17,7 +17,7 @@ import {
 import { createDatabase, expect, missingPostgresql, onPostgresql, test } from "./postgresql-fixture";
 
 // Two separate server processes (two "machines": each its own DATA_DIR, one TOTP_ENCRYPTION_KEY, as
-// the README asks) on one PostgreSQL database, behind a round-robin proxy, as a load balancer runs
+// docs/operations.md asks) on one PostgreSQL database, behind a round-robin proxy, as a load balancer runs
 // them: the same journey as e2e/instances.spec.ts (WEB_CONCURRENCY=2 on SQLite). What one instance
 // learns (a TOTP step spent, a key revoked, failed sign-ins, a delivery taken) holds in the other at
 // once, and SIGKILL of one instance mid-burst loses no acknowledged write while the other serves on.

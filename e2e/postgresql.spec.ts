@@ -46,7 +46,8 @@ test("two servers on one PostgreSQL database: migrated once, a session and a key
       return ((await keys.json()) as { id: string; expiresAt: string; lastUsedAt: string | null }[])[0]!;
     };
     expect((await listKeys()).id).toBe(id);
-    // lastUsedAt is written off the request's path on PostgreSQL, within a few seconds (README, "Running on PostgreSQL").
+    // lastUsedAt is written off the request's path on PostgreSQL, within a few seconds
+    // (docs/operations.md, Running on PostgreSQL).
     await expect
       .poll(async () => (await listKeys()).lastUsedAt, { timeout: 30_000 })
       .toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

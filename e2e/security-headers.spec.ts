@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { APIRequestContext, Browser } from "@playwright/test";
 import { EMPLOYEE_PASSWORD, expect, OWNER, startServer, test, watchCsp } from "./fixtures";
 
-// CONTRACT.md, "Operations decisions": every response carries these; pages get a strict CSP with a
+// Every response carries these (docs/operations.md, Running in production); pages get a strict CSP with a
 // per-request nonce (server.mjs), everything else a CSP that allows nothing (server.mjs).
 const EVERY_RESPONSE = {
   "x-content-type-options": "nosniff",

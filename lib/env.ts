@@ -25,7 +25,8 @@ const schema = z.object({
   /**
    * PostgreSQL: connections each process keeps to the database. Every request holds one for its
    * transaction only (a few milliseconds), so a handful serves many concurrent requests; keep
-   * instances x processes x this under the server's max_connections (README, "Running on PostgreSQL").
+   * instances x processes x this under the server's max_connections (docs/operations.md, Running on
+   * PostgreSQL).
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** PostgreSQL: how long a request waits for a free connection before it answers 503 with Retry-After. */

@@ -1,5 +1,5 @@
 // The errors domain code throws (lib/<domain>, lib/contract): what went wrong, in the domain's words.
-// lib/http/api-error.ts maps each kind to the contract's error code and status (CONTRACT.md, "Errors"),
+// lib/http/api-error.ts maps each kind to the contract's error code and status (docs/api.md, Errors),
 // so no domain knows a status code, a header or an error body.
 
 /**

@@ -43,7 +43,7 @@ const statusText: Record<number, string> = {
   500: "Internal error (no internals in the body)",
 };
 
-/** The spec's own endpoints; every other route is an extension (contract: "Extensions", "Sandbox"). */
+/** The spec's own endpoints; every other route is an extension (docs/api.md, Extensions and the sandbox). */
 const specEndpoints = new Set([
   "GET /v1/accounts",
   "GET /v1/accounts/paginate",

@@ -1,6 +1,6 @@
 // `npm run bench`: builds the app if needed, starts the production server (server.mjs) on a
 // throwaway database, seeds it with bulk inserts, drives it with autocannon over loopback at 16
-// connections, and prints a table plus bench/results.json. See README "Benchmarks" for the targets.
+// connections, and prints a table plus bench/results.json. See docs/performance.md for the targets.
 // Sign-in is measured apart, a few sequential requests at the production password-hashing cost.
 // Server CPU time per request is measured on SQLite and on a throwaway PostgreSQL database.
 // Writes on PostgreSQL are measured through a proxy adding 1 ms each way (scripts/lib/delay-proxy.ts):
@@ -1187,7 +1187,7 @@ async function measureSqliteRoutes(platformId: string, secret: string) {
   return { results, peak, seedMillionMs, seedInformationRequestsMs };
 }
 
-// --- The work queue (issue 27) ---------------------------------------------------------------
+// --- The work queue --------------------------------------------------------------------------
 
 const QUEUE_ROUNDS = Number(process.env.BENCH_QUEUE_ROUNDS ?? 4);
 type QueueRun = { label: string; seed100kMs: number; figures: Record<string, QueueFigure> };
@@ -1264,7 +1264,7 @@ async function measureQueue(platform: { platformId: string; secret: string }) {
   }
 }
 
-/** Issue 27's targets: each queue page within 1.5x of the plain list, and flat from 1k to 100k rows. */
+/** The queue's targets: each queue page within 1.5x of the plain list, and flat from 1k to 100k rows. */
 function queueTargets(runs: { sqlite: QueueRun; postgresql: QueueRun | { skipped: string } }): Target[] {
   const targets: Target[] = [];
   for (const run of [runs.sqlite, runs.postgresql]) {

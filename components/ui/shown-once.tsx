@@ -45,8 +45,8 @@ export function ShownOnce({
 }
 
 /**
- * CONTRACT.md, "Dashboard decisions": a secret shown once stays on screen until the user ticks that
- * they saved it. Until then Done is disabled and the dialog around it cannot be closed (useDialogLock).
+ * A secret shown once stays on screen until the user ticks that they saved it (docs/dashboard.md,
+ * Behaviour). Until then Done is disabled and the dialog around it cannot be closed (useDialogLock).
  */
 export function SavedThenDone({ label, onDone }: { label: string; onDone: () => void }) {
   const id = useId();

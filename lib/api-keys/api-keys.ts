@@ -95,8 +95,8 @@ export async function issueApiKey(key: NewKey) {
 
 /**
  * The scope's keys, newest first. Read raw (lib/db/raw-rows.ts) because key-authenticated callers
- * poll this list and Prisma's per-query overhead would be most of the request (see README,
- * Benchmarks). On SQLite the same rows come back while nothing changed, and so does the same
+ * poll this list and Prisma's per-query overhead would be most of the request (see
+ * docs/performance.md). On SQLite the same rows come back while nothing changed, and so does the same
  * immutable list (its JSON is then kept by the route wrapper).
  */
 export async function listApiKeys(): Promise<readonly ReturnType<typeof presentRawKey>[]> {

@@ -100,7 +100,7 @@ export const leakReportEndpoint = defineScanner("POST /v1/secret_scanning/report
   // public route keeps nothing for Idempotency-Key replay.
   summary: "Report leaked keys (GitHub's secret-scanning partner format)",
   description:
-    'For GitHub\'s secret-scanning partner program (README, "Leaked keys: secret scanning"). The body, a JSON array of ' +
+    'For GitHub\'s secret-scanning partner program (docs/operations.md, "Secret scanning"). The body, a JSON array of ' +
     "`{ token, type, url, source }` (at most 1000), is signed: `Github-Public-Key-Identifier` names one of the keys in " +
     "`SECRET_SCANNING_PUBLIC_KEYS` and `Github-Public-Key-Signature` is the base64 DER ECDSA P-256 SHA-256 signature of " +
     "the exact body bytes; missing or wrong: 401, checked before the body is read as JSON. A malformed or oversized " +

@@ -18,7 +18,7 @@ import { DomainError } from "@/lib/errors";
 import { currentScope, withScope } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
-// Leak reports in GitHub's secret-scanning partner format (README, "Leaked keys: secret scanning"):
+// Leak reports in GitHub's secret-scanning partner format (docs/security.md, Leaked keys):
 // GitHub finds one of our keys in a public place, posts it here signed with its key, and we revoke
 // the key at once.
 

@@ -16,8 +16,8 @@ import { PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/facto
 import { Authenticator, call } from "@/lib/testing/http";
 import { lastAuditEvent } from "@/lib/testing/audit";
 
-// CONTRACT.md, "Security decisions": the audit record of every credential, role, setting and webhook
-// change carries `details` with what changed (before and after), never a secret. The API key routes'
+// The audit record of every credential, role, setting and webhook change carries `details` with what
+// changed (before and after), never a secret (docs/security.md, The audit record). The API key routes'
 // own tests check theirs (app/v1/api_keys/**/route.test.ts), the webhook worker's its automatic disable.
 
 const NEW_PASSWORD = "a quite different passphrase, 2026";

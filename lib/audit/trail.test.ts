@@ -13,8 +13,8 @@ import { PASSWORD, platformWithKey, signedInEmployee } from "@/lib/testing/facto
 import { call, expectError } from "@/lib/testing/http";
 import { withScope } from "@/lib/tenancy";
 
-// What the audit trail must hold (issue 10): every change with its record in one commit, refusals on
-// GET by id, and the account a request acted for.
+// What the audit trail must hold (docs/security.md, The audit record): every change with its record
+// in one commit, refusals on GET by id, and the account a request acted for.
 const create = (apiKey: string, externalId: string, headers?: Record<string, string>) =>
   call(createDelegatedUser, { method: "POST", apiKey, body: { externalId }, headers });
 

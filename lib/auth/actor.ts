@@ -16,7 +16,7 @@ export type Actor =
       accountId: string;
       platformId: string;
       permissions: readonly Permission[];
-      /** A key issued for a sub-account acts for that account only (CONTRACT.md, "API key permissions and reach"). */
+      /** A key issued for a sub-account acts for that account only (docs/security.md, Who may do what). */
       confined: boolean;
       /** The limit its requests are counted against (its own, or the platform's default). */
       rateLimit: RateLimit;

@@ -10,7 +10,7 @@ import { DELETE as signOut, GET as whoAmI } from "@/app/v1/sessions/current/rout
 // What the route handlers see: a WHATWG Headers object, which joins repeated header lines with ", ".
 // server.mjs refuses the same requests from the raw header lines before any route runs
 // (e2e/edge.spec.ts); these hold the routes to it on their own.
-describe("ambiguous credentials answer 400 err_bad_request (CONTRACT.md, Operations decisions)", () => {
+describe("ambiguous credentials answer 400 err_bad_request", () => {
   it("two Authorization headers (joined), even when both carry the same valid key", async () => {
     const { apiKey } = await platformWithKey();
     expect((await call(listApiKeys, { apiKey })).status).toBe(200);

@@ -19,7 +19,7 @@ const UNBIASED_BELOW = 248;
 
 /** Keys issued now: `svc_` + 30 random base62 characters (~178 bits) + 6 of checksum. */
 const CHECKSUMMED = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
-/** Keys issued before the checksum (until issue 29): `svc_` + 32 random bytes as base64url, always 43 characters. */
+/** Keys issued before the checksum: `svc_` + 32 random bytes as base64url, always 43 characters. */
 const UNCHECKSUMMED = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
 
 /** A new key secret: fixed prefix (greppable by secret scanners), random body, checksum. */

@@ -1,4 +1,4 @@
-// Who may do what: the one table of roles and permissions (CONTRACT.md, "Roles and permissions").
+// Who may do what: the one table of roles and permissions (docs/security.md, Who may do what).
 // Every endpoint definition names the permission it needs; the route wrapper checks it for sessions
 // (through the employee's role) and API keys (through the key's own list) alike.
 // Client-safe: the dashboard reads the same table to offer only the controls a role can use.

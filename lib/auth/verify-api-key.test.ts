@@ -1,6 +1,6 @@
-// A presented key's format and checksum are checked before its look-up (CONTRACT.md, "API keys:
-// limits, usage, leaks"): a mistyped or made-up token is refused as an unknown key is, and costs no
-// query. Proven by the statements each request sends, counted at the driver on either database.
+// A presented key's format and checksum are checked before its look-up (docs/api.md, API keys): a
+// mistyped or made-up token is refused as an unknown key is, and costs no query. Proven by the
+// statements each request sends, counted at the driver on either database.
 import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
 import { describe, expect, it, vi } from "vitest";

@@ -1,7 +1,7 @@
 import { checkpointHashJson, type CheckpointJson } from "@/lib/audit/seal/format";
 
 // The dashboard's Verify page checks the platform's checkpoint chain in the browser, with WebCrypto
-// and nothing of the server's but the data (CONTRACT.md, "A verifiable audit trail"): each hash
+// and nothing of the server's but the data (docs/operations.md, The verifiable audit trail): each hash
 // over its checkpoint's canonical JSON, the chain through previousHash with seq 1, 2, ..., and each
 // Ed25519 signature with the key its keyId names. The events under each checkpoint are checked
 // offline (the NDJSON export and `npm run audit:verify`).

@@ -1,4 +1,4 @@
-// The contract's error codes and the status each answers with (CONTRACT.md, "Errors"), and the
+// The contract's error codes and the status each answers with (docs/api.md, Errors), and the
 // one body every error has. Client-safe: the OpenAPI document, the dashboard's client and the tests read them.
 
 export const errorStatus = {

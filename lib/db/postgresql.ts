@@ -14,7 +14,7 @@ const globalForPostgresql = processGlobal<{ pool?: pg.Pool }>("db-postgresql", (
  * The PostgreSQL connection pool of the process (DATABASE_URL=postgresql://...): Prisma's adapter runs
  * on it, and so do the raw hot-path reads (lib/db/raw-read.ts). No lock of ours anywhere: queries and
  * transactions run side by side on their own connections, and each invariant is kept by the rows it is
- * about (lockRow, conditional updates, unique indexes; README, "Invariants").
+ * about (lockRow, conditional updates, unique indexes; docs/security.md, Invariants).
  */
 export function postgresqlPool(): pg.Pool {
   if (!globalForPostgresql.pool) {

@@ -104,7 +104,7 @@ const deferredInserts = new WeakMap<OpenTransaction, DeferredInsert[]>();
  * `WITH ... AS (INSERT ...)`): a write and its audit record and events cost one round trip, not one
  * each. Elsewhere (SQLite, where a statement costs no round trip; or outside a transaction) it runs at
  * once, as rawExecute. `conflict`: the error for a duplicate this insert's unique indexes refuse
- * (CONTRACT's 409), thrown from here or from the commit. rawExecute and rawQuery send what is put off
+ * (the API's 409), thrown from here or from the commit. rawExecute and rawQuery send what is put off
  * first, so raw statements see it; model queries do not (hence: rows nothing reads back).
  */
 export async function deferredInsert(

@@ -1,4 +1,4 @@
-// How many statements a request sends to PostgreSQL (CONTRACT.md, "Writes on PostgreSQL"): a
+// How many statements a request sends to PostgreSQL (docs/operations.md, Running on PostgreSQL): a
 // key-authenticated read at most 2, a simple write (POST /v1/delegated_users) at most 4, counting
 // BEGIN and COMMIT. Counted at the driver: every query any pg client of the process sends (Prisma's
 // adapter and the raw reads share the pg module). Counting is deterministic, unlike time.

@@ -79,7 +79,7 @@ export const credentialIds = ({ apiKeys, webhookEndpoints }: CreatedCredentials)
 
 /**
  * Revoking needs what revoking a key and disabling an endpoint need on their own, and a key revokes
- * only keys whose permissions are within its own (CONTRACT.md, "Security decisions"): 403 naming
+ * only keys whose permissions are within its own (docs/security.md, Who may do what): 403 naming
  * the first permission missing, before anything changes.
  */
 export function assertMayRevoke(actor: Actor, { apiKeys }: CreatedCredentials) {

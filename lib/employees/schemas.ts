@@ -259,7 +259,7 @@ export const invitationAcceptedSchema = z
   ])
   .meta({ id: "InvitationAccepted" });
 
-// Offboarding (CONTRACT.md, Release 3 "Security decisions"): what an employee created that still works.
+// Offboarding (docs/api.md, Employees): what an employee created that still works.
 
 export const deactivateEmployeeQuery = z.object({
   revokeCredentials: z

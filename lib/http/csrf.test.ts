@@ -8,8 +8,8 @@ import { POST as signIn } from "@/app/v1/sessions/route";
 import { DELETE as signOut, GET as whoAmI } from "@/app/v1/sessions/current/route";
 
 // The CSRF check compares the whole origin, scheme, host and port, with or without APP_ORIGIN
-// (CONTRACT.md, "Security decisions"). Before, without APP_ORIGIN only the host was compared, so
-// a page at https://host could change things on the service at http://host (and the reverse).
+// (docs/security.md, Sessions and cross-site requests). Before, without APP_ORIGIN only the host was
+// compared, so a page at https://host could change things on the service at http://host (and the reverse).
 
 unsetEnvAfterEach("APP_ORIGIN", "COOKIE_SECURE", "TRUST_PROXY");
 

@@ -3,9 +3,9 @@ import { publicOrigin } from "@/lib/http/public-origin";
 /**
  * Whether a request provably comes from our own pages. Browsers send Sec-Fetch-Site and Origin on
  * every cross-site POST/DELETE, and a page on another site cannot forge either. When Origin is sent
- * it must be this service's whole origin, scheme, host and port (CONTRACT.md, "Security decisions"):
- * APP_ORIGIN when set, otherwise the request's own (lib/http/public-origin.ts: its Host, and the
- * scheme people reach it by). Not request.url: server.mjs and `next start` serve plain HTTP, and
+ * it must be this service's whole origin, scheme, host and port (docs/security.md, Sessions and
+ * cross-site requests): APP_ORIGIN when set, otherwise the request's own (lib/http/public-origin.ts:
+ * its Host, and the scheme people reach it by). Not request.url: server.mjs and `next start` serve plain HTTP, and
  * Next.js builds that URL's scheme from an X-Forwarded-Proto any client may send.
  * `requireProof`: with neither header, refuse (cookie-authenticated mutations); otherwise allow
  * (sign-in and setup from non-browser clients, which carry no ambient cookie to abuse).

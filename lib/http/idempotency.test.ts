@@ -6,7 +6,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } fr
 import { inDays, platformWithKey } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
 
-// Idempotency-Key on POST (CONTRACT.md, "Operations decisions").
+// Idempotency-Key on POST (docs/api.md, Idempotency).
 const create = (apiKey: string, externalId: string, key?: string, headers: Record<string, string> = {}) =>
   call(createDelegatedUser, {
     method: "POST",

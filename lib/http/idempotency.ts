@@ -3,7 +3,7 @@ import { db, isUniqueViolation } from "@/lib/db";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
 import { ApiError } from "@/lib/http/api-error";
 
-// Idempotency-Key on POST (CONTRACT.md, "Operations decisions"): the first response to a key is
+// Idempotency-Key on POST (docs/api.md, Idempotency): the first response to a key is
 // kept 24 hours per credential, in the database, so a retry after a timeout, a restart or on
 // another instance gets that response again instead of doing the work twice.
 

@@ -34,7 +34,7 @@ function serverRequestIdOf(request: Request): string | null {
   return id && SERVER_REQUEST_ID.test(id) ? id : null;
 }
 
-/** The response's X-Request-Id: the client's sane one echoed (CONTRACT.md, "Conventions"), else the server's own. */
+/** The response's X-Request-Id: the client's sane one echoed (docs/api.md, Conventions), else the server's own. */
 export const headerIdOf = (ids: RequestIds) => ids.clientRequestId ?? ids.requestId;
 
 /** The X-Request-Id a response to `request` carries, for answers that neither log nor audit (404 of no route, 405). */

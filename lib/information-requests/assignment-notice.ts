@@ -1,7 +1,7 @@
 import { mailConfigured, sendMail } from "@/lib/mail/mailer";
 import { assignmentMail } from "@/lib/mail/messages";
 
-// The e-mail a new assignee gets (CONTRACT.md, "Information requests as cases"): sent once the
+// The e-mail a new assignee gets (docs/api.md, Information requests as cases): sent once the
 // assignment committed, never inside its transaction, and a failed send never undoes it.
 
 type NewAssignee = { id: string; name: string; email: string };

@@ -4,8 +4,8 @@ import { freeText } from "@/lib/contract/text";
 import { idSchema } from "@/lib/ids/schema";
 import { typedFileName } from "@/lib/information-requests/document-names";
 
-// Notes and documents (evidence) of an information request (CONTRACT.md, "Information requests as
-// cases"): both are only ever added, never edited or deleted. Client-safe (zod only).
+// Notes and documents (evidence) of an information request (docs/api.md, Information requests as
+// cases): both are only ever added, never edited or deleted. Client-safe (zod only).
 
 export const NOTE_MAX_LENGTH = 5000;
 /** 10 MiB: the largest document a request takes. */

@@ -11,7 +11,7 @@ import { slaBreachedMail } from "@/lib/mail/messages";
 import { withScope } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
-// The SLA sweep (CONTRACT.md, "Information requests as cases"): information_request.sla_breached goes
+// The SLA sweep (docs/api.md, Information requests as cases): information_request.sla_breached goes
 // out once per request, within a minute of its dueAt. It runs in the service process, one process at
 // a time (the WorkerLease "sla-sweep"); the once is kept by the request row itself, whose slaBreachedAt
 // only one conditional update can set, so two processes that both swept (a lease that ran out mid-pass)

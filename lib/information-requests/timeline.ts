@@ -5,7 +5,7 @@ import { newId } from "@/lib/ids/generate";
 import type { TimelineEntry } from "@/lib/information-requests/schemas";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 
-// A request's timeline (CONTRACT.md, "Information requests as cases"): `created` is the request row
+// A request's timeline (docs/api.md, Information requests as cases): `created` is the request row
 // itself; every later entry is an InformationRequestEvent row, written in the same transaction as the
 // change it records, append-only (triggers in the migration refuse updates and deletes).
 

@@ -13,7 +13,7 @@ import { linkIn, startSmtpSink, unusedPort, type SmtpSink } from "@/lib/testing/
 import { withScope } from "@/lib/tenancy";
 import { sendExpiryNotices } from "@/lib/webhooks/expiry-notices";
 
-// E-mail over a real SMTP server (CONTRACT.md, "Dashboard decisions"): the links the service e-mails
+// E-mail over a real SMTP server (docs/operations.md, E-mail): the links the service e-mails
 // arrive and work, and a mail server that cannot be reached fails nothing but the e-mail.
 
 const PASSWORD = "a long password from an e-mail";

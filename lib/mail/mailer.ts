@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "@/lib/env";
 
-// E-mail over SMTP (CONTRACT.md, "Dashboard decisions"): SMTP_URL and MAIL_FROM. Without SMTP_URL
+// E-mail over SMTP (docs/operations.md, E-mail): SMTP_URL and MAIL_FROM. Without SMTP_URL
 // nothing is sent and every link stays with the admin who made it, as before. A message is sent after
 // the change it reports has committed, never inside its transaction, and a failed send never fails the
 // request: the caller learns `false` and says so; the log names the kind of message and the error only,

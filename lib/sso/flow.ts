@@ -11,7 +11,7 @@ import { DomainError } from "@/lib/errors";
 import { ssoClientOf } from "@/lib/sso/connection";
 import { discoverIssuer, issuerErrorDetail, issuerErrorMessage } from "@/lib/sso/issuer";
 
-// The authorization code flow with PKCE (CONTRACT.md, "Staff sign-in: passkeys and single sign-on").
+// The authorization code flow with PKCE (docs/security.md, Single sign-on).
 // What one sign-in needs between start and callback (nonce, PKCE verifier) lives in the database under
 // the hash of its `state`, so any instance can finish what another started; the callback deletes the
 // row in one conditional write, so a state works once. The browser holds the state in a short-lived

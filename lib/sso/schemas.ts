@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { text } from "@/lib/contract/text";
 
-// The platform's single sign-on settings (CONTRACT.md, "Staff sign-in: passkeys and single sign-on").
+// The platform's single sign-on settings (docs/api.md and docs/security.md, Single sign-on).
 // Client-safe: the settings form validates with the same schema the API does.
 
 const domain = text()

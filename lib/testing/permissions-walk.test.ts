@@ -91,7 +91,7 @@ beforeAll(async () => {
   }
 });
 
-// The contract's role table, written out by hand (CONTRACT.md, "Roles and permissions"), so that a
+// The role table, written out by hand (docs/security.md, Who may do what), so that a
 // change to lib/auth/permissions.ts or to an endpoint's permission shows up here as a decision.
 const SELF_SERVICE = [
   "DELETE /v1/sessions/current",
@@ -115,7 +115,7 @@ const SANDBOX = [
   "POST /v1/sandbox/virtual_accounts",
   "POST /v1/sandbox/virtual_accounts/{idOrKey}/pay_in",
 ];
-/** Changes only owners make: single sign-on (CONTRACT.md, "Staff sign-in"). */
+/** Changes only owners make: single sign-on (docs/api.md, Single sign-on). */
 const OWNERS_ONLY = ["POST /v1/settings/sso/test"];
 const CHANGES_BY_ROLE: Record<Role, "all" | { allBut: string[] } | string[]> = {
   owner: "all",
@@ -249,8 +249,8 @@ describe("permission walk: each role against every endpoint", () => {
 });
 
 /**
- * Views derived from other resources (CONTRACT.md, "Security decisions": what a credential may read
- * bounds everything derived from it) need those resources' read permissions besides their own.
+ * Views derived from other resources (what a credential may read bounds everything derived from it;
+ * docs/security.md, Who may do what) need those resources' read permissions besides their own.
  */
 const DERIVED_READS: Record<string, readonly (typeof KEY_PERMISSIONS)[number][]> = {
   "GET /v1/employees/{id}/credentials": ["api_keys:read", "webhooks:read"],

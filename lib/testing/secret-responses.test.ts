@@ -9,8 +9,8 @@ import { withScope } from "@/lib/tenancy";
 import { handlerFor } from "@/lib/testing/routes";
 import { stringFields } from "@/lib/testing/string-fields";
 
-// CONTRACT.md, "Security decisions": a response that carries a one-time secret is never kept for
-// Idempotency-Key replay. The mark is the endpoint definition's `secretResponse`, so this walk finds
+// A response that carries a one-time secret is never kept for Idempotency-Key replay (docs/security.md,
+// One-time secrets). The mark is the endpoint definition's `secretResponse`, so this walk finds
 // a response schema that carries a secret-looking field without it, and each marked endpoint's repeat
 // is tried for real.
 
@@ -130,7 +130,8 @@ const replayCases: Record<string, ReplayCase> = {
   },
   "POST /v1/employees/totp": async () => {
     const { session, employee } = await signedInEmployee();
-    // The current password goes along: enrolment asks for it (CONTRACT.md), and a route that reads no body ignores it.
+    // The current password goes along: enrolment asks for it (docs/security.md, Two-factor
+    // authentication), and a route that reads no body ignores it.
     return {
       first: { session, body: { password: PASSWORD } },
       count: async () => (await db().employee.findUniqueOrThrow({ where: { id: employee.id } })).totpPendingSecret,

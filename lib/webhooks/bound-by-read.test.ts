@@ -1,5 +1,5 @@
-// Webhooks and their delivery log are bound by the read permission of what they show (CONTRACT.md,
-// "Security decisions"; the third outside attack): the table of callers (every role that may use the
+// Webhooks and their delivery log are bound by the read permission of what they show
+// (docs/security.md, Who may do what): the table of callers (every role that may use the
 // route, and a key holding only webhooks:read + webhooks:write) against every event type, with each
 // expectation computed from the permission table, never written out by hand.
 import { beforeAll, describe, expect, it } from "vitest";

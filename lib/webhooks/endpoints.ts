@@ -1,4 +1,4 @@
-// The webhooks API as CONTRACT.md ("Webhooks") specifies it.
+// The webhooks API (docs/api.md, Webhooks).
 import { z } from "zod";
 import { endpointGroup } from "@/lib/contract/endpoint";
 import {

@@ -1,4 +1,4 @@
-// The event types a webhook endpoint can subscribe to (CONTRACT.md, "Webhooks"). Client-safe: the
+// The event types a webhook endpoint can subscribe to (docs/api.md, Webhooks). Client-safe: the
 // dashboard's checkboxes and the API's validation both read this list.
 
 export const EVENT_TYPES = {

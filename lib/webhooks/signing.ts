@@ -1,6 +1,6 @@
 import { createPrivateKey, sign } from "node:crypto";
 
-// How a delivery is signed (CONTRACT.md, "Webhooks"), with the endpoint's own Ed25519 key:
+// How a delivery is signed (docs/api.md, Verifying a delivery), with the endpoint's own Ed25519 key:
 // - X-Webhook-Signature: hex signature of the raw body, as the real service sends. It covers no
 //   time, so a receiver cannot tell a replayed request from a fresh one;
 // - the Standard Webhooks trio (webhook-id, webhook-timestamp, webhook-signature), whose signature

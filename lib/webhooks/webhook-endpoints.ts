@@ -41,8 +41,8 @@ function newKeyPair() {
 }
 
 /**
- * 403 unless the caller may read the resource of every event type given (CONTRACT.md, "Security
- * decisions"): an endpoint is a derived view of what it hears, so nobody subscribes to what they may
+ * 403 unless the caller may read the resource of every event type given (docs/security.md, Who may
+ * do what): an endpoint is a derived view of what it hears, so nobody subscribes to what they may
  * not read themselves.
  */
 export function assertMaySubscribe(actor: PermissionHolder, events: readonly string[]) {

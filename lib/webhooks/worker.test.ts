@@ -475,8 +475,9 @@ describe("the running worker", () => {
   });
 });
 
-// What a delivery's lastError tells the endpoint's tenant (CONTRACT.md, "Security decisions"): what
-// failed, never which internal address a name resolved to, nor a system message that carries one.
+// What a delivery's lastError tells the endpoint's tenant (docs/security.md, Outbound requests and
+// webhook URLs): what failed, never which internal address a name resolved to, nor a system message
+// that carries one.
 describe("a failed delivery's error says what failed, and names no internal address", () => {
   const ADDRESS = /\d+\.\d+\.\d+\.\d+|\[?[0-9a-f]*:[0-9a-f:]+\]?:\d|::/i;
 

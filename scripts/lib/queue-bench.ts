@@ -1,4 +1,4 @@
-// The work queue's section of `npm run bench` (issue 27): information requests with assignees,
+// The work queue's section of `npm run bench` (docs/performance.md): information requests with assignees,
 // priorities and due dates, seeded straight into the database (SQLite and PostgreSQL), and the
 // queue's pages ("Assigned to me, sorted by due", "Overdue", first and deep) measured against the
 // plain list at 1,000 and at 100,000 rows. Server CPU time per request is the figure the targets

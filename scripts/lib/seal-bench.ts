@@ -1,4 +1,4 @@
-// The audit sealer's section of `npm run bench` (issue 28): what sealing costs the server, against
+// The audit sealer's section of `npm run bench` (docs/performance.md): what sealing costs the server, against
 // what a write costs it, on one server in one run. A write never waits for the seal (events are
 // written unsealed; the sealer reads and marks them moments later, in its own transactions), but the
 // sealer runs in the service process, so its CPU is the server's: this puts a figure on it.

@@ -5,7 +5,7 @@ import { apiKeyFor, inDays, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError, type Answer } from "@/lib/testing/http";
 import { GET, POST } from "./route";
 
-// Rate limits per key (CONTRACT.md, "API keys: limits, usage, leaks"). Only Date is faked: every
+// Rate limits per key (docs/api.md, Rate limits). Only Date is faked: every
 // request then falls in a window the test chose, whatever the clock says, and the count is the
 // process's own (no REDIS_URL), which is exact.
 

@@ -13,7 +13,7 @@ import { call, cursorOf } from "@/lib/testing/http";
 import { withScope, type Scope } from "@/lib/tenancy";
 import { GET } from "./route";
 
-// The work queue's filters and sorts (CONTRACT.md, "Information requests as cases").
+// The work queue's filters and sorts (docs/api.md, Information requests as cases).
 
 const HOUR = 3_600_000;
 

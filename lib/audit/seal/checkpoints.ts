@@ -6,8 +6,8 @@ import type { CheckpointJson } from "@/lib/audit/seal/format";
 import { checkpointJson } from "@/lib/audit/seal/sealer";
 import { auditSigningKey } from "@/lib/audit/seal/signing-key";
 
-// The platform's sealed checkpoints and the keys that signed them (CONTRACT.md, "A verifiable audit
-// trail"): what the dashboard's Verify page and the offline verifier check the chain against.
+// The platform's sealed checkpoints and the keys that signed them (docs/operations.md, The verifiable
+// audit trail): what the dashboard's Verify page and the offline verifier check the chain against.
 
 /**
  * The seq a cursor continues after. The cursor is the one every list issues (the last row's time and

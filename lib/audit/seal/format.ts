@@ -1,6 +1,6 @@
 import canonicalize from "canonicalize";
 
-// The sealed audit trail's formats (CONTRACT.md, "A verifiable audit trail"), shared by the sealer,
+// The sealed audit trail's formats (docs/operations.md, The verifiable audit trail), shared by the sealer,
 // the NDJSON export, the offline verifier (scripts/audit-verify.ts) and the dashboard's Verify page:
 // no Node.js imports, so a browser bundle can use it too.
 

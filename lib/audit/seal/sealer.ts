@@ -18,7 +18,7 @@ import { leafHash, merkleRoot } from "@/lib/audit/seal/merkle";
 import { auditSigningKey, recordSigningKey, type AuditSigningKey } from "@/lib/audit/seal/signing-key";
 import { checkpointSchema } from "@/lib/audit/seal/schemas";
 
-// The audit sealer (CONTRACT.md, "A verifiable audit trail"): in the service process, one process at
+// The audit sealer (docs/operations.md, The verifiable audit trail): in the service process, one process at
 // a time (the WorkerLease "audit-sealer"), a pass every 5 seconds appends to each platform with
 // unsealed events a checkpoint over up to `batchSize` of them in (at, id) order, signed and chained to
 // the platform's previous one. No write waits for it: events are written unsealed and sealed later.

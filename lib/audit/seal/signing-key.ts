@@ -8,7 +8,7 @@ import { createOwnerOnlyFileOnce, ensureOwnerOnlyDirectory } from "@/lib/db/owne
 import { dataDirectory, env } from "@/lib/env";
 import { signingKeyId } from "@/lib/audit/seal/key-id";
 
-// The key that signs audit checkpoints (CONTRACT.md, "A verifiable audit trail"): AUDIT_SIGNING_KEY,
+// The key that signs audit checkpoints (docs/operations.md, The signing key): AUDIT_SIGNING_KEY,
 // or one generated at first start into the data directory beside the TOTP encryption key, stored
 // encrypted with it (mode 0600). Its public half is recorded in AuditSigningKey when it first signs,
 // so a rotated-out key still verifies the checkpoints it signed.

@@ -13,7 +13,7 @@ import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
 import { GET as listCredentials } from "./credentials/route";
 import { DELETE } from "./route";
 
-// Offboarding revokes what the employee created (issue 23): the keys and webhook endpoints a
+// Offboarding revokes what the employee created (docs/api.md, Employees): the keys and webhook endpoints a
 // deactivated employee made, directly or through a key of theirs, in any account of the platform.
 
 type Staff = Awaited<ReturnType<typeof signedInEmployee>>;
