@@ -10,7 +10,6 @@
 // for pages under `next dev`. The fixed security headers are set here on every response (next.config.js
 // sets them under `next dev`), and pages get a CSP with a nonce of their own (proxy.dev.ts under `next dev`):
 // a production build has no proxy, whose matching Next.js would otherwise run for every API request too.
-// Each answer's headers go out with the first chunk of its body, in one write (lib/http/one-write-response.mjs).
 // Answers are compressed here, for the requests that accept an encoding only (lib/http/compress.mjs).
 // WEB_CONCURRENCY=N (N > 1) makes this process a node:cluster primary (lib/cluster-primary.mjs) that
 // forks N workers running this same file, all serving one port; what they must share lives in the
@@ -37,7 +36,6 @@ import {
   requestPathOf,
 } from "./lib/http/edge.mjs";
 import { compressWhenAccepted } from "./lib/http/compress.mjs";
-import { OneWriteResponse } from "./lib/http/one-write-response.mjs";
 import { parseWebConcurrency } from "./lib/web-concurrency.mjs";
 
 const port = Number(process.env.PORT ?? 3000); // 0: any free port (tests)
@@ -112,7 +110,7 @@ async function serve() {
 
   // The app takes the request id this server hands it (SERVER_REQUEST_ID_HEADER) only while this flag says it is in front.
   globalThis[SERVER_REQUEST_IDS] = true;
-  const server = createServer({ ServerResponse: OneWriteResponse }, (req, res) => {
+  const server = createServer((req, res) => {
     const given = req.headers["x-forwarded-for"];
     const chain = Array.isArray(given) ? given.join(", ") : given;
     const peer = req.socket.remoteAddress ?? "";

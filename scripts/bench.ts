@@ -16,7 +16,6 @@ import path from "node:path";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { startDelayProxy, type DelayProxy } from "./lib/delay-proxy";
-import { MALLOC_ARENA_MAX } from "./lib/malloc-arenas.mjs";
 import { cpuMs } from "./lib/process-cpu";
 import { measureSealing, printSealing, type SealFigures } from "./lib/seal-bench";
 import {
@@ -205,8 +204,7 @@ async function measureSignIn(name: string, baseURL: string, body: object, sample
 /** The Node flags `npm start` runs the server with (package.json), so the bench measures the same process. */
 const startFlags: string[] =
   JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).scripts.start.match(/--[\w-]+=\S+/g) ?? [];
-// And its malloc arenas (scripts/start.mjs sets them for itself): every server below inherits this.
-process.env.MALLOC_ARENA_MAX ??= MALLOC_ARENA_MAX;
+// An operator's MALLOC_ARENA_MAX (docs/operations.md, Memory) reaches every server below as it is set here.
 
 /** The production server on `database`; `extraEnv` overrides the defaults (a second instance's own DATA_DIR). */
 async function startServer(
@@ -1023,7 +1021,7 @@ async function measureSignIns(): Promise<Record<string, SignInResult>> {
   const signIn: Record<string, SignInResult> = {};
   const server = await startServer(sqliteDatabase);
   console.log(
-    `\nServer on ${server.baseURL} (MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX} node ${startFlags.join(" ")})\n`,
+    `\nServer on ${server.baseURL} (MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "unset"} node ${startFlags.join(" ")})\n`,
   );
   await measureSignIn("(warm-up)", server.baseURL, { email: signInEmployees.current, password: benchPassword }, 1);
   signIn.right = await measureSignIn(

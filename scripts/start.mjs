@@ -7,10 +7,6 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { dedupeServerChunksAndSay } from "./lib/dedupe-server-chunks.mjs";
-import { execWithFewerMallocArenas } from "./lib/malloc-arenas.mjs";
-
-// Before anything is printed or built: the process image is replaced (scripts/lib/malloc-arenas.mjs).
-execWithFewerMallocArenas();
 
 const root = path.resolve(import.meta.dirname, "..");
 process.env.NEXT_TELEMETRY_DISABLED = "1";

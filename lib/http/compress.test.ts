@@ -7,17 +7,16 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
-import { Duplex } from "node:stream";
+import { Duplex, Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { compressWhenAccepted } from "@/lib/http/compress.mjs";
-import { OneWriteResponse } from "@/lib/http/one-write-response.mjs";
 
-// Next.js's own way of sending a route's Response (the function its app routes and pages use).
-const { pipeToNodeResponse } = createRequire(import.meta.url)("next/dist/server/pipe-readable") as {
-  pipeToNodeResponse: (body: ReadableStream<Uint8Array>, res: ServerResponse) => Promise<void>;
-};
+/** A route's Response body written to the Node response chunk by chunk, as a server sends one. */
+const sendBody = (response: Response, res: ServerResponse) =>
+  void pipeline(Readable.fromWeb(response.body! as NodeReadableStream<Uint8Array>), res);
 
 /** What the server saw of each request: whether the middleware wrapped its response, and the zlib stream behind it once it closed. */
 type Seen = { wrapped: boolean; zlib?: Duplex };
@@ -25,14 +24,10 @@ type Seen = { wrapped: boolean; zlib?: Duplex };
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-/** server.mjs's order: compressWhenAccepted, then the answer as Next.js sends it (or as `respond` writes it). */
-async function serve(
-  answer: () => Response,
-  respond = (response: Response, res: ServerResponse) =>
-    void pipeToNodeResponse(response.body!, res).then(() => res.end()),
-): Promise<{ port: number; seen: Seen[] }> {
+/** server.mjs's order: compressWhenAccepted, then the answer's body written out (or as `respond` writes it). */
+async function serve(answer: () => Response, respond = sendBody): Promise<{ port: number; seen: Seen[] }> {
   const seen: Seen[] = [];
-  server = createServer({ ServerResponse: OneWriteResponse }, (req: IncomingMessage, res: ServerResponse) => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
     compressWhenAccepted(req, res);
     const noted: Seen = { wrapped: Object.hasOwn(res, "write") };
     seen.push(noted);

@@ -44,7 +44,6 @@ const ALLOWED: Record<string, string> = {
   "lib/db/raw-read.ts": "PostgreSQL at DATABASE_URL, which the operator sets",
   "lib/auth/rate-limit-redis.ts": "Redis at REDIS_URL, which the operator sets",
   "server.mjs": "the service's own HTTP server: it listens and sends nothing out",
-  "lib/http/one-write-response.mjs": "the server's response class",
   "lib/client/api.ts": "the dashboard in the browser, calling this service's own origin",
   "lib/client/download-export.ts": "the dashboard in the browser, calling this service's own origin",
 };
