@@ -11,7 +11,7 @@ const nextConfig = {
   // server.mjs compresses answers, for the requests that accept an encoding only (lib/http/compress.mjs).
   compress: false,
   // Native and WebAssembly packages (and the Redis client) stay out of the bundle and load from node_modules at run time.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "pg", "@prisma/adapter-pg", "redis"],
+  serverExternalPackages: ["better-sqlite3", "pg", "@prisma/adapter-pg", "redis"],
   // The security headers on everything Next.js serves (API, static files, its own 404s) under
   // `next dev`. Fixed values, matched without running any code per request;
   // pages replace the CSP with their nonce-based one in proxy.dev.ts.

@@ -1,9 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import pg from "pg";
 import { postgresqlPool } from "@/lib/db/postgresql";
-import { readConnection, readWalIndex } from "@/lib/db/read-connection";
-import { watchOwnCommits } from "@/lib/db/sqlite";
-import { walIndexHeader } from "@/lib/db/wal-index";
+import { readConnection } from "@/lib/db/read-connection";
 import { positional, valuesFor } from "@/lib/db/raw-sql";
 import { databaseProvider } from "@/lib/env";
 import { immutable } from "@/lib/immutable";
@@ -26,23 +24,22 @@ export async function rawRead<Row>(sql: string, params: Record<string, unknown> 
 export type Rows<Row> = readonly Readonly<Row>[];
 
 /**
- * The rows of recent SQLite reads, kept while the database is unchanged: the header of its WAL index
- * changes with every commit by any connection, the service's own writer and other processes alike
- * (lib/db/wal-index.ts). Each read reads the header first (one system call, no lock) and runs its
- * statement only when the header has moved since the kept rows were read, or when it cannot be relied
- * on. The header is read before the rows: rows newer than their header are merely read again next time.
- * Kept rows are immutable: callers map them, never change them, and may keep what they make of them per rows array.
+ * The rows of recent SQLite reads, kept while the database is unchanged. SQLite says so itself: the read
+ * connection's `PRAGMA data_version` changes whenever any other connection (the service's writer, another
+ * process) has committed since the last time it was asked, and this connection never writes. Each read
+ * asks first (one prepared statement, no lock) and runs its statement only when the version has moved
+ * since the kept rows were read. A revoked key's row is therefore read afresh by the first request after
+ * the revocation committed, in this process or any other. Kept rows are immutable: callers map them,
+ * never change them, and may keep what they make of them per rows array.
  */
 const sqliteCache = processGlobal("raw-read-rows", () => ({
   connection: null as Database | null,
-  /** The WAL-index header the kept rows were read under (a copy); null: nothing kept. */
-  header: null as Buffer | null,
+  /** `PRAGMA data_version` when the kept rows were read; null: nothing kept. */
+  version: null as number | null,
   /** Rows by SQL text, then by parameters (as JSON). */
   rows: new Map<string, Map<string, readonly unknown[]>>(),
   /** How many rows arrays `rows` holds. */
   size: 0,
-  /** By SQL text: whether the statement reads only WATCHED_TABLES (see noteTablesRead). */
-  readsOnlyWatched: new Map<string, boolean>(),
 }));
 const MAX_CACHED_READS = 1000;
 
@@ -51,76 +48,14 @@ function clearCachedRows() {
   sqliteCache.size = 0;
 }
 
-/**
- * The tables the hot paths read (the key check, the key list). The service's own transactions that
- * change none of their rows (a delegated user's insert and its audit record: most writes) keep the
- * rows read from them: lib/db/sqlite.ts reports each such commit, made while it held the write lock.
- * Rows of a statement that reads any other table go at every commit, as before.
- */
-const WATCHED_TABLES = ["ApiKey", "Account"] as const;
-
-/** Notes, once per SQL text, whether the statement reads only WATCHED_TABLES: SQLite's own plan says which tables it opens. */
-function noteTablesRead(statement: Statement, sql: string, params: Record<string, unknown>) {
-  if (sqliteCache.readsOnlyWatched.has(sql)) return;
-  const connection = statement.database;
-  const tableOfRoot = new Map(
-    connection
-      .prepare(`SELECT "rootpage", "tbl_name" FROM "sqlite_schema" WHERE "type" IN ('table', 'index')`)
-      .raw()
-      .all() as [number, string][],
-  );
-  const watched = new Set<string>(WATCHED_TABLES);
-  // Each table or index the statement reads is an OpenRead of its root page in database 0 (main).
-  const opened = (connection.prepare(`EXPLAIN ${sql}`).all(params) as { opcode: string; p2: number; p3: number }[])
-    .filter((step) => step.opcode === "OpenRead")
-    .map((step) => (step.p3 === 0 ? tableOfRoot.get(step.p2) : undefined));
-  const only = opened.length > 0 && opened.every((table) => table !== undefined && watched.has(table));
-  sqliteCache.readsOnlyWatched.set(sql, only);
-}
-
-/** The read connection's WAL-index header as it stands now; null when there is none to rely on (lib/db/wal-index.ts). */
-function headerNow(connection: Database): Buffer | null {
-  const walIndex = readWalIndex(connection);
-  return walIndex && walIndexHeader(walIndex);
-}
-
-watchOwnCommits({
-  tables: WATCHED_TABLES,
-  // The header now, when kept rows were read under it (nothing committed since): else nothing to keep.
-  begun() {
-    const { connection, header } = sqliteCache;
-    if (!connection || !header) return null;
-    return headerNow(connection)?.equals(header) ? header : null;
-  },
-  committedWithoutThem(begun) {
-    const { connection } = sqliteCache;
-    if (!begun || !connection || sqliteCache.header !== begun) return;
-    const now = headerNow(connection);
-    if (!now) return;
-    // The rows of the watched tables are as they were: they stand under the header this commit wrote.
-    for (const sql of sqliteCache.rows.keys()) {
-      if (sqliteCache.readsOnlyWatched.get(sql) === true) continue;
-      sqliteCache.size -= sqliteCache.rows.get(sql)!.size;
-      sqliteCache.rows.delete(sql);
-    }
-    sqliteCache.header = Buffer.from(now);
-  },
-});
-
 /** A read that sees every commit made before it began, served from the kept rows while nothing was committed since they were read. */
 function sqliteRead(sql: string, params: Record<string, unknown>): readonly unknown[] {
   const statement = sqliteStatement(sql);
   const connection = statement.database;
-  const header = headerNow(connection);
-  if (header === null) {
-    // Nothing to go by: the statement itself sees every commit.
-    sqliteCache.header = null;
-    clearCachedRows();
-    return immutable(statement.all(params) as object[]);
-  }
-  if (sqliteCache.connection !== connection || sqliteCache.header === null || !header.equals(sqliteCache.header)) {
+  const version = dataVersion(connection);
+  if (sqliteCache.connection !== connection || sqliteCache.version !== version) {
     sqliteCache.connection = connection;
-    sqliteCache.header = Buffer.from(header);
+    sqliteCache.version = version;
     clearCachedRows();
   }
   // By statement, then by parameters: the SQL text is a constant whose hash V8 keeps, so a look-up
@@ -130,7 +65,6 @@ function sqliteRead(sql: string, params: Record<string, unknown>): readonly unkn
   const key = JSON.stringify(params);
   let rows = bySql.get(key);
   if (!rows) {
-    noteTablesRead(statement, sql, params);
     rows = immutable(statement.all(params) as object[]);
     if (sqliteCache.size >= MAX_CACHED_READS) {
       clearCachedRows();
@@ -142,6 +76,12 @@ function sqliteRead(sql: string, params: Record<string, unknown>): readonly unkn
   return rows;
 }
 
+/** The read connection's `PRAGMA data_version`: a new value whenever another connection has committed since it was last asked. */
+function dataVersion(connection: Database): number {
+  return sqliteStatement(DATA_VERSION, connection).get() as number;
+}
+const DATA_VERSION = "PRAGMA data_version";
+
 /**
  * A DateTime column's text from a raw read, in the form the API writes (toISOString's): SQLite's
  * `2026-01-31T12:00:00.000+00:00` becomes `2026-01-31T12:00:00.000Z` without making a Date.
@@ -152,11 +92,11 @@ export function isoTimestamp(text: string): string {
 
 const sqliteStatements = new Map<string, Statement>();
 
-function sqliteStatement(sql: string): Statement {
-  const connection = readConnection();
+function sqliteStatement(sql: string, connection = readConnection()): Statement {
   let statement = sqliteStatements.get(sql);
   if (!statement || statement.database !== connection) {
     statement = connection.prepare(sql);
+    if (sql === DATA_VERSION) statement.pluck();
     sqliteStatements.set(sql, statement);
   }
   return statement;
