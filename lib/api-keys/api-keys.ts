@@ -15,7 +15,7 @@ import {
   type UpdateApiKeyInput,
 } from "@/lib/api-keys/schemas";
 import { isoTimestamp, type Rows } from "@/lib/db/raw-read";
-import { readKeyList, type KeyListRow } from "@/lib/db/raw-rows";
+import { readKeyList, type KeyListRow } from "@/lib/api-keys/store";
 import { immutable, isImmutable } from "@/lib/immutable";
 import { scopeAccountId, tenantDb } from "@/lib/tenancy";
 import { changeOnce, emitResourceEvent } from "@/lib/webhooks/events";
@@ -94,7 +94,7 @@ export async function issueApiKey(key: NewKey) {
 }
 
 /**
- * The scope's keys, newest first. Read raw (lib/db/raw-rows.ts) because key-authenticated callers
+ * The scope's keys, newest first. Read raw (lib/api-keys/store.ts) because key-authenticated callers
  * poll this list and Prisma's per-query overhead would be most of the request (see
  * docs/performance.md). On SQLite the same rows come back while nothing changed, and so does the same
  * immutable list (its JSON is then kept by the route wrapper).

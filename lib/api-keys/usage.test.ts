@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createUsageCounter, outcomeOf } from "@/lib/api-keys/usage";
-import { cleanUserAgent, MAX_USER_AGENT_LENGTH } from "@/lib/db/key-use";
+import { cleanUserAgent, MAX_USER_AGENT_LENGTH } from "@/lib/api-keys/last-use";
 
 describe("outcomeOf", () => {
   it("2xx and 3xx ok, 401 and 403 denied, 429 rate_limited, other 4xx client_error, 5xx not counted", () => {

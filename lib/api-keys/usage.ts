@@ -1,6 +1,6 @@
 import { db, tenantDb } from "@/lib/db";
-import { flushKeyUses } from "@/lib/db/key-use";
-import { addKeyUsage } from "@/lib/db/raw-rows";
+import { flushKeyUses } from "@/lib/api-keys/last-use";
+import { addKeyUsage } from "@/lib/api-keys/store";
 import { notFound } from "@/lib/errors";
 import { processGlobal } from "@/lib/process-global";
 
@@ -41,7 +41,7 @@ export type UsageCounter = {
 /** Adds one count to its row (addKeyUsage; tests pass one that fails). */
 type AddUsage = (row: { apiKeyId: string; day: string; outcome: Outcome; count: number }) => Promise<void>;
 
-/** A counter (the process has one, countKeyRequest's; tests make more to act as several processes). */
+/** A counter (the process has one, countKeyUsage's; tests make more to act as several processes). */
 export function createUsageCounter({
   flushEveryMs,
   add = addKeyUsage,
@@ -103,14 +103,13 @@ export const USAGE_FLUSH_MS = 5_000;
 const processCounter = processGlobal("api-key-usage", () => createUsageCounter({ flushEveryMs: USAGE_FLUSH_MS }));
 
 /** Counts a key-authenticated response of this process (the request wrapper's settle stage). */
-export const countKeyRequest = (keyId: string, status: number, now?: number) =>
-  processCounter.count(keyId, status, now);
+export const countKeyUsage = (keyId: string, status: number, now?: number) => processCounter.count(keyId, status, now);
 
 /** Adds this process's counts now (a clean stop; tests). */
 export const flushKeyUsage = () => processCounter.flush();
 
 // A clean stop (server.mjs, SIGTERM, once the connections are closed) writes what waits: the counts,
-// and the keys' last uses that PostgreSQL writes in batches (lib/db/key-use.ts).
+// and the keys' last uses that PostgreSQL writes in batches (lib/api-keys/last-use.ts).
 processGlobal("key-usage", () => ({
   stop: () =>
     Promise.allSettled([flushKeyUsage(), flushKeyUses()]).then((results) => {

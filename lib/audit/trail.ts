@@ -1,5 +1,5 @@
 import { inTransaction } from "@/lib/db";
-import { insertAuditEvent } from "@/lib/db/raw-rows";
+import { insertAuditEvent } from "@/lib/audit/store";
 import { newId } from "@/lib/ids/generate";
 
 export type AuditActor = { type: "employee" | "api_key"; id: string; platformId: string; accountId: string };
@@ -37,7 +37,7 @@ export type AuditEventInput = {
  */
 export async function writeAuditEvent(event: AuditEventInput) {
   const outcome = event.status < 400 ? "success" : event.status === 401 || event.status === 403 ? "denied" : "failure";
-  // A raw INSERT (lib/db/raw-rows.ts): every write and refusal makes one, and a model create (which
+  // A raw INSERT (lib/audit/store.ts): every write and refusal makes one, and a model create (which
   // builds and reads back the whole row) cost several times the statement itself. In a transaction on
   // PostgreSQL it goes with the change's own inserts, in one statement before COMMIT.
   await insertAuditEvent({

@@ -2,7 +2,7 @@ import { createClient } from "redis";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { resetEnv } from "@/lib/env";
 import { newId } from "@/lib/ids/generate";
-import { countKeyRequest, resetLocalCounts } from "@/lib/auth/rate-limit";
+import { takeRateLimitSlot, resetLocalCounts } from "@/lib/auth/rate-limit";
 import { closeRedisClients } from "@/lib/auth/rate-limit-redis";
 import { unsetEnvAfterEach } from "@/lib/testing/env";
 
@@ -35,7 +35,7 @@ describe("rate limits counted in Redis (REDIS_URL)", () => {
     const outcomes = [];
     for (let i = 0; i < limit.requests + 2; i += 1) {
       resetLocalCounts();
-      outcomes.push(await countKeyRequest(keyId, limit, now));
+      outcomes.push(await takeRateLimitSlot(keyId, limit, now));
     }
     expect(outcomes.map((outcome) => outcome.admitted)).toEqual([true, true, true, true, true, false, false]);
     expect(outcomes.map((outcome) => outcome.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
@@ -53,7 +53,7 @@ describe("rate limits counted in Redis (REDIS_URL)", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     const keyId = newId("key");
     const outcomes = [];
-    for (let i = 0; i < limit.requests + 1; i += 1) outcomes.push(await countKeyRequest(keyId, limit, now));
+    for (let i = 0; i < limit.requests + 1; i += 1) outcomes.push(await takeRateLimitSlot(keyId, limit, now));
     expect(outcomes.map((outcome) => outcome.admitted)).toEqual([true, true, true, true, true, false]);
     const lines = logged.mock.calls.filter(([line]) => String(line).startsWith("Rate limits: Redis unreachable"));
     expect(lines).toHaveLength(1);

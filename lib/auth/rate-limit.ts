@@ -42,7 +42,7 @@ function pruneEnded(now: number) {
  * instance's requests in one count), else in this process. Redis down or slow: this process's own count
  * (fail open for the shared count, but each process still holds the key to its limit), logged once a minute.
  */
-export async function countKeyRequest(keyId: string, limit: RateLimit, now: number): Promise<RateCount> {
+export async function takeRateLimitSlot(keyId: string, limit: RateLimit, now: number): Promise<RateCount> {
   const url = env().REDIS_URL;
   if (url === undefined) return countLocally(keyId, limit, now);
   try {

@@ -38,7 +38,7 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   return sent;
 }
 
-/** The key check's look-up (lib/db/raw-rows.ts, readKeyForCheck): by the hash of the presented secret. */
+/** The key check's look-up (lib/api-keys/store.ts, readKeyForCheck): by the hash of the presented secret. */
 const keyLookups = (statements: string[]) => statements.filter((sql) => /"secretHash" = /.test(sql));
 
 /** The request's answer and what it left in the audit trail, apart from what differs per request. */

@@ -1,5 +1,5 @@
-import { cleanUserAgent, recordKeyUse } from "@/lib/db/key-use";
-import { readKeyForCheck, type KeyCheckRow } from "@/lib/db/raw-rows";
+import { cleanUserAgent, recordKeyUse } from "@/lib/api-keys/last-use";
+import { readKeyForCheck, type KeyCheckRow } from "@/lib/api-keys/store";
 import { DomainError } from "@/lib/errors";
 import { looksLikeApiKey } from "@/lib/auth/api-key-secret";
 import { sha256 } from "@/lib/auth/tokens";
@@ -48,7 +48,7 @@ export async function verifyApiKey({
   // A mistyped or made-up token (wrong shape, or a checksum that fails) costs no query, and is
   // refused as an unknown key is: nothing tells a prober which check it failed.
   if (!looksLikeApiKey(secret)) throw invalidKey();
-  // One indexed read (unique secretHash) joined to the account's platform, raw (lib/db/raw-rows.ts):
+  // One indexed read (unique secretHash) joined to the account's platform, raw (lib/api-keys/store.ts):
   // it runs on every key-authenticated request. Times stay ISO strings, compared as milliseconds.
   const key = await readKeyForCheck(sha256(secret), serviceAccountId);
   if (!key) throw invalidKey();

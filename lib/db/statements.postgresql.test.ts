@@ -9,7 +9,7 @@ import { pgQueriesDuring } from "@/lib/testing/pg-queries";
 import { platformWithKey } from "@/lib/testing/factories";
 import { withScope } from "@/lib/tenancy";
 import { createWebhookEndpoint } from "@/lib/webhooks/webhook-endpoints";
-import { flushKeyUses } from "@/lib/db/key-use";
+import { flushKeyUses } from "@/lib/api-keys/last-use";
 import * as delegatedUsers from "@/app/v1/delegated_users/route";
 import * as delegatedUser from "@/app/v1/delegated_users/[id]/route";
 

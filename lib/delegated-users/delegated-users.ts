@@ -2,7 +2,7 @@ import { newId } from "@/lib/ids/generate";
 import { DomainError, notFound } from "@/lib/errors";
 import { paginate, type PageQuery } from "@/lib/contract/pagination";
 import { delegatedUserSchema, presentDelegatedUser } from "@/lib/delegated-users/schemas";
-import { insertDelegatedUser } from "@/lib/db/raw-rows";
+import { insertDelegatedUser } from "@/lib/delegated-users/store";
 import { tenantDb } from "@/lib/tenancy";
 import { emitResourceEvent } from "@/lib/webhooks/events";
 
@@ -12,7 +12,7 @@ import { emitResourceEvent } from "@/lib/webhooks/events";
 /**
  * Links a user of the platform's own system. The unique index on (accountId, externalId) refuses a
  * duplicate, whether it was there before or a concurrent request inserted it a moment ago: 409.
- * A raw INSERT (lib/db/raw-rows.ts): platforms call this once per customer they sign up, and a model
+ * A raw INSERT (lib/delegated-users/store.ts): platforms call this once per customer they sign up, and a model
  * create (which reads the row back) cost as much as the rest of the request.
  */
 export async function createDelegatedUser({ externalId }: { externalId: string }) {

@@ -8,7 +8,7 @@ import { sealBatch } from "@/lib/audit/seal/sealer";
 import { describeVerdict, verifyAuditExport } from "@/lib/audit/seal/verify";
 import { db, inTransaction } from "@/lib/db";
 import { databaseProvider } from "@/lib/env";
-import { insertAuditEvent } from "@/lib/db/raw-rows";
+import { insertAuditEvent } from "@/lib/audit/store";
 import { newId } from "@/lib/ids/generate";
 import { platformWithKey } from "@/lib/testing/factories";
 
@@ -42,7 +42,7 @@ const bulkRow = (platformId: string, n: number, start: number) => ({
 });
 
 /**
- * Fast on either database: on SQLite the trail's own raw INSERT (lib/db/raw-rows.ts), 10,000 to a
+ * Fast on either database: on SQLite the trail's own raw INSERT (lib/audit/store.ts), 10,000 to a
  * transaction; on PostgreSQL multi-row INSERTs of 1,000 (createMany).
  */
 async function seed(platformId: string) {

@@ -5,7 +5,7 @@
 // each refused call is then made with A's own credential, which succeeds: B's 404 comes from
 // tenancy, not from validation. Every endpoint needs an entry in `fixtures` (a test fails otherwise),
 // so a new route cannot silently skip the walk.
-import { flushKeyUses } from "@/lib/db/key-use";
+import { flushKeyUses } from "@/lib/api-keys/last-use";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createSubAccount } from "@/lib/accounts/accounts";

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import { isString, jsonNames } from "@/lib/db/json";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { insertsAreDeferred } from "@/lib/db/raw-sql";
-import { insertDeliveriesAtCommit, readLiveEndpoints } from "@/lib/db/raw-rows";
+import { insertDeliveriesAtCommit, readLiveEndpoints } from "@/lib/webhooks/store";
 import type { z } from "zod";
 import { newId } from "@/lib/ids/generate";
 import { currentScope } from "@/lib/tenancy";
@@ -34,7 +34,7 @@ export async function emitEvent(
   platformId ??= (await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { platformId: true } }))
     .platformId;
   if (insertsAreDeferred()) return recordDeliveriesAtCommit(type, data, { accountId, platformId, now });
-  // Raw (lib/db/raw-rows.ts): every change looks, and most platforms have no endpoint to find.
+  // Raw (lib/webhooks/store.ts): every change looks, and most platforms have no endpoint to find.
   const endpoints = await readLiveEndpoints(accountId, platformId);
   const listening = endpoints.filter((endpoint) => jsonNames(endpoint.subscribedEvents, isString).includes(type));
   if (listening.length === 0) return 0;
@@ -57,7 +57,7 @@ export async function emitEvent(
 /**
  * emitEvent on PostgreSQL inside a transaction: the look-up of the listening endpoints and the insert
  * of their deliveries are one INSERT ... SELECT, put off to the transaction's one statement before
- * COMMIT (lib/db/raw-rows.ts), so a change with its audit record and its events costs one
+ * COMMIT (lib/webhooks/store.ts), so a change with its audit record and its events costs one
  * round trip, and none is spent asking whether anything listens. The endpoints found are held (key
  * share) until the transaction ends: a change of their URL or events, or their deletion, waits for the
  * deliveries recorded here and then sees them (lib/webhooks/webhook-endpoints.ts), and one that

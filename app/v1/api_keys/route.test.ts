@@ -1,4 +1,4 @@
-import { flushKeyUses } from "@/lib/db/key-use";
+import { flushKeyUses } from "@/lib/api-keys/last-use";
 import { DEFAULT_KEY_PERMISSIONS, KEY_PERMISSIONS } from "@/lib/auth/permissions";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";

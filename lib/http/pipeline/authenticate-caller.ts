@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { DomainError } from "@/lib/errors";
 import type { RequestState } from "@/lib/http/pipeline/request-state";
 import type { Actor } from "@/lib/auth/actor";
-import { countKeyRequest as count } from "@/lib/auth/rate-limit";
+import { takeRateLimitSlot } from "@/lib/auth/rate-limit";
 
 /** Who calls (nobody on a public route), refusing cross-site changes and API keys on session-only routes. */
 export async function authenticateCaller(state: RequestState): Promise<void> {
@@ -17,7 +17,7 @@ export async function authenticateCaller(state: RequestState): Promise<void> {
   }
   const actor = await authenticate(request, state.ip);
   state.actor = actor;
-  if (actor.type === "api_key") await countKeyRequest(state, actor);
+  if (actor.type === "api_key") await enforceKeyRateLimit(state, actor);
   if (actor.type === "employee" && mutating && !isSameOrigin(request, { requireProof: true })) {
     throw new ApiError("err_forbidden", "Cross-site request refused: send it from the dashboard's own origin");
   }
@@ -27,8 +27,8 @@ export async function authenticateCaller(state: RequestState): Promise<void> {
 }
 
 /** Counts a key's request in its rate limit's window; past the limit, 429 with Retry-After (the window's end). */
-async function countKeyRequest(state: RequestState, key: Extract<Actor, { type: "api_key" }>): Promise<void> {
-  const counted = await count(key.id, key.rateLimit, Date.now());
+async function enforceKeyRateLimit(state: RequestState, key: Extract<Actor, { type: "api_key" }>): Promise<void> {
+  const counted = await takeRateLimitSlot(key.id, key.rateLimit, Date.now());
   state.rateCount = counted;
   if (counted.admitted) return;
   const { requests, perSeconds } = key.rateLimit;

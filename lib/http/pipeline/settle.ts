@@ -1,4 +1,4 @@
-import { countKeyRequest } from "@/lib/api-keys/usage";
+import { countKeyUsage } from "@/lib/api-keys/usage";
 import { recordAuditEvent, writeAuditEvent, type AuditEventInput } from "@/lib/audit/trail";
 import { ApiError } from "@/lib/http/api-error";
 import { DomainError } from "@/lib/errors";
@@ -39,7 +39,7 @@ export async function settle(state: RequestState, thrown?: { error: unknown }): 
   }
   const keyId = keyOfRequest(state, thrown?.error);
   // A Map increment: the counts reach the database in batches (lib/api-keys/usage.ts).
-  if (keyId !== null) countKeyRequest(keyId, response.status);
+  if (keyId !== null) countKeyUsage(keyId, response.status);
   return response;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as list } from "@/app/v1/api_keys/route";
 import { createUsageCounter, flushKeyUsage } from "@/lib/api-keys/usage";
 import { db } from "@/lib/db";
-import { addKeyUsage } from "@/lib/db/raw-rows";
+import { addKeyUsage } from "@/lib/api-keys/store";
 import { newId } from "@/lib/ids/generate";
 import { apiKeyFor, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";

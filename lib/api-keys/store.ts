@@ -1,31 +1,18 @@
-import type {
-  Account,
-  ApiKey,
-  ApiKeyUsageDay,
-  AuditEvent,
-  DelegatedUser,
-  Prisma,
-  WebhookDelivery,
-  WebhookEndpoint,
-} from "@/lib/generated/prisma/client";
-import { postgresqlPool } from "@/lib/db/postgresql";
-import { rawRead, type Rows } from "@/lib/db/raw-read";
-import { deferredInsert, rawExecute, rawQuery } from "@/lib/db/raw-sql";
-import { currentScope } from "@/lib/db/tenant";
+import type { Account, ApiKey, ApiKeyUsageDay } from "@/lib/generated/prisma/client";
+import {
+  type ColumnList,
+  currentScope,
+  insertInto,
+  postgresqlPool,
+  quotedColumns as quoted,
+  rawExecute,
+  rawRead,
+  type Rows,
+} from "@/lib/db";
 
-// The raw statements of the hot paths (a model query's own cost would be most of their request),
-// each behind a typed function. Every column list is declared below and raw-rows.test.ts checks it
-// against the Prisma model on both databases: what a statement leaves out of its model is named, so
-// a column added to the schema fails that test instead of compiling and answering 500.
-
-/** A raw statement's columns of one model, and the model's columns it leaves out on purpose. */
-export type ColumnList<Model> = {
-  model: Prisma.ModelName;
-  columns: readonly (keyof Model & string)[];
-  omitted: readonly (keyof Model & string)[];
-};
-
-const quoted = (alias: string, columns: readonly string[]) => columns.map((column) => `${alias}"${column}"`).join(", ");
+// The API keys' raw statements: the check every key-authenticated request makes, the key list, the keys'
+// last use and their daily usage counts (where a model query's own cost would be most of the request).
+// Their column lists are checked against the model by lib/db/column-lists.test.ts.
 
 /** The key look-up of every key-authenticated request: what the check needs, nothing shown. */
 export const KEY_CHECK_COLUMNS = {
@@ -188,135 +175,6 @@ const KEY_LIST = `SELECT ${quoted("", KEY_LIST_COLUMNS.columns)} FROM "ApiKey" W
 export function readKeyList(): Promise<Rows<KeyListRow>> {
   const { accountId } = currentScope();
   return rawRead<KeyListRow>(KEY_LIST, { accountId });
-}
-
-/** A new delegated user: every column. */
-export const DELEGATED_USER_INSERT_COLUMNS = {
-  model: "DelegatedUser",
-  columns: ["id", "accountId", "externalId", "createdAt"],
-  omitted: [],
-} as const satisfies ColumnList<DelegatedUser>;
-
-/**
- * Inserts a delegated user in the scope's account (lib/db/raw-sql.ts deferredInsert: on PostgreSQL, in
- * a transaction, sent with the audit record and the events just before COMMIT); a duplicate
- * externalId throws `conflict()`.
- */
-export function insertDelegatedUser(user: Omit<DelegatedUser, "accountId">, conflict: () => Error): Promise<void> {
-  const { columns } = DELEGATED_USER_INSERT_COLUMNS;
-  const row: DelegatedUser = { ...user, accountId: currentScope().accountId };
-  return deferredInsert(insertInto("DelegatedUser", columns), row, { conflict });
-}
-
-const insertInto = (table: string, columns: readonly string[]) =>
-  `INSERT INTO "${table}" (${quoted("", columns)}) VALUES (${columns.map((column) => `:${column}`).join(", ")})`;
-
-/** An audit record: every column. */
-export const AUDIT_EVENT_INSERT_COLUMNS = {
-  model: "AuditEvent",
-  columns: [
-    "id",
-    "platformId",
-    "accountId",
-    "actedForAccountId",
-    "at",
-    "actorType",
-    "actorId",
-    "action",
-    "targetId",
-    "ip",
-    "outcome",
-    "status",
-    "requestId",
-    "clientRequestId",
-    "details",
-  ],
-  /** Set later, once, by the audit sealer (lib/audit/seal/sealer.ts). */
-  omitted: ["checkpointId"],
-} as const satisfies ColumnList<AuditEvent>;
-
-/**
- * Appends an audit record, in the caller's transaction when there is one (deferredInsert: on
- * PostgreSQL sent with the change's own inserts just before COMMIT). `details` as JSON text.
- */
-export function insertAuditEvent(
-  row: Omit<AuditEvent, "details" | "checkpointId"> & { details: string | null },
-): Promise<void> {
-  return deferredInsert(insertInto("AuditEvent", AUDIT_EVENT_INSERT_COLUMNS.columns), row);
-}
-
-/** What emitEvent needs of an endpoint to tell whether it listens. */
-export const LISTENING_ENDPOINT_COLUMNS = {
-  model: "WebhookEndpoint",
-  columns: ["id", "accountId", "subscribedEvents"],
-  omitted: [
-    "url",
-    "description",
-    "enabled",
-    "publicKey",
-    "privateKey",
-    "createdAt",
-    "disabledAt",
-    "deletedAt",
-    "createdByType",
-    "createdById",
-  ],
-} as const satisfies ColumnList<WebhookEndpoint>;
-
-/** The enabled, undeleted endpoints of an account and of its platform's own account, in the caller's transaction. */
-export function readLiveEndpoints(
-  accountId: string,
-  platformId: string,
-): Promise<Pick<WebhookEndpoint, (typeof LISTENING_ENDPOINT_COLUMNS.columns)[number]>[]> {
-  return rawQuery(
-    `SELECT ${quoted("", LISTENING_ENDPOINT_COLUMNS.columns)} FROM "WebhookEndpoint"
-     WHERE "accountId" IN (:accountId, :platformId) AND "enabled" = :enabled AND "deletedAt" IS NULL`,
-    { accountId, platformId, enabled: true },
-  );
-}
-
-/** A new delivery's columns; the others keep their defaults (pending, no attempt yet). */
-export const DELIVERY_INSERT_COLUMNS = {
-  model: "WebhookDelivery",
-  columns: ["id", "accountId", "webhookEndpointId", "eventType", "eventData", "occurredAt", "nextAttemptAt"],
-  omitted: [
-    "status",
-    "attempts",
-    "responseStatusCode",
-    "responseBody",
-    "lastError",
-    "lastAttemptAt",
-    "leaseUntil",
-    "leaseOwner",
-  ],
-} as const satisfies ColumnList<WebhookDelivery>;
-
-/**
- * PostgreSQL, in a transaction: one pending delivery of `type` for each live endpoint of the account
- * or its platform that subscribed to it, as one INSERT ... SELECT put off to the statement before
- * COMMIT (deferredInsert). The endpoints found are held (FOR KEY SHARE) until the transaction ends.
- */
-export function insertDeliveriesAtCommit({
-  type,
-  eventData,
-  now,
-  accountId,
-  platformId,
-}: {
-  type: string;
-  eventData: string;
-  now: Date;
-  accountId: string;
-  platformId: string;
-}): Promise<void> {
-  return deferredInsert(
-    `INSERT INTO "WebhookDelivery" (${quoted("", DELIVERY_INSERT_COLUMNS.columns)})
-     SELECT 'evt_' || replace(gen_random_uuid()::text, '-', ''), e."accountId", e."id", :type, CAST(:eventData AS jsonb), :now, :now
-     FROM "WebhookEndpoint" e
-     WHERE e."accountId" IN (:accountId, :platformId) AND e."enabled" AND e."deletedAt" IS NULL AND e."subscribedEvents" @> CAST(:types AS jsonb)
-     FOR KEY SHARE OF e`,
-    { type, eventData, now, accountId, platformId, types: JSON.stringify([type]) },
-  );
 }
 
 /** A key's requests of one UTC day with one outcome (lib/api-keys/usage.ts): every column. */

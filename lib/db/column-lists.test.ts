@@ -1,4 +1,4 @@
-// The column lists of lib/db/raw-rows.ts against the Prisma models (both generated clients) and the
+// The column lists of the domains' raw statements (lib/<domain>/store.ts) against the Prisma models (both generated clients) and the
 // tables of the database the suite runs on: a column added to the schema, and not named by a raw
 // statement as read or left out, fails here instead of answering 500.
 import { describe, expect, it } from "vitest";
@@ -6,20 +6,18 @@ import { createPlatform } from "@/lib/accounts/platforms";
 import { db } from "@/lib/db";
 import { rawQuery } from "@/lib/db/raw-sql";
 import {
-  AUDIT_EVENT_INSERT_COLUMNS,
-  DELEGATED_USER_INSERT_COLUMNS,
-  DELIVERY_INSERT_COLUMNS,
-  LISTENING_ENDPOINT_COLUMNS,
   KEY_CHECK_ACCOUNT_COLUMNS,
   KEY_CHECK_COLUMNS,
   KEY_CHECK_PLATFORM_COLUMNS,
   KEY_LIST_COLUMNS,
   KEY_USAGE_COLUMNS,
-  insertDelegatedUser,
   readKeyForCheck,
   readKeyList,
-  type ColumnList,
-} from "@/lib/db/raw-rows";
+} from "@/lib/api-keys/store";
+import { AUDIT_EVENT_INSERT_COLUMNS } from "@/lib/audit/store";
+import type { ColumnList } from "@/lib/db/columns";
+import { DELEGATED_USER_INSERT_COLUMNS, insertDelegatedUser } from "@/lib/delegated-users/store";
+import { DELIVERY_INSERT_COLUMNS, LISTENING_ENDPOINT_COLUMNS } from "@/lib/webhooks/store";
 import { databaseProvider } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { Prisma as PostgresqlPrisma } from "@/lib/generated/prisma-postgresql/client";

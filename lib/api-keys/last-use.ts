@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/client";
-import { writeKeysLastUsed, type KeyUse } from "@/lib/db/raw-rows";
+import { writeKeysLastUsed, type KeyUse } from "@/lib/api-keys/store";
 import { databaseProvider } from "@/lib/env";
 import { processGlobal } from "@/lib/process-global";
 
