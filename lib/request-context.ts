@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { Transaction } from "@prisma/driver-adapter-utils";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { processGlobal } from "@/lib/process-global";
 
@@ -20,16 +21,17 @@ export type OpenTransaction = {
   connection?: TransactionConnection;
 };
 
-/** A PostgreSQL connection as raw statements use it (pg's PoolClient): one query at a time, in order. */
-export type PgConnection = {
-  query(config: { text: string; values: unknown[] }): Promise<{ rowCount: number | null }>;
-};
+/**
+ * (PostgreSQL) an open transaction as raw statements use it: its driver-adapter transaction (Prisma's
+ * public interface), whose statements run on the transaction's own connection.
+ */
+export type PgTransaction = Pick<Transaction, "executeRaw" | "queryRaw">;
 
 /**
- * (PostgreSQL) the connection of a transaction: `current` is set by the adapter as it starts the
- * transaction, and unset as the transaction ends, before its COMMIT or ROLLBACK is sent (lib/db/postgresql.ts).
+ * (PostgreSQL) the transaction inTransaction() opened: `current` is set by the service's adapter as the
+ * transaction starts, and unset as it ends, before its COMMIT or ROLLBACK is sent (lib/db/postgresql.ts).
  */
-export type TransactionConnection = { current?: PgConnection };
+export type TransactionConnection = { current?: PgTransaction };
 
 /**
  * What a request carries through its awaits: its tenant scope (lib/tenancy.ts) and the transaction it

@@ -38,9 +38,9 @@ const LISTS: Record<string, ColumnList<Record<string, unknown>>> = {
   DELIVERY_INSERT_COLUMNS,
 };
 
-/** A model's columns as a generated client knows them (`<Model>ScalarFieldEnum`). */
+/** A model's columns as a generated client knows them (its public `<Model>ScalarFieldEnum` export). */
 const fieldsOf = (namespace: object, model: string) =>
-  Object.keys(Reflect.get(namespace, `${model}ScalarFieldEnum`) as object).sort();
+  Object.keys((namespace as Record<string, object>)[`${model}ScalarFieldEnum`]!).sort();
 
 /** A table's columns as the database has them. */
 async function tableColumns(table: string): Promise<string[]> {

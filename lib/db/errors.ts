@@ -1,3 +1,4 @@
+import { isDriverAdapterError } from "@prisma/driver-adapter-utils";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -23,6 +24,11 @@ export function isDatabaseBusy(error: unknown): boolean {
   ) {
     return /timeout exceeded when trying to connect/.test(error.message);
   }
+  if (isDriverAdapterError(error)) {
+    const cause = error.cause as { kind?: unknown; code?: unknown; originalCode?: unknown };
+    if (cause.kind === "TransactionWriteConflict" || cause.kind === "TooManyConnections") return true;
+    return BUSY_CODES.has(String(cause.code ?? cause.originalCode ?? ""));
+  }
   if (!(error instanceof Error)) return false;
   if (error.message === "timeout exceeded when trying to connect") return true;
   return BUSY_CODES.has(String((error as { code?: unknown }).code ?? ""));
@@ -43,9 +49,10 @@ export function isUniqueViolation(error: unknown): boolean {
       ?.driverAdapterError?.cause;
     return error.code === "P2010" && cause?.kind === "UniqueConstraintViolation";
   }
+  // The driver adapter's own, from a raw statement sent on a PostgreSQL transaction's connection (lib/db/raw-sql.ts).
+  if (isDriverAdapterError(error)) return error.cause.kind === "UniqueConstraintViolation";
   const code = (error as { code?: unknown } | null)?.code;
-  // 23505: PostgreSQL's own, from a raw statement sent on a transaction's connection (lib/db/raw-sql.ts).
-  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "23505";
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
 /**

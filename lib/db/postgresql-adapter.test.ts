@@ -1,73 +1,81 @@
-// The adapter wrapper that leaves a PostgreSQL transaction's connection for raw statements
-// (lib/db/postgresql.ts): the connection is handed out only while the transaction is open, and
-// taken back before Prisma ends it, however it ends. A fake adapter stands in for Prisma's: what is
-// checked is when the wrapper lets go, not what PostgreSQL does.
-import pg from "pg";
+// The service's adapter around Prisma's PostgreSQL adapter (lib/db/postgresql.ts): the transaction
+// inTransaction() opens is handed to raw statements while it is open, and taken back before its COMMIT or
+// ROLLBACK is sent, however it ends. A fake adapter stands in for Prisma's: what is checked is what the
+// wrapper does and when, not what PostgreSQL does.
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import { describe, expect, it } from "vitest";
-import { adapterLeavingTransactionConnections } from "@/lib/db/postgresql";
+import { handingOutTransactions } from "@/lib/db/postgresql";
 import { withinContext, type TransactionConnection } from "@/lib/request-context";
 
 const query = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
 
-/** A factory whose adapter starts transactions on one pg client (never connected), noting what they were asked. */
-function fakeFactory(asked: string[]): SqlDriverAdapterFactory {
-  const client = new pg.Client();
-  const transaction = {
-    client,
+/** A factory whose adapter starts one fake transaction, noting what it was asked and, at each step, what the slot held. */
+function fakeFactory(asked: string[], { failCommit = false } = {}): SqlDriverAdapterFactory {
+  const transaction: Transaction = {
     provider: "postgres",
     adapterName: "fake",
     options: { usePhantomQuery: false },
-    executeRaw: async (q: SqlQuery) => (asked.push(q.sql), 0),
-    queryRaw: async (q: SqlQuery) => (asked.push(q.sql), { columnNames: [], columnTypes: [], rows: [] }),
+    executeRaw: async (q) => {
+      asked.push(q.sql);
+      if (failCommit && q.sql === "COMMIT") throw new Error("could not serialize access");
+      return 0;
+    },
+    queryRaw: async (q) => (asked.push(q.sql), { columnNames: [], columnTypes: [], rows: [] }),
     commit: async () => void asked.push("commit()"),
     rollback: async () => void asked.push("rollback()"),
-  } as unknown as Transaction;
-  const adapter = { provider: "postgres", adapterName: "fake", startTransaction: async () => transaction };
-  return {
+  };
+  const adapter = {
     provider: "postgres",
     adapterName: "fake",
-    connect: async () => adapter as unknown as SqlDriverAdapter,
-  };
+    startTransaction: async () => transaction,
+  } as Partial<SqlDriverAdapter> as SqlDriverAdapter;
+  return { provider: "postgres", adapterName: "fake", connect: async () => adapter };
 }
 
-async function started(asked: string[]) {
-  const adapter = await adapterLeavingTransactionConnections(fakeFactory(asked)).connect();
+async function started(asked: string[], options?: { failCommit?: boolean }) {
+  const adapter = await handingOutTransactions(fakeFactory(asked, options)).connect();
   const slot: TransactionConnection = {};
   const transaction = await withinContext({ startingTransaction: slot }, () => adapter.startTransaction());
   return { slot, transaction };
 }
 
-describe("a PostgreSQL transaction's connection, left for raw statements", () => {
-  it("is there from the start and through the transaction's queries, and gone before its COMMIT is sent", async () => {
+describe("a PostgreSQL transaction, handed to raw statements", () => {
+  it("is there from the start and through its queries; at commit() it is taken back, then COMMIT is sent, then the connection released", async () => {
     const asked: string[] = [];
     const { slot, transaction } = await started(asked);
-    expect(slot.current).toBeInstanceOf(pg.Client);
-    await transaction.executeRaw(query("UPDATE x SET y = 1"));
+    expect(transaction.options.usePhantomQuery).toBe(true);
+    expect(slot.current).toBeDefined();
+    await slot.current!.executeRaw(query("INSERT INTO x VALUES (1)"));
     await transaction.queryRaw(query("SELECT 1"));
-    expect(slot.current).toBeInstanceOf(pg.Client);
-    await transaction.executeRaw(query("COMMIT"));
+    expect(slot.current).toBeDefined();
+    const committing = transaction.commit();
+    // Taken back at once, before the COMMIT goes out.
     expect(slot.current).toBeUndefined();
-    await transaction.commit();
-    expect(asked).toEqual(["UPDATE x SET y = 1", "SELECT 1", "COMMIT", "commit()"]);
+    await committing;
+    expect(asked).toEqual(["INSERT INTO x VALUES (1)", "SELECT 1", "COMMIT", "commit()"]);
   });
 
-  it("is gone before a ROLLBACK (Prisma's, when the transaction outlives its time limit), and at rollback() or commit() alone", async () => {
-    const rolledBack = await started([]);
-    await rolledBack.transaction.queryRaw(query(" rollback"));
-    expect(rolledBack.slot.current).toBeUndefined();
-    for (const end of ["rollback", "commit"] as const) {
-      const { slot, transaction } = await started([]);
-      await transaction[end]();
-      expect(slot.current).toBeUndefined();
-    }
+  it("at rollback() (also Prisma's, past a transaction's time limit) it is taken back, then ROLLBACK sent, then the connection released", async () => {
+    const asked: string[] = [];
+    const { slot, transaction } = await started(asked);
+    await transaction.rollback();
+    expect(slot.current).toBeUndefined();
+    expect(asked).toEqual(["ROLLBACK", "rollback()"]);
+  });
+
+  it("a COMMIT PostgreSQL refuses still releases the connection, and the refusal reaches the caller", async () => {
+    const asked: string[] = [];
+    const { slot, transaction } = await started(asked, { failCommit: true });
+    await expect(transaction.commit()).rejects.toThrow(/could not serialize/);
+    expect(slot.current).toBeUndefined();
+    expect(asked).toEqual(["COMMIT", "commit()"]);
   });
 
   it("is left nowhere when no one asked (a transaction Prisma starts outside inTransaction())", async () => {
     const asked: string[] = [];
-    const adapter = await adapterLeavingTransactionConnections(fakeFactory(asked)).connect();
+    const adapter = await handingOutTransactions(fakeFactory(asked)).connect();
     const transaction = await adapter.startTransaction();
-    await transaction.executeRaw(query("COMMIT"));
-    expect(asked).toEqual(["COMMIT"]);
+    await transaction.commit();
+    expect(asked).toEqual(["COMMIT", "commit()"]);
   });
 });

@@ -4,8 +4,13 @@ import { env } from "@/lib/env";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 import { processGlobal } from "@/lib/process-global";
-import { requestContext, type PgConnection } from "@/lib/request-context";
-import type { IsolationLevel, SqlDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
+import { requestContext, type TransactionConnection } from "@/lib/request-context";
+import type {
+  IsolationLevel,
+  SqlDriverAdapter,
+  SqlDriverAdapterFactory,
+  Transaction,
+} from "@prisma/driver-adapter-utils";
 
 /** Once per process (lib/process-global.ts): the pool. */
 const globalForPostgresql = processGlobal<{ pool?: pg.Pool }>("db-postgresql", () => ({}));
@@ -47,70 +52,72 @@ function hasEveryModel(client: PostgresqlPrismaClient): client is PostgresqlPris
 }
 
 /**
- * Prisma's adapter on the pool, but each transaction it starts also leaves its connection where
- * inTransaction() asked (lib/db/client.ts): the raw statements of lib/db/raw-sql.ts then go to
- * PostgreSQL on it straight, in the same transaction, without Prisma's own handling of a query
- * (measured: 250 to 400 µs of CPU for the one raw statement of a write, about a sixth of the write).
+ * Prisma's PostgreSQL adapter (PrismaPg, on the service's pool) behind an adapter of the service's own,
+ * both through Prisma's public driver-adapter interface. A transaction that inTransaction() opens is
+ * handed to it as it starts (lib/db/client.ts leaves a slot in the request's context), so the raw
+ * statements of lib/db/raw-sql.ts run on the transaction's own connection through its public executeRaw,
+ * without Prisma's handling of a query (measured: 250 to 400 µs of CPU for the one raw statement of a
+ * write, about a sixth of the write). How the transaction ends is this adapter's too: Prisma calls
+ * commit() or rollback() (usePhantomQuery), which take it back from the raw statements and then send
+ * COMMIT or ROLLBACK; also when Prisma gives up on a transaction past its time limit while its callback
+ * still runs, whose later raw statements then find no transaction and are refused.
  */
-export function adapterLeavingTransactionConnections(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+export function handingOutTransactions(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    async connect() {
+    async connect(): Promise<SqlDriverAdapter> {
       const adapter = await factory.connect();
-      return overriding(adapter, {
-        startTransaction: async (isolationLevel?: IsolationLevel) => {
-          const transaction = await adapter.startTransaction(isolationLevel);
-          const slot = requestContext()?.startingTransaction;
-          if (!slot) return transaction;
-          slot.current = pgConnectionOf(transaction);
-          return endingWith(transaction, () => (slot.current = undefined));
-        },
-      });
+      return {
+        provider: adapter.provider,
+        adapterName: adapter.adapterName,
+        queryRaw: (query) => adapter.queryRaw(query),
+        executeRaw: (query) => adapter.executeRaw(query),
+        executeScript: (script) => adapter.executeScript(script),
+        startTransaction: async (isolationLevel?: IsolationLevel) =>
+          handedOut(await adapter.startTransaction(isolationLevel), requestContext()?.startingTransaction),
+        ...(adapter.getConnectionInfo ? { getConnectionInfo: () => adapter.getConnectionInfo!() } : {}),
+        dispose: () => adapter.dispose(),
+      };
     },
   };
 }
 
-/**
- * The transaction, calling `ended` as it ends: before Prisma sends its COMMIT or ROLLBACK (also when
- * Prisma gives up on a transaction past its time limit while its callback still runs), and at its
- * commit() or rollback(), which hand the connection back to the pool.
- */
-function endingWith(transaction: Transaction, ended: () => void): Transaction {
-  const ending = (query: { sql: string }) => {
-    if (/^\s*(COMMIT|ROLLBACK)\b/i.test(query.sql)) ended();
+const statement = (sql: string) => ({ sql, args: [], argTypes: [] });
+
+/** `transaction`, left in `slot` while it is open, and ended here: taken back, then COMMIT or ROLLBACK sent, then its connection released. */
+function handedOut(transaction: Transaction, slot: TransactionConnection | undefined): Transaction {
+  if (slot) slot.current = transaction;
+  const end = async (sql: "COMMIT" | "ROLLBACK", release: () => Promise<void>) => {
+    if (slot?.current === transaction) slot.current = undefined;
+    try {
+      await transaction.executeRaw(statement(sql));
+    } finally {
+      await release();
+    }
   };
-  return overriding(transaction, {
-    executeRaw: (query: Parameters<Transaction["executeRaw"]>[0]) => (ending(query), transaction.executeRaw(query)),
-    queryRaw: (query: Parameters<Transaction["queryRaw"]>[0]) => (ending(query), transaction.queryRaw(query)),
-    commit: () => (ended(), transaction.commit()),
-    rollback: () => (ended(), transaction.rollback()),
-  });
-}
-
-/** `target` with `methods` in place of its own; everything else as it is (its methods bound to it). */
-function overriding<T extends object>(target: T, methods: Partial<T>): T {
-  return new Proxy(target, {
-    get(object, property) {
-      if (Object.hasOwn(methods, property)) return methods[property as keyof T];
-      const value: unknown = Reflect.get(object, property);
-      return typeof value === "function" ? value.bind(object) : value;
-    },
-  });
-}
-
-/** The pg connection inside one of the adapter's transactions: its `client`, which the adapter's types do not show. */
-function pgConnectionOf(transaction: Transaction): PgConnection {
-  const connection: unknown = Reflect.get(transaction, "client");
-  if (!(connection instanceof pg.Client))
-    throw new Error("@prisma/adapter-pg no longer keeps a transaction's connection as `client`");
-  return connection;
+  return {
+    provider: transaction.provider,
+    adapterName: transaction.adapterName,
+    options: { usePhantomQuery: true },
+    queryRaw: (query) => transaction.queryRaw(query),
+    executeRaw: (query) => transaction.executeRaw(query),
+    commit: () => end("COMMIT", () => transaction.commit()),
+    rollback: () => end("ROLLBACK", () => transaction.rollback()),
+    ...(transaction.createSavepoint
+      ? {
+          createSavepoint: (name: string) => transaction.createSavepoint!(name),
+          rollbackToSavepoint: (name: string) => transaction.rollbackToSavepoint!(name),
+          releaseSavepoint: (name: string) => transaction.releaseSavepoint!(name),
+        }
+      : {}),
+  };
 }
 
 /** The main client on PostgreSQL; it keeps the SQLite client's type. */
 export function createPostgresqlClient(): PrismaClient {
   const client = new PostgresqlPrismaClient({
-    adapter: adapterLeavingTransactionConnections(new PrismaPg(postgresqlPool())),
+    adapter: handingOutTransactions(new PrismaPg(postgresqlPool())),
     // maxWait: the pool's own wait for a connection decides first (DATABASE_POOL_TIMEOUT_MS).
     transactionOptions: { maxWait: env().DATABASE_POOL_TIMEOUT_MS + 1_000, timeout: 60_000 },
   });

@@ -2,6 +2,7 @@ import { currentTransaction, db } from "@/lib/db/client";
 import { createOrConflict, isUniqueViolation } from "@/lib/db/errors";
 import { onSqliteConnection } from "@/lib/db/sqlite";
 import type { OpenTransaction } from "@/lib/request-context";
+import { isDriverAdapterError, type SqlQuery } from "@prisma/driver-adapter-utils";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { databaseProvider } from "@/lib/env";
 
@@ -62,17 +63,22 @@ export async function rawExecute(sql: string, params: Record<string, unknown> = 
   const values = valuesFor(query, params);
   if (databaseProvider() === "sqlite")
     return onSqliteConnection((statement) => statement(query.text).run(values.map(sqliteValue)).changes);
-  const connection = currentTransaction()?.connection?.current;
-  if (connection) return (await connection.query({ text: query.text, values: values.map(pgValue) })).rowCount ?? 0;
+  const transaction = currentTransaction()?.connection?.current;
+  if (transaction) return transaction.executeRaw(adapterQuery(query.text, values));
   return db().$executeRawUnsafe(query.text, ...values);
 }
 
 /**
- * A parameter as pg sends it: a Date as ISO-8601 in UTC (pg's own form is the process's local time
- * with its offset, which a TIMESTAMP column, as Prisma makes DateTime columns, would take as UTC).
+ * A raw statement as Prisma's driver-adapter interface takes it: each parameter typed by its value (a
+ * Date as a DateTime, which the adapter sends as UTC for the TIMESTAMP columns Prisma makes; the rest
+ * as they are).
  */
-function pgValue(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString() : value;
+function adapterQuery(sql: string, values: unknown[]): SqlQuery {
+  return {
+    sql,
+    args: values,
+    argTypes: values.map((value) => ({ scalarType: value instanceof Date ? "datetime" : "unknown", arity: "scalar" })),
+  };
 }
 
 /**
@@ -147,8 +153,8 @@ async function flushDeferred(open: OpenTransaction | undefined): Promise<void> {
   const query = positional(sql);
   const values = valuesFor(query, params);
   try {
-    const connection = open!.connection?.current;
-    if (connection) await connection.query({ text: query.text, values: values.map(pgValue) });
+    const transaction = open!.connection?.current;
+    if (transaction) await transaction.executeRaw(adapterQuery(query.text, values));
     else await db().$executeRawUnsafe(query.text, ...values);
   } catch (error) {
     const refused = uniqueViolationTable(error);
@@ -158,12 +164,14 @@ async function flushDeferred(open: OpenTransaction | undefined): Promise<void> {
   }
 }
 
-/** The table whose unique index refused a raw statement on PostgreSQL (Prisma's P2010 names it). */
+/** The table whose unique index refused a raw statement on PostgreSQL (the driver adapter's error, or Prisma's P2010, names it). */
 function uniqueViolationTable(error: unknown): string | null {
   if (!isUniqueViolation(error)) return null;
-  // pg's own error, from a statement sent on the transaction's connection.
-  const table = (error as { table?: unknown }).table;
-  if (typeof table === "string") return table;
+  // The driver adapter's own error, from a statement sent on the transaction's connection.
+  if (isDriverAdapterError(error)) {
+    const table = (error.cause as { table?: unknown }).table;
+    return typeof table === "string" ? table : null;
+  }
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return null;
   const cause = (error.meta as { driverAdapterError?: { cause?: { table?: unknown } } } | undefined)?.driverAdapterError
     ?.cause;

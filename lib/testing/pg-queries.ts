@@ -1,8 +1,8 @@
 import pg from "pg";
 import { vi } from "vitest";
 
-/** A query as a pg client was given it: its SQL text, and (Prisma's adapter sets it on every query) its row mode. */
-export type PgQuery = { text: string; rowMode?: string };
+/** A query as a pg client was given it: its SQL text, (Prisma's adapter sets it on every query) its row mode, and the client (connection) that sent it. */
+export type PgQuery = { text: string; rowMode?: string; client: pg.Client };
 
 /**
  * Every query any pg client of the process sends while `work` runs, in order: Prisma's adapter, the
@@ -19,6 +19,7 @@ export async function pgQueriesDuring(work: () => Promise<unknown>): Promise<PgQ
     sent.push({
       text: String(given.text),
       ...(typeof given.rowMode === "string" ? { rowMode: given.rowMode } : {}),
+      client: this,
     });
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query);
