@@ -496,34 +496,31 @@ async function measureServerCpuOnPostgresql(bare: BareApp): Promise<CpuRun | { s
 
 type Target = { target: string; value: number | string; ok: boolean | null };
 
-/** The CPU targets on SQLite; PostgreSQL's figures are reported beside them (no target, but every request must succeed). */
+/**
+ * The CPU targets, met with public interfaces only (docs/performance.md): on SQLite the key-authenticated
+ * GET at most 1.3 and the write at most 2.0 times the bare route; on PostgreSQL 1.5 and 2.0. Every
+ * request must succeed.
+ */
+const CPU_TARGETS = { sqlite: { apiKeys: 1.3, write: 2.0 }, postgresql: { apiKeys: 1.5, write: 2.0 } } as const;
+
 function cpuTargets(sqlite: CpuRun, postgresql: CpuRun | { skipped: string }): Target[] {
-  const rows: Target[] = [
+  const rows = (name: string, run: CpuRun, limits: { apiKeys: number; write: number }): Target[] => [
     {
-      target: "CPU/request: key-authenticated GET ≤ 1.2 × bare trivial route",
-      value: sqlite.ratios.apiKeys,
-      ok: sqlite.ratios.apiKeys <= 1.2 && sqlite.cpu.apiKeys.non2xx === 0,
+      target: `CPU/request${name}: key-authenticated GET ≤ ${limits.apiKeys} × bare trivial route`,
+      value: run.ratios.apiKeys,
+      ok: run.ratios.apiKeys <= limits.apiKeys && run.cpu.apiKeys.non2xx === 0,
     },
     {
-      target: "CPU/request: POST /v1/delegated_users ≤ 2.0 × bare trivial route",
-      value: sqlite.ratios.createDelegatedUser,
-      ok: sqlite.ratios.createDelegatedUser <= 2.0 && sqlite.cpu.createDelegatedUser.non2xx === 0,
+      target: `CPU/request${name}: POST /v1/delegated_users ≤ ${limits.write.toFixed(1)} × bare trivial route`,
+      value: run.ratios.createDelegatedUser,
+      ok: run.ratios.createDelegatedUser <= limits.write && run.cpu.createDelegatedUser.non2xx === 0,
     },
   ];
-  if ("skipped" in postgresql) return [...rows, { target: "CPU/request on PostgreSQL", value: "skipped", ok: null }];
-  const reported = (row: CpuResult) => (row.non2xx === 0 ? null : false);
   return [
-    ...rows,
-    {
-      target: "CPU/request on PostgreSQL: key-authenticated GET × bare",
-      value: postgresql.ratios.apiKeys,
-      ok: reported(postgresql.cpu.apiKeys),
-    },
-    {
-      target: "CPU/request on PostgreSQL: POST /v1/delegated_users × bare",
-      value: postgresql.ratios.createDelegatedUser,
-      ok: reported(postgresql.cpu.createDelegatedUser),
-    },
+    ...rows("", sqlite, CPU_TARGETS.sqlite),
+    ...("skipped" in postgresql
+      ? [{ target: "CPU/request on PostgreSQL", value: "skipped", ok: null }]
+      : rows(" on PostgreSQL", postgresql, CPU_TARGETS.postgresql)),
   ];
 }
 
