@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { buildOpenApi } from "@/lib/openapi";
-import { operationsByTag, type OpenApiDocument } from "@/lib/openapi-reference/model";
+import { isOpenApiDocument, operationsByTag, type OpenApiDocument } from "@/lib/openapi-reference/model";
 import { OperationView } from "./operation-view";
 import { RichText } from "./rich-text";
 import styles from "./docs.module.css";
@@ -8,6 +8,13 @@ import styles from "./docs.module.css";
 export const metadata = { title: "API reference" };
 
 let cached: OpenApiDocument | undefined;
+
+/** The service's own OpenAPI document, checked to be one the page can read. */
+function referenceDocument(): OpenApiDocument {
+  const document = buildOpenApi();
+  if (!isOpenApiDocument(document)) throw new Error("The OpenAPI document lacks what the reference page reads");
+  return document;
+}
 
 const anchorOf = (tag: string) => `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
 
@@ -17,7 +24,7 @@ const anchorOf = (tag: string) => `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g
  * passes the pages' strict CSP and works for anyone, signed in or not (the document is public).
  */
 export default function ApiReferencePage() {
-  const document = (cached ??= buildOpenApi() as unknown as OpenApiDocument);
+  const document = (cached ??= referenceDocument());
   const groups = operationsByTag(document);
   return (
     <div className={styles.page}>

@@ -74,10 +74,12 @@ export async function recordAuditEvent(event: AuditEventInput) {
  * written in the same transaction: for an `ownTransactions` handler whose details only the work knows.
  */
 export function withAuditDetails<R>(commit: Commit, record: (result: R) => void): Commit {
-  return (work, actor) =>
+  const withDetails = (work: () => Promise<R>, actor?: AuditActor | ((result: R) => AuditActor)) =>
     commit(async () => {
       const result = await work();
-      record(result as unknown as R);
+      record(result);
       return result;
     }, actor);
+  // The caller's work answers R: record() is typed by it, and Commit's own type parameter is that R.
+  return withDetails as Commit;
 }

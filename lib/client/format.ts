@@ -50,8 +50,8 @@ const decimalsOf = (amount: string) => amount.split(".")[1]?.length ?? 0;
  * A code Intl does not accept (not three letters) falls back to the grouped number and the code.
  */
 export function formatMoney(amount: string, currency: string, { locale }: FormatContext = {}): string {
-  // Intl formats a decimal string exactly (no trip through a float), which typings of older libs do not know.
-  const value = amount as unknown as number;
+  // Intl formats a decimal string exactly (no trip through a float): a numeric string literal, as its types say.
+  const value = amount as Intl.StringNumericLiteral;
   const digits = Math.min(20, decimalsOf(amount));
   try {
     const usual = new Intl.NumberFormat(locale, { style: "currency", currency }).resolvedOptions();

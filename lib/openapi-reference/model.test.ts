@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { allEndpoints } from "@/lib/endpoints";
 import { buildOpenApi } from "@/lib/openapi";
-import { constraintsOf, objectOf, operationsByTag, typeLabel, type OpenApiDocument } from "./model";
+import { constraintsOf, isOpenApiDocument, objectOf, operationsByTag, typeLabel, type OpenApiDocument } from "./model";
 
-const document = buildOpenApi() as unknown as OpenApiDocument;
+const built: unknown = buildOpenApi();
+if (!isOpenApiDocument(built)) throw new Error("the service's OpenAPI document is not one the reference page reads");
+const document: OpenApiDocument = built;
 
 describe("the API reference's reading of the OpenAPI document", () => {
   it("lists every operation once, grouped by tag, the sandbox and the document itself last", () => {
@@ -39,5 +41,14 @@ describe("the API reference's reading of the OpenAPI document", () => {
     expect(objectOf(document, { anyOf: [{ $ref: "#/components/schemas/Error" }, { type: "null" }] })).toBe(error);
     expect(objectOf(document, { type: "array", items: { $ref: "#/components/schemas/Error" } })).toBe(error);
     expect(objectOf(document, { type: "string" })).toBeNull();
+  });
+});
+
+describe("isOpenApiDocument", () => {
+  it("takes the service's own document, and refuses one without what the page reads", () => {
+    expect(isOpenApiDocument(buildOpenApi())).toBe(true);
+    expect(isOpenApiDocument({ ...document, info: { version: "1" } })).toBe(false);
+    expect(isOpenApiDocument({ ...document, paths: { "/v1/x": { get: { summary: "no id", tags: [] } } } })).toBe(false);
+    expect(isOpenApiDocument(null)).toBe(false);
   });
 });

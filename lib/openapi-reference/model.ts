@@ -54,6 +54,33 @@ export type OpenApiDocument = {
 
 export type ReferenceOperation = Operation & { method: string; path: string };
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Whether `operation` has what the page reads of every operation: its id, summary, tags and responses. */
+const isOperation = (operation: unknown) =>
+  isObject(operation) &&
+  typeof operation.operationId === "string" &&
+  typeof operation.summary === "string" &&
+  Array.isArray(operation.tags) &&
+  isObject(operation.responses);
+
+/**
+ * Whether `json` is an OpenAPI document as the page reads one: its info, its components' schemas, and
+ * paths whose every operation has an id, a summary, tags and responses. The schemas within are JSON
+ * Schema objects, read as far as they go.
+ */
+export function isOpenApiDocument(json: unknown): json is OpenApiDocument {
+  if (!isObject(json) || !isObject(json.info) || !isObject(json.components) || !isObject(json.paths)) return false;
+  const { info, components, paths } = json;
+  return (
+    typeof info.title === "string" &&
+    typeof info.version === "string" &&
+    isObject(components.schemas) &&
+    Object.values(paths).every((methods) => isObject(methods) && Object.values(methods).every(isOperation))
+  );
+}
+
 /** Tags that are not the product's own resources come last: the sandbox and the document itself. */
 const LAST_TAGS = ["Sandbox", "Meta"];
 
