@@ -69,6 +69,15 @@ describe("dedupeServerChunks", () => {
     expect(read("server/chunks/ssr/[root-of-the-server]__20csftqcxq-ma._.js")).toBe(shared);
   });
 
+  it("stops the build, removing nothing, when a file names a copy in a way the rewrite does not know", () => {
+    layOut();
+    // As a later Turbopack might write a reference: in single quotes.
+    write("server/app/v1/d/route.js", `R.c('server/chunks/[root-of-the-server]__20csftqcxq-ma._.js')\n`);
+    expect(() => dedupeServerChunks(dist)).toThrow(/still names \[root-of-the-server\]__20csftqcxq-ma\._\.js/);
+    expect(exists("server/chunks/[root-of-the-server]__20csftqcxq-ma._.js")).toBe(true);
+    expect(exists("server/chunks/[root-of-the-server]__1ugjlt610s39e._.js")).toBe(true);
+  });
+
   it("finds nothing to do on a second run, or in a build without duplicates", () => {
     layOut();
     dedupeServerChunks(dist);

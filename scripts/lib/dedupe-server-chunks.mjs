@@ -63,11 +63,38 @@ export function dedupeServerChunks(distDir) {
     writeFileSync(file, next);
     rewritten++;
   }
+  assertNothingStillReferences(files, removed, replacements);
   for (const file of duplicates) {
     rmSync(file);
     rmSync(`${file}.map`, { force: true });
   }
   return { removed: duplicates.length, rewritten };
+}
+
+/**
+ * Before anything is removed: no file of the build may still name a copy about to go. This is what the
+ * rewrite relies on (chunks named by their whole file name in quotes, in the entries and the file traces);
+ * should a later Turbopack name them another way, the build stops here, loudly, rather than leave a
+ * server that fails to load a chunk at its first request.
+ */
+function assertNothingStillReferences(files, removed, replacements) {
+  // A whole file name after a path separator or any quote, and before any quote.
+  const names = [...replacements.keys()].map((name) => [
+    name,
+    new RegExp(`(?<=["'\`/\\\\])${escapeRegExp(name)}(?=["'\`])`),
+  ]);
+  for (const file of files) {
+    if (removed.has(file) || file.endsWith(".map")) continue;
+    const text = readFileSync(file, "utf8");
+    const named = names.find(([, pattern]) => pattern.test(text))?.[0];
+    if (named) {
+      throw new Error(
+        `dedupe-server-chunks: ${path.relative(process.cwd(), file)} still names ${named} after the rewrite: ` +
+          "Turbopack's output no longer has the shape this script expects. Nothing was removed; " +
+          "remove the step from the build, or teach the script the new shape.",
+      );
+    }
+  }
 }
 
 /** dedupeServerChunks, then one line saying what it did (after `next build`, in npm start and npm run build). */
