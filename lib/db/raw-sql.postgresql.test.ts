@@ -2,8 +2,10 @@
 // connection, through the driver adapter's transaction rather than Prisma's client (lib/db/raw-sql.ts,
 // lib/db/postgresql.ts): Prisma's handling of one raw statement cost about a sixth of a write's CPU.
 // Still one transaction with Prisma's queries in it.
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { db, inTransaction } from "@/lib/db";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { db, disconnectDb, inTransaction } from "@/lib/db";
+import { postgresqlPool } from "@/lib/db/postgresql";
+import { resetEnv } from "@/lib/env";
 import { currentTransaction } from "@/lib/db/client";
 import { rawExecute } from "@/lib/db/raw-sql";
 import { newId } from "@/lib/ids/generate";
@@ -104,5 +106,49 @@ describe("raw statements in a PostgreSQL transaction", () => {
       message: "A delegated user with this externalId already exists",
       details: { externalId: "already exists" },
     });
+  });
+});
+
+describe("the transaction's connection goes back to the pool however the transaction ends", () => {
+  // One connection in all: a transaction that kept its connection would leave the next one waiting, refused
+  // after the pool's wait.
+  beforeAll(async () => {
+    await disconnectDb();
+    Object.assign(process.env, { DATABASE_POOL_SIZE: "1", DATABASE_POOL_TIMEOUT_MS: "2000" });
+    resetEnv();
+  });
+  afterAll(async () => {
+    await disconnectDb();
+    for (const name of ["DATABASE_POOL_SIZE", "DATABASE_POOL_TIMEOUT_MS"]) delete process.env[name];
+    resetEnv();
+  });
+
+  const insertFor = (accountId: string, externalId: string) =>
+    rawExecute(INSERT, { id: newId("du"), accountId, externalId, createdAt: new Date() });
+  const externalIdsOf = async (accountId: string) =>
+    (await db().delegatedUser.findMany({ where: { accountId }, select: { externalId: true } })).map(
+      (row) => row.externalId,
+    );
+
+  it("commits, throws, and times out, one after the other on a pool of one: each ends, and the next gets the connection", async () => {
+    const { account } = await platformWithKey();
+    await inTransaction(() => insertFor(account.id, "committed"));
+    await expect(
+      inTransaction(async () => {
+        await insertFor(account.id, "thrown");
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    await expect(
+      inTransaction(async () => {
+        await insertFor(account.id, "timed out");
+        await rawExecute("SET LOCAL statement_timeout = 50");
+        await rawExecute("SELECT pg_sleep(2)");
+      }),
+    ).rejects.toThrow(/statement timeout/);
+    // Every transaction has given its connection back: a fourth runs at once, and only the commits stayed.
+    await inTransaction(() => insertFor(account.id, "after"));
+    expect((await externalIdsOf(account.id)).sort()).toEqual(["after", "committed"]);
+    expect(postgresqlPool().idleCount).toBe(postgresqlPool().totalCount);
   });
 });
