@@ -85,13 +85,31 @@ if (primary) {
 /** Next.js behind the checks above, on `port` (in a cluster worker, the port all workers share). */
 async function serve() {
   globalThis[Symbol.for("platform-compliance.peer-in-xff")] = true;
+  const handle = await startNext();
+  settings = edgeSettings(process.env); // validated by startNext()
+  // The app takes the request id this server hands it (SERVER_REQUEST_ID_HEADER) only while this flag says it is in front.
+  globalThis[SERVER_REQUEST_IDS] = true;
+  const server = createServer((req, res) => answer(req, res, handle));
+  answerWhatNextCannotSee(server);
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, host, () => {
+    const { port: actual } = server.address();
+    // In a cluster the primary hears of it (the worker's "listening" event) and speaks for all workers.
+    if (!cluster.isWorker) console.log(`Listening on ${origin(actual)}`);
+  });
+  stopOnSignals(server);
+}
 
+/**
+ * Loads Next.js and waits for the start-up work. instrumentation.ts runs lib/startup.ts (configuration,
+ * migrations, the setup link, the webhook worker) in this process, but Next.js does not wait for it in
+ * prepare(): listen only once it is done, so no request meets an unmigrated database and a refused
+ * setting stops the process before it listens.
+ */
+async function startNext() {
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: import.meta.dirname });
   const handle = app.getRequestHandler();
-  // instrumentation.ts runs lib/startup.ts (configuration, migrations, the setup link, the webhook
-  // worker) in this process, but Next.js does not wait for it in prepare(): listen only once it is done,
-  // so no request meets an unmigrated database and a refused setting stops the process before it listens.
   const started = Symbol.for("platform-compliance.started");
   const startUpDone = new Promise((resolve, reject) => (globalThis[started] = { resolve, reject }));
   await app.prepare();
@@ -106,72 +124,78 @@ async function serve() {
     process.exit(1);
   }
   clearTimeout(startUpTimeout);
-  settings = edgeSettings(process.env); // validated by the line above
+  return handle;
+}
 
-  // The app takes the request id this server hands it (SERVER_REQUEST_ID_HEADER) only while this flag says it is in front.
-  globalThis[SERVER_REQUEST_IDS] = true;
-  const server = createServer((req, res) => {
-    const given = req.headers["x-forwarded-for"];
-    const chain = Array.isArray(given) ? given.join(", ") : given;
-    const peer = req.socket.remoteAddress ?? "";
-    req.headers["x-forwarded-for"] = chain ? `${chain}, ${peer}` : peer;
-    // The request's id, for answers made here and handed to the app (over any client's header of that
-    // name), whose answers, audit records and log lines name it too (lib/http/request-ids.ts). The client's
-    // own X-Request-Id reaches the app as the client sent it, kept apart as `clientRequestId`.
-    const requestId = `req_${randomText(12, "hex")}`;
-    req.headers[SERVER_REQUEST_ID_HEADER] = requestId;
-    const clientId = req.headers["x-request-id"];
-    res.setHeader(
-      "X-Request-Id",
-      typeof clientId === "string" && CLIENT_REQUEST_ID.test(clientId) ? clientId : requestId,
-    );
-    // The fixed security headers on every response (pages replace the CSP, below). Set here rather than
-    // by next.config.js's headers(), which matches a path pattern per request.
-    for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
-    if (workerHeader) res.setHeader("X-Worker-Pid", String(process.pid));
-    if (settings.cookieSecure) res.setHeader("Strict-Transport-Security", HSTS);
-    const target = req.url ?? "/";
-    const queryAt = target.indexOf("?");
-    const path = queryAt === -1 ? target : target.slice(0, queryAt);
-    const query = queryAt === -1 ? "" : target.slice(queryAt + 1);
-    const refusal = edgeRefusal(
-      {
-        method: req.method ?? "",
-        path,
-        query,
-        host: req.headers.host,
-        forwardedHost: req.headers["x-forwarded-host"],
-        authorizationCount: countHeader(req.rawHeaders, "authorization"),
-        cookie: req.headers.cookie,
-      },
-      settings,
-    );
-    if (refusal) {
-      const body = refusalBody(refusal, requestId);
-      res.writeHead(refusal.status, {
-        ...SECURITY_HEADERS,
-        ...refusal.headers,
-        "Content-Type": "application/json; charset=utf-8",
-        "Content-Length": Buffer.byteLength(body),
-        "Cache-Control": "no-store",
-      });
-      res.end(req.method === "HEAD" ? undefined : body);
-      return;
-    }
-    if (isPageRequest(path, (name) => req.headers[name])) {
-      // Next.js reads the nonce from the request's CSP and puts it on its own scripts and styles. Both
-      // headers are set over whatever the client sent.
-      const csp = pageCsp(randomText(16, "base64"));
-      req.headers["content-security-policy"] = csp;
-      res.setHeader("Content-Security-Policy", csp);
-      // For the dashboard's layout: a signed-out visit goes to sign-in with this as `next`, checked
-      // there like any `next` (lib/auth/next-path.ts).
-      req.headers[REQUEST_PATH_HEADER] = requestPathOf(path, query);
-    }
-    compressWhenAccepted(req, res);
-    handle(req, res);
+/** One request: the peer, the request id and the fixed headers, the edge's checks, then Next.js. */
+function answer(req, res, handle) {
+  const given = req.headers["x-forwarded-for"];
+  const chain = Array.isArray(given) ? given.join(", ") : given;
+  const peer = req.socket.remoteAddress ?? "";
+  req.headers["x-forwarded-for"] = chain ? `${chain}, ${peer}` : peer;
+  // The request's id, for answers made here and handed to the app (over any client's header of that
+  // name), whose answers, audit records and log lines name it too (lib/http/request-ids.ts). The client's
+  // own X-Request-Id reaches the app as the client sent it, kept apart as `clientRequestId`.
+  const requestId = `req_${randomText(12, "hex")}`;
+  req.headers[SERVER_REQUEST_ID_HEADER] = requestId;
+  const clientId = req.headers["x-request-id"];
+  res.setHeader(
+    "X-Request-Id",
+    typeof clientId === "string" && CLIENT_REQUEST_ID.test(clientId) ? clientId : requestId,
+  );
+  // The fixed security headers on every response (pages replace the CSP, below). Set here rather than
+  // by next.config.js's headers(), which matches a path pattern per request.
+  for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
+  if (workerHeader) res.setHeader("X-Worker-Pid", String(process.pid));
+  if (settings.cookieSecure) res.setHeader("Strict-Transport-Security", HSTS);
+  const target = req.url ?? "/";
+  const queryAt = target.indexOf("?");
+  const path = queryAt === -1 ? target : target.slice(0, queryAt);
+  const query = queryAt === -1 ? "" : target.slice(queryAt + 1);
+  if (refuseAtTheEdge(req, res, path, query, requestId)) return;
+  if (isPageRequest(path, (name) => req.headers[name])) {
+    // Next.js reads the nonce from the request's CSP and puts it on its own scripts and styles. Both
+    // headers are set over whatever the client sent.
+    const csp = pageCsp(randomText(16, "base64"));
+    req.headers["content-security-policy"] = csp;
+    res.setHeader("Content-Security-Policy", csp);
+    // For the dashboard's layout: a signed-out visit goes to sign-in with this as `next`, checked
+    // there like any `next` (lib/auth/next-path.ts).
+    req.headers[REQUEST_PATH_HEADER] = requestPathOf(path, query);
+  }
+  compressWhenAccepted(req, res);
+  handle(req, res);
+}
+
+/** The edge's refusal (lib/http/edge.mjs), answered here: true when the request went no further. */
+function refuseAtTheEdge(req, res, path, query, requestId) {
+  const refusal = edgeRefusal(
+    {
+      method: req.method ?? "",
+      path,
+      query,
+      host: req.headers.host,
+      forwardedHost: req.headers["x-forwarded-host"],
+      authorizationCount: countHeader(req.rawHeaders, "authorization"),
+      cookie: req.headers.cookie,
+    },
+    settings,
+  );
+  if (!refusal) return false;
+  const body = refusalBody(refusal, requestId);
+  res.writeHead(refusal.status, {
+    ...SECURITY_HEADERS,
+    ...refusal.headers,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
   });
+  res.end(req.method === "HEAD" ? undefined : body);
+  return true;
+}
 
+/** Requests that never become a ServerResponse: CONNECT, and what Node's parser refuses. */
+function answerWhatNextCannotSee(server) {
   // CONNECT (a proxy tunnel request) never reaches the request handler; without this Node drops the connection.
   server.on("connect", (req, socket) => {
     socket.on("error", () => {});
@@ -191,17 +215,14 @@ async function serve() {
       400;
     socket.end(rawResponse(status, {}, undefined, `req_${randomText(12, "hex")}`));
   });
+}
 
-  server.keepAliveTimeout = 65_000;
-  server.listen(port, host, () => {
-    const { port: actual } = server.address();
-    // In a cluster the primary hears of it (the worker's "listening" event) and speaks for all workers.
-    if (!cluster.isWorker) console.log(`Listening on ${origin(actual)}`);
-  });
-
-  // A clean stop: no new connections, and the webhook worker (started by lib/startup.ts, found under
-  // its global symbol) takes no new deliveries and finishes the attempts in flight, each bounded by its
-  // 10 s timeout. What a hard stop cuts short is sent again after the lease runs out (at least once).
+/**
+ * A clean stop: no new connections, and the webhook worker (started by lib/startup.ts, found under its
+ * global symbol) takes no new deliveries and finishes the attempts in flight, each bounded by its 10 s
+ * timeout. What a hard stop cuts short is sent again after the lease runs out (at least once).
+ */
+function stopOnSignals(server) {
   const webhookWorker = Symbol.for("platform-compliance.webhook-worker");
   // The SLA sweep (lib/information-requests/sla-sweep.ts) finishes its pass and gives up its lease.
   const slaSweep = Symbol.for("platform-compliance.sla-sweep");

@@ -25,84 +25,97 @@ export function runPrimary({ workers: wanted, exec, origin }) {
   // Workers run server.mjs itself (not whatever script imported it, such as scripts/start.mjs),
   // with this process's Node options, environment and working directory.
   cluster.setupPrimary({ exec });
-  const live = new Set();
-  const deaths = [];
-  const pendingRestarts = new Set();
-  let ready = 0;
-  let listening = false;
-  let stopping = false;
-  let failedStop = false;
-
+  const pool = {
+    wanted,
+    origin,
+    live: new Set(),
+    deaths: [],
+    pendingRestarts: new Set(),
+    ready: 0,
+    listening: false,
+    stopping: false,
+    failedStop: false,
+  };
   console.log(`Starting ${wanted} worker processes (WEB_CONCURRENCY=${wanted})`);
-  fork();
+  fork(pool);
+  stopOnSignals(pool);
+}
 
-  /** @param {number | undefined} replacing the id of the worker this one replaces */
-  function fork(replacing) {
-    const worker = cluster.fork();
-    let isReady = false;
-    live.add(worker);
-    worker.on("listening", (address) => {
-      if (isReady) return;
-      isReady = true;
-      ready += 1;
-      console.log(
-        `Worker ${worker.id} (pid ${worker.process.pid}) is ready${replacing ? `, replacing worker ${replacing}` : ""}`,
-      );
-      if (worker.id === 1) for (let i = 1; i < wanted; i += 1) fork();
-      if (!listening && ready === wanted) {
-        listening = true;
-        console.log(`Listening on ${origin(address.port)} with ${wanted} worker processes`);
-      }
-    });
-    worker.on("exit", (code, signal) => {
-      live.delete(worker);
-      const how = signal ? `signal ${signal}` : `exit code ${code}`;
-      if (stopping) {
-        if (code !== 0) failedStop = true;
-        console.log(`Worker ${worker.id} (pid ${worker.process.pid}) stopped (${how})`);
-        if (live.size === 0) finish();
-        return;
-      }
-      if (worker.id === 1 && !isReady) {
-        // The first worker could not start: the others would fail the same way.
-        console.error(`Worker ${worker.id} stopped during start-up (${how}); not starting the others.`);
-        process.exit(code || 1);
-      }
-      const now = Date.now();
-      deaths.push(now);
-      while (deaths.length && deaths[0] < now - RECENT_MS) deaths.shift();
-      const delay = Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** (deaths.length - 1));
-      console.error(
-        `Worker ${worker.id} (pid ${worker.process.pid}) died unexpectedly (${how}); starting a replacement in ${delay / 1000} s`,
-      );
-      const timer = setTimeout(() => {
-        pendingRestarts.delete(timer);
-        fork(worker.id);
-      }, delay);
-      pendingRestarts.add(timer);
-    });
-  }
+/** @param {number | undefined} replacing the id of the worker this one replaces */
+function fork(pool, replacing) {
+  const worker = cluster.fork();
+  let isReady = false;
+  pool.live.add(worker);
+  worker.on("listening", (address) => {
+    if (isReady) return;
+    isReady = true;
+    pool.ready += 1;
+    console.log(
+      `Worker ${worker.id} (pid ${worker.process.pid}) is ready${replacing ? `, replacing worker ${replacing}` : ""}`,
+    );
+    if (worker.id === 1) for (let i = 1; i < pool.wanted; i += 1) fork(pool);
+    if (!pool.listening && pool.ready === pool.wanted) {
+      pool.listening = true;
+      console.log(`Listening on ${pool.origin(address.port)} with ${pool.wanted} worker processes`);
+    }
+  });
+  worker.on("exit", (code, signal) => {
+    pool.live.delete(worker);
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    if (pool.stopping) {
+      if (code !== 0) pool.failedStop = true;
+      console.log(`Worker ${worker.id} (pid ${worker.process.pid}) stopped (${how})`);
+      if (pool.live.size === 0) finish(pool);
+      return;
+    }
+    if (worker.id === 1 && !isReady) {
+      // The first worker could not start: the others would fail the same way.
+      console.error(`Worker ${worker.id} stopped during start-up (${how}); not starting the others.`);
+      process.exit(code || 1);
+    }
+    replaceLater(pool, worker, how);
+  });
+}
 
+/** A replacement for a worker that died, after a delay that doubles with each other death in the last minute. */
+function replaceLater(pool, worker, how) {
+  const now = Date.now();
+  pool.deaths.push(now);
+  while (pool.deaths.length && pool.deaths[0] < now - RECENT_MS) pool.deaths.shift();
+  const delay = Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** (pool.deaths.length - 1));
+  console.error(
+    `Worker ${worker.id} (pid ${worker.process.pid}) died unexpectedly (${how}); starting a replacement in ${delay / 1000} s`,
+  );
+  const timer = setTimeout(() => {
+    pool.pendingRestarts.delete(timer);
+    fork(pool, worker.id);
+  }, delay);
+  pool.pendingRestarts.add(timer);
+}
+
+function stopOnSignals(pool) {
   for (const signal of ["SIGINT", "SIGTERM"]) {
     process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      for (const timer of pendingRestarts) clearTimeout(timer);
-      console.log(`${signal}: stopping ${live.size} worker processes`);
-      if (live.size === 0) return finish();
+      if (pool.stopping) return;
+      pool.stopping = true;
+      for (const timer of pool.pendingRestarts) clearTimeout(timer);
+      console.log(`${signal}: stopping ${pool.live.size} worker processes`);
+      if (pool.live.size === 0) return finish(pool);
       // The signal itself, not worker.kill() (which disconnects first): each worker's own handler
       // stops it cleanly. (A Ctrl-C in a terminal reaches the workers directly too; they act once.)
-      for (const worker of live) worker.process.kill(signal);
+      for (const worker of pool.live) worker.process.kill(signal);
       setTimeout(() => {
         console.error(`Workers still running after ${STOP_GRACE_MS / 1000} s: killing them`);
-        for (const worker of live) worker.process.kill("SIGKILL");
+        for (const worker of pool.live) worker.process.kill("SIGKILL");
         process.exit(1);
       }, STOP_GRACE_MS).unref();
     });
   }
+}
 
-  function finish() {
-    console.log(failedStop ? "All worker processes stopped (not all cleanly)" : "All worker processes stopped cleanly");
-    process.exit(failedStop ? 1 : 0);
-  }
+function finish(pool) {
+  console.log(
+    pool.failedStop ? "All worker processes stopped (not all cleanly)" : "All worker processes stopped cleanly",
+  );
+  process.exit(pool.failedStop ? 1 : 0);
 }
