@@ -1,12 +1,15 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { useCan, useMe } from "@/components/me";
 import { linkFor } from "@/components/nav-links";
 import { listAccountsEndpoint } from "@/lib/accounts/endpoints";
 import { useCurrentAccount } from "@/lib/client/current-account";
 import { useApiQuery } from "@/lib/client/queries";
+import type { ResponseOf } from "@/lib/contract/endpoint";
+
+type Account = ResponseOf<typeof listAccountsEndpoint>[number];
 
 /**
  * The account every page acts for: the platform's own account or one of its sub-accounts, kept in
@@ -47,19 +50,44 @@ export function AccountSwitcher() {
       </div>
     );
   }
+  return (
+    <AccountSelect
+      id={id}
+      accounts={accounts.data}
+      current={current}
+      ownAccount={me.accountId}
+      onChange={(account) => switchTo(account, me.accountId)}
+    >
+      {note}
+    </AccountSelect>
+  );
+}
+
+/** The switcher once the accounts are in; `children` is the note under it, if any. */
+function AccountSelect({
+  id,
+  accounts,
+  current,
+  ownAccount,
+  onChange,
+  children,
+}: {
+  id: string;
+  accounts: Account[];
+  current: string | null;
+  ownAccount: string;
+  onChange: (account: string) => void;
+  children: ReactNode;
+}) {
   // The platform's own account first, then its sub-accounts in the API's order (oldest first).
-  const own = accounts.data.filter((account) => account.id === me.accountId);
-  const others = accounts.data.filter((account) => account.id !== me.accountId);
+  const own = accounts.filter((account) => account.id === ownAccount);
+  const others = accounts.filter((account) => account.id !== ownAccount);
   return (
     <div className="account-switcher">
       <label htmlFor={id} className="account-label">
         Account
       </label>
-      <select
-        id={id}
-        value={current ?? me.accountId}
-        onChange={(event) => switchTo(event.currentTarget.value, me.accountId)}
-      >
+      <select id={id} value={current ?? ownAccount} onChange={(event) => onChange(event.currentTarget.value)}>
         {own.map((account) => (
           <option key={account.id} value={account.id}>
             {account.name} (platform)
@@ -70,13 +98,11 @@ export function AccountSwitcher() {
             {account.name}
           </option>
         ))}
-        {current && !accounts.data.some((account) => account.id === current) && (
+        {current && !accounts.some((account) => account.id === current) && (
           <option value={current}>Unknown account {current}</option>
         )}
       </select>
-      {platformWide && (
-        <p className="account-note">This page covers the whole platform, whichever account is chosen.</p>
-      )}
+      {children}
     </div>
   );
 }

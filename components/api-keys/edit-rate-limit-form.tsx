@@ -30,24 +30,7 @@ export function EditRateLimitForm({
   onSaved: (key: ApiKey) => void;
 }) {
   const id = useId();
-  const apiForm = useApiForm<KeyRateLimitFormValues, ApiKey>({
-    resolver: keyRateLimitResolver,
-    defaultValues: {
-      choice: apiKey.rateLimit ? "own" : "default",
-      // Starting from the limit that applies now, so a change is a small edit.
-      rateLimit: rateLimitText(apiKey.rateLimit ?? platformDefault ?? null),
-      code: "",
-    },
-    submit: (values) =>
-      api(updateApiKeyEndpoint, {
-        params: { key: apiKey.id },
-        body: rateLimitBody(values),
-        totpCode: values.code.trim(),
-      }),
-    invalidates: [apiKeysQueryKey],
-    onDone: onSaved,
-    fields: keyRateLimitFields,
-  });
+  const apiForm = useEditRateLimitForm(apiKey, platformDefault, onSaved);
   const { form } = apiForm;
   const own = form.watch("choice") === "own";
   const { errors } = form.formState;
@@ -83,4 +66,25 @@ export function EditRateLimitForm({
       )}
     </StepUpForm>
   );
+}
+
+function useEditRateLimitForm(apiKey: ApiKey, platformDefault: RateLimit | undefined, onSaved: (key: ApiKey) => void) {
+  return useApiForm<KeyRateLimitFormValues, ApiKey>({
+    resolver: keyRateLimitResolver,
+    defaultValues: {
+      choice: apiKey.rateLimit ? "own" : "default",
+      // Starting from the limit that applies now, so a change is a small edit.
+      rateLimit: rateLimitText(apiKey.rateLimit ?? platformDefault ?? null),
+      code: "",
+    },
+    submit: (values) =>
+      api(updateApiKeyEndpoint, {
+        params: { key: apiKey.id },
+        body: rateLimitBody(values),
+        totpCode: values.code.trim(),
+      }),
+    invalidates: [apiKeysQueryKey],
+    onDone: onSaved,
+    fields: keyRateLimitFields,
+  });
 }

@@ -23,6 +23,7 @@ import { Dialog, useDialogResult } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { useApiForm } from "@/components/use-api-form";
 import { issueApiKeyEndpoint } from "@/lib/api-keys/endpoints";
+import type { Permission } from "@/lib/auth/permissions";
 import { api } from "@/lib/client/api";
 
 /** Issues a key: name, expiry, permissions, allowlist and an authenticator code; then shows the secret, this once. */
@@ -41,26 +42,8 @@ export function IssueKeyDialog({ open, onClose }: { open: boolean; onClose: () =
 
 function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) => void; onCancel: () => void }) {
   const me = useMe();
-  const [bounds] = useState(() => expiryBounds());
+  const { apiForm, bounds } = useIssueKeyForm(me.permissions, onIssued);
   const platformDefault = usePlatformKeyRateLimit();
-  const apiForm = useApiForm<KeyFormValues, ApiKeyCreated>({
-    resolver: issueKeyResolver,
-    // Checked at first: read-only (the "Read only" preset); writing is a choice the issuer makes.
-    defaultValues: {
-      name: "",
-      expiresOn: bounds.suggested,
-      cidrAllowlist: [],
-      permissions: readOnlyPermissionsFor(me.permissions),
-      rateLimit: { requests: "", perSeconds: "" },
-      code: "",
-    },
-    submit: (values) => api(issueApiKeyEndpoint, { body: issueBody(values), totpCode: values.code.trim() }),
-    // The list behind the dialog shows the new key as soon as the dialog closes.
-    invalidates: [apiKeysQueryKey],
-    onDone: onIssued,
-    fields: keyFormFields,
-    formPath,
-  });
   const { form } = apiForm;
   const { errors } = form.formState;
   return (
@@ -103,4 +86,27 @@ function IssueKeyForm({ onIssued, onCancel }: { onIssued: (key: ApiKeyCreated) =
       />
     </StepUpForm>
   );
+}
+
+function useIssueKeyForm(held: readonly Permission[], onIssued: (key: ApiKeyCreated) => void) {
+  const [bounds] = useState(() => expiryBounds());
+  const apiForm = useApiForm<KeyFormValues, ApiKeyCreated>({
+    resolver: issueKeyResolver,
+    // Checked at first: read-only (the "Read only" preset); writing is a choice the issuer makes.
+    defaultValues: {
+      name: "",
+      expiresOn: bounds.suggested,
+      cidrAllowlist: [],
+      permissions: readOnlyPermissionsFor(held),
+      rateLimit: { requests: "", perSeconds: "" },
+      code: "",
+    },
+    submit: (values) => api(issueApiKeyEndpoint, { body: issueBody(values), totpCode: values.code.trim() }),
+    // The list behind the dialog shows the new key as soon as the dialog closes.
+    invalidates: [apiKeysQueryKey],
+    onDone: onIssued,
+    fields: keyFormFields,
+    formPath,
+  });
+  return { apiForm, bounds };
 }

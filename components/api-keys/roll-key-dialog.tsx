@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import type { FieldError, UseFormRegisterReturn } from "react-hook-form";
 import { ExpiryField } from "@/components/api-keys/expiry-field";
 import { IssuedSecret } from "@/components/api-keys/issued-secret";
 import {
@@ -86,33 +87,45 @@ function RollKeyForm({
         registration={form.register("expiresOn")}
         error={errors.expiresOn}
       />
-      <fieldset
-        className="overlap-picker"
-        aria-describedby={errors.overlapSeconds?.message ? `${id}-error` : undefined}
-      >
-        <legend>Old secret keeps working for</legend>
-        {OVERLAP_CHOICES.map((choice) => (
-          <div key={choice.seconds} className="overlap-option">
-            <input
-              type="radio"
-              id={`${id}-${choice.seconds}`}
-              value={String(choice.seconds)}
-              aria-describedby={`${id}-${choice.seconds}-hint`}
-              {...form.register("overlapSeconds")}
-            />
-            <label htmlFor={`${id}-${choice.seconds}`}>{choice.label}</label>
-            <span id={`${id}-${choice.seconds}-hint`} className="hint">
-              {choice.hint}
-            </span>
-          </div>
-        ))}
-        {errors.overlapSeconds?.message && (
-          <span id={`${id}-error`} className="field-error" role="alert">
-            {errors.overlapSeconds.message}
-          </span>
-        )}
-      </fieldset>
+      <OverlapPicker id={id} registration={form.register("overlapSeconds")} error={errors.overlapSeconds} />
     </StepUpForm>
+  );
+}
+
+/** How long the old secret keeps working after the roll: one of OVERLAP_CHOICES, each with its hint. */
+function OverlapPicker({
+  id,
+  registration,
+  error,
+}: {
+  id: string;
+  registration: UseFormRegisterReturn<"overlapSeconds">;
+  error: FieldError | undefined;
+}) {
+  return (
+    <fieldset className="overlap-picker" aria-describedby={error?.message ? `${id}-error` : undefined}>
+      <legend>Old secret keeps working for</legend>
+      {OVERLAP_CHOICES.map((choice) => (
+        <div key={choice.seconds} className="overlap-option">
+          <input
+            type="radio"
+            id={`${id}-${choice.seconds}`}
+            value={String(choice.seconds)}
+            aria-describedby={`${id}-${choice.seconds}-hint`}
+            {...registration}
+          />
+          <label htmlFor={`${id}-${choice.seconds}`}>{choice.label}</label>
+          <span id={`${id}-${choice.seconds}-hint`} className="hint">
+            {choice.hint}
+          </span>
+        </div>
+      ))}
+      {error?.message && (
+        <span id={`${id}-error`} className="field-error" role="alert">
+          {error.message}
+        </span>
+      )}
+    </fieldset>
   );
 }
 

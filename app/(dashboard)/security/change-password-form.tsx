@@ -36,23 +36,7 @@ const signedOutSentence = (count: number) =>
 /** Changes the signed-in employee's password (POST /v1/employees/me/password); every other session ends. */
 export function ChangePasswordForm() {
   const me = useMe();
-  const [done, setDone] = useState<string | null>(null);
-  const { form, onSubmit, formError } = useApiForm<Values, PasswordChanged>({
-    resolver: zodResolver(changePasswordForm),
-    defaultValues: { currentPassword: "", newPassword: "", repeatPassword: "" },
-    beforeSubmit: () => {
-      setDone(null);
-      return true;
-    },
-    submit: ({ currentPassword, newPassword }) =>
-      api(changePasswordEndpoint, { body: { currentPassword, newPassword } }),
-    invalidates: [queryKey(listOwnSessionsEndpoint)],
-    onDone: (result) => {
-      form.reset();
-      setDone(`Password changed. ${signedOutSentence(result.endedSessions)}`);
-    },
-    fields: ["currentPassword", "newPassword"],
-  });
+  const { form, onSubmit, formError, done } = useChangePasswordForm();
   const { errors, isSubmitting } = form.formState;
   return (
     <section className="card stack" aria-labelledby="password-heading">
@@ -99,4 +83,26 @@ export function ChangePasswordForm() {
       <Notice>{done}</Notice>
     </section>
   );
+}
+
+/** The form, and what the last change did (a sentence for the notice under it). */
+function useChangePasswordForm() {
+  const [done, setDone] = useState<string | null>(null);
+  const apiForm = useApiForm<Values, PasswordChanged>({
+    resolver: zodResolver(changePasswordForm),
+    defaultValues: { currentPassword: "", newPassword: "", repeatPassword: "" },
+    beforeSubmit: () => {
+      setDone(null);
+      return true;
+    },
+    submit: ({ currentPassword, newPassword }) =>
+      api(changePasswordEndpoint, { body: { currentPassword, newPassword } }),
+    invalidates: [queryKey(listOwnSessionsEndpoint)],
+    onDone: (result) => {
+      apiForm.form.reset();
+      setDone(`Password changed. ${signedOutSentence(result.endedSessions)}`);
+    },
+    fields: ["currentPassword", "newPassword"],
+  });
+  return { ...apiForm, done };
 }

@@ -10,6 +10,9 @@ import { Notice } from "@/components/ui/use-page-dialogs";
 import { api, ApiRequestError } from "@/lib/client/api";
 import { useApiQuery, useInvalidate } from "@/lib/client/queries";
 import { endOwnSessionEndpoint, listOwnSessionsEndpoint } from "@/lib/employees/endpoints";
+import type { ResponseOf } from "@/lib/contract/endpoint";
+
+type OwnSession = ResponseOf<typeof listOwnSessionsEndpoint>[number];
 
 /** Ends one session; one that ended meanwhile (expired, or ended from another tab) counts as ended. */
 async function endSession(id: string) {
@@ -28,27 +31,8 @@ const signedOut = (count: number) =>
  * There is no "end all" endpoint: signing out everywhere else ends each other session in turn.
  */
 export function OwnSessions() {
-  const invalidate = useInvalidate();
   const sessions = useApiQuery(listOwnSessionsEndpoint);
-  const [notice, setNotice] = useState<string | null>(null);
-  const refresh = () => invalidate(listOwnSessionsEndpoint);
-  const endOne = useMutation({
-    mutationFn: endSession,
-    onMutate: () => setNotice(null),
-    onSuccess: () => setNotice("Session ended: that browser is signed out."),
-    onSettled: refresh,
-  });
-  const endOthers = useMutation({
-    mutationFn: async (ids: string[]) => {
-      const results = await Promise.allSettled(ids.map(endSession));
-      const failed = results.filter((result) => result.status === "rejected").length;
-      if (failed > 0) throw new Error(`${failed} of ${ids.length} sessions could not be ended. Try again.`);
-      return ids.length;
-    },
-    onMutate: () => setNotice(null),
-    onSuccess: (count) => setNotice(signedOut(count)),
-    onSettled: refresh,
-  });
+  const { notice, endOne, endOthers } = useEndSessions();
   const others = sessions.data?.filter((session) => !session.current) ?? [];
   const busy = endOne.isPending || endOthers.isPending;
 
@@ -90,38 +74,85 @@ export function OwnSessions() {
           ]}
         >
           {sessions.data?.map((session) => (
-            <tr key={session.id} data-current={session.current || undefined}>
-              <td data-label="Started">
-                <span className="row" style={{ gap: "0.5rem", alignItems: "center" }}>
-                  <DateTime value={session.createdAt} />
-                  {session.current && <span className="badge info">This device</span>}
-                </span>
-              </td>
-              <td data-label="Last active">
-                <DateTime value={session.lastSeenAt} />
-              </td>
-              <td data-label="IP address" className="mono">
-                {session.ip ?? <span className="muted">Unknown</span>}
-              </td>
-              <td data-label="Actions" className="num">
-                {!session.current && (
-                  <button
-                    type="button"
-                    aria-label={`End the session started ${formatDateTime(session.createdAt)}`}
-                    disabled={busy}
-                    onClick={() => {
-                      endOthers.reset();
-                      endOne.mutate(session.id);
-                    }}
-                  >
-                    {endOne.isPending && endOne.variables === session.id ? "Ending…" : "End"}
-                  </button>
-                )}
-              </td>
-            </tr>
+            <SessionRow
+              key={session.id}
+              session={session}
+              busy={busy}
+              ending={endOne.isPending && endOne.variables === session.id}
+              onEnd={() => {
+                endOthers.reset();
+                endOne.mutate(session.id);
+              }}
+            />
           ))}
         </DataTable>
       </DataState>
     </section>
+  );
+}
+
+/** Ending one session or all the others, with what the last success did as a notice. */
+function useEndSessions() {
+  const invalidate = useInvalidate();
+  const [notice, setNotice] = useState<string | null>(null);
+  const refresh = () => invalidate(listOwnSessionsEndpoint);
+  const endOne = useMutation({
+    mutationFn: endSession,
+    onMutate: () => setNotice(null),
+    onSuccess: () => setNotice("Session ended: that browser is signed out."),
+    onSettled: refresh,
+  });
+  const endOthers = useMutation({
+    mutationFn: async (ids: string[]) => {
+      const results = await Promise.allSettled(ids.map(endSession));
+      const failed = results.filter((result) => result.status === "rejected").length;
+      if (failed > 0) throw new Error(`${failed} of ${ids.length} sessions could not be ended. Try again.`);
+      return ids.length;
+    },
+    onMutate: () => setNotice(null),
+    onSuccess: (count) => setNotice(signedOut(count)),
+    onSettled: refresh,
+  });
+  return { notice, endOne, endOthers };
+}
+
+function SessionRow({
+  session,
+  busy,
+  ending,
+  onEnd,
+}: {
+  session: OwnSession;
+  busy: boolean;
+  ending: boolean;
+  onEnd: () => void;
+}) {
+  return (
+    <tr data-current={session.current || undefined}>
+      <td data-label="Started">
+        <span className="row" style={{ gap: "0.5rem", alignItems: "center" }}>
+          <DateTime value={session.createdAt} />
+          {session.current && <span className="badge info">This device</span>}
+        </span>
+      </td>
+      <td data-label="Last active">
+        <DateTime value={session.lastSeenAt} />
+      </td>
+      <td data-label="IP address" className="mono">
+        {session.ip ?? <span className="muted">Unknown</span>}
+      </td>
+      <td data-label="Actions" className="num">
+        {!session.current && (
+          <button
+            type="button"
+            aria-label={`End the session started ${formatDateTime(session.createdAt)}`}
+            disabled={busy}
+            onClick={onEnd}
+          >
+            {ending ? "Ending…" : "End"}
+          </button>
+        )}
+      </td>
+    </tr>
   );
 }

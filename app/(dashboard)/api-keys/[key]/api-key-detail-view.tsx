@@ -11,6 +11,7 @@ import { DateTime, StatusBadge } from "@/components/ui/format";
 import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";
 import { useCan } from "@/components/me";
 import { DialogFor } from "@/components/step-up-form";
+import type { RateLimit } from "@/lib/api-keys/schemas";
 
 /** One API key: what it may do, when and from where it was last used, and its requests over the last 30 days. */
 export function ApiKeyDetailView({ id }: { id: string }) {
@@ -55,16 +56,11 @@ function KeyView({ apiKey }: { apiKey: ApiKey }) {
             {
               term: "Rate limit",
               value: (
-                <span className="key-rate-limit">
-                  <span data-testid="key-rate-limit">
-                    <KeyRateLimit apiKey={apiKey} platformDefault={platformDefault} />
-                  </span>
-                  {mayChange && (
-                    <button type="button" className="link" onClick={() => show(apiKey)}>
-                      Change rate limit
-                    </button>
-                  )}
-                </span>
+                <RateLimitValue
+                  apiKey={apiKey}
+                  platformDefault={platformDefault}
+                  onChange={mayChange ? () => show(apiKey) : undefined}
+                />
               ),
             },
           ]}
@@ -80,34 +76,7 @@ function KeyView({ apiKey }: { apiKey: ApiKey }) {
           />
         )}
       </DialogFor>
-      <Section id="key-last-use-heading" title="Last used" className="card">
-        <p className="muted small" style={{ marginTop: 0 }}>
-          Recorded at most once a minute.
-        </p>
-        <DetailsList
-          items={[
-            {
-              term: "When",
-              value: <DateTime value={apiKey.lastUsedAt} fallback="never" />,
-              testId: "key-last-used-at",
-            },
-            {
-              term: "From IP",
-              value: apiKey.lastUsedIp ? <code>{apiKey.lastUsedIp}</code> : <span className="muted">—</span>,
-              testId: "key-last-used-ip",
-            },
-            {
-              term: "User agent",
-              value: apiKey.lastUsedUserAgent ? (
-                <code className="usage-user-agent">{apiKey.lastUsedUserAgent}</code>
-              ) : (
-                <span className="muted">—</span>
-              ),
-              testId: "key-last-used-user-agent",
-            },
-          ]}
-        />
-      </Section>
+      <LastUseSection apiKey={apiKey} />
       <Section id="key-usage-heading" title="Requests in the last 30 days" className="card stack">
         <p className="muted small" style={{ margin: 0 }}>
           Per UTC day, by outcome; the last few seconds may not show yet.
@@ -115,5 +84,62 @@ function KeyView({ apiKey }: { apiKey: ApiKey }) {
         <KeyUsageChart keyId={apiKey.id} />
       </Section>
     </>
+  );
+}
+
+function RateLimitValue({
+  apiKey,
+  platformDefault,
+  onChange,
+}: {
+  apiKey: ApiKey;
+  platformDefault: RateLimit | undefined;
+  /** Absent when the caller may not change this key's limit. */
+  onChange?: () => void;
+}) {
+  return (
+    <span className="key-rate-limit">
+      <span data-testid="key-rate-limit">
+        <KeyRateLimit apiKey={apiKey} platformDefault={platformDefault} />
+      </span>
+      {onChange && (
+        <button type="button" className="link" onClick={onChange}>
+          Change rate limit
+        </button>
+      )}
+    </span>
+  );
+}
+
+function LastUseSection({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <Section id="key-last-use-heading" title="Last used" className="card">
+      <p className="muted small" style={{ marginTop: 0 }}>
+        Recorded at most once a minute.
+      </p>
+      <DetailsList
+        items={[
+          {
+            term: "When",
+            value: <DateTime value={apiKey.lastUsedAt} fallback="never" />,
+            testId: "key-last-used-at",
+          },
+          {
+            term: "From IP",
+            value: apiKey.lastUsedIp ? <code>{apiKey.lastUsedIp}</code> : <span className="muted">—</span>,
+            testId: "key-last-used-ip",
+          },
+          {
+            term: "User agent",
+            value: apiKey.lastUsedUserAgent ? (
+              <code className="usage-user-agent">{apiKey.lastUsedUserAgent}</code>
+            ) : (
+              <span className="muted">—</span>
+            ),
+            testId: "key-last-used-user-agent",
+          },
+        ]}
+      />
+    </Section>
   );
 }
