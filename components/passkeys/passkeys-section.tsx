@@ -41,27 +41,13 @@ export function PasskeysSection() {
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <section className="card stack" aria-labelledby="passkeys-heading">
-      <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
-        <div className="stack" style={{ gap: "0.25rem", flex: "1 1 20rem" }}>
-          <h2 id="passkeys-heading" style={{ margin: 0 }}>
-            Passkeys
-          </h2>
-          <p className="muted" style={{ margin: 0 }}>
-            A passkey (your device&apos;s fingerprint, face or PIN, or a security key) can replace the authenticator
-            code after your password, and in every dialog that asks for one. It cannot be phished.
-          </p>
-        </div>
-        <button
-          type="button"
-          disabled={!me.twoFactorEnabled}
-          onClick={() => {
-            setNotice(null);
-            setAdding(true);
-          }}
-        >
-          Add a passkey
-        </button>
-      </div>
+      <PasskeysHeading
+        canAdd={me.twoFactorEnabled}
+        onAdd={() => {
+          setNotice(null);
+          setAdding(true);
+        }}
+      />
       {!me.twoFactorEnabled && (
         <p className="muted" style={{ margin: 0 }}>
           Set up two-factor authentication first: adding a passkey asks for a code.
@@ -82,27 +68,35 @@ export function PasskeysSection() {
           />
         )}
       </Dialog>
-      <CodeConfirmDialog
-        subject={removing}
-        title="Remove passkey"
-        confirmLabel="Remove passkey"
-        pendingLabel="Removing…"
-        danger
-        onConfirm={(passkey, code) => api(removePasskeyEndpoint, { params: { id: passkey.id }, totpCode: code })}
-        invalidates={[passkeysKey]}
+      <RemovePasskeyDialog
+        passkey={removing}
         onClose={() => setRemoving(null)}
-        onDone={(passkey) => {
+        onRemoved={(passkey) => {
           setRemoving(null);
           setNotice(`Passkey “${passkey.name}” removed.`);
         }}
-      >
-        {(passkey) => (
-          <>
-            Remove <strong>{passkey.name}</strong>? It stops working for sign-in and step-up at once.
-          </>
-        )}
-      </CodeConfirmDialog>
+      />
     </section>
+  );
+}
+
+/** The section's title and what a passkey is for, with Add (which needs two-factor authentication set up). */
+function PasskeysHeading({ canAdd, onAdd }: { canAdd: boolean; onAdd: () => void }) {
+  return (
+    <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
+      <div className="stack" style={{ gap: "0.25rem", flex: "1 1 20rem" }}>
+        <h2 id="passkeys-heading" style={{ margin: 0 }}>
+          Passkeys
+        </h2>
+        <p className="muted" style={{ margin: 0 }}>
+          A passkey (your device&apos;s fingerprint, face or PIN, or a security key) can replace the authenticator code
+          after your password, and in every dialog that asks for one. It cannot be phished.
+        </p>
+      </div>
+      <button type="button" disabled={!canAdd} onClick={onAdd}>
+        Add a passkey
+      </button>
+    </div>
   );
 }
 
@@ -136,6 +130,37 @@ function PasskeyTable({ passkeys, onRemove }: { passkeys: readonly Passkey[]; on
         </tr>
       ))}
     </DataTable>
+  );
+}
+
+/** Removes a passkey (DELETE) after the step-up; it stops working at once. */
+function RemovePasskeyDialog({
+  passkey,
+  onClose,
+  onRemoved,
+}: {
+  passkey: Passkey | null;
+  onClose: () => void;
+  onRemoved: (passkey: Passkey) => void;
+}) {
+  return (
+    <CodeConfirmDialog
+      subject={passkey}
+      title="Remove passkey"
+      confirmLabel="Remove passkey"
+      pendingLabel="Removing…"
+      danger
+      onConfirm={(passkey, code) => api(removePasskeyEndpoint, { params: { id: passkey.id }, totpCode: code })}
+      invalidates={[passkeysKey]}
+      onClose={onClose}
+      onDone={onRemoved}
+    >
+      {(passkey) => (
+        <>
+          Remove <strong>{passkey.name}</strong>? It stops working for sign-in and step-up at once.
+        </>
+      )}
+    </CodeConfirmDialog>
   );
 }
 

@@ -3,7 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, type FieldErrors, type UseFormReturn } from "react-hook-form";
 import { z } from "zod";
 import { CodeConfirmDialog } from "@/components/step-up-form";
 import { ErrorMessage } from "@/components/ui/data-state";
@@ -34,6 +34,7 @@ const ssoForm = z.object({
   enforced: z.boolean(),
 });
 type FormInput = z.input<typeof ssoForm>;
+type FormOutput = z.output<typeof ssoForm>;
 
 const asForm = (stored: SsoSettings): FormInput => ({
   issuer: stored?.issuer ?? "",
@@ -48,7 +49,7 @@ export function SsoSettingsForm({ stored, readOnly }: { stored: Settings; readOn
   const queryClient = useQueryClient();
   const [change, setChange] = useState<{ sso: SsoInput } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const form = useForm<FormInput, unknown, z.output<typeof ssoForm>>({
+  const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(ssoForm),
     // Read once: after a save the form is reset to what was saved, with the secret box empty again.
     defaultValues: asForm(stored.sso),
@@ -69,38 +70,7 @@ export function SsoSettingsForm({ stored, readOnly }: { stored: Settings; readOn
       <form className="card stack" onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Single sign-on">
         <SsoIntro stored={stored.sso} />
         {readOnly && <ReadOnlyNote>Only owners set up single sign-on.</ReadOnlyNote>}
-        <fieldset className="plain stack" disabled={readOnly}>
-          <legend className="visually-hidden">Single sign-on</legend>
-          <Field
-            label="Issuer URL"
-            placeholder="https://login.example.com"
-            error={errors.issuer}
-            {...form.register("issuer")}
-          />
-          <Field label="Client ID" autoComplete="off" error={errors.clientId} {...form.register("clientId")} />
-          <Field
-            label="Client secret"
-            type="password"
-            autoComplete="new-password"
-            hint={stored.sso?.clientSecretSet ? "Stored, never shown again. Leave empty to keep it." : undefined}
-            error={errors.clientSecret}
-            {...form.register("clientSecret")}
-          />
-          <Field
-            label="Allowed e-mail domains"
-            placeholder="example.com, example.org"
-            hint="The e-mail your provider asserts must be at one of these. Empty: any domain."
-            error={errors.allowedDomains}
-            {...form.register("allowedDomains")}
-          />
-          <div className="setting">
-            <input type="checkbox" role="switch" id="sso-enforced" {...form.register("enforced")} />
-            <label htmlFor="sso-enforced">Require single sign-on</label>
-            <p className="muted setting-effect">
-              Password sign-in is refused for everyone but owners, who keep theirs for when the provider is down.
-            </p>
-          </div>
-        </fieldset>
+        <SsoFields form={form} errors={errors} readOnly={readOnly} secretSet={Boolean(stored.sso?.clientSecretSet)} />
         {!readOnly && (
           <div className="row" style={{ alignItems: "center", flexWrap: "wrap" }}>
             <button type="submit" className="primary" disabled={!isDirty}>
@@ -116,23 +86,86 @@ export function SsoSettingsForm({ stored, readOnly }: { stored: Settings; readOn
         )}
         <Notice>{saved}</Notice>
       </form>
-      <CodeConfirmDialog
-        subject={change}
-        title={change?.sso ? "Save single sign-on" : "Turn off single sign-on"}
-        confirmLabel={change?.sso ? "Save" : "Turn off"}
-        pendingLabel="Saving…"
-        danger={!change?.sso}
-        onConfirm={(body, code) => api(updateSettingsEndpoint, { body, totpCode: code })}
-        onClose={() => setChange(null)}
-        onDone={onSaved}
-      >
-        {(current) =>
-          current.sso
-            ? `Employees will sign in through ${current.sso.issuer}${current.sso.enforced ? ", and only owners keep password sign-in" : ""}.`
-            : "Employees will sign in with their passwords again."
-        }
-      </CodeConfirmDialog>
+      <SsoConfirmDialog change={change} onClose={() => setChange(null)} onDone={onSaved} />
     </>
+  );
+}
+
+/** The provider's settings; a stored secret is never shown, only said to be there (`secretSet`). */
+function SsoFields({
+  form,
+  errors,
+  readOnly,
+  secretSet,
+}: {
+  form: UseFormReturn<FormInput, unknown, FormOutput>;
+  errors: FieldErrors<FormInput>;
+  readOnly: boolean;
+  secretSet: boolean;
+}) {
+  return (
+    <fieldset className="plain stack" disabled={readOnly}>
+      <legend className="visually-hidden">Single sign-on</legend>
+      <Field
+        label="Issuer URL"
+        placeholder="https://login.example.com"
+        error={errors.issuer}
+        {...form.register("issuer")}
+      />
+      <Field label="Client ID" autoComplete="off" error={errors.clientId} {...form.register("clientId")} />
+      <Field
+        label="Client secret"
+        type="password"
+        autoComplete="new-password"
+        hint={secretSet ? "Stored, never shown again. Leave empty to keep it." : undefined}
+        error={errors.clientSecret}
+        {...form.register("clientSecret")}
+      />
+      <Field
+        label="Allowed e-mail domains"
+        placeholder="example.com, example.org"
+        hint="The e-mail your provider asserts must be at one of these. Empty: any domain."
+        error={errors.allowedDomains}
+        {...form.register("allowedDomains")}
+      />
+      <div className="setting">
+        <input type="checkbox" role="switch" id="sso-enforced" {...form.register("enforced")} />
+        <label htmlFor="sso-enforced">Require single sign-on</label>
+        <p className="muted setting-effect">
+          Password sign-in is refused for everyone but owners, who keep theirs for when the provider is down.
+        </p>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The authenticator code that saves the change, or turns single sign-on off (`sso: null`). */
+function SsoConfirmDialog({
+  change,
+  onClose,
+  onDone,
+}: {
+  change: { sso: SsoInput } | null;
+  onClose: () => void;
+  onDone: (updated: Settings) => void;
+}) {
+  return (
+    <CodeConfirmDialog
+      subject={change}
+      title={change?.sso ? "Save single sign-on" : "Turn off single sign-on"}
+      confirmLabel={change?.sso ? "Save" : "Turn off"}
+      pendingLabel="Saving…"
+      danger={!change?.sso}
+      onConfirm={(body, code) => api(updateSettingsEndpoint, { body, totpCode: code })}
+      onClose={onClose}
+      onDone={onDone}
+    >
+      {(current) =>
+        current.sso
+          ? `Employees will sign in through ${current.sso.issuer}${current.sso.enforced ? ", and only owners keep password sign-in" : ""}.`
+          : "Employees will sign in with their passwords again."
+      }
+    </CodeConfirmDialog>
   );
 }
 

@@ -6,7 +6,7 @@ import { useMe } from "@/components/me";
 import { ErrorMessage } from "@/components/ui/data-state";
 import { DateTime } from "@/components/ui/format";
 import type { WebhookDelivery } from "@/components/webhooks/use-webhooks";
-import { missingReadPermission } from "@/lib/auth/permissions";
+import { missingReadPermission, type ReadPermission } from "@/lib/auth/permissions";
 import { api } from "@/lib/client/api";
 import { useInvalidate } from "@/lib/client/queries";
 import { listWebhookDeliveriesEndpoint, retryWebhookDeliveryEndpoint } from "@/lib/webhooks/endpoints";
@@ -56,6 +56,109 @@ function Outcome({ delivery }: { delivery: WebhookDelivery }) {
   );
 }
 
+/** Retry of one delivery; a success refreshes the endpoint's log. */
+function useRetryDelivery(delivery: WebhookDelivery) {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: () =>
+      api(retryWebhookDeliveryEndpoint, { params: { id: delivery.webhookEndpointId, eventId: delivery.id } }),
+    onSuccess: () => invalidate(listWebhookDeliveriesEndpoint, { id: delivery.webhookEndpointId }),
+  });
+}
+
+/** The badge for the last response: its HTTP status, "no answer" when an attempt got none, a dash before any. */
+function ResponseBadge({ delivery }: { delivery: WebhookDelivery }) {
+  if (delivery.responseStatusCode !== null) {
+    return (
+      <span className={`badge ${isSuccess(delivery.responseStatusCode) ? "ok" : "danger"}`}>
+        HTTP {delivery.responseStatusCode}
+      </span>
+    );
+  }
+  return delivery.lastError ? <span className="badge danger">no answer</span> : <span className="muted">—</span>;
+}
+
+function DeliveryFacts({ delivery }: { delivery: WebhookDelivery }) {
+  return (
+    <dl className={styles.deliveryFacts}>
+      <div>
+        <dt>Occurred</dt>
+        <dd>
+          <DateTime value={delivery.occurredAt} />
+        </dd>
+      </div>
+      <div>
+        <dt>Attempts</dt>
+        <dd data-testid="delivery-attempts">{delivery.attempts}</dd>
+      </div>
+      <div>
+        <dt>Last attempt</dt>
+        <dd>
+          <DateTime value={delivery.lastAttemptAt} fallback="Not yet" />
+        </dd>
+      </div>
+      <div>
+        <dt>Response</dt>
+        <dd data-testid="delivery-response-status">
+          <ResponseBadge delivery={delivery} /> <Outcome delivery={delivery} />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function PayloadSection({ delivery, hiddenBy }: { delivery: WebhookDelivery; hiddenBy: ReadPermission | null }) {
+  return (
+    <section>
+      <h3>Payload (data)</h3>
+      {hiddenBy || delivery.eventData === null ? (
+        <p className="muted" style={{ margin: 0 }} data-testid="delivery-payload-hidden">
+          hidden: needs {hiddenBy ?? "a read permission your role lacks"}
+        </p>
+      ) : (
+        <pre className={styles.code} data-testid="delivery-payload">
+          {JSON.stringify(delivery.eventData, null, 2)}
+        </pre>
+      )}
+    </section>
+  );
+}
+
+function LastResponseSection({ delivery }: { delivery: WebhookDelivery }) {
+  const responded = delivery.responseStatusCode !== null;
+  // "HTTP 500" only repeats the status shown below it; a redirect not followed or a timeout says more.
+  const error = delivery.lastError === `HTTP ${delivery.responseStatusCode}` ? null : delivery.lastError;
+  return (
+    <section>
+      <h3>Last response</h3>
+      {error && (
+        <p className={styles.lastError} data-testid="delivery-error">
+          {error}
+        </p>
+      )}
+      {responded ? (
+        <>
+          <p style={{ margin: "0 0 0.4rem" }}>
+            Status <strong className="mono">{delivery.responseStatusCode}</strong>
+            {delivery.responseBody ? ", body (first 1 KiB):" : ", empty body."}
+          </p>
+          {delivery.responseBody && (
+            <pre className={styles.code} data-testid="delivery-response-body">
+              {pretty(delivery.responseBody)}
+            </pre>
+          )}
+        </>
+      ) : (
+        !error && (
+          <p className="muted" style={{ margin: 0 }}>
+            No attempt answered yet.
+          </p>
+        )
+      )}
+    </section>
+  );
+}
+
 /**
  * One delivery: status, attempts and times up front; the payload and the last response on demand; Retry
  * for writers. A payload the employee's role may not read is not shown (the API sends it as null) and
@@ -72,17 +175,9 @@ export function DeliveryItem({
 }) {
   const me = useMe();
   const hiddenBy = missingReadPermission(me, delivery.eventType);
-  const invalidate = useInvalidate();
-  const retry = useMutation({
-    mutationFn: () =>
-      api(retryWebhookDeliveryEndpoint, { params: { id: delivery.webhookEndpointId, eventId: delivery.id } }),
-    onSuccess: () => invalidate(listWebhookDeliveriesEndpoint, { id: delivery.webhookEndpointId }),
-  });
+  const retry = useRetryDelivery(delivery);
   // Retry is for a delivery that was tried: one not yet sent is on its way already.
   const retryable = delivery.status !== "pending" || delivery.attempts > 0;
-  const responded = delivery.responseStatusCode !== null;
-  // "HTTP 500" only repeats the status shown below it; a redirect not followed or a timeout says more.
-  const error = delivery.lastError === `HTTP ${delivery.responseStatusCode}` ? null : delivery.lastError;
   return (
     <li
       className={styles.delivery}
@@ -114,82 +209,13 @@ export function DeliveryItem({
           </button>
         )}
       </div>
-      <dl className={styles.deliveryFacts}>
-        <div>
-          <dt>Occurred</dt>
-          <dd>
-            <DateTime value={delivery.occurredAt} />
-          </dd>
-        </div>
-        <div>
-          <dt>Attempts</dt>
-          <dd data-testid="delivery-attempts">{delivery.attempts}</dd>
-        </div>
-        <div>
-          <dt>Last attempt</dt>
-          <dd>
-            <DateTime value={delivery.lastAttemptAt} fallback="Not yet" />
-          </dd>
-        </div>
-        <div>
-          <dt>Response</dt>
-          <dd data-testid="delivery-response-status">
-            {responded ? (
-              <span className={`badge ${isSuccess(delivery.responseStatusCode) ? "ok" : "danger"}`}>
-                HTTP {delivery.responseStatusCode}
-              </span>
-            ) : delivery.lastError ? (
-              <span className="badge danger">no answer</span>
-            ) : (
-              <span className="muted">—</span>
-            )}{" "}
-            <Outcome delivery={delivery} />
-          </dd>
-        </div>
-      </dl>
+      <DeliveryFacts delivery={delivery} />
       <ErrorMessage error={retry.error} />
       <details className={styles.deliveryDetails}>
         <summary>Payload and last response</summary>
         <div className={styles.detailGrid}>
-          <section>
-            <h3>Payload (data)</h3>
-            {hiddenBy || delivery.eventData === null ? (
-              <p className="muted" style={{ margin: 0 }} data-testid="delivery-payload-hidden">
-                hidden: needs {hiddenBy ?? "a read permission your role lacks"}
-              </p>
-            ) : (
-              <pre className={styles.code} data-testid="delivery-payload">
-                {JSON.stringify(delivery.eventData, null, 2)}
-              </pre>
-            )}
-          </section>
-          <section>
-            <h3>Last response</h3>
-            {error && (
-              <p className={styles.lastError} data-testid="delivery-error">
-                {error}
-              </p>
-            )}
-            {responded ? (
-              <>
-                <p style={{ margin: "0 0 0.4rem" }}>
-                  Status <strong className="mono">{delivery.responseStatusCode}</strong>
-                  {delivery.responseBody ? ", body (first 1 KiB):" : ", empty body."}
-                </p>
-                {delivery.responseBody && (
-                  <pre className={styles.code} data-testid="delivery-response-body">
-                    {pretty(delivery.responseBody)}
-                  </pre>
-                )}
-              </>
-            ) : (
-              !error && (
-                <p className="muted" style={{ margin: 0 }}>
-                  No attempt answered yet.
-                </p>
-              )
-            )}
-          </section>
+          <PayloadSection delivery={delivery} hiddenBy={hiddenBy} />
+          <LastResponseSection delivery={delivery} />
         </div>
       </details>
     </li>

@@ -29,21 +29,8 @@ import {
 } from "@/lib/webhooks/endpoints";
 import styles from "./webhooks.module.css";
 
-/**
- * The create form, or with an endpoint its edit form: URL, description and events, checked by the
- * API's own input schema, then an authenticator code; refusals go under the fields the API names.
- * It offers only the event types the employee's role may read; an endpoint that hears others keeps
- * its URL and events (the API would refuse a change), and only its description is editable.
- */
-function EndpointForm({
-  endpoint,
-  onCancel,
-  onDone,
-}: {
-  endpoint?: WebhookEndpoint;
-  onCancel: () => void;
-  onDone: (endpoint: WebhookEndpoint) => void;
-}) {
+/** The form's state and submission: an update of `endpoint` when there is one, a create otherwise. */
+function useEndpointForm(endpoint: WebhookEndpoint | undefined, onDone: (endpoint: WebhookEndpoint) => void) {
   const me = useMe();
   const offered = offeredEventTypes(me);
   const locked = endpoint ? lockedEventTypes(me, endpoint.subscribedEvents) : [];
@@ -65,6 +52,44 @@ function EndpointForm({
     fields: endpointFormFields,
     formPath,
   });
+  return { apiForm, offered, locked };
+}
+
+/** Why the events of an endpoint that hears types the employee may not read are not theirs to change. */
+function LockedEvents({ locked }: { locked: ReturnType<typeof lockedEventTypes> }) {
+  return (
+    <div className="stack" data-testid="endpoint-locked">
+      <p style={{ margin: 0 }}>
+        This endpoint also hears events your role may not read, so its URL and events stay as they are. You can change
+        its description.
+      </p>
+      <ul className={styles.endpointEvents} aria-label="Events you may not read">
+        {locked.map(({ type, permission }) => (
+          <li key={type} className="mono">
+            {type} (needs {permission})
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The create form, or with an endpoint its edit form: URL, description and events, checked by the
+ * API's own input schema, then an authenticator code; refusals go under the fields the API names.
+ * It offers only the event types the employee's role may read; an endpoint that hears others keeps
+ * its URL and events (the API would refuse a change), and only its description is editable.
+ */
+function EndpointForm({
+  endpoint,
+  onCancel,
+  onDone,
+}: {
+  endpoint?: WebhookEndpoint;
+  onCancel: () => void;
+  onDone: (endpoint: WebhookEndpoint) => void;
+}) {
+  const { apiForm, offered, locked } = useEndpointForm(endpoint, onDone);
   const { form } = apiForm;
   const { errors } = form.formState;
   return (
@@ -99,19 +124,7 @@ function EndpointForm({
         {...form.register("description")}
       />
       {locked.length > 0 ? (
-        <div className="stack" data-testid="endpoint-locked">
-          <p style={{ margin: 0 }}>
-            This endpoint also hears events your role may not read, so its URL and events stay as they are. You can
-            change its description.
-          </p>
-          <ul className={styles.endpointEvents} aria-label="Events you may not read">
-            {locked.map(({ type, permission }) => (
-              <li key={type} className="mono">
-                {type} (needs {permission})
-              </li>
-            ))}
-          </ul>
-        </div>
+        <LockedEvents locked={locked} />
       ) : (
         <Controller
           control={form.control}

@@ -49,21 +49,13 @@ export function EventPicker({
       </div>
       <ul className={styles.eventList}>
         {offered.map((name) => (
-          <li key={name}>
-            <input
-              type="checkbox"
-              id={`${id}-${name}`}
-              aria-describedby={`${id}-${name}-description`}
-              checked={chosen.has(name)}
-              onChange={(event) => toggle(name, event.target.checked)}
-            />
-            <label htmlFor={`${id}-${name}`} className="mono">
-              <Breakable name={name} />
-            </label>
-            <span id={`${id}-${name}-description`} className={styles.eventDescription}>
-              {EVENT_TYPES[name]}
-            </span>
-          </li>
+          <EventOption
+            key={name}
+            id={`${id}-${name}`}
+            name={name}
+            checked={chosen.has(name)}
+            onToggle={(on) => toggle(name, on)}
+          />
         ))}
       </ul>
       {error?.message && (
@@ -72,6 +64,37 @@ export function EventPicker({
         </span>
       )}
     </fieldset>
+  );
+}
+
+/** One event type: its checkbox, its name and what it means. `id` is the checkbox's, unique on the page. */
+function EventOption({
+  id,
+  name,
+  checked,
+  onToggle,
+}: {
+  id: string;
+  name: EventType;
+  checked: boolean;
+  onToggle: (on: boolean) => void;
+}) {
+  return (
+    <li>
+      <input
+        type="checkbox"
+        id={id}
+        aria-describedby={`${id}-description`}
+        checked={checked}
+        onChange={(event) => onToggle(event.target.checked)}
+      />
+      <label htmlFor={id} className="mono">
+        <Breakable name={name} />
+      </label>
+      <span id={`${id}-description`} className={styles.eventDescription}>
+        {EVENT_TYPES[name]}
+      </span>
+    </li>
   );
 }
 

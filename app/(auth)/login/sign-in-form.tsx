@@ -3,6 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import type { FieldError, UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import { homeFor } from "@/components/nav-links";
 import { ErrorMessage } from "@/components/ui/data-state";
@@ -18,19 +19,18 @@ import { signInInput } from "@/lib/employees/schemas";
 type Input = z.input<typeof signInInput>;
 type Output = z.output<typeof signInInput>;
 
-/**
- * E-mail and password; once the API says a second factor is needed, the code (or a recovery code).
- * Signed in, to `returnTo` (already checked to be a path of this site) or else the employee's home.
- */
-export function SignInForm({ returnTo }: { returnTo: string | null }) {
+type Session = ResponseOf<typeof signInEndpoint>;
+
+/** The sign-in request: the password step first, the code step once the API asks for a second factor. */
+function useSignIn(returnTo: string | null) {
   const router = useRouter();
   const [step, setStep] = useState<"password" | "code">("password");
   const [useRecovery, setUseRecovery] = useState(false);
-  const signedIn = (session: ResponseOf<typeof signInEndpoint>) => {
+  const signedIn = (session: Session) => {
     router.push(returnTo ?? homeFor(session.permissions));
     router.refresh();
   };
-  const { form, onSubmit, formError } = useApiForm<Input, ResponseOf<typeof signInEndpoint>, Output>({
+  const apiForm = useApiForm<Input, Session, Output>({
     resolver: zodResolver(signInInput),
     submit: (values) =>
       api(signInEndpoint, { body: step === "code" ? values : { email: values.email, password: values.password } }),
@@ -54,8 +54,72 @@ export function SignInForm({ returnTo }: { returnTo: string | null }) {
     onDone: signedIn,
     fields: ["email", "password", "totpCode"],
   });
-  const hydrated = useHydrated();
+  return { apiForm, step, useRecovery, setUseRecovery, signedIn };
+}
+
+/** The second step: an authenticator code or a recovery code, or a passkey instead. */
+function SecondFactorFields({
+  form,
+  error,
+  useRecovery,
+  setUseRecovery,
+  onSignedIn,
+}: {
+  form: UseFormReturn<Input, unknown, Output>;
+  error: FieldError | undefined;
+  useRecovery: boolean;
+  setUseRecovery: (useRecovery: boolean) => void;
+  onSignedIn: (session: Session) => void;
+}) {
   const { register, resetField } = form;
+  return (
+    <>
+      <p className="muted">Two-factor authentication is on for this account.</p>
+      {useRecovery ? (
+        <Field
+          label="Recovery code"
+          autoComplete="off"
+          autoFocus
+          hint="One of the codes you saved when you set up two-factor authentication. Each works once."
+          error={error}
+          {...register("totpCode")}
+        />
+      ) : (
+        <Field
+          label="Authenticator code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+          maxLength={6}
+          hint="The 6-digit code from your authenticator app."
+          error={error}
+          {...register("totpCode")}
+        />
+      )}
+      <button
+        type="button"
+        className="link"
+        onClick={() => {
+          setUseRecovery(!useRecovery);
+          resetField("totpCode");
+        }}
+      >
+        {useRecovery ? "Use an authenticator code instead" : "Use a recovery code instead"}
+      </button>
+      <PasskeySignInButton credentials={() => form.getValues()} onSignedIn={onSignedIn} />
+    </>
+  );
+}
+
+/**
+ * E-mail and password; once the API says a second factor is needed, the code (or a recovery code).
+ * Signed in, to `returnTo` (already checked to be a path of this site) or else the employee's home.
+ */
+export function SignInForm({ returnTo }: { returnTo: string | null }) {
+  const { apiForm, step, useRecovery, setUseRecovery, signedIn } = useSignIn(returnTo);
+  const { form, onSubmit, formError } = apiForm;
+  const hydrated = useHydrated();
+  const { register } = form;
   const { errors, isSubmitting } = form.formState;
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
@@ -71,41 +135,13 @@ export function SignInForm({ returnTo }: { returnTo: string | null }) {
         />
       </div>
       {step === "code" && (
-        <>
-          <p className="muted">Two-factor authentication is on for this account.</p>
-          {useRecovery ? (
-            <Field
-              label="Recovery code"
-              autoComplete="off"
-              autoFocus
-              hint="One of the codes you saved when you set up two-factor authentication. Each works once."
-              error={errors.totpCode}
-              {...register("totpCode")}
-            />
-          ) : (
-            <Field
-              label="Authenticator code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              autoFocus
-              maxLength={6}
-              hint="The 6-digit code from your authenticator app."
-              error={errors.totpCode}
-              {...register("totpCode")}
-            />
-          )}
-          <button
-            type="button"
-            className="link"
-            onClick={() => {
-              setUseRecovery(!useRecovery);
-              resetField("totpCode");
-            }}
-          >
-            {useRecovery ? "Use an authenticator code instead" : "Use a recovery code instead"}
-          </button>
-          <PasskeySignInButton credentials={() => form.getValues()} onSignedIn={signedIn} />
-        </>
+        <SecondFactorFields
+          form={form}
+          error={errors.totpCode}
+          useRecovery={useRecovery}
+          setUseRecovery={setUseRecovery}
+          onSignedIn={signedIn}
+        />
       )}
       <button type="submit" className="primary" disabled={!hydrated || isSubmitting}>
         {isSubmitting ? "Signing in…" : step === "code" ? "Verify and sign in" : "Sign in"}

@@ -21,14 +21,11 @@ const WRONG_LINK =
 const WRONG_TOKEN =
   "This setup token is wrong. Copy it again from the server's log, or use the SETUP_TOKEN the service was started with.";
 
-/**
- * The setup token comes from the link the server printed (`?token=`, then the field stays hidden)
- * or is typed in. A refused token from a link shows the field, so the right one can be pasted.
- */
-export function SetupForm({ linkToken }: { linkToken?: string }) {
+/** The setup request; a refused token from the link turns the hidden token into a field to paste it in. */
+function useSetupForm(linkToken: string | undefined) {
   const router = useRouter();
   const [fromLink, setFromLink] = useState(Boolean(linkToken));
-  const { form, onSubmit, formError } = useApiForm<Input, ResponseOf<typeof setupEndpoint>, Output>({
+  const apiForm = useApiForm<Input, ResponseOf<typeof setupEndpoint>, Output>({
     resolver: zodResolver(setupInput),
     defaultValues: { setupToken: linkToken ?? "" },
     submit: (body) => api(setupEndpoint, { body }),
@@ -51,6 +48,15 @@ export function SetupForm({ linkToken }: { linkToken?: string }) {
     },
     fields: ["setupToken", "accountName", "name", "email", "password"],
   });
+  return { ...apiForm, fromLink };
+}
+
+/**
+ * The setup token comes from the link the server printed (`?token=`, then the field stays hidden)
+ * or is typed in. A refused token from a link shows the field, so the right one can be pasted.
+ */
+export function SetupForm({ linkToken }: { linkToken?: string }) {
+  const { form, onSubmit, formError, fromLink } = useSetupForm(linkToken);
   const hydrated = useHydrated();
   const { register } = form;
   const { errors, isSubmitting } = form.formState;

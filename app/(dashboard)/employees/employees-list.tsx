@@ -60,34 +60,57 @@ export function EmployeesList() {
           columns={["Employee", "Role", "Status", "2FA", "Last sign-in", withActions && "Actions"]}
         >
           {employees.data?.map((employee) => (
-            <tr key={employee.id}>
-              <td data-label="Employee">
-                <Link href={`/employees/${employee.id}`}>{employee.name}</Link>
-                {employee.id === me.id && <span className="muted"> (you)</span>}
-                <div className="muted employee-email">{employee.email}</div>
-              </td>
-              <td data-label="Role">{ROLE_LABELS[employee.role]}</td>
-              <td data-label="Status">
-                <StatusBadge status={employee.status} />
-              </td>
-              <td data-label="2FA">
-                <TwoFactorBadge enabled={employee.twoFactorEnabled} />
-              </td>
-              <td data-label="Last sign-in">
-                <DateTime value={employee.lastLoginAt} fallback="Never" />
-              </td>
-              {withActions && (
-                <td data-label="Actions">
-                  <RowActions employee={employee} onOpen={(action) => show({ action, employee })} />
-                </td>
-              )}
-            </tr>
+            <EmployeeRow
+              key={employee.id}
+              employee={employee}
+              isMe={employee.id === me.id}
+              withActions={withActions}
+              onOpen={(action) => show({ action, employee })}
+            />
           ))}
         </DataTable>
       </DataState>
       {can("employees:write") && <InviteEmployeeDialog open={inviting} onClose={() => setInviting(false)} />}
       <EmployeeActionDialogs open={open} onClose={close} onDone={done} />
     </div>
+  );
+}
+
+/** One employee in the table; the Actions cell only for those who may act on employees. */
+function EmployeeRow({
+  employee,
+  isMe,
+  withActions,
+  onOpen,
+}: {
+  employee: Employee;
+  isMe: boolean;
+  withActions: boolean;
+  onOpen: Parameters<typeof EmployeeActionButtons>[0]["onOpen"];
+}) {
+  return (
+    <tr>
+      <td data-label="Employee">
+        <Link href={`/employees/${employee.id}`}>{employee.name}</Link>
+        {isMe && <span className="muted"> (you)</span>}
+        <div className="muted employee-email">{employee.email}</div>
+      </td>
+      <td data-label="Role">{ROLE_LABELS[employee.role]}</td>
+      <td data-label="Status">
+        <StatusBadge status={employee.status} />
+      </td>
+      <td data-label="2FA">
+        <TwoFactorBadge enabled={employee.twoFactorEnabled} />
+      </td>
+      <td data-label="Last sign-in">
+        <DateTime value={employee.lastLoginAt} fallback="Never" />
+      </td>
+      {withActions && (
+        <td data-label="Actions">
+          <RowActions employee={employee} onOpen={onOpen} />
+        </td>
+      )}
+    </tr>
   );
 }
 

@@ -62,83 +62,105 @@ export function WebhooksList() {
         }
       >
         <DataTable label="Webhook endpoints" columns={["Endpoint", "Status", "Events", "Created", "Actions"]}>
-          {endpoints.data?.map((endpoint) => {
-            const label = labelOf(endpoint);
-            return (
-              <tr key={endpoint.id}>
-                <td data-label="Endpoint">
-                  <div>
-                    <Link href={`/webhooks/${endpoint.id}`}>{label}</Link>
-                  </div>
-                  <code className={`${styles.endpointUrl} muted`}>{endpoint.url}</code>
-                </td>
-                <td data-label="Status">
-                  <EndpointStatus endpoint={endpoint} />
-                </td>
-                <td data-label="Events">
-                  <EndpointEvents events={endpoint.subscribedEvents} />
-                </td>
-                <td data-label="Created">
-                  <DateTime value={endpoint.createdAt} />
-                </td>
-                <td data-label="Actions">
-                  <div className={styles.actions}>
-                    <Link href={`/webhooks/${endpoint.id}`} className="button" aria-label={`Deliveries of ${label}`}>
-                      Deliveries
-                    </Link>
-                    {mayWrite && (
-                      <>
-                        <button
-                          type="button"
-                          aria-label={`Edit ${label}`}
-                          onClick={() => show({ dialog: "edit", endpoint })}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          aria-label={`${endpoint.enabled ? "Disable" : "Enable"} ${label}`}
-                          onClick={() => show({ dialog: "toggle", endpoint })}
-                        >
-                          {endpoint.enabled ? "Disable" : "Enable"}
-                        </button>
-                        <button
-                          type="button"
-                          aria-label={`Delete ${label}`}
-                          onClick={() => show({ dialog: "delete", endpoint })}
-                        >
-                          Delete
-                        </button>
-                      </>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
+          {endpoints.data?.map((endpoint) => (
+            <EndpointRow key={endpoint.id} endpoint={endpoint} mayWrite={mayWrite} onShow={show} />
+          ))}
         </DataTable>
       </DataState>
 
-      {mayWrite && (
-        <>
-          <CreateEndpointDialog open={open?.dialog === "create"} onClose={close} />
-          <EditEndpointDialog
-            endpoint={open?.dialog === "edit" ? open.endpoint : null}
-            onClose={close}
-            onSaved={(endpoint) => done(`${labelOf(endpoint)} is saved.`)}
-          />
-          <ToggleEndpointDialog
-            endpoint={open?.dialog === "toggle" ? open.endpoint : null}
-            onClose={close}
-            onDone={(endpoint) => done(`${labelOf(endpoint)} is ${endpoint.enabled ? "enabled" : "disabled"}.`)}
-          />
-          <DeleteEndpointDialog
-            endpoint={open?.dialog === "delete" ? open.endpoint : null}
-            onClose={close}
-            onDeleted={(endpoint) => done(`${labelOf(endpoint)} is deleted.`)}
-          />
-        </>
-      )}
+      {mayWrite && <EndpointDialogs open={open} onClose={close} onDone={done} />}
     </div>
+  );
+}
+
+/** The dialogs that change endpoints; each closes with a sentence for the page to show. */
+function EndpointDialogs({
+  open,
+  onClose,
+  onDone,
+}: {
+  open: Open | null;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  return (
+    <>
+      <CreateEndpointDialog open={open?.dialog === "create"} onClose={onClose} />
+      <EditEndpointDialog
+        endpoint={open?.dialog === "edit" ? open.endpoint : null}
+        onClose={onClose}
+        onSaved={(endpoint) => onDone(`${labelOf(endpoint)} is saved.`)}
+      />
+      <ToggleEndpointDialog
+        endpoint={open?.dialog === "toggle" ? open.endpoint : null}
+        onClose={onClose}
+        onDone={(endpoint) => onDone(`${labelOf(endpoint)} is ${endpoint.enabled ? "enabled" : "disabled"}.`)}
+      />
+      <DeleteEndpointDialog
+        endpoint={open?.dialog === "delete" ? open.endpoint : null}
+        onClose={onClose}
+        onDeleted={(endpoint) => onDone(`${labelOf(endpoint)} is deleted.`)}
+      />
+    </>
+  );
+}
+
+/** One endpoint in the table: where it points, its state and events, and its actions. */
+function EndpointRow({
+  endpoint,
+  mayWrite,
+  onShow,
+}: {
+  endpoint: WebhookEndpoint;
+  mayWrite: boolean;
+  onShow: (open: Open) => void;
+}) {
+  const label = labelOf(endpoint);
+  return (
+    <tr>
+      <td data-label="Endpoint">
+        <div>
+          <Link href={`/webhooks/${endpoint.id}`}>{label}</Link>
+        </div>
+        <code className={`${styles.endpointUrl} muted`}>{endpoint.url}</code>
+      </td>
+      <td data-label="Status">
+        <EndpointStatus endpoint={endpoint} />
+      </td>
+      <td data-label="Events">
+        <EndpointEvents events={endpoint.subscribedEvents} />
+      </td>
+      <td data-label="Created">
+        <DateTime value={endpoint.createdAt} />
+      </td>
+      <td data-label="Actions">
+        <div className={styles.actions}>
+          <Link href={`/webhooks/${endpoint.id}`} className="button" aria-label={`Deliveries of ${label}`}>
+            Deliveries
+          </Link>
+          {mayWrite && (
+            <>
+              <button type="button" aria-label={`Edit ${label}`} onClick={() => onShow({ dialog: "edit", endpoint })}>
+                Edit
+              </button>
+              <button
+                type="button"
+                aria-label={`${endpoint.enabled ? "Disable" : "Enable"} ${label}`}
+                onClick={() => onShow({ dialog: "toggle", endpoint })}
+              >
+                {endpoint.enabled ? "Disable" : "Enable"}
+              </button>
+              <button
+                type="button"
+                aria-label={`Delete ${label}`}
+                onClick={() => onShow({ dialog: "delete", endpoint })}
+              >
+                Delete
+              </button>
+            </>
+          )}
+        </div>
+      </td>
+    </tr>
   );
 }

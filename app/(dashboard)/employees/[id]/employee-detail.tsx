@@ -1,12 +1,13 @@
 "use client";
 
+import type { ReactNode } from "react";
 import Link from "@/components/ui/link";
 import { mayActOnEmployees } from "@/components/employees/available-actions";
 import { EmployeeActionButtons } from "@/components/employees/employee-action-buttons";
 import { EmployeeActionDialogs, type OpenAction } from "@/components/employees/employee-action-dialogs";
 import { ROLE_LABELS } from "@/components/employees/roles";
 import { TwoFactorBadge } from "@/components/employees/two-factor-badge";
-import { useEmployee } from "@/components/employees/use-employees";
+import { useEmployee, type Employee } from "@/components/employees/use-employees";
 import { useCan, useMe } from "@/components/me";
 import { Notice, usePageDialogs } from "@/components/ui/use-page-dialogs";
 import { DataState } from "@/components/ui/data-state";
@@ -25,18 +26,7 @@ export function EmployeeDetail({ id }: { id: string }) {
 
   // Another platform's employee, or a mistyped link, is simply not there (the API answers 404 for both).
   if (employee.error instanceof ApiRequestError && employee.error.status === 404) {
-    return (
-      <div className="stack">
-        {back}
-        <PageHeader title="Employee not found" />
-        <div className="empty card" role="status">
-          <p style={{ marginTop: 0 }}>
-            There is no employee with the id <code>{id}</code> on your platform.
-          </p>
-          <Link href="/employees">Back to the employees</Link>
-        </div>
-      </div>
-    );
+    return <EmployeeNotFound id={id} back={back} />;
   }
 
   const data = employee.data;
@@ -60,55 +50,78 @@ export function EmployeeDetail({ id }: { id: string }) {
               }
             />
             <Notice>{notice}</Notice>
-            <section className="card" aria-label="Details">
-              <dl className="props employee-props">
-                <dt>E-mail</dt>
-                <dd>{data.email}</dd>
-                <dt>Role</dt>
-                <dd>
-                  {ROLE_LABELS[data.role]} <span className="muted">— {ROLE_DESCRIPTIONS[data.role]}</span>
-                </dd>
-                <dt>Status</dt>
-                <dd>
-                  <StatusBadge status={data.status} />
-                  {data.status === "invited" && <span className="muted"> — has not set a password yet</span>}
-                </dd>
-                {data.deactivatedAt && (
-                  <>
-                    <dt>Deactivated</dt>
-                    <dd>
-                      <DateTime value={data.deactivatedAt} />
-                    </dd>
-                  </>
-                )}
-                <dt>Two-factor authentication</dt>
-                <dd>
-                  <TwoFactorBadge enabled={data.twoFactorEnabled} />
-                  {data.id === me.id && !data.twoFactorEnabled && (
-                    <>
-                      {" "}
-                      <Link href="/security">Set it up</Link>
-                    </>
-                  )}
-                </dd>
-                <dt>Last sign-in</dt>
-                <dd>
-                  <DateTime value={data.lastLoginAt} fallback="Never" />
-                </dd>
-                <dt>Added</dt>
-                <dd>
-                  <DateTime value={data.createdAt} />
-                </dd>
-                <dt>ID</dt>
-                <dd>
-                  <code>{data.id}</code>
-                </dd>
-              </dl>
-            </section>
+            <EmployeeFacts employee={data} isMe={data.id === me.id} />
             <EmployeeActionDialogs open={open} onClose={close} onDone={done} />
           </>
         )}
       </DataState>
     </div>
+  );
+}
+
+/** Another platform's employee or a mistyped id: said plainly, with the way back. */
+function EmployeeNotFound({ id, back }: { id: string; back: ReactNode }) {
+  return (
+    <div className="stack">
+      {back}
+      <PageHeader title="Employee not found" />
+      <div className="empty card" role="status">
+        <p style={{ marginTop: 0 }}>
+          There is no employee with the id <code>{id}</code> on your platform.
+        </p>
+        <Link href="/employees">Back to the employees</Link>
+      </div>
+    </div>
+  );
+}
+
+/** The employee's particulars; `isMe` offers setting up two-factor authentication to the employee themselves. */
+function EmployeeFacts({ employee, isMe }: { employee: Employee; isMe: boolean }) {
+  return (
+    <section className="card" aria-label="Details">
+      <dl className="props employee-props">
+        <dt>E-mail</dt>
+        <dd>{employee.email}</dd>
+        <dt>Role</dt>
+        <dd>
+          {ROLE_LABELS[employee.role]} <span className="muted">— {ROLE_DESCRIPTIONS[employee.role]}</span>
+        </dd>
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={employee.status} />
+          {employee.status === "invited" && <span className="muted"> — has not set a password yet</span>}
+        </dd>
+        {employee.deactivatedAt && (
+          <>
+            <dt>Deactivated</dt>
+            <dd>
+              <DateTime value={employee.deactivatedAt} />
+            </dd>
+          </>
+        )}
+        <dt>Two-factor authentication</dt>
+        <dd>
+          <TwoFactorBadge enabled={employee.twoFactorEnabled} />
+          {isMe && !employee.twoFactorEnabled && (
+            <>
+              {" "}
+              <Link href="/security">Set it up</Link>
+            </>
+          )}
+        </dd>
+        <dt>Last sign-in</dt>
+        <dd>
+          <DateTime value={employee.lastLoginAt} fallback="Never" />
+        </dd>
+        <dt>Added</dt>
+        <dd>
+          <DateTime value={employee.createdAt} />
+        </dd>
+        <dt>ID</dt>
+        <dd>
+          <code>{employee.id}</code>
+        </dd>
+      </dl>
+    </section>
   );
 }

@@ -53,54 +53,7 @@ export function EndpointDetailView({ id }: { id: string }) {
       />
       <Notice>{notice}</Notice>
       <DataState query={endpoint}>
-        {data && (
-          <section className="card stack" aria-labelledby="endpoint-heading">
-            <div className="page-header" style={{ margin: 0 }}>
-              <h2 id="endpoint-heading" style={{ margin: 0 }}>
-                Endpoint
-              </h2>
-              {mayWrite && (
-                <div className={styles.actions}>
-                  <button type="button" onClick={() => show({ dialog: "edit", endpoint: data })}>
-                    Edit
-                  </button>
-                  <button type="button" onClick={() => show({ dialog: "toggle", endpoint: data })}>
-                    {data.enabled ? "Disable" : "Enable"}
-                  </button>
-                  <button type="button" onClick={() => show({ dialog: "delete", endpoint: data })}>
-                    Delete
-                  </button>
-                </div>
-              )}
-            </div>
-            <dl className="props">
-              <dt>URL</dt>
-              <dd className={styles.endpointUrl}>
-                <code>{data.url}</code>
-              </dd>
-              <dt>Status</dt>
-              <dd>
-                <EndpointStatus endpoint={data} />
-              </dd>
-              <dt>Events</dt>
-              <dd>
-                <EndpointEvents events={data.subscribedEvents} />
-              </dd>
-              <dt>Created</dt>
-              <dd>
-                <DateTime value={data.createdAt} />
-              </dd>
-            </dl>
-            <div className="stack" style={{ gap: "0.4rem" }}>
-              <strong>Public key</strong>
-              <span className="muted">
-                Verify each delivery&apos;s <code>X-Webhook-Signature</code> and <code>webhook-signature</code> with
-                this Ed25519 key.
-              </span>
-              <PublicKey pem={data.publicKey} />
-            </div>
-          </section>
-        )}
+        {data && <EndpointCard endpoint={data} mayWrite={mayWrite} onShow={show} />}
       </DataState>
       {data && <DeliveryLog endpointId={id} mayWrite={mayWrite} endpointEnabled={data.enabled} />}
 
@@ -127,6 +80,66 @@ export function EndpointDetailView({ id }: { id: string }) {
         </>
       )}
     </div>
+  );
+}
+
+/** The endpoint's settings and public key, with Edit, Enable/Disable and Delete for writers. */
+function EndpointCard({
+  endpoint,
+  mayWrite,
+  onShow,
+}: {
+  endpoint: WebhookEndpoint;
+  mayWrite: boolean;
+  onShow: (open: Open) => void;
+}) {
+  return (
+    <section className="card stack" aria-labelledby="endpoint-heading">
+      <div className="page-header" style={{ margin: 0 }}>
+        <h2 id="endpoint-heading" style={{ margin: 0 }}>
+          Endpoint
+        </h2>
+        {mayWrite && (
+          <div className={styles.actions}>
+            <button type="button" onClick={() => onShow({ dialog: "edit", endpoint })}>
+              Edit
+            </button>
+            <button type="button" onClick={() => onShow({ dialog: "toggle", endpoint })}>
+              {endpoint.enabled ? "Disable" : "Enable"}
+            </button>
+            <button type="button" onClick={() => onShow({ dialog: "delete", endpoint })}>
+              Delete
+            </button>
+          </div>
+        )}
+      </div>
+      <dl className="props">
+        <dt>URL</dt>
+        <dd className={styles.endpointUrl}>
+          <code>{endpoint.url}</code>
+        </dd>
+        <dt>Status</dt>
+        <dd>
+          <EndpointStatus endpoint={endpoint} />
+        </dd>
+        <dt>Events</dt>
+        <dd>
+          <EndpointEvents events={endpoint.subscribedEvents} />
+        </dd>
+        <dt>Created</dt>
+        <dd>
+          <DateTime value={endpoint.createdAt} />
+        </dd>
+      </dl>
+      <div className="stack" style={{ gap: "0.4rem" }}>
+        <strong>Public key</strong>
+        <span className="muted">
+          Verify each delivery&apos;s <code>X-Webhook-Signature</code> and <code>webhook-signature</code> with this
+          Ed25519 key.
+        </span>
+        <PublicKey pem={endpoint.publicKey} />
+      </div>
+    </section>
   );
 }
 
