@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm, useWatch, type FieldErrors, type UseFormRegister } from "react-hook-form";
 import { z } from "zod";
 import { useMe } from "@/components/me";
 import { ErrorMessage } from "@/components/ui/data-state";
@@ -141,9 +141,37 @@ function DecideForm({ ids, onClose, onDone }: Props) {
         Each request is decided as if on its own: one that cannot be (four-eyes, already decided) is refused without
         stopping the others. Decisions are final.
       </p>
+      <DecisionFields register={form.register} errors={errors} status={status} reasonCode={reasonCode} />
+      <ErrorMessage error={bulk.error} />
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose} disabled={bulk.isPending}>
+          Cancel
+        </button>
+        <button type="submit" className={status === "approved" ? "primary" : "danger"} disabled={bulk.isPending}>
+          {bulk.isPending ? "Saving…" : `${transitionLabels[status]} ${ids.length}`}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The decision, its reason code (required unless approving) and the reason (required with "Other"). */
+function DecisionFields({
+  register,
+  errors,
+  status,
+  reasonCode,
+}: {
+  register: UseFormRegister<DecisionValues>;
+  errors: FieldErrors<DecisionValues>;
+  status: DecisionValues["status"];
+  reasonCode: DecisionValues["reasonCode"];
+}) {
+  return (
+    <>
       <Field label="Decision" error={errors.status}>
         {(control) => (
-          <select {...control} {...form.register("status")}>
+          <select {...control} {...register("status")}>
             {DECIDED_STATUSES.map((value) => (
               <option key={value} value={value}>
                 {statusLabels[value]}
@@ -154,7 +182,7 @@ function DecideForm({ ids, onClose, onDone }: Props) {
       </Field>
       <Field label={status === "approved" ? "Reason code (optional)" : "Reason code"} error={errors.reasonCode}>
         {(control) => (
-          <select {...control} {...form.register("reasonCode")}>
+          <select {...control} {...register("reasonCode")}>
             <option value="">{status === "approved" ? "None" : "Pick one…"}</option>
             {informationRequestReasonCodes.map((code) => (
               <option key={code} value={code}>
@@ -169,18 +197,9 @@ function DecideForm({ ids, onClose, onDone }: Props) {
         hint="Kept with each request and shown in its timeline."
         error={errors.reason}
       >
-        {(control) => <textarea {...control} rows={3} maxLength={REASON_MAX_LENGTH} {...form.register("reason")} />}
+        {(control) => <textarea {...control} rows={3} maxLength={REASON_MAX_LENGTH} {...register("reason")} />}
       </Field>
-      <ErrorMessage error={bulk.error} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose} disabled={bulk.isPending}>
-          Cancel
-        </button>
-        <button type="submit" className={status === "approved" ? "primary" : "danger"} disabled={bulk.isPending}>
-          {bulk.isPending ? "Saving…" : `${transitionLabels[status]} ${ids.length}`}
-        </button>
-      </div>
-    </form>
+    </>
   );
 }
 

@@ -108,36 +108,8 @@ function AssignmentForm({
   return (
     <form className="stack" onSubmit={submit} aria-label="Assignee and priority">
       <div className="form-grid">
-        <Field
-          label="Assignee"
-          hint={people.canList ? "Employees whose role may decide requests." : "Your role cannot list employees."}
-        >
-          {(control) => (
-            <select {...control} value={assigneeId} onChange={(event) => setAssigneeId(event.target.value)}>
-              <option value="">Nobody (unassigned)</option>
-              {options.map(({ id, name }) => (
-                <option key={id} value={id}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Priority">
-          {(control) => (
-            <select
-              {...control}
-              value={priority}
-              onChange={(event) => setPriority(event.target.value as InformationRequestPriority)}
-            >
-              {informationRequestPriorities.map((value) => (
-                <option key={value} value={value}>
-                  {priorityLabels[value]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <AssigneeSelect value={assigneeId} onChange={setAssigneeId} options={options} canList={people.canList} />
+        <PrioritySelect value={priority} onChange={setPriority} />
       </div>
       <div>
         <button type="submit" disabled={pending || Object.keys(body).length === 0}>
@@ -145,5 +117,61 @@ function AssignmentForm({
         </button>
       </div>
     </form>
+  );
+}
+
+function AssigneeSelect({
+  value,
+  onChange,
+  options,
+  canList,
+}: {
+  value: string;
+  onChange: (assigneeId: string) => void;
+  options: People["eligible"];
+  canList: boolean;
+}) {
+  return (
+    <Field
+      label="Assignee"
+      hint={canList ? "Employees whose role may decide requests." : "Your role cannot list employees."}
+    >
+      {(control) => (
+        <select {...control} value={value} onChange={(event) => onChange(event.target.value)}>
+          <option value="">Nobody (unassigned)</option>
+          {options.map(({ id, name }) => (
+            <option key={id} value={id}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+function PrioritySelect({
+  value,
+  onChange,
+}: {
+  value: InformationRequestPriority;
+  onChange: (priority: InformationRequestPriority) => void;
+}) {
+  return (
+    <Field label="Priority">
+      {(control) => (
+        <select
+          {...control}
+          value={value}
+          onChange={(event) => onChange(event.target.value as InformationRequestPriority)}
+        >
+          {informationRequestPriorities.map((option) => (
+            <option key={option} value={option}>
+              {priorityLabels[option]}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }

@@ -26,13 +26,17 @@ const consequences: Partial<Record<InformationRequestStatus, string>> = {
 const isFourEyesRefusal = (error: unknown) =>
   error instanceof ApiRequestError && error.status === 403 && /four-eyes/i.test(error.message);
 
+/** Rejecting or expiring takes a reason code; every move but to "on review" takes a reason. */
+const takesCode = (target: InformationRequestStatus) => statusesNeedingReason.includes(target);
+const takesReason = (target: InformationRequestStatus) => target !== "on_review";
+
 type Errors = { reasonCode?: string; reason?: string };
 
 /** What the form lacks before it is sent: a reason code to reject or expire, a reason with "Other". */
 function check(target: InformationRequestStatus, reasonCode: string, reason: string): Errors {
   const verb = transitionLabels[target].toLowerCase();
   const errors: Errors = {};
-  if (statusesNeedingReason.includes(target) && !reasonCode)
+  if (takesCode(target) && !reasonCode)
     errors.reasonCode = `Choose why you ${verb} it: the reason code is kept with the decision.`;
   if (reasonCode === "other" && reason.trim() === "")
     errors.reason = `Say why you ${verb} it: with "Other", the reason is required.`;
@@ -55,6 +59,54 @@ export function DecisionDialog({
   decide: ReturnType<typeof useDecide>;
 } & RowDialogProps<InformationRequestStatus>) {
   const id = useId();
+  const { reasonCode, setReasonCode, reason, setReason, errors, confirm } = useDecisionForm(target, decide, {
+    onMoved,
+    onClose,
+  });
+  if (!target) return null;
+  const danger = target === "rejected" || target === "expired";
+  return (
+    <Dialog open onClose={onClose} title={`${transitionLabels[target]}?`}>
+      <p style={{ margin: 0 }}>
+        {transitionLabels[target]} information request <code>{request.id}</code>? {consequences[target]}
+      </p>
+      {takesCode(target) && (
+        <ReasonCodeField id={`${id}-code`} value={reasonCode} onChange={setReasonCode} error={errors.reasonCode} />
+      )}
+      {takesReason(target) && (
+        <ReasonField
+          id={`${id}-reason`}
+          required={reasonCode === "other"}
+          value={reason}
+          onChange={setReason}
+          error={errors.reason}
+        />
+      )}
+      <DecisionRefusal refusal={decide.error} />
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose} disabled={decide.isPending}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className={danger ? "danger" : "primary"}
+          onClick={() => confirm(target)}
+          disabled={decide.isPending}
+          autoFocus={!takesReason(target)}
+        >
+          {decide.isPending ? "Saving…" : `Yes, ${transitionLabels[target].toLowerCase()}`}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The reason code and reason being written, their problems, and the decision sent with them. */
+function useDecisionForm(
+  target: InformationRequestStatus | null,
+  decide: ReturnType<typeof useDecide>,
+  { onMoved, onClose }: { onMoved: (target: InformationRequestStatus) => void; onClose: () => void },
+) {
   const [reasonCode, setReasonCode] = useState("");
   const [reason, setReason] = useState("");
   const [errors, setErrors] = useState<Errors>({});
@@ -65,11 +117,7 @@ export function DecisionDialog({
     setReason("");
     setErrors({});
   }, [target]);
-  if (!target) return null;
-  const takesCode = statusesNeedingReason.includes(target);
-  const takesReason = target !== "on_review";
-
-  const confirm = () => {
+  const confirm = (target: InformationRequestStatus) => {
     const found = check(target, reasonCode, reason);
     setErrors(found);
     if (found.reasonCode || found.reason) return;
@@ -77,8 +125,8 @@ export function DecisionDialog({
     decide.mutate(
       {
         status: target,
-        reasonCode: takesCode ? (reasonCode as InformationRequestReasonCode) : undefined,
-        reason: takesReason && trimmed ? trimmed : undefined,
+        reasonCode: takesCode(target) ? (reasonCode as InformationRequestReasonCode) : undefined,
+        reason: takesReason(target) && trimmed ? trimmed : undefined,
       },
       {
         onSuccess: () => onMoved(target),
@@ -90,50 +138,20 @@ export function DecisionDialog({
       },
     );
   };
-  const danger = target === "rejected" || target === "expired";
-  const refusal = decide.error;
+  return { reasonCode, setReasonCode, reason, setReason, errors, confirm };
+}
+
+/** The API's refusal, unless it is shown under a field or closed the dialog (409). */
+function DecisionRefusal({ refusal }: { refusal: unknown }) {
   const fieldRefusal =
     refusal instanceof ApiRequestError &&
     (refusal.status === 409 || refusal.details.reason || refusal.details.reasonCode);
-  return (
-    <Dialog open onClose={onClose} title={`${transitionLabels[target]}?`}>
-      <p style={{ margin: 0 }}>
-        {transitionLabels[target]} information request <code>{request.id}</code>? {consequences[target]}
-      </p>
-      {takesCode && (
-        <ReasonCodeField id={`${id}-code`} value={reasonCode} onChange={setReasonCode} error={errors.reasonCode} />
-      )}
-      {takesReason && (
-        <ReasonField
-          id={`${id}-reason`}
-          required={reasonCode === "other"}
-          value={reason}
-          onChange={setReason}
-          error={errors.reason}
-        />
-      )}
-      {isFourEyesRefusal(refusal) ? (
-        <div className="alert error" role="alert">
-          You started this review; a second reviewer must decide it. (Four-eyes approval is on.)
-        </div>
-      ) : (
-        <ErrorMessage error={fieldRefusal ? null : refusal} />
-      )}
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose} disabled={decide.isPending}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className={danger ? "danger" : "primary"}
-          onClick={confirm}
-          disabled={decide.isPending}
-          autoFocus={!takesReason}
-        >
-          {decide.isPending ? "Saving…" : `Yes, ${transitionLabels[target].toLowerCase()}`}
-        </button>
-      </div>
-    </Dialog>
+  return isFourEyesRefusal(refusal) ? (
+    <div className="alert error" role="alert">
+      You started this review; a second reviewer must decide it. (Four-eyes approval is on.)
+    </div>
+  ) : (
+    <ErrorMessage error={fieldRefusal ? null : refusal} />
   );
 }
 

@@ -25,26 +25,13 @@ function problemOf(error: unknown): string {
 export function DocumentUpload({ requestId }: { requestId: string }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const upload = useUploadDocument(requestId);
+  const { pending, problem, done, send } = useDocumentUpload(requestId);
   const [dragging, setDragging] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
 
-  const send = (file: File | undefined) => {
-    if (!file) return;
-    setDone(null);
-    if (file.size > DOCUMENT_MAX_BYTES)
-      return setProblem(`${file.name} is ${formatBytes(file.size)}: documents may be at most 10 MB.`);
-    setProblem(null);
-    upload.mutate(file, {
-      onSuccess: (document) => setDone(`${document.fileName} is attached.`),
-      onError: (error) => setProblem(problemOf(error)),
-    });
-  };
   const drop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    if (!upload.isPending) send(event.dataTransfer.files[0]);
+    if (!pending) send(event.dataTransfer.files[0]);
   };
   return (
     <div className="stack">
@@ -57,13 +44,13 @@ export function DocumentUpload({ requestId }: { requestId: string }) {
         }}
         onDragLeave={() => setDragging(false)}
         onDrop={drop}
-        aria-busy={upload.isPending || undefined}
+        aria-busy={pending || undefined}
       >
-        <p style={{ margin: 0 }}>{upload.isPending ? "Uploading…" : "Drop a file here, or"}</p>
+        <p style={{ margin: 0 }}>{pending ? "Uploading…" : "Drop a file here, or"}</p>
         <button
           type="button"
           onClick={() => input.current?.click()}
-          disabled={upload.isPending}
+          disabled={pending}
           aria-describedby={`${id}-types`}
         >
           Attach file
@@ -83,6 +70,33 @@ export function DocumentUpload({ requestId }: { requestId: string }) {
           }}
         />
       </div>
+      <UploadResult problem={problem} done={done} />
+    </div>
+  );
+}
+
+/** Sends one file, or says why it was not taken; a file over the limit is not sent at all. */
+function useDocumentUpload(requestId: string) {
+  const upload = useUploadDocument(requestId);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const send = (file: File | undefined) => {
+    if (!file) return;
+    setDone(null);
+    if (file.size > DOCUMENT_MAX_BYTES)
+      return setProblem(`${file.name} is ${formatBytes(file.size)}: documents may be at most 10 MB.`);
+    setProblem(null);
+    upload.mutate(file, {
+      onSuccess: (document) => setDone(`${document.fileName} is attached.`),
+      onError: (error) => setProblem(problemOf(error)),
+    });
+  };
+  return { pending: upload.isPending, problem, done, send };
+}
+
+function UploadResult({ problem, done }: { problem: string | null; done: string | null }) {
+  return (
+    <>
       {problem && (
         <div className="alert error" role="alert">
           {problem}
@@ -93,6 +107,6 @@ export function DocumentUpload({ requestId }: { requestId: string }) {
           {done}
         </div>
       )}
-    </div>
+    </>
   );
 }

@@ -19,26 +19,7 @@ type Output = z.output<typeof createNoteInput>;
 /** Writes a note on the request (what was asked, and why); it joins the timeline once saved. Notes are never edited. */
 export function NoteForm({ requestId }: { requestId: string }) {
   const id = useId();
-  const [added, setAdded] = useState(false);
-  const apiForm: ApiForm<Input, Output> = useApiForm<Input, unknown, Output>({
-    resolver: zodResolver(createNoteInput),
-    defaultValues: { body: "" },
-    submit: (body) => api(createInformationRequestNoteEndpoint, { params: { id: requestId }, body }),
-    invalidates: [
-      queryKey(getInformationRequestEndpoint, { params: { id: requestId } }),
-      queryKey(listInformationRequestsEndpoint),
-    ],
-    beforeSubmit: () => {
-      setAdded(false);
-      return true;
-    },
-    onDone: () => {
-      apiForm.form.reset({ body: "" });
-      setAdded(true);
-    },
-    fields: ["body"],
-  });
-  const { form, onSubmit, formError } = apiForm;
+  const { form, onSubmit, formError, added } = useNoteForm(requestId);
   const length = form.watch("body").length;
   const error = form.formState.errors.body?.message;
   const over = length > NOTE_MAX_LENGTH;
@@ -80,4 +61,28 @@ export function NoteForm({ requestId }: { requestId: string }) {
       </div>
     </form>
   );
+}
+
+/** Once a note is added, the request (its timeline) and the list are read afresh, and the box is cleared. */
+function useNoteForm(requestId: string) {
+  const [added, setAdded] = useState(false);
+  const apiForm: ApiForm<Input, Output> = useApiForm<Input, unknown, Output>({
+    resolver: zodResolver(createNoteInput),
+    defaultValues: { body: "" },
+    submit: (body) => api(createInformationRequestNoteEndpoint, { params: { id: requestId }, body }),
+    invalidates: [
+      queryKey(getInformationRequestEndpoint, { params: { id: requestId } }),
+      queryKey(listInformationRequestsEndpoint),
+    ],
+    beforeSubmit: () => {
+      setAdded(false);
+      return true;
+    },
+    onDone: () => {
+      apiForm.form.reset({ body: "" });
+      setAdded(true);
+    },
+    fields: ["body"],
+  });
+  return { ...apiForm, added };
 }

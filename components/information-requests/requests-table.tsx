@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "@/components/ui/link";
-import { useMe } from "@/components/me";
+import { useMe, type Me } from "@/components/me";
 import { StatusBadge } from "@/components/ui/format";
 import { ListTable, type Column } from "@/components/ui/list-table";
 import { shortId } from "@/lib/client/format";
@@ -40,15 +40,7 @@ export function RequestsTable({
     !!selection && {
       header: "Select",
       heading: <span className="visually-hidden">Select</span>,
-      cell: ({ id }) => (
-        <input
-          type="checkbox"
-          className="row-select"
-          aria-label={`Select ${id}`}
-          checked={selection.selected.has(id)}
-          onChange={(event) => selection.toggle(id, event.currentTarget.checked)}
-        />
-      ),
+      cell: ({ id }) => <RowSelect id={id} selection={selection} />,
     },
     {
       header: "Request",
@@ -64,26 +56,10 @@ export function RequestsTable({
     {
       header: "Assignee",
       testId: "assignee",
-      cell: ({ assigneeId }) =>
-        assigneeId === null ? (
-          <span className="muted">Unassigned</span>
-        ) : assigneeId === me.id ? (
-          `${me.name} (you)`
-        ) : (
-          (names.get(assigneeId) ?? <code title={assigneeId}>{shortId(assigneeId)}</code>)
-        ),
+      cell: ({ assigneeId }) => <Assignee id={assigneeId} me={me} names={names} />,
     },
     { header: "Concerns", cell: (request) => <Concerns request={request} /> },
-    {
-      header: "Age",
-      testId: "age",
-      className: "nowrap",
-      cell: ({ createdAt }) => (
-        <time className="age" dateTime={createdAt} title={`Created ${new Date(createdAt).toISOString()}`}>
-          {formatAge(createdAt)}
-        </time>
-      ),
-    },
+    { header: "Age", testId: "age", className: "nowrap", cell: ({ createdAt }) => <Age createdAt={createdAt} /> },
     {
       header: "Due",
       testId: "due",
@@ -99,6 +75,41 @@ export function RequestsTable({
       rowTestId="information-request-row"
       columns={columns}
     />
+  );
+}
+
+function RowSelect({ id, selection }: { id: string; selection: Selection }) {
+  return (
+    <input
+      type="checkbox"
+      className="row-select"
+      aria-label={`Select ${id}`}
+      checked={selection.selected.has(id)}
+      onChange={(event) => selection.toggle(id, event.currentTarget.checked)}
+    />
+  );
+}
+
+/** Who works on the request: "you", a name, or (where the name is not known) the shortened id. */
+function Assignee({
+  id,
+  me,
+  names,
+}: {
+  id: InformationRequest["assigneeId"];
+  me: Me;
+  names: ReadonlyMap<string, string>;
+}) {
+  if (id === null) return <span className="muted">Unassigned</span>;
+  if (id === me.id) return `${me.name} (you)`;
+  return names.get(id) ?? <code title={id}>{shortId(id)}</code>;
+}
+
+function Age({ createdAt }: { createdAt: InformationRequest["createdAt"] }) {
+  return (
+    <time className="age" dateTime={createdAt} title={`Created ${new Date(createdAt).toISOString()}`}>
+      {formatAge(createdAt)}
+    </time>
   );
 }
 

@@ -113,17 +113,7 @@ function QueueFilters({
   navigate: ReturnType<typeof useNavigate>;
   onClear: () => void;
 }) {
-  const applied = FILTERS.map((name) => filters[name]).join("|");
-  // Back/forward changes the URL under the form: put the inputs back to what the list shows. (Not
-  // by remounting the form, which would take the keyboard focus away from the control in use.)
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    const values = applied.split("|");
-    FILTERS.forEach((name, index) => {
-      const control = formRef.current?.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
-      if (control) control.value = values[index] ?? "";
-    });
-  }, [applied]);
+  const formRef = useFiltersFollowUrl(filters);
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -133,7 +123,6 @@ function QueueFilters({
       prev: null,
     });
   };
-  const submitOnChange = (event: { currentTarget: HTMLSelectElement }) => event.currentTarget.form?.requestSubmit();
   return (
     <>
       <FilterBar
@@ -144,49 +133,105 @@ function QueueFilters({
         formRef={formRef}
         plain
       >
-        <Field label="Kind" error={{ message: errors?.kind }}>
-          {(control) => (
-            <select {...control} name="kind" defaultValue={filters.kind} onChange={submitOnChange}>
-              <option value="">All kinds</option>
-              {informationRequestKinds.map((kind) => (
-                <option key={kind} value={kind}>
-                  {kindLabels[kind]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Priority" error={{ message: errors?.priority }}>
-          {(control) => (
-            <select {...control} name="priority" defaultValue={filters.priority} onChange={submitOnChange}>
-              <option value="">All priorities</option>
-              {informationRequestPriorities.map((priority) => (
-                <option key={priority} value={priority}>
-                  {priorityLabels[priority]}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field
-          label="Created from"
-          type="date"
-          name="startDate"
-          defaultValue={filters.startDate}
-          error={{ message: errors?.startDate }}
-        />
-        <Field
-          label="Created to"
-          type="date"
-          name="endDate"
-          defaultValue={filters.endDate}
-          error={{ message: errors?.endDate }}
-        />
+        <FilterFields filters={filters} errors={errors} />
       </FilterBar>
       <p className="muted" style={{ margin: 0 }}>
         Dates are whole days in UTC, both included.
       </p>
     </>
+  );
+}
+
+/** The four filters, each showing the API's refusal of it. */
+function FilterFields({ filters, errors }: { filters: Filters; errors: Record<string, string> | null }) {
+  return (
+    <>
+      <SelectFilter
+        label="Kind"
+        name="kind"
+        value={filters.kind}
+        error={errors?.kind}
+        all="All kinds"
+        options={informationRequestKinds}
+        labels={kindLabels}
+      />
+      <SelectFilter
+        label="Priority"
+        name="priority"
+        value={filters.priority}
+        error={errors?.priority}
+        all="All priorities"
+        options={informationRequestPriorities}
+        labels={priorityLabels}
+      />
+      <Field
+        label="Created from"
+        type="date"
+        name="startDate"
+        defaultValue={filters.startDate}
+        error={{ message: errors?.startDate }}
+      />
+      <Field
+        label="Created to"
+        type="date"
+        name="endDate"
+        defaultValue={filters.endDate}
+        error={{ message: errors?.endDate }}
+      />
+    </>
+  );
+}
+
+/**
+ * Back/forward changes the URL under the form: put the inputs back to what the list shows. (Not
+ * by remounting the form, which would take the keyboard focus away from the control in use.)
+ */
+function useFiltersFollowUrl(filters: Filters) {
+  const applied = FILTERS.map((name) => filters[name]).join("|");
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const values = applied.split("|");
+    FILTERS.forEach((name, index) => {
+      const control = formRef.current?.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null;
+      if (control) control.value = values[index] ?? "";
+    });
+  }, [applied]);
+  return formRef;
+}
+
+const submitOnChange = (event: { currentTarget: HTMLSelectElement }) => event.currentTarget.form?.requestSubmit();
+
+/** A filter picked from a list ("" for all), applied as soon as it changes. */
+function SelectFilter<V extends string>({
+  label,
+  name,
+  value,
+  error,
+  all,
+  options,
+  labels,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  error: string | undefined;
+  all: string;
+  options: readonly V[];
+  labels: Record<V, string>;
+}) {
+  return (
+    <Field label={label} error={{ message: error }}>
+      {(control) => (
+        <select {...control} name={name} defaultValue={value} onChange={submitOnChange}>
+          <option value="">{all}</option>
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {labels[option]}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }
 
@@ -202,30 +247,14 @@ function QueuePage({
   filtered: boolean;
   onClear: () => void;
 }) {
-  const searchParams = useSearchParams();
-  const navigate = useNavigate();
   const canWrite = useCan()("information_requests:write");
   const { names } = useAssignees();
-  const cursor = searchParams.get("next") ?? "";
-  const trail = (searchParams.get("prev") ?? "").split(".").filter(Boolean);
-  const sort = sortOf(searchParams.get("sort"));
+  const paging = useQueuePaging();
+  const { cursor, sort, pageNumber, toggleSort } = paging;
   const { items, next, state } = list;
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
-  const nextPage = (next: string) => navigate({ next, prev: cursor ? [...trail, cursor].join(".") : null });
-  const previousPage = () => navigate({ next: trail.at(-1) ?? null, prev: trail.slice(0, -1).join(".") || null });
-  // A cursor is only good for the order it was issued in: a new order starts at the first page.
-  const toggleSort = () => navigate({ sort: sort === "dueAt" ? null : "dueAt", next: null, prev: null });
-  const pageNumber = cursor ? trail.length + 2 : 1;
+  const { selected, setSelected, toggle, outcome, setOutcome, finish } = useBulkSelection();
   const shownIds = items.map((item) => item.id);
   const picked = shownIds.filter((id) => selected.has(id));
-  const toggle = (id: string, on: boolean) =>
-    setSelected((current) => {
-      const updated = new Set(current);
-      if (on) updated.add(id);
-      else updated.delete(id);
-      return updated;
-    });
 
   return (
     <>
@@ -237,38 +266,14 @@ function QueuePage({
       >
         {list.query.data && (
           <>
-            <div className="queue-toolbar">
-              {canWrite && (
-                <label className="select-all">
-                  <input
-                    type="checkbox"
-                    checked={picked.length > 0 && picked.length === shownIds.length}
-                    ref={(box) => {
-                      if (box) box.indeterminate = picked.length > 0 && picked.length < shownIds.length;
-                    }}
-                    onChange={(event) => setSelected(event.currentTarget.checked ? new Set(shownIds) : new Set())}
-                  />
-                  Select all on this page
-                </label>
-              )}
-              <span className="muted" data-testid="queue-count">
-                {items.length} {items.length === 1 ? "request" : "requests"} shown, page {pageNumber}
-                {next ? "; more on the next pages" : ""}
-              </span>
-              <button type="button" className="phone-sort" onClick={toggleSort} aria-pressed={sort === "dueAt"}>
-                {sort === "dueAt" ? "Sorted by due date" : "Sort by due date"}
-              </button>
-            </div>
-            {canWrite && (
-              <BulkBar
-                ids={picked}
-                onClear={() => setSelected(new Set())}
-                onDone={(done) => {
-                  setSelected(new Set());
-                  setOutcome(done);
-                }}
-              />
-            )}
+            <QueueToolbar
+              paging={paging}
+              shownIds={shownIds}
+              picked={picked}
+              next={next}
+              onSelect={canWrite ? setSelected : undefined}
+            />
+            {canWrite && <BulkBar ids={picked} onClear={() => setSelected(new Set())} onDone={finish} />}
             <RequestsTable
               requests={items}
               caption={`${VIEWS[view].label}, page ${pageNumber}`}
@@ -276,21 +281,111 @@ function QueuePage({
               selection={canWrite ? { selected, toggle } : undefined}
               sort={{ sort, onToggle: toggleSort }}
             />
-            <nav className="row" aria-label="Pages" style={{ justifyContent: "space-between", alignItems: "center" }}>
-              <span className="muted">Page {pageNumber}</span>
-              <div className="row">
-                <button type="button" onClick={previousPage} disabled={!cursor}>
-                  Previous page
-                </button>
-                <button type="button" onClick={() => next && nextPage(next)} disabled={!next}>
-                  Next page
-                </button>
-              </div>
-            </nav>
+            <PageNav paging={paging} next={next} />
           </>
         )}
       </DataState>
     </>
+  );
+}
+
+type Paging = ReturnType<typeof useQueuePaging>;
+
+/** The page shown and the way to the others, read from and moved on in the URL. */
+function useQueuePaging() {
+  const searchParams = useSearchParams();
+  const navigate = useNavigate();
+  const cursor = searchParams.get("next") ?? "";
+  const trail = (searchParams.get("prev") ?? "").split(".").filter(Boolean);
+  const sort = sortOf(searchParams.get("sort"));
+  return {
+    cursor,
+    sort,
+    pageNumber: cursor ? trail.length + 2 : 1,
+    nextPage: (next: string) => navigate({ next, prev: cursor ? [...trail, cursor].join(".") : null }),
+    previousPage: () => navigate({ next: trail.at(-1) ?? null, prev: trail.slice(0, -1).join(".") || null }),
+    // A cursor is only good for the order it was issued in: a new order starts at the first page.
+    toggleSort: () => navigate({ sort: sort === "dueAt" ? null : "dueAt", next: null, prev: null }),
+  };
+}
+
+/** The requests picked for a bulk action, by id, and what the last bulk action did (which also ends the selection). */
+function useBulkSelection() {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const updated = new Set(current);
+      if (on) updated.add(id);
+      else updated.delete(id);
+      return updated;
+    });
+  const finish = (done: BulkOutcome) => {
+    setSelected(new Set());
+    setOutcome(done);
+  };
+  return { selected, setSelected, toggle, outcome, setOutcome, finish };
+}
+
+/** Above the table: "Select all" (for those who may act on the rows), the count, and the due-date order for phones. */
+function QueueToolbar({
+  paging: { pageNumber, sort, toggleSort },
+  shownIds,
+  picked,
+  next,
+  onSelect,
+}: {
+  paging: Paging;
+  shownIds: string[];
+  picked: string[];
+  next: ReturnType<typeof useRequestQueue>["next"];
+  onSelect: ((selected: ReadonlySet<string>) => void) | undefined;
+}) {
+  return (
+    <div className="queue-toolbar">
+      {onSelect && (
+        <label className="select-all">
+          <input
+            type="checkbox"
+            checked={picked.length > 0 && picked.length === shownIds.length}
+            ref={(box) => {
+              if (box) box.indeterminate = picked.length > 0 && picked.length < shownIds.length;
+            }}
+            onChange={(event) => onSelect(event.currentTarget.checked ? new Set(shownIds) : new Set())}
+          />
+          Select all on this page
+        </label>
+      )}
+      <span className="muted" data-testid="queue-count">
+        {shownIds.length} {shownIds.length === 1 ? "request" : "requests"} shown, page {pageNumber}
+        {next ? "; more on the next pages" : ""}
+      </span>
+      <button type="button" className="phone-sort" onClick={toggleSort} aria-pressed={sort === "dueAt"}>
+        {sort === "dueAt" ? "Sorted by due date" : "Sort by due date"}
+      </button>
+    </div>
+  );
+}
+
+function PageNav({
+  paging: { pageNumber, cursor, previousPage, nextPage },
+  next,
+}: {
+  paging: Paging;
+  next: ReturnType<typeof useRequestQueue>["next"];
+}) {
+  return (
+    <nav className="row" aria-label="Pages" style={{ justifyContent: "space-between", alignItems: "center" }}>
+      <span className="muted">Page {pageNumber}</span>
+      <div className="row">
+        <button type="button" onClick={previousPage} disabled={!cursor}>
+          Previous page
+        </button>
+        <button type="button" onClick={() => next && nextPage(next)} disabled={!next}>
+          Next page
+        </button>
+      </div>
+    </nav>
   );
 }
 

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, type UseFormRegisterReturn } from "react-hook-form";
 import { useCan } from "@/components/me";
 import { DialogFor } from "@/components/step-up-form";
 import { DataState } from "@/components/ui/data-state";
@@ -14,7 +14,7 @@ import { queryKey } from "@/lib/client/query-keys";
 import { currentAccountId } from "@/lib/client/current-account";
 import { currentSessionEndpoint } from "@/lib/employees/endpoints";
 import { getSettingsEndpoint } from "@/lib/settings/endpoints";
-import { SETTINGS, type PlatformSettings } from "./platform-settings";
+import { SETTINGS, type PlatformSettings, type SwitchSetting } from "./platform-settings";
 import { SaveSettingsForm } from "./save-settings-form";
 import { SlaForm } from "./sla-form";
 import { RateLimitForm } from "./rate-limit-form";
@@ -57,6 +57,14 @@ function SettingsFields({ stored }: { stored: PlatformSettings }) {
       Object.fromEntries(SETTINGS.filter(({ name }) => dirtyFields[name]).map(({ name }) => [name, values[name]])),
     );
   });
+  const onSaved = async (updated: PlatformSettings) => {
+    setChanges(null);
+    form.reset(updated);
+    setSaved(true);
+    queryClient.setQueryData(queryKey(getSettingsEndpoint, { accountId: currentAccountId() }), updated);
+    // The session carries the settings too (the two-factor gate reads them there).
+    await invalidate(currentSessionEndpoint);
+  };
 
   return (
     <>
@@ -64,27 +72,13 @@ function SettingsFields({ stored }: { stored: PlatformSettings }) {
         {readOnly && <ReadOnlyNote>Your role can see these settings; only owners and admins change them.</ReadOnlyNote>}
         <fieldset className="plain stack" disabled={readOnly}>
           <legend className="visually-hidden">Platform settings</legend>
-          {SETTINGS.map(({ name, label, effect }) => (
-            <div key={name} className="setting">
-              <input
-                type="checkbox"
-                role="switch"
-                id={`setting-${name}`}
-                aria-describedby={`setting-${name}-effect`}
-                {...form.register(name, { onChange: () => setSaved(false) })}
-              />
-              <label htmlFor={`setting-${name}`}>{label}</label>
-              <span
-                className={`badge ${stored[name] ? "ok" : ""}`}
-                title="Saved value"
-                data-testid={`setting-${name}-state`}
-              >
-                {stored[name] ? "On" : "Off"}
-              </span>
-              <p id={`setting-${name}-effect`} className="muted setting-effect">
-                {effect}
-              </p>
-            </div>
+          {SETTINGS.map((setting) => (
+            <SettingSwitch
+              key={setting.name}
+              setting={setting}
+              on={stored[setting.name]}
+              field={form.register(setting.name, { onChange: () => setSaved(false) })}
+            />
           ))}
         </fieldset>
         {!readOnly && (
@@ -98,21 +92,38 @@ function SettingsFields({ stored }: { stored: PlatformSettings }) {
         {saved && <Notice>Settings saved. They apply to every employee from their next request.</Notice>}
       </form>
       <DialogFor subject={changes} onClose={() => setChanges(null)} title="Save settings">
-        {(current) => (
-          <SaveSettingsForm
-            changes={current}
-            onCancel={() => setChanges(null)}
-            onSaved={async (updated) => {
-              setChanges(null);
-              form.reset(updated);
-              setSaved(true);
-              queryClient.setQueryData(queryKey(getSettingsEndpoint, { accountId: currentAccountId() }), updated);
-              // The session carries the settings too (the two-factor gate reads them there).
-              await invalidate(currentSessionEndpoint);
-            }}
-          />
-        )}
+        {(current) => <SaveSettingsForm changes={current} onCancel={() => setChanges(null)} onSaved={onSaved} />}
       </DialogFor>
     </>
+  );
+}
+
+/** One setting's switch, its saved value beside it, and what it does. */
+function SettingSwitch({
+  setting: { name, label, effect },
+  on,
+  field,
+}: {
+  setting: (typeof SETTINGS)[number];
+  on: boolean;
+  field: UseFormRegisterReturn<SwitchSetting>;
+}) {
+  return (
+    <div className="setting">
+      <input
+        type="checkbox"
+        role="switch"
+        id={`setting-${name}`}
+        aria-describedby={`setting-${name}-effect`}
+        {...field}
+      />
+      <label htmlFor={`setting-${name}`}>{label}</label>
+      <span className={`badge ${on ? "ok" : ""}`} title="Saved value" data-testid={`setting-${name}-state`}>
+        {on ? "On" : "Off"}
+      </span>
+      <p id={`setting-${name}-effect`} className="muted setting-effect">
+        {effect}
+      </p>
+    </div>
   );
 }

@@ -3,7 +3,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, type FieldErrors, type UseFormRegister } from "react-hook-form";
 import { z } from "zod";
 import { kindLabels } from "@/components/information-requests/labels";
 import { slaHoursSchema } from "@/lib/settings/schemas";
@@ -59,30 +59,19 @@ export function SlaForm({ stored, readOnly }: { stored: PlatformSettings; readOn
     setSaved(false);
     setChanges({ slaHours });
   });
+  const onSaved = (updated: PlatformSettings) => {
+    setChanges(null);
+    form.reset({
+      due_diligence: asText(updated.slaHours.due_diligence),
+      endorsement: asText(updated.slaHours.endorsement),
+    });
+    setSaved(true);
+    queryClient.setQueryData(queryKey(getSettingsEndpoint, { accountId: currentAccountId() }), updated);
+  };
   return (
     <>
       <form className="card stack" onSubmit={(event) => void onSubmit(event)} noValidate aria-label="Service levels">
-        <div>
-          <h2 style={{ marginTop: 0 }}>SLA hours per kind</h2>
-          <p className="muted" style={{ margin: 0 }}>
-            A new information request is due this many hours after it is raised; past that, it is overdue. Blank: no
-            deadline. A change applies to requests raised afterwards.
-          </p>
-        </div>
-        <fieldset className="plain row" disabled={readOnly}>
-          <legend className="visually-hidden">SLA hours per kind</legend>
-          {informationRequestKinds.map((kind) => (
-            <Field
-              key={kind}
-              label={`${kindLabels[kind]} (hours)`}
-              inputMode="numeric"
-              hint="1 to 8760 (a year)."
-              error={errors[kind] && { message: HOURS_MESSAGE }}
-              data-testid={`sla-${kind}`}
-              {...form.register(kind, { onChange: () => setSaved(false) })}
-            />
-          ))}
-        </fieldset>
+        <SlaFields register={form.register} errors={errors} readOnly={readOnly} onChange={() => setSaved(false)} />
         {!readOnly && (
           <div className="row" style={{ alignItems: "center" }}>
             <button type="submit" className="primary" disabled={!isDirty}>
@@ -94,22 +83,46 @@ export function SlaForm({ stored, readOnly }: { stored: PlatformSettings; readOn
         {saved && <Notice>SLA saved. It applies to information requests raised from now on.</Notice>}
       </form>
       <DialogFor subject={changes} onClose={() => setChanges(null)} title="Save settings">
-        {(current) => (
-          <SaveSettingsForm
-            changes={current}
-            onCancel={() => setChanges(null)}
-            onSaved={(updated) => {
-              setChanges(null);
-              form.reset({
-                due_diligence: asText(updated.slaHours.due_diligence),
-                endorsement: asText(updated.slaHours.endorsement),
-              });
-              setSaved(true);
-              queryClient.setQueryData(queryKey(getSettingsEndpoint, { accountId: currentAccountId() }), updated);
-            }}
-          />
-        )}
+        {(current) => <SaveSettingsForm changes={current} onCancel={() => setChanges(null)} onSaved={onSaved} />}
       </DialogFor>
+    </>
+  );
+}
+
+function SlaFields({
+  register,
+  errors,
+  readOnly,
+  onChange,
+}: {
+  register: UseFormRegister<SlaInput>;
+  errors: FieldErrors<SlaInput>;
+  readOnly: boolean;
+  onChange: () => void;
+}) {
+  return (
+    <>
+      <div>
+        <h2 style={{ marginTop: 0 }}>SLA hours per kind</h2>
+        <p className="muted" style={{ margin: 0 }}>
+          A new information request is due this many hours after it is raised; past that, it is overdue. Blank: no
+          deadline. A change applies to requests raised afterwards.
+        </p>
+      </div>
+      <fieldset className="plain row" disabled={readOnly}>
+        <legend className="visually-hidden">SLA hours per kind</legend>
+        {informationRequestKinds.map((kind) => (
+          <Field
+            key={kind}
+            label={`${kindLabels[kind]} (hours)`}
+            inputMode="numeric"
+            hint="1 to 8760 (a year)."
+            error={errors[kind] && { message: HOURS_MESSAGE }}
+            data-testid={`sla-${kind}`}
+            {...register(kind, { onChange })}
+          />
+        ))}
+      </fieldset>
     </>
   );
 }

@@ -33,16 +33,7 @@ export function TransactionsView() {
       <CursorListTable
         label="Transactions"
         list={list}
-        empty={
-          url.filtered ? (
-            "No transactions match these filters."
-          ) : (
-            <>
-              No transactions yet. They arrive through the API (pay-ins to your virtual accounts, payouts and
-              transfers): see the <Link href="/docs">API reference</Link>.
-            </>
-          )
-        }
+        empty={<NoTransactions filtered={url.filtered} />}
         columns={[
           { header: "Created", cell: (transaction) => <DateTime value={transaction.createdAt} /> },
           {
@@ -58,14 +49,7 @@ export function TransactionsView() {
           },
           {
             header: "Virtual account",
-            cell: ({ virtualAccountId: id }) =>
-              id ? (
-                <Link href={`/virtual-accounts#${id}`} className="nowrap">
-                  {keys.get(id) ?? <span className="mono">{id}</span>}
-                </Link>
-              ) : (
-                <span className="muted">—</span>
-              ),
+            cell: ({ virtualAccountId: id }) => <VirtualAccountLink id={id} keys={keys} />,
           },
           {
             header: "Wallet address",
@@ -76,5 +60,25 @@ export function TransactionsView() {
         ]}
       />
     </div>
+  );
+}
+
+function NoTransactions({ filtered }: { filtered: boolean }) {
+  if (filtered) return "No transactions match these filters.";
+  return (
+    <>
+      No transactions yet. They arrive through the API (pay-ins to your virtual accounts, payouts and transfers): see
+      the <Link href="/docs">API reference</Link>.
+    </>
+  );
+}
+
+/** The virtual account a transaction went through, by its key where the page knows it. */
+function VirtualAccountLink({ id, keys }: { id: string | null; keys: ReadonlyMap<string, string> }) {
+  if (!id) return <span className="muted">—</span>;
+  return (
+    <Link href={`/virtual-accounts#${id}`} className="nowrap">
+      {keys.get(id) ?? <span className="mono">{id}</span>}
+    </Link>
   );
 }

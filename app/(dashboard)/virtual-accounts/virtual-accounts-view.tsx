@@ -30,18 +30,7 @@ export function VirtualAccountsView() {
       <PageHeader
         title="Virtual accounts"
         description="Accounts that receive pay-ins for you. A deactivated virtual account refuses every pay-in."
-        actions={
-          <div className="field">
-            <label htmlFor={statusId}>Status</label>
-            <select id={statusId} value={isActive} onChange={(event) => url.replace({ isActive: event.target.value })}>
-              {Object.entries(STATUSES).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
-        }
+        actions={<StatusFilter id={statusId} value={isActive} onChange={(value) => url.replace({ isActive: value })} />}
       />
       {deactivation.done && (
         <div className="alert success" role="status">
@@ -51,61 +40,84 @@ export function VirtualAccountsView() {
       <CursorListTable
         label="Virtual accounts"
         list={list}
-        empty={
-          isActive ? (
-            `No ${isActive === "true" ? "active" : "inactive"} virtual accounts.`
-          ) : (
-            <>
-              No virtual accounts yet. They are opened through the API (in the sandbox, POST
-              /v1/sandbox/virtual_accounts): see the <Link href="/docs">API reference</Link>.
-            </>
-          )
-        }
+        empty={<NoVirtualAccounts isActive={isActive} />}
         rowId={(account) => account.id}
         columns={[
           { header: "Key", cell: (account) => account.key },
           { header: "Currency", cell: (account) => account.currency },
-          {
-            header: "Status",
-            cell: (account) => (
-              <>
-                <StatusBadge status={account.isActive ? "active" : "inactive"} />
-                {account.deactivatedAt && (
-                  <div className="muted" style={{ fontSize: "0.85rem" }}>
-                    since <DateTime value={account.deactivatedAt} />
-                  </div>
-                )}
-              </>
-            ),
-          },
+          { header: "Status", cell: (account) => <AccountStatus account={account} /> },
           { header: "Created", cell: (account) => <DateTime value={account.createdAt} /> },
           { header: "ID", cell: (account) => <ShortId id={account.id} /> },
           {
             header: "Actions",
             heading: actionsHeading,
             cell: (account) => (
-              <div className="row nowrap" style={{ alignItems: "center" }}>
-                <Link
-                  href={`/transactions${queryString({ virtualAccountId: account.id })}`}
-                  aria-label={`Transactions of ${account.key}`}
-                >
-                  Transactions
-                </Link>
-                {account.isActive && mayDeactivate && (
-                  <button
-                    type="button"
-                    aria-label={`Deactivate ${account.key}`}
-                    onClick={() => deactivation.ask(account)}
-                  >
-                    Deactivate
-                  </button>
-                )}
-              </div>
+              <AccountActions
+                account={account}
+                onDeactivate={account.isActive && mayDeactivate ? () => deactivation.ask(account) : undefined}
+              />
             ),
           },
         ]}
       />
       <DeactivateVirtualAccountDialog {...deactivation.dialog} />
+    </div>
+  );
+}
+
+function StatusFilter({ id, value, onChange }: { id: string; value: string; onChange: (isActive: string) => void }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>Status</label>
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
+        {Object.entries(STATUSES).map(([option, label]) => (
+          <option key={option} value={option}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function NoVirtualAccounts({ isActive }: { isActive: string }) {
+  if (isActive) return `No ${isActive === "true" ? "active" : "inactive"} virtual accounts.`;
+  return (
+    <>
+      No virtual accounts yet. They are opened through the API (in the sandbox, POST /v1/sandbox/virtual_accounts): see
+      the <Link href="/docs">API reference</Link>.
+    </>
+  );
+}
+
+function AccountStatus({ account }: { account: VirtualAccount }) {
+  return (
+    <>
+      <StatusBadge status={account.isActive ? "active" : "inactive"} />
+      {account.deactivatedAt && (
+        <div className="muted" style={{ fontSize: "0.85rem" }}>
+          since <DateTime value={account.deactivatedAt} />
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The account's transactions, and (while it is active, for those who may) its deactivation. */
+function AccountActions({ account, onDeactivate }: { account: VirtualAccount; onDeactivate?: () => void }) {
+  return (
+    <div className="row nowrap" style={{ alignItems: "center" }}>
+      <Link
+        href={`/transactions${queryString({ virtualAccountId: account.id })}`}
+        aria-label={`Transactions of ${account.key}`}
+      >
+        Transactions
+      </Link>
+      {onDeactivate && (
+        <button type="button" aria-label={`Deactivate ${account.key}`} onClick={onDeactivate}>
+          Deactivate
+        </button>
+      )}
     </div>
   );
 }

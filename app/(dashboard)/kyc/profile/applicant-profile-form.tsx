@@ -4,7 +4,7 @@ import { toNestErrors } from "@hookform/resolvers";
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "@/components/ui/link";
 import { useRef, useState } from "react";
-import type { Resolver } from "react-hook-form";
+import type { FieldErrors, Resolver, UseFormRegister } from "react-hook-form";
 import { CountrySelect } from "@/components/kyc/country-select";
 import { useApplicantProfile, type ApplicantProfile } from "@/components/kyc/hooks";
 import { useCan } from "@/components/me";
@@ -69,12 +69,48 @@ export function ApplicantProfileForm() {
   );
 }
 
+type Notice = { tone: "success" | "info"; text: string };
+type ProfileErrors = FieldErrors<Values>;
+
 function ProfileForm({ profile }: { profile: ApplicantProfile }) {
   const readOnly = !useCan()("kyc:write");
+  const { form, onSubmit, formError, updatedAt, notice, setNotice, discard } = useProfileForm(profile);
+  const { errors, isSubmitting } = form.formState;
+  return (
+    <form
+      className="card stack"
+      onSubmit={(event) => {
+        setNotice(null);
+        onSubmit(event);
+      }}
+      noValidate
+      aria-label="Applicant profile"
+    >
+      <ProfileStatus updatedAt={updatedAt} notice={notice} formError={formError} readOnly={readOnly} />
+      <fieldset className="plain" disabled={readOnly}>
+        <ApplicantFields register={form.register} errors={errors} />
+        <AddressFields register={form.register} errors={errors} />
+      </fieldset>
+      {!readOnly && (
+        <div className="row">
+          <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
+            Save profile
+          </SubmitButton>
+          <button type="button" onClick={discard} disabled={isSubmitting}>
+            Discard changes
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}
+
+/** The form's state and its save: only the changed fields are sent, and a save becomes the new stored profile. */
+function useProfileForm(profile: ApplicantProfile) {
   const queryClient = useQueryClient();
   const stored = useRef(valuesOf(profile));
   const [updatedAt, setUpdatedAt] = useState(profile.updatedAt);
-  const [notice, setNotice] = useState<{ tone: "success" | "info"; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   // The API's own schema validates what would be sent, so the messages under the fields are the API's.
   const resolver: Resolver<Values, unknown, UpdateProfileInput> = async (values, _context, options) => {
     const changes = changesOf(values, stored.current);
@@ -111,19 +147,28 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
       setNotice({ tone: "success", text: `Profile saved (${fields === 1 ? "1 field" : `${fields} fields`} updated).` });
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const discard = () => {
+    form.reset(stored.current);
+    setNotice(null);
+    setFormError(null);
+  };
+  return { form, onSubmit, formError, updatedAt, notice, setNotice, discard };
+}
 
-  const today = new Date().toISOString().slice(0, 10);
+/** Above the fields: when the profile was last saved, what the last save did, and why the form may be locked. */
+function ProfileStatus({
+  updatedAt,
+  notice,
+  formError,
+  readOnly,
+}: {
+  updatedAt: ApplicantProfile["updatedAt"];
+  notice: Notice | null;
+  formError: string | null;
+  readOnly: boolean;
+}) {
   return (
-    <form
-      className="card stack"
-      onSubmit={(event) => {
-        setNotice(null);
-        onSubmit(event);
-      }}
-      noValidate
-      aria-label="Applicant profile"
-    >
+    <>
       <p className="muted" style={{ margin: 0 }}>
         {updatedAt ? (
           <>
@@ -144,99 +189,75 @@ function ProfileForm({ profile }: { profile: ApplicantProfile }) {
           Your role can read the applicant profile; compliance staff, admins and owners change it.
         </ReadOnlyNote>
       )}
-      <fieldset className="plain" disabled={readOnly}>
-        <fieldset>
-          <legend>Applicant</legend>
-          <div className="form-grid">
-            <Field
-              label="First name"
-              autoComplete="given-name"
-              error={errors.firstName}
-              {...form.register("firstName")}
-            />
-            <Field
-              label="Last name"
-              autoComplete="family-name"
-              error={errors.lastName}
-              {...form.register("lastName")}
-            />
-            <Field
-              label="Date of birth"
-              type="date"
-              max={today}
-              hint="A date in the past."
-              error={errors.dateOfBirth}
-              {...form.register("dateOfBirth")}
-            />
-            <CountrySelect label="Nationality" error={errors.nationality} {...form.register("nationality")} />
-            <Field label="E-mail" type="email" autoComplete="email" error={errors.email} {...form.register("email")} />
-            <Field
-              label="Phone"
-              type="tel"
-              autoComplete="tel"
-              hint="International format, e.g. +4915112345678."
-              error={errors.phone}
-              {...form.register("phone")}
-            />
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend>Address</legend>
-          <p className="muted" style={{ margin: 0 }}>
-            Saved as a whole: changing any part sends the complete address.
-          </p>
-          <div className="form-grid">
-            <Field
-              label="Address line 1"
-              autoComplete="address-line1"
-              error={errors.address?.line1}
-              {...form.register("address.line1")}
-            />
-            <Field
-              label="Address line 2 (optional)"
-              autoComplete="address-line2"
-              error={errors.address?.line2}
-              {...form.register("address.line2")}
-            />
-            <Field
-              label="City"
-              autoComplete="address-level2"
-              error={errors.address?.city}
-              {...form.register("address.city")}
-            />
-            <Field
-              label="Postal code"
-              autoComplete="postal-code"
-              error={errors.address?.postalCode}
-              {...form.register("address.postalCode")}
-            />
-            <CountrySelect label="Country" error={errors.address?.country} {...form.register("address.country")} />
-          </div>
-          {errors.address?.message && (
-            <span className="field-error" role="alert">
-              {errors.address.message}
-            </span>
-          )}
-        </fieldset>
-      </fieldset>
-      {!readOnly && (
-        <div className="row">
-          <SubmitButton pending={isSubmitting} pendingLabel="Saving…">
-            Save profile
-          </SubmitButton>
-          <button
-            type="button"
-            onClick={() => {
-              form.reset(stored.current);
-              setNotice(null);
-              setFormError(null);
-            }}
-            disabled={isSubmitting}
-          >
-            Discard changes
-          </button>
-        </div>
+    </>
+  );
+}
+
+function ApplicantFields({ register, errors }: { register: UseFormRegister<Values>; errors: ProfileErrors }) {
+  const today = new Date().toISOString().slice(0, 10);
+  return (
+    <fieldset>
+      <legend>Applicant</legend>
+      <div className="form-grid">
+        <Field label="First name" autoComplete="given-name" error={errors.firstName} {...register("firstName")} />
+        <Field label="Last name" autoComplete="family-name" error={errors.lastName} {...register("lastName")} />
+        <Field
+          label="Date of birth"
+          type="date"
+          max={today}
+          hint="A date in the past."
+          error={errors.dateOfBirth}
+          {...register("dateOfBirth")}
+        />
+        <CountrySelect label="Nationality" error={errors.nationality} {...register("nationality")} />
+        <Field label="E-mail" type="email" autoComplete="email" error={errors.email} {...register("email")} />
+        <Field
+          label="Phone"
+          type="tel"
+          autoComplete="tel"
+          hint="International format, e.g. +4915112345678."
+          error={errors.phone}
+          {...register("phone")}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
+function AddressFields({ register, errors }: { register: UseFormRegister<Values>; errors: ProfileErrors }) {
+  return (
+    <fieldset>
+      <legend>Address</legend>
+      <p className="muted" style={{ margin: 0 }}>
+        Saved as a whole: changing any part sends the complete address.
+      </p>
+      <div className="form-grid">
+        <Field
+          label="Address line 1"
+          autoComplete="address-line1"
+          error={errors.address?.line1}
+          {...register("address.line1")}
+        />
+        <Field
+          label="Address line 2 (optional)"
+          autoComplete="address-line2"
+          error={errors.address?.line2}
+          {...register("address.line2")}
+        />
+        <Field label="City" autoComplete="address-level2" error={errors.address?.city} {...register("address.city")} />
+        <Field
+          label="Postal code"
+          autoComplete="postal-code"
+          error={errors.address?.postalCode}
+          {...register("address.postalCode")}
+        />
+        <CountrySelect label="Country" error={errors.address?.country} {...register("address.country")} />
+      </div>
+      {errors.address?.message && (
+        <span className="field-error" role="alert">
+          {errors.address.message}
+        </span>
       )}
-    </form>
+    </fieldset>
   );
 }
