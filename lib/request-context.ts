@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Transaction } from "@prisma/driver-adapter-utils";
+import type { SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { processGlobal } from "@/lib/process-global";
 
@@ -28,10 +28,20 @@ export type OpenTransaction = {
 export type PgTransaction = Pick<Transaction, "executeRaw" | "queryRaw">;
 
 /**
- * (PostgreSQL) the transaction inTransaction() opened: `current` is set by the service's adapter as the
- * transaction starts, and unset as it ends, before its COMMIT or ROLLBACK is sent (lib/db/postgresql.ts).
+ * (PostgreSQL) the transaction inTransaction() runs, as the service's engine keeps it (lib/db/postgresql-transaction.ts):
+ * begun on a connection of the pool at its first statement, not before.
  */
-export type TransactionConnection = { current?: PgTransaction };
+export type TransactionConnection = {
+  /** Whether a statement has begun it (BEGIN sent on a connection of its own). */
+  readonly begun: boolean;
+  /** The transaction's statements, begun now if none has begun it yet; refused once it has ended. */
+  statements(): Promise<PgTransaction>;
+  /**
+   * Its last statement, just before COMMIT: on its connection when the transaction has begun; when it has not,
+   * sent alone on any connection of the pool, where one statement is atomic without BEGIN and COMMIT.
+   */
+  lastStatement(query: SqlQuery): Promise<number>;
+};
 
 /**
  * What a request carries through its awaits: its tenant scope (lib/tenancy.ts) and the transaction it
@@ -44,7 +54,6 @@ export type TransactionConnection = { current?: PgTransaction };
 type RequestContext = {
   readonly scope?: Scope;
   readonly transaction?: OpenTransaction;
-  readonly startingTransaction?: TransactionConnection;
 };
 
 const storage = processGlobal("request-context", () => new AsyncLocalStorage<RequestContext>());

@@ -1,8 +1,8 @@
 import { databaseProvider } from "@/lib/env";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { processGlobal } from "@/lib/process-global";
-import { requestContext, withinContext, type OpenTransaction, type TransactionConnection } from "@/lib/request-context";
-import { createPostgresqlClient, disconnectPostgresql } from "@/lib/db/postgresql";
+import { requestContext, withinContext, type OpenTransaction } from "@/lib/request-context";
+import { createPostgresqlClient, disconnectPostgresql, runPostgresqlTransaction } from "@/lib/db/postgresql";
 import { createSqliteClient, disconnectSqlite, runSqliteTransaction } from "@/lib/db/sqlite";
 
 export type Db = PrismaClient;
@@ -55,30 +55,14 @@ function cachedTransactionClientOf(client: PrismaClient): PrismaClient {
  * commits (or rolls back) with the outermost call, and an error it throws that a caller catches does
  * not undo what it wrote. `db().$transaction` inside is refused (transactionClientOf).
  *
- * On PostgreSQL it is one of Prisma's interactive transactions; the inserts lib/db/raw-sql.ts put off
- * are sent just before COMMIT. On SQLite it runs on the connection directly (lib/db/sqlite.ts).
+ * On PostgreSQL it is the service's own transaction on a connection of the pool, begun at its first
+ * statement (lib/db/postgresql-transaction.ts); the inserts lib/db/raw-sql.ts put off are sent just before
+ * COMMIT. On SQLite it runs on the connection directly (lib/db/sqlite.ts).
  */
 export async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
   if (currentTransaction()) return work();
-  if (databaseProvider() === "postgresql") {
-    // The adapter leaves the transaction's connection here as it starts it (lib/db/postgresql.ts).
-    const connection: TransactionConnection = {};
-    return withinContext({ startingTransaction: connection }, () =>
-      mainClient().$transaction((tx) => {
-        const open: OpenTransaction = { client: transactionClientOf(tx), connection };
-        return withinContext({ transaction: open }, async () => {
-          try {
-            const result = await work();
-            await open.beforeCommit?.();
-            return result;
-          } finally {
-            // Prisma commits or rolls back and hands the connection back to the pool after this.
-            connection.current = undefined;
-          }
-        });
-      }),
-    );
-  }
+  if (databaseProvider() === "postgresql")
+    return runPostgresqlTransaction(cachedTransactionClientOf, (open) => withinContext({ transaction: open }, work));
   return runSqliteTransaction(
     (client) => ({ client: cachedTransactionClientOf(client) }),
     (open) => withinContext({ transaction: open }, work),

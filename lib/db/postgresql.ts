@@ -4,16 +4,16 @@ import { env } from "@/lib/env";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "@/lib/generated/prisma-postgresql/client";
 import { processGlobal } from "@/lib/process-global";
-import { requestContext, type TransactionConnection } from "@/lib/request-context";
-import type {
-  IsolationLevel,
-  SqlDriverAdapter,
-  SqlDriverAdapterFactory,
-  Transaction,
-} from "@prisma/driver-adapter-utils";
+import type { OpenTransaction } from "@/lib/request-context";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { type Lent, PostgresqlTransaction, TransactionClients } from "@/lib/db/postgresql-transaction";
 
 /** Once per process (lib/process-global.ts): the pool. */
-const globalForPostgresql = processGlobal<{ pool?: pg.Pool }>("db-postgresql", () => ({}));
+const globalForPostgresql = processGlobal<{
+  pool?: pg.Pool;
+  engine?: Promise<SqlDriverAdapter>;
+  clients?: TransactionClients;
+}>("db-postgresql", () => ({}));
 
 /**
  * The PostgreSQL connection pool of the process (DATABASE_URL=postgresql://...): Prisma's adapter runs
@@ -51,83 +51,68 @@ function hasEveryModel(client: PostgresqlPrismaClient): client is PostgresqlPris
   return Object.values(Prisma.ModelName).every((model) => `${model[0]!.toLowerCase()}${model.slice(1)}` in client);
 }
 
+/** Once per process: the driver adapter over the pool (Prisma's PrismaPg) that the service's own transactions run on. */
+function postgresqlEngine(): Promise<SqlDriverAdapter> {
+  return (globalForPostgresql.engine ??= new PrismaPg(postgresqlPool()).connect());
+}
+
 /**
- * Prisma's PostgreSQL adapter (PrismaPg, on the service's pool) behind an adapter of the service's own,
- * both through Prisma's public driver-adapter interface. A transaction that inTransaction() opens is
- * handed to it as it starts (lib/db/client.ts leaves a slot in the request's context), so the raw
- * statements of lib/db/raw-sql.ts run on the transaction's own connection through its public executeRaw,
- * without Prisma's handling of a query (measured: 250 to 400 µs of CPU for the one raw statement of a
- * write, about a sixth of the write). How the transaction ends is this adapter's too: Prisma calls
- * commit() or rollback() (usePhantomQuery), which take it back from the raw statements and then send
- * COMMIT or ROLLBACK; also when Prisma gives up on a transaction past its time limit while its callback
- * still runs, whose later raw statements then find no transaction and are refused.
+ * Runs `run` in one transaction of the service's own (lib/db/postgresql-transaction.ts): begun at its
+ * first statement, committed when `run` and the transaction's `beforeCommit` are done, rolled back when
+ * either throws. Its Prisma client, the first time `client` is read, is one lent to it for its duration
+ * and handed out as `clientOf` makes it. Prisma's interactive transactions are not used: they cost about
+ * as much CPU as the rest of a simple write, and a write whose only statement is the one sent before
+ * COMMIT needs no BEGIN and COMMIT at all.
  */
-export function handingOutTransactions(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    async connect(): Promise<SqlDriverAdapter> {
-      const adapter = await factory.connect();
-      return {
-        provider: adapter.provider,
-        adapterName: adapter.adapterName,
-        queryRaw: (query) => adapter.queryRaw(query),
-        executeRaw: (query) => adapter.executeRaw(query),
-        executeScript: (script) => adapter.executeScript(script),
-        startTransaction: async (isolationLevel?: IsolationLevel) =>
-          handedOut(await adapter.startTransaction(isolationLevel), requestContext()?.startingTransaction),
-        ...(adapter.getConnectionInfo ? { getConnectionInfo: () => adapter.getConnectionInfo!() } : {}),
-        dispose: () => adapter.dispose(),
-      };
+export async function runPostgresqlTransaction<T>(
+  clientOf: (client: PrismaClient) => PrismaClient,
+  run: (open: OpenTransaction) => Promise<T>,
+): Promise<T> {
+  const engine = await postgresqlEngine();
+  const clients = (globalForPostgresql.clients ??= new TransactionClients(engine, createClientOn));
+  const transaction = new PostgresqlTransaction(engine);
+  let lent: Lent | undefined;
+  let client: PrismaClient | undefined;
+  const open: OpenTransaction = {
+    get client() {
+      lent ??= clients.lend(transaction);
+      return (client ??= clientOf(lent.client));
     },
+    connection: transaction,
   };
+  try {
+    const result = await run(open);
+    await open.beforeCommit?.();
+    await transaction.end("COMMIT");
+    return result;
+  } catch (error) {
+    // The error that ended it is the one to report; a failed ROLLBACK still gave the connection back.
+    await transaction.end("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    if (lent) clients.giveBack(lent);
+  }
 }
 
-const statement = (sql: string) => ({ sql, args: [], argTypes: [] });
-
-/** `transaction`, left in `slot` while it is open, and ended here: taken back, then COMMIT or ROLLBACK sent, then its connection released. */
-function handedOut(transaction: Transaction, slot: TransactionConnection | undefined): Transaction {
-  if (slot) slot.current = transaction;
-  const end = async (sql: "COMMIT" | "ROLLBACK", release: () => Promise<void>) => {
-    if (slot?.current === transaction) slot.current = undefined;
-    try {
-      await transaction.executeRaw(statement(sql));
-    } finally {
-      await release();
-    }
-  };
-  return {
-    provider: transaction.provider,
-    adapterName: transaction.adapterName,
-    options: { usePhantomQuery: true },
-    queryRaw: (query) => transaction.queryRaw(query),
-    executeRaw: (query) => transaction.executeRaw(query),
-    commit: () => end("COMMIT", () => transaction.commit()),
-    rollback: () => end("ROLLBACK", () => transaction.rollback()),
-    ...(transaction.createSavepoint
-      ? {
-          createSavepoint: (name: string) => transaction.createSavepoint!(name),
-          rollbackToSavepoint: (name: string) => transaction.rollbackToSavepoint!(name),
-          releaseSavepoint: (name: string) => transaction.releaseSavepoint!(name),
-        }
-      : {}),
-  };
-}
-
-/** The main client on PostgreSQL; it keeps the SQLite client's type. */
-export function createPostgresqlClient(): PrismaClient {
-  const client = new PostgresqlPrismaClient({
-    adapter: handingOutTransactions(new PrismaPg(postgresqlPool())),
-    // maxWait: the pool's own wait for a connection decides first (DATABASE_POOL_TIMEOUT_MS).
-    transactionOptions: { maxWait: env().DATABASE_POOL_TIMEOUT_MS + 1_000, timeout: 60_000 },
-  });
+/** A PostgreSQL client on `adapter`; it keeps the SQLite client's type. */
+function createClientOn(adapter: SqlDriverAdapterFactory): PrismaClient {
+  const client = new PostgresqlPrismaClient({ adapter });
   if (!hasEveryModel(client))
     throw new Error("The PostgreSQL client lacks models of schema.prisma: run `node scripts/prisma-generate.mjs`");
   return client;
 }
 
-/** Closes the pool (the main client's adapter does not own it). */
+/** The main client on PostgreSQL, for the queries outside a transaction. */
+export function createPostgresqlClient(): PrismaClient {
+  return createClientOn(new PrismaPg(postgresqlPool()));
+}
+
+/** Closes the transactions' clients and the pool (no adapter owns it). */
 export async function disconnectPostgresql() {
+  const clients = globalForPostgresql.clients;
+  globalForPostgresql.clients = undefined;
+  globalForPostgresql.engine = undefined;
+  await clients?.disconnect();
   await globalForPostgresql.pool?.end().catch(() => {});
   globalForPostgresql.pool = undefined;
 }

@@ -36,9 +36,10 @@ describe("raw statements in a PostgreSQL transaction", () => {
     const inTheTransaction: number[] = [];
     const sent = await sentBy(() =>
       inTransaction(async () => {
-        // The transaction's own driver-adapter transaction, handed out for raw statements as it started.
-        expect(currentTransaction()?.connection?.current).toBeDefined();
+        // Begun by its first statement, not before.
+        expect(currentTransaction()?.connection?.begun).toBe(false);
         expect(await insert("kept")).toBe(1);
+        expect(currentTransaction()?.connection?.begun).toBe(true);
         inTheTransaction.push(await db().delegatedUser.count({ where: { accountId: account.id } }));
       }),
     );

@@ -63,8 +63,8 @@ export async function rawExecute(sql: string, params: Record<string, unknown> = 
   const values = valuesFor(query, params);
   if (databaseProvider() === "sqlite")
     return onSqliteConnection((statement) => statement(query.text).run(values.map(sqliteValue)).changes);
-  const transaction = currentTransaction()?.connection?.current;
-  if (transaction) return transaction.executeRaw(adapterQuery(query.text, values));
+  const transaction = currentTransaction()?.connection;
+  if (transaction) return (await transaction.statements()).executeRaw(adapterQuery(query.text, values));
   return db().$executeRawUnsafe(query.text, ...values);
 }
 
@@ -129,7 +129,7 @@ export async function deferredInsert(
   let queue = deferredInserts.get(open);
   if (!queue) deferredInserts.set(open, (queue = []));
   queue.push({ sql, params, table, conflict });
-  open.beforeCommit ??= () => flushDeferred(open);
+  open.beforeCommit ??= () => flushDeferred(open, { beforeCommit: true });
 }
 
 /**
@@ -137,7 +137,7 @@ export async function deferredInsert(
  * runs exactly once, whether or not anything reads it), the last as the statement itself. Parameters
  * are renamed per insert (`:d0_id`, `:d1_id`), so two inserts may use the same names.
  */
-async function flushDeferred(open: OpenTransaction | undefined): Promise<void> {
+async function flushDeferred(open: OpenTransaction | undefined, { beforeCommit = false } = {}): Promise<void> {
   const queue = open && deferredInserts.get(open);
   if (!queue?.length) return;
   deferredInserts.delete(open!);
@@ -153,9 +153,12 @@ async function flushDeferred(open: OpenTransaction | undefined): Promise<void> {
   const query = positional(sql);
   const values = valuesFor(query, params);
   try {
-    const transaction = open!.connection?.current;
-    if (transaction) await transaction.executeRaw(adapterQuery(query.text, values));
-    else await db().$executeRawUnsafe(query.text, ...values);
+    const transaction = open!.connection;
+    const sent = adapterQuery(query.text, values);
+    // The last statement before COMMIT goes alone when nothing else began the transaction: one statement is atomic.
+    if (!transaction) await db().$executeRawUnsafe(query.text, ...values);
+    else if (beforeCommit) await transaction.lastStatement(sent);
+    else await (await transaction.statements()).executeRaw(sent);
   } catch (error) {
     const refused = uniqueViolationTable(error);
     const conflict = refused && queue.find((insert) => insert.table === refused && insert.conflict)?.conflict;
