@@ -102,12 +102,16 @@ describe("a PostgreSQL transaction of the service's", () => {
 
 describe("the Prisma clients lent to transactions", () => {
   /** Lent clients whose driver adapters the test drives itself, as Prisma would. */
-  function lending(asked: string[]) {
+  function lending(asked: string[], limits = { max: 10, waitMs: 1_000 }) {
     const factories: SqlDriverAdapterFactory[] = [];
-    const clients = new TransactionClients(fakeEngine(asked), (factory) => {
-      factories.push(factory);
-      return { $disconnect: async () => {} } as PrismaClient;
-    });
+    const clients = new TransactionClients(
+      fakeEngine(asked),
+      (factory) => {
+        factories.push(factory);
+        return { $disconnect: async () => {} } as PrismaClient;
+      },
+      limits,
+    );
     return { clients, factories };
   }
   /** Runs `work` as code inside `transaction` runs, in its request context. */
@@ -118,7 +122,7 @@ describe("the Prisma clients lent to transactions", () => {
     const asked: string[] = [];
     const { clients, factories } = lending(asked);
     const transaction = new PostgresqlTransaction(fakeEngine(asked));
-    clients.lend(transaction);
+    await clients.lend(transaction);
     const adapter = await factories[0]!.connect();
     await inside(transaction, async () => {
       await adapter.queryRaw(query("SELECT 1"));
@@ -143,12 +147,12 @@ describe("the Prisma clients lent to transactions", () => {
     const asked: string[] = [];
     const { clients, factories } = lending(asked);
     const first = new PostgresqlTransaction(fakeEngine(asked));
-    const lent = clients.lend(first);
-    const busy = clients.lend(new PostgresqlTransaction(fakeEngine(asked)));
+    const lent = await clients.lend(first);
+    const busy = await clients.lend(new PostgresqlTransaction(fakeEngine(asked)));
     expect(busy.client).not.toBe(lent.client);
     clients.giveBack(lent);
     const second = new PostgresqlTransaction(fakeEngine(asked));
-    expect(clients.lend(second).client).toBe(lent.client);
+    expect((await clients.lend(second)).client).toBe(lent.client);
     const adapter = await factories[0]!.connect();
     // Made inside the first transaction, sent after it: the client now serves the second.
     await expect(inside(first, () => adapter.executeRaw(query("UPDATE late")))).rejects.toThrow(
@@ -156,5 +160,19 @@ describe("the Prisma clients lent to transactions", () => {
     );
     await inside(second, () => adapter.executeRaw(query("UPDATE second")));
     expect(asked).toEqual(["BEGIN", "UPDATE second"]);
+  });
+
+  it("are no more than the pool's size: a transaction beyond waits for one given back, and past the wait is refused as the pool refuses", async () => {
+    const asked: string[] = [];
+    const { clients, factories } = lending(asked, { max: 2, waitMs: 200 });
+    const transaction = () => new PostgresqlTransaction(fakeEngine(asked));
+    const first = await clients.lend(transaction());
+    await clients.lend(transaction());
+    const third = clients.lend(transaction());
+    clients.giveBack(first);
+    expect((await third).client).toBe(first.client);
+    expect(factories).toHaveLength(2);
+    await expect(clients.lend(transaction())).rejects.toThrow("timeout exceeded when trying to connect");
+    expect(factories).toHaveLength(2);
   });
 });

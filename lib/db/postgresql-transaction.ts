@@ -56,35 +56,58 @@ type Binding = { serving?: PostgresqlTransaction };
 export type Lent = { client: PrismaClient; binding: Binding };
 
 /**
- * The Prisma clients transactions borrow for their model queries: one per transaction running Prisma
- * queries at the same moment, kept for the next (a client costs a few MB and its first query a
- * compile). A client serves one transaction at a time, so Prisma's batching of the queries it is given
- * in one tick never mixes two transactions' queries.
+ * The Prisma clients transactions borrow for their model queries: one per transaction running at the same
+ * moment, kept for the next (a client holds about 6 MB and compiles at its first query), and no more than
+ * `max` in all (the pool's size: a transaction beyond it would wait for a connection anyway). A transaction
+ * that finds none free waits for one, up to `waitMs`, then is refused as the pool refuses (503). A client
+ * serves one transaction at a time, so Prisma's batching of the queries it is given in one tick never mixes
+ * two transactions' queries.
  */
 export class TransactionClients {
   #idle: Lent[] = [];
   #all: Lent[] = [];
+  #waiting: ((lent: Lent) => void)[] = [];
 
   constructor(
     private readonly engine: SqlDriverAdapter,
     private readonly createClient: (adapter: SqlDriverAdapterFactory) => PrismaClient,
+    private readonly limits: { max: number; waitMs: number },
   ) {}
 
   /** A client for `transaction`, whose queries run in it until `giveBack`. */
-  lend(transaction: PostgresqlTransaction): Lent {
+  async lend(transaction: PostgresqlTransaction): Promise<Lent> {
     let lent = this.#idle.pop();
-    if (!lent) {
+    if (!lent && this.#all.length < this.limits.max) {
       const binding: Binding = {};
       lent = { client: this.createClient(this.#adapterFor(binding)), binding };
       this.#all.push(lent);
     }
+    lent ??= await this.#next();
     lent.binding.serving = transaction;
     return lent;
   }
 
   giveBack(lent: Lent): void {
     lent.binding.serving = undefined;
-    this.#idle.push(lent);
+    const waiting = this.#waiting.shift();
+    if (waiting) waiting(lent);
+    else this.#idle.push(lent);
+  }
+
+  /** The next client given back, or a refusal after `waitMs`. */
+  #next(): Promise<Lent> {
+    return new Promise((resolve, reject) => {
+      const take = (lent: Lent) => {
+        clearTimeout(timer);
+        resolve(lent);
+      };
+      const timer = setTimeout(() => {
+        this.#waiting = this.#waiting.filter((waiting) => waiting !== take);
+        // pg's own words for a pool with no free connection in time, which isDatabaseBusy answers 503.
+        reject(new Error("timeout exceeded when trying to connect"));
+      }, this.limits.waitMs);
+      this.#waiting.push(take);
+    });
   }
 
   async disconnect(): Promise<void> {

@@ -6,7 +6,7 @@ import { PrismaClient as PostgresqlPrismaClient } from "@/lib/generated/prisma-p
 import { processGlobal } from "@/lib/process-global";
 import type { OpenTransaction } from "@/lib/request-context";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
-import { type Lent, PostgresqlTransaction, TransactionClients } from "@/lib/db/postgresql-transaction";
+import { PostgresqlTransaction, TransactionClients } from "@/lib/db/postgresql-transaction";
 
 /** Once per process (lib/process-global.ts): the pool. */
 const globalForPostgresql = processGlobal<{
@@ -59,8 +59,8 @@ function postgresqlEngine(): Promise<SqlDriverAdapter> {
 /**
  * Runs `run` in one transaction of the service's own (lib/db/postgresql-transaction.ts): begun at its
  * first statement, committed when `run` and the transaction's `beforeCommit` are done, rolled back when
- * either throws. Its Prisma client, the first time `client` is read, is one lent to it for its duration
- * and handed out as `clientOf` makes it. Prisma's interactive transactions are not used: they cost about
+ * either throws. Its Prisma client is one lent to it for its duration (waiting for one when as many
+ * transactions as the pool has connections run already), handed out as `clientOf` makes it. Prisma's interactive transactions are not used: they cost about
  * as much CPU as the rest of a simple write, and a write whose only statement is the one sent before
  * COMMIT needs no BEGIN and COMMIT at all.
  */
@@ -69,17 +69,14 @@ export async function runPostgresqlTransaction<T>(
   run: (open: OpenTransaction) => Promise<T>,
 ): Promise<T> {
   const engine = await postgresqlEngine();
-  const clients = (globalForPostgresql.clients ??= new TransactionClients(engine, createClientOn));
+  const settings = env();
+  const clients = (globalForPostgresql.clients ??= new TransactionClients(engine, createClientOn, {
+    max: settings.DATABASE_POOL_SIZE,
+    waitMs: settings.DATABASE_POOL_TIMEOUT_MS,
+  }));
   const transaction = new PostgresqlTransaction(engine);
-  let lent: Lent | undefined;
-  let client: PrismaClient | undefined;
-  const open: OpenTransaction = {
-    get client() {
-      lent ??= clients.lend(transaction);
-      return (client ??= clientOf(lent.client));
-    },
-    connection: transaction,
-  };
+  const lent = await clients.lend(transaction);
+  const open: OpenTransaction = { client: clientOf(lent.client), connection: transaction };
   try {
     const result = await run(open);
     await open.beforeCommit?.();
@@ -90,7 +87,7 @@ export async function runPostgresqlTransaction<T>(
     await transaction.end("ROLLBACK").catch(() => {});
     throw error;
   } finally {
-    if (lent) clients.giveBack(lent);
+    clients.giveBack(lent);
   }
 }
 
