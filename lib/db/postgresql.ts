@@ -69,11 +69,7 @@ export async function runPostgresqlTransaction<T>(
   run: (open: OpenTransaction) => Promise<T>,
 ): Promise<T> {
   const engine = await postgresqlEngine();
-  const settings = env();
-  const clients = (globalForPostgresql.clients ??= new TransactionClients(engine, createClientOn, {
-    max: settings.DATABASE_POOL_SIZE,
-    waitMs: settings.DATABASE_POOL_TIMEOUT_MS,
-  }));
+  const clients = (globalForPostgresql.clients ??= transactionClientsOn(engine));
   const transaction = new PostgresqlTransaction(engine);
   const lent = await clients.lend(transaction);
   const open: OpenTransaction = { client: clientOf(lent.client), connection: transaction };
@@ -89,6 +85,15 @@ export async function runPostgresqlTransaction<T>(
   } finally {
     clients.giveBack(lent);
   }
+}
+
+/** Once per process: the clients transactions borrow, as many as the pool has connections. */
+function transactionClientsOn(engine: SqlDriverAdapter): TransactionClients {
+  const settings = env();
+  return new TransactionClients(engine, createClientOn, {
+    max: settings.DATABASE_POOL_SIZE,
+    waitMs: settings.DATABASE_POOL_TIMEOUT_MS,
+  });
 }
 
 /** A PostgreSQL client on `adapter`; it keeps the SQLite client's type. */
