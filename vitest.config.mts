@@ -15,12 +15,14 @@ const sqliteOnly = [
   "lib/db/file-modes.test.ts",
   // Reads the SQLite file's bytes for secrets: on PostgreSQL the server's storage is not ours to read.
   "lib/testing/secrets-at-rest.test.ts",
+  // systemd-analyze on the unit in deploy/: no database in it.
+  "deploy/systemd-unit.test.ts",
 ];
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "deploy/**/*.test.ts"],
     exclude: ["**/node_modules/**", ...(onPostgresql ? sqliteOnly : ["**/*.postgresql.test.ts"])],
     restoreMocks: true,
     environment: "node",
