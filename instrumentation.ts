@@ -4,5 +4,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { startUp } = await import("@/lib/startup");
     await startUp();
+    // Once the environment is validated, before the first request: with OTEL_EXPORTER_OTLP_ENDPOINT
+    // set, requests and their statements are traced; unset, nothing of OpenTelemetry is loaded.
+    const { startTracing } = await import("@/lib/observability/tracing");
+    await startTracing();
   }
 }

@@ -173,6 +173,13 @@ const schema = z.object({
       return z.NEVER;
     })
     .optional(),
+  /**
+   * OpenTelemetry traces: the OTLP/HTTP collector's base URL, e.g. http://otel-collector:4318 (spans go to
+   * <it>/v1/traces as JSON; lib/observability/tracing.ts). Unset: no tracing, nothing of OpenTelemetry loaded.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** The service name traces carry; unset: platform-compliance-service. */
+  OTEL_SERVICE_NAME: z.string().min(1).max(255).optional(),
 });
 
 function isEd25519PrivateKey(pem: string): boolean {

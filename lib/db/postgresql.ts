@@ -7,6 +7,7 @@ import { processGlobal } from "@/lib/process-global";
 import type { OpenTransaction } from "@/lib/request-context";
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PostgresqlTransaction, TransactionClients } from "@/lib/db/postgresql-transaction";
+import { tracedAdapterFactory } from "@/lib/observability/tracing-adapter";
 
 /** Once per process (lib/process-global.ts): the pool. */
 const globalForPostgresql = processGlobal<{
@@ -51,9 +52,16 @@ function hasEveryModel(client: PostgresqlPrismaClient): client is PostgresqlPris
   return Object.values(Prisma.ModelName).every((model) => `${model[0]!.toLowerCase()}${model.slice(1)}` in client);
 }
 
+/**
+ * Prisma's PrismaPg over the pool, each statement in a span when tracing is on: every statement but the raw
+ * reads (lib/db/raw-read.ts) goes to PostgreSQL through one of these adapters.
+ */
+const pgAdapterFactory = (): SqlDriverAdapterFactory =>
+  tracedAdapterFactory("postgresql", new PrismaPg(postgresqlPool()));
+
 /** Once per process: the driver adapter over the pool (Prisma's PrismaPg) that the service's own transactions run on. */
 function postgresqlEngine(): Promise<SqlDriverAdapter> {
-  return (globalForPostgresql.engine ??= new PrismaPg(postgresqlPool()).connect());
+  return (globalForPostgresql.engine ??= pgAdapterFactory().connect());
 }
 
 /**
@@ -106,7 +114,7 @@ function createClientOn(adapter: SqlDriverAdapterFactory): PrismaClient {
 
 /** The main client on PostgreSQL, for the queries outside a transaction. */
 export function createPostgresqlClient(): PrismaClient {
-  return createClientOn(new PrismaPg(postgresqlPool()));
+  return createClientOn(pgAdapterFactory());
 }
 
 /** Closes the transactions' clients and the pool (no adapter owns it). */

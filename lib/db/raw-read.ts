@@ -5,6 +5,7 @@ import { readConnection } from "@/lib/db/read-connection";
 import { positional, valuesFor } from "@/lib/db/raw-sql";
 import { databaseProvider } from "@/lib/env";
 import { immutable } from "@/lib/immutable";
+import { tracedStatement } from "@/lib/observability/tracing";
 import { processGlobal } from "@/lib/process-global";
 
 /**
@@ -65,7 +66,8 @@ function sqliteRead(sql: string, params: Record<string, unknown>): readonly unkn
   const key = JSON.stringify(params);
   let rows = bySql.get(key);
   if (!rows) {
-    rows = immutable(statement.all(params) as object[]);
+    // Only a read that runs is a statement (and a span when tracing is on); kept rows cost none.
+    rows = immutable(tracedStatement("sqlite", sql, () => statement.all(params)) as object[]);
     if (sqliteCache.size >= MAX_CACHED_READS) {
       clearCachedRows();
       sqliteCache.rows.set(sql, (bySql = new Map()));
@@ -121,6 +123,6 @@ async function postgresqlRead<Row>(sql: string, params: Record<string, unknown>)
   const query = positional(sql, "postgresql");
   const values = valuesFor(query, params).map((value) => (value instanceof Date ? value.toISOString() : value));
   const text = query.text;
-  const result = await postgresqlPool().query({ text, values, types });
+  const result = await tracedStatement("postgresql", text, () => postgresqlPool().query({ text, values, types }));
   return result.rows as Row[];
 }

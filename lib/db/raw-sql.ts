@@ -62,7 +62,7 @@ export async function rawExecute(sql: string, params: Record<string, unknown> = 
   const query = positional(sql);
   const values = valuesFor(query, params);
   if (databaseProvider() === "sqlite")
-    return onSqliteConnection((statement) => statement(query.text).run(values.map(sqliteValue)).changes);
+    return onSqliteConnection(query.text, (statement) => statement.run(values.map(sqliteValue)).changes);
   const transaction = currentTransaction()?.connection;
   if (transaction) return (await transaction.statements()).executeRaw(adapterQuery(query.text, values));
   return db().$executeRawUnsafe(query.text, ...values);
@@ -91,7 +91,7 @@ export async function rawQuery<Row>(sql: string, params: Record<string, unknown>
   const query = positional(sql);
   const values = valuesFor(query, params);
   if (databaseProvider() === "sqlite")
-    return onSqliteConnection((statement) => statement(query.text).raw(false).all(values.map(sqliteValue)) as Row[]);
+    return onSqliteConnection(query.text, (statement) => statement.raw(false).all(values.map(sqliteValue)) as Row[]);
   return db().$queryRawUnsafe<Row[]>(query.text, ...values);
 }
 

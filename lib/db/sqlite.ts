@@ -6,6 +6,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { processGlobal } from "@/lib/process-global";
 import { requestContext, type OpenTransaction } from "@/lib/request-context";
 import { executeScript, executeStatement, queryRows, SQLITE_ADAPTER_NAME } from "@/lib/db/sqlite-driver";
+import { tracedStatement } from "@/lib/observability/tracing";
 
 // Everything that knows SQLite's connection: the one writing connection of the process (the service's
 // own better-sqlite3 connection, given to Prisma through Prisma's public driver-adapter interface), the
@@ -90,10 +91,12 @@ async function exclusively<T>(connection: SqliteConnection, work: () => T | Prom
   }
 }
 
-/** Prisma's queries on the connection's cached statements. */
+/** Prisma's queries on the connection's cached statements, each in a span when tracing is on. */
 const queryOn = (connection: SqliteConnection) => ({
-  queryRaw: async (query: SqlQuery) => queryRows(connection.statement, query),
-  executeRaw: async (query: SqlQuery) => executeStatement(connection.statement, query),
+  queryRaw: async (query: SqlQuery) =>
+    tracedStatement("sqlite", query.sql, () => queryRows(connection.statement, query)),
+  executeRaw: async (query: SqlQuery) =>
+    tracedStatement("sqlite", query.sql, () => executeStatement(connection.statement, query)),
 });
 
 /**
@@ -254,20 +257,19 @@ function rollback(connection: SqliteConnection) {
 }
 
 /**
- * Runs `work` with the connection's prepared statements (better-sqlite3, synchronous), as part of
- * the open inTransaction() when called inside one, else holding the lock like any query. For the
- * raw statements of lib/db/raw-sql.ts.
+ * Runs `work` with the connection's prepared statement for `sql` (better-sqlite3, synchronous), as part
+ * of the open inTransaction() when called inside one, else holding the lock like any query; in a span
+ * when tracing is on. For the raw statements of lib/db/raw-sql.ts.
  */
-export async function onSqliteConnection<T>(
-  work: (statement: (sql: string) => BetterSqlite3.Statement) => T,
-): Promise<T> {
+export async function onSqliteConnection<T>(sql: string, work: (statement: BetterSqlite3.Statement) => T): Promise<T> {
   const connection = sqliteConnection();
+  const run = () => tracedStatement("sqlite", sql, () => work(connection.statement(sql)));
   const token = requestContext()?.transaction?.token;
   if (token) {
     if (token !== connection.open) throw new Error("This transaction has already ended");
-    return work(connection.statement);
+    return run();
   }
-  return exclusively(connection, () => work(connection.statement));
+  return exclusively(connection, run);
 }
 
 /** Closes the transaction client and the connection. */
