@@ -2,6 +2,19 @@
 const { PHASE_DEVELOPMENT_SERVER } = require("next/constants");
 const { SECURITY_HEADERS } = require("./lib/http/edge.mjs");
 
+/**
+ * OpenTelemetry (lib/observability/tracing-sdk.ts, loaded only when OTEL_EXPORTER_OTLP_ENDPOINT is set): one copy,
+ * from node_modules, shared with Next.js's own spans, which require @opentelemetry/api from there.
+ */
+const TRACING_PACKAGES = [
+  "@opentelemetry/api",
+  "@opentelemetry/context-async-hooks",
+  "@opentelemetry/core",
+  "@opentelemetry/exporter-trace-otlp-http",
+  "@opentelemetry/resources",
+  "@opentelemetry/sdk-trace",
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -11,7 +24,16 @@ const nextConfig = {
   // server.mjs compresses answers, for the requests that accept an encoding only (lib/http/compress.mjs).
   compress: false,
   // Native and WebAssembly packages (and the Redis client) stay out of the bundle and load from node_modules at run time.
-  serverExternalPackages: ["better-sqlite3", "pg", "@prisma/adapter-pg", "redis"],
+  serverExternalPackages: [
+    "better-sqlite3",
+    "pg",
+    "@prisma/adapter-pg",
+    "redis",
+    "pino",
+    "pino-pretty",
+    "prom-client",
+    ...TRACING_PACKAGES,
+  ],
   // The security headers on everything Next.js serves (API, static files, its own 404s) under
   // `next dev`. Fixed values, matched without running any code per request;
   // pages replace the CSP with their nonce-based one in proxy.dev.ts.

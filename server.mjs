@@ -19,6 +19,7 @@ import "./lib/require-supported-node.mjs";
 import { randomFillSync } from "node:crypto";
 import cluster from "node:cluster";
 import { createServer, STATUS_CODES } from "node:http";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   ALLOWED_METHODS,
@@ -37,6 +38,23 @@ import {
 } from "./lib/http/edge.mjs";
 import { compressWhenAccepted } from "./lib/http/compress.mjs";
 import { parseWebConcurrency } from "./lib/web-concurrency.mjs";
+import { flushLogs, installLogger, routeConsoleTo } from "./lib/observability/log.mjs";
+import { createMetrics, serveMetrics } from "./lib/observability/metrics.mjs";
+import { accessLog } from "./lib/observability/access-log.mjs";
+import { loadRouteTemplates } from "./lib/observability/route-templates.mjs";
+import { lifecycle, shutdownSettings, stopOnSignals } from "./lib/server-lifecycle.mjs";
+
+// The log first (LOG_FORMAT, LOG_LEVEL): everything after, the console included, writes its lines.
+let logger;
+logger = await installLogger().catch((error) => failToStart(error.message));
+routeConsoleTo(logger);
+const shutdown = (() => {
+  try {
+    return shutdownSettings();
+  } catch (error) {
+    return failToStart(error.message);
+  }
+})();
 
 const port = Number(process.env.PORT ?? 3000); // 0: any free port (tests)
 const host = process.env.HOST || "::";
@@ -74,10 +92,60 @@ const origin = (actualPort) => {
   return process.env.APP_ORIGIN ? `${local}, served as ${process.env.APP_ORIGIN}` : local;
 };
 
+/** Why a listen failed, in words. */
+function listenFailure(error) {
+  const words = { EADDRINUSE: "the port is already in use", EACCES: "not allowed to use this port" }[error.code];
+  return words ? `${words} (${error.code})` : error.message;
+}
+
+/** A start that cannot go on: one line naming the cause, and exit 1. */
+function failToStart(message) {
+  if (logger) logger.fatal({ exitCode: 1 }, message);
+  else process.stderr.write(`${message}\n`);
+  flushLogs();
+  process.exit(1);
+}
+
+/** METRICS_PORT (unset: no metrics) and METRICS_HOST (127.0.0.1: scraped from this machine unless set). */
+function metricsSettings() {
+  const text = process.env.METRICS_PORT;
+  if (text === undefined || text === "") return null;
+  const metricsPort = Number(text);
+  if (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65_535)
+    failToStart(`METRICS_PORT must be a port number from 0 to 65535 (got ${JSON.stringify(text)})`);
+  return { port: metricsPort, host: process.env.METRICS_HOST || "127.0.0.1" };
+}
+
+/** With METRICS_PORT set: the metrics (in every process) and, where `listen`, their listener. */
+async function startMetrics(listen) {
+  const settings = metricsSettings();
+  if (!settings) return null;
+  const metrics = primary ? null : createMetrics();
+  if (listen) {
+    const server = await serveMetrics({ ...settings, aggregate: primary }).catch((error) =>
+      failToStart(
+        `Cannot serve metrics on ${settings.host} port ${settings.port} (METRICS_PORT): ${listenFailure(error)}`,
+      ),
+    );
+    settings.port = server.address().port; // METRICS_PORT=0: the port the system chose
+    logger.info(
+      { metricsHost: settings.host, metricsPort: settings.port },
+      `Metrics on http://${settings.host}:${settings.port}/metrics`,
+    );
+  }
+  return metrics;
+}
+
 if (primary) {
-  // Next.js is never loaded here: the primary only forks, watches and stops the workers.
+  // Next.js is never loaded here: the primary only forks, watches and stops the workers (and serves their metrics).
+  await startMetrics(true);
   const { runPrimary } = await import("./lib/cluster-primary.mjs");
-  runPrimary({ workers, exec: fileURLToPath(import.meta.url), origin });
+  runPrimary({
+    workers,
+    exec: fileURLToPath(import.meta.url),
+    origin,
+    stopGraceMs: shutdown.delayMs + shutdown.graceMs + 15_000,
+  });
 } else {
   await serve();
 }
@@ -85,19 +153,23 @@ if (primary) {
 /** Next.js behind the checks above, on `port` (in a cluster worker, the port all workers share). */
 async function serve() {
   globalThis[Symbol.for("platform-compliance.peer-in-xff")] = true;
+  const metrics = await startMetrics(!cluster.isWorker);
   const handle = await startNext();
   settings = edgeSettings(process.env); // validated by startNext()
   // The app takes the request id this server hands it (SERVER_REQUEST_ID_HEADER) only while this flag says it is in front.
   globalThis[SERVER_REQUEST_IDS] = true;
-  const server = createServer((req, res) => answer(req, res, handle));
+  const track = accessLog({ logger, metrics, routes: loadRouteTemplates(join(import.meta.dirname, "app")) });
+  const server = createServer((req, res) => answer(req, res, handle, track));
   answerWhatNextCannotSee(server);
   server.keepAliveTimeout = 65_000;
+  // A port already in use (or not ours to bind): one line and exit 1, not a process alive without listening.
+  server.once("error", (error) => failToStart(`Cannot listen on ${host} port ${port}: ${listenFailure(error)}`));
   server.listen(port, host, () => {
     const { port: actual } = server.address();
     // In a cluster the primary hears of it (the worker's "listening" event) and speaks for all workers.
-    if (!cluster.isWorker) console.log(`Listening on ${origin(actual)}`);
+    if (!cluster.isWorker) logger.info({ port: actual }, `Listening on ${origin(actual)}`);
   });
-  stopOnSignals(server);
+  stopOnSignals(server, shutdown, logger);
 }
 
 /**
@@ -113,22 +185,21 @@ async function startNext() {
   const started = Symbol.for("platform-compliance.started");
   const startUpDone = new Promise((resolve, reject) => (globalThis[started] = { resolve, reject }));
   await app.prepare();
-  const startUpTimeout = setTimeout(() => {
-    console.error("Start-up did not finish within 5 minutes (instrumentation.ts never ran lib/startup.ts?)");
-    process.exit(1);
-  }, 300_000);
+  const startUpTimeout = setTimeout(
+    () => failToStart("Start-up did not finish within 5 minutes (instrumentation.ts never ran lib/startup.ts?)"),
+    300_000,
+  );
   try {
     await startUpDone;
   } catch (error) {
-    console.error(`Start-up failed: ${error instanceof Error ? error.stack : error}`);
-    process.exit(1);
+    failToStart(`Start-up failed: ${error instanceof Error ? error.message.split("\n")[0] : error}`);
   }
   clearTimeout(startUpTimeout);
   return handle;
 }
 
 /** One request: the peer, the request id and the fixed headers, the edge's checks, then Next.js. */
-function answer(req, res, handle) {
+function answer(req, res, handle, track) {
   const given = req.headers["x-forwarded-for"];
   const chain = Array.isArray(given) ? given.join(", ") : given;
   const peer = req.socket.remoteAddress ?? "";
@@ -152,6 +223,9 @@ function answer(req, res, handle) {
   const queryAt = target.indexOf("?");
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
   const query = queryAt === -1 ? "" : target.slice(queryAt + 1);
+  track(req, res, path, requestId);
+  // Stopping: this answer is the connection's last.
+  if (lifecycle.closing) res.setHeader("Connection", "close");
   if (refuseAtTheEdge(req, res, path, query, requestId)) return;
   if (isPageRequest(path, (name) => req.headers[name])) {
     // Next.js reads the nonce from the request's CSP and puts it on its own scripts and styles. Both
@@ -215,39 +289,6 @@ function answerWhatNextCannotSee(server) {
       400;
     socket.end(rawResponse(status, {}, undefined, `req_${randomText(12, "hex")}`));
   });
-}
-
-/**
- * A clean stop: no new connections, and the webhook worker (started by lib/startup.ts, found under its
- * global symbol) takes no new deliveries and finishes the attempts in flight, each bounded by its 10 s
- * timeout. What a hard stop cuts short is sent again after the lease runs out (at least once).
- */
-function stopOnSignals(server) {
-  const webhookWorker = Symbol.for("platform-compliance.webhook-worker");
-  // The SLA sweep (lib/information-requests/sla-sweep.ts) finishes its pass and gives up its lease.
-  const slaSweep = Symbol.for("platform-compliance.sla-sweep");
-  // So does the audit sealer (lib/audit/seal/sealer.ts).
-  const auditSealer = Symbol.for("platform-compliance.audit-sealer");
-  // API keys' usage counts and last uses, kept in memory for a few seconds (lib/api-keys/usage.ts), are
-  // written once the last requests are answered.
-  const keyUsage = Symbol.for("platform-compliance.key-usage");
-  let stopping = false;
-  for (const signal of ["SIGINT", "SIGTERM"]) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      const connections = new Promise((resolve) => {
-        server.close(resolve);
-        setTimeout(resolve, 5_000).unref();
-      });
-      const deliveries = globalThis[webhookWorker]?.stop() ?? Promise.resolve();
-      const sweep = globalThis[slaSweep]?.stop() ?? Promise.resolve();
-      const sealer = globalThis[auditSealer]?.stop() ?? Promise.resolve();
-      const usage = connections.then(() => globalThis[keyUsage]?.stop());
-      Promise.allSettled([connections, deliveries, sweep, sealer, usage]).then(() => process.exit(0));
-      setTimeout(() => process.exit(0), 15_000).unref();
-    });
-  }
 }
 
 function countHeader(rawHeaders, name) {

@@ -19,6 +19,10 @@ export type Server = {
   /** The server process's id (workers' lease owners name it). */
   pid: number;
   output: () => string;
+  /** What it wrote to stdout alone (its log). */
+  stdout: () => string;
+  /** How the process ended, once it has. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop: () => Promise<void>;
   kill: () => Promise<void>;
 };
@@ -53,6 +57,11 @@ export async function startServer(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  let stdout = "";
+  child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
     const read = (chunk: Buffer) => {
@@ -72,6 +81,8 @@ export async function startServer(
     dataDir,
     pid: child.pid!,
     output: () => output,
+    stdout: () => stdout,
+    exited,
     stop: () => signal("SIGTERM"),
     /** No goodbye: what a power cut or the OOM killer does to the process. */
     kill: () => signal("SIGKILL"),

@@ -9,8 +9,6 @@ import cluster from "node:cluster";
 const RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 30_000;
 const RECENT_MS = 60_000;
-/** Workers finish what they are doing within 15 s (server.mjs); past this the primary stops waiting. */
-const STOP_GRACE_MS = 25_000;
 
 /**
  * Forks the first worker alone: it runs the start-up work that must happen once (migrations, the
@@ -19,9 +17,11 @@ const STOP_GRACE_MS = 25_000;
  * A worker that dies unexpectedly is replaced, with a growing delay when deaths come quickly.
  * SIGTERM or SIGINT goes to every worker, which finishes cleanly (server.mjs); the primary exits
  * once all have, with 0 when all stopped cleanly.
- * @param {{ workers: number, exec: string, origin: (port: number) => string }} options
+ * @param {{ workers: number, exec: string, origin: (port: number) => string, stopGraceMs: number }} options
+ *   stopGraceMs: how long the workers have to stop (their SHUTDOWN_DELAY_MS and SHUTDOWN_GRACE_MS, and
+ *   some more); past it the primary kills them.
  */
-export function runPrimary({ workers: wanted, exec, origin }) {
+export function runPrimary({ workers: wanted, exec, origin, stopGraceMs }) {
   // Workers run server.mjs itself (not whatever script imported it, such as scripts/start.mjs),
   // with this process's Node options, environment and working directory.
   cluster.setupPrimary({ exec });
@@ -35,6 +35,7 @@ export function runPrimary({ workers: wanted, exec, origin }) {
     listening: false,
     stopping: false,
     failedStop: false,
+    stopGraceMs,
   };
   console.log(`Starting ${wanted} worker processes (WEB_CONCURRENCY=${wanted})`);
   fork(pool);
@@ -105,10 +106,10 @@ function stopOnSignals(pool) {
       // stops it cleanly. (A Ctrl-C in a terminal reaches the workers directly too; they act once.)
       for (const worker of pool.live) worker.process.kill(signal);
       setTimeout(() => {
-        console.error(`Workers still running after ${STOP_GRACE_MS / 1000} s: killing them`);
+        console.error(`Workers still running after ${pool.stopGraceMs / 1000} s: killing them`);
         for (const worker of pool.live) worker.process.kill("SIGKILL");
         process.exit(1);
-      }, STOP_GRACE_MS).unref();
+      }, pool.stopGraceMs).unref();
     });
   }
 }

@@ -1,7 +1,12 @@
 import { databaseFile, databaseProvider, env, EnvError, testRunner } from "@/lib/env";
 import { encryptionKey } from "@/lib/auth/encryption";
 import { migrate } from "@/lib/db/migrate";
-import { db } from "@/lib/db";
+import { postgresqlConnects, waitForDatabase } from "@/lib/db/reachability";
+import { knownVariables, likelyTypos, typoWarning } from "@/lib/env-typos";
+import { db, disconnectDb } from "@/lib/db";
+import { provideDatabaseGauges } from "@/lib/observability/count";
+import { readDatabaseGauges } from "@/lib/observability/database-gauges";
+import { processSlot } from "@/lib/process-global";
 import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup";
 import { startSlaSweep } from "@/lib/information-requests/sla-sweep";
 import { auditSigningKey } from "@/lib/audit/seal/signing-key";
@@ -31,6 +36,10 @@ export async function startUp() {
 }
 
 async function startUpSteps() {
+  // Before env() checks the settings: a misspelt name may be why one seems missing (APP_ORGIN). Said once
+  // under WEB_CONCURRENCY, like the setup link.
+  if (!cluster.isWorker || cluster.worker?.id === 1)
+    for (const typo of likelyTypos(process.env, knownVariables())) console.warn(typoWarning(typo));
   try {
     if (env().PASSWORD_HASH_COST === "test") {
       console.warn(
@@ -44,7 +53,10 @@ async function startUpSteps() {
     }
     throw error;
   }
-  const applied = await migrate(env().DATABASE_URL);
+  const url = env().DATABASE_URL;
+  // PostgreSQL down or still starting: waited for up to 30 s, then one line naming DATABASE_URL (no password).
+  if (databaseProvider() === "postgresql") await waitForDatabase(postgresqlConnects(url), { url });
+  const applied = await migrate(url);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
   encryptionKey();
   // Generated at first start beside the encryption key (which encrypts it), or AUDIT_SIGNING_KEY.
@@ -61,6 +73,9 @@ async function startUpSteps() {
     startWebhookWorker();
     startSlaSweep();
     startAuditSealer();
+    // For server.mjs: the database it closes last when it stops, and what the metrics read from it.
+    processSlot<() => Promise<void>>("close-database").set(disconnectDb);
+    provideDatabaseGauges(readDatabaseGauges);
   }
 }
 

@@ -5,10 +5,12 @@
 // Server CPU time per request is measured on SQLite and on a throwaway PostgreSQL database.
 // Writes on PostgreSQL are measured through a proxy adding 1 ms each way (scripts/lib/delay-proxy.ts):
 // writes/s at 1 and 16 connections and over two server processes, and statements per request.
-// `--cpu-only` runs just the CPU sections, `--pg-writes` just the PostgreSQL write section, `--queue`
+// `--cpu-only` runs just the CPU sections (with what the access log and metrics cost), `--observability` just
+// the latter, `--pg-writes` just the PostgreSQL write section, `--queue`
 // just the information requests work queue at 1k and 100k rows (scripts/lib/queue-bench.ts), `--seal`
 // just the audit sealer's CPU per event against a write's (scripts/lib/seal-bench.ts).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -37,6 +39,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const work = mkdtempSync(path.join(tmpdir(), "pcs-bench-"));
 const dbFile = path.join(work, "bench.db");
 const cpuOnly = process.argv.includes("--cpu-only");
+const observabilityOnly = process.argv.includes("--observability");
 const pgWritesOnly = process.argv.includes("--pg-writes");
 const queueOnly = process.argv.includes("--queue");
 const sealOnly = process.argv.includes("--seal");
@@ -211,6 +214,8 @@ async function startServer(
   database: BenchDatabase,
   extraEnv: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; baseURL: string }> {
+  // A port chosen here: with the access log off the server prints no "Listening on" line to read it from.
+  const port = await freePort();
   const child = spawn(process.execPath, [...startFlags, "server.mjs"], {
     cwd: root,
     // The webhook worker's poll is slowed so its background queries do not count against the routes.
@@ -218,27 +223,62 @@ async function startServer(
       ...process.env,
       DATABASE_URL: database.url,
       DATA_DIR: work,
-      PORT: "0",
+      PORT: String(port),
       HOST: "127.0.0.1",
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       WEBHOOK_POLL_MS: "600000",
+      // The access log off (warnings and errors still logged), as the figures before it were measured; the
+      // observability section measures what it and the metrics cost.
+      LOG_LEVEL: "warn",
       ...extraEnv,
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  return { child, baseURL: await listeningURL(child, "server") };
+  // Its log goes down a pipe as it would to a supervisor's journal, read and dropped here.
+  child.stdout!.resume();
+  const baseURL = `http://127.0.0.1:${port}`;
+  await untilReady(child, baseURL);
+  return { child, baseURL };
+}
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Resolves once the server answers GET /readyz with 200; rejects if it exits first. */
+async function untilReady(child: ChildProcess, baseURL: string): Promise<void> {
+  let exited: number | null | undefined;
+  child.once("exit", (code) => (exited = code));
+  for (;;) {
+    if (exited !== undefined) throw new Error(`server exited with ${exited}`);
+    const status = await fetch(`${baseURL}/readyz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** The address a started server (ours or the bare app) prints once it listens; rejects if it exits first. */
 function listeningURL(child: ChildProcess, name: string): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     let out = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       out += chunk;
       const match = /Listening on http:\/\/\S*:(\d+)/.exec(out);
-      if (match) resolve(`http://127.0.0.1:${match[1]}`);
-    });
+      if (!match) return;
+      // From here its log (an access line per request, when on) is read and dropped, never kept.
+      child.stdout!.off("data", read);
+      child.stdout!.resume();
+      resolve(`http://127.0.0.1:${match[1]}`);
+    };
+    child.stdout!.on("data", read);
     child.on("exit", (code) => reject(new Error(`${name} exited with ${code}\n${out}`)));
   });
 }
@@ -1060,14 +1100,76 @@ async function measureServerCpuSections(secret: string) {
   const bare = await startBareApp();
   let sqliteCpu: CpuRun;
   let postgresqlCpu: CpuRun | { skipped: string };
+  let observability: ObservabilityCost;
   try {
     sqliteCpu = await measureServerCpu(sqliteDatabase, secret, bare);
     postgresqlCpu = await measureServerCpuOnPostgresql(bare);
+    observability = await measureObservabilityCost(secret, bare.pinned);
   } finally {
     await stop(bare.child);
     if (bare.pinned) pin(process.pid, -1);
   }
-  return { sqliteCpu, postgresqlCpu };
+  return { sqliteCpu, postgresqlCpu, observability };
+}
+
+/** `npm run bench -- --observability`: just what the access log and metrics cost. */
+async function runObservabilityOnly(secret: string) {
+  const pinned = pin(process.pid, 0);
+  try {
+    const observability = await measureObservabilityCost(secret, pinned);
+    const targets = observabilityTargets(observability);
+    printTargets(targets);
+    writeResults({ observabilityOnly: true, observability, targets });
+  } finally {
+    if (pinned) pin(process.pid, -1);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+type ObservabilityCost = { off: CpuResult; on: CpuResult; ratio: number };
+
+/**
+ * What the access log and the metrics cost: the key-authenticated GET on two servers of the one SQLite
+ * database side by side, one with the access log off and no metrics, one with the production default
+ * (`LOG_FORMAT=json`, `LOG_LEVEL=info`, an access line per request, read and dropped here) and
+ * `METRICS_PORT` set (each request counted and timed). The ratio of their CPU per request is the cost.
+ */
+async function measureObservabilityCost(secret: string, pinned: boolean): Promise<ObservabilityCost> {
+  console.log(
+    `\nServer CPU time per request, the access log and metrics on beside them off (SQLite, ${CPU_ROUNDS} rounds)\n`,
+  );
+  const off = await startServer(sqliteDatabase);
+  const on = await startServer(sqliteDatabase, { LOG_LEVEL: "info", METRICS_PORT: "0" });
+  try {
+    if (pinned) for (const server of [off, on]) pin(server.child.pid!, SERVER_CPU);
+    const auth = { authorization: `Bearer ${secret}` };
+    const target = (name: string, server: { child: ChildProcess; baseURL: string }): CpuTarget => ({
+      name,
+      pid: server.child.pid!,
+      options: { url: `${server.baseURL}/v1/api_keys`, headers: auth },
+    });
+    const measured = await measureCpu(target("key GET, log and metrics off", off), [
+      target("key GET, access log and metrics on", on),
+    ]);
+    const [onRow] = measured.targets as [CpuResult];
+    console.log(
+      `\nThe access log and metrics add ${Math.round((onRow.ratio! - 1) * 1000) / 10} % to the key GET's CPU`,
+    );
+    return { off: measured.reference, on: onRow, ratio: onRow.ratio! };
+  } finally {
+    await stop(on.child);
+    await stop(off.child);
+  }
+}
+
+function observabilityTargets(cost: ObservabilityCost): Target[] {
+  return [
+    {
+      target: "CPU/request: access log and metrics on ≤ 1.05 × off (key-authenticated GET, SQLite)",
+      value: cost.ratio,
+      ok: cost.ratio <= 1.05 && cost.on.non2xx === 0 && cost.off.non2xx === 0,
+    },
+  ];
 }
 
 /** A cursor pointing 90% of the way down the chain: what a client holds after paging far. */
@@ -1379,6 +1481,15 @@ async function runQueueOnly(platform: { platformId: string; secret: string }) {
   rmSync(work, { recursive: true, force: true });
 }
 
+/** `npm run bench -- --pg-writes`: just the PostgreSQL write section. */
+async function runPgWritesOnly() {
+  const pgWrites = await measurePgWrites();
+  const targets = pgWritesTargets(pgWrites);
+  printTargets(targets);
+  writeResults({ pgWritesOnly: true, pgWrites, targets });
+  rmSync(work, { recursive: true, force: true });
+}
+
 async function main() {
   const build = spawnSync(process.execPath, ["scripts/start.mjs", "--build-only"], {
     cwd: root,
@@ -1386,23 +1497,16 @@ async function main() {
     env: process.env,
   });
   if (build.status !== 0) throw new Error("build failed");
-  if (pgWritesOnly) {
-    // `npm run bench -- --pg-writes`: just the PostgreSQL write section.
-    const pgWrites = await measurePgWrites();
-    const targets = pgWritesTargets(pgWrites);
-    printTargets(targets);
-    writeResults({ pgWritesOnly: true, pgWrites, targets });
-    rmSync(work, { recursive: true, force: true });
-    return;
-  }
+  if (pgWritesOnly) return runPgWritesOnly();
 
   const { platformId, secret } = await seedBenchPlatform();
+  if (observabilityOnly) return runObservabilityOnly(secret);
   if (queueOnly) return runQueueOnly({ platformId, secret });
   if (sealOnly) return runSealOnly({ platformId, secret });
   // Sign-in first, on a server of its own: an old scrypt hash's check takes 128 MiB for a moment,
   // which must not count in the peak RSS of the routes measured below.
   const signIn = cpuOnly ? {} : await measureSignIns();
-  const { sqliteCpu, postgresqlCpu } = await measureServerCpuSections(secret);
+  const { sqliteCpu, postgresqlCpu, observability } = await measureServerCpuSections(secret);
   const cpu = { sqlite: sqliteCpu.cpu, postgresql: "skipped" in postgresqlCpu ? postgresqlCpu : postgresqlCpu.cpu };
   const cpuRatios = {
     sqlite: sqliteCpu.ratios,
@@ -1410,9 +1514,9 @@ async function main() {
   };
   if (cpuOnly) {
     // `npm run bench -- --cpu-only`: just these figures (for profiling rounds).
-    const targets = cpuTargets(sqliteCpu, postgresqlCpu);
+    const targets = [...cpuTargets(sqliteCpu, postgresqlCpu), ...observabilityTargets(observability)];
     printTargets(targets);
-    writeResults({ cpuOnly: true, cpu, cpuRatios, targets });
+    writeResults({ cpuOnly: true, cpu, cpuRatios, observability, targets });
     rmSync(work, { recursive: true, force: true });
     return;
   }
@@ -1423,6 +1527,7 @@ async function main() {
   const sealing = await measureSealingSections({ platformId, secret });
   const targets: Target[] = [
     ...cpuTargets(sqliteCpu, postgresqlCpu),
+    ...observabilityTargets(observability),
     ...pgWritesTargets(pgWrites),
     ...routeTargets(results, signIn, peak, seedMillionMs),
     ...queueTargets(queue),
@@ -1433,6 +1538,7 @@ async function main() {
     durationSeconds: DURATION,
     cpu,
     cpuRatios,
+    observability,
     pgWrites,
     results,
     signIn,

@@ -38,8 +38,13 @@ const sources = [
   .filter(existsSync);
 const stale = !existsSync(buildId) || Math.max(...sources.map(newestMtime)) > statSync(buildId).mtimeMs;
 if (stale) {
-  console.log("Building the app (first start, or sources changed)...");
-  const build = spawnSync("npx", ["--no-install", "next", "build"], { cwd: root, stdio: "inherit", env: process.env });
+  // stdout is the service's log (JSON lines in production): the build's own output goes to stderr.
+  process.stderr.write("Building the app (first start, or sources changed)...\n");
+  const build = spawnSync("npx", ["--no-install", "next", "build"], {
+    cwd: root,
+    stdio: ["ignore", process.stderr, process.stderr],
+    env: process.env,
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
   dedupeServerChunksAndSay(path.join(root, process.env.NEXT_DIST_DIR || ".next"));
 }

@@ -50,7 +50,7 @@ export function pageCsp(nonce, { development = false } = {}) {
 export const REQUEST_PATH_HEADER = "x-request-path";
 
 /** The paths that are no page: the API, the health check, static files and the icon (proxy.dev.ts's matcher says the same). */
-const NOT_A_PAGE = /^\/(?:v1\/|v1$|healthz$|_next\/static\/|_next\/image|icon\.svg|favicon\.ico)/;
+const NOT_A_PAGE = /^\/(?:v1\/|v1$|healthz$|readyz$|_next\/static\/|_next\/image|icon\.svg|favicon\.ico)/;
 
 /**
  * Whether a request asks for a page, whose answer carries pageCsp with a nonce of its own: any path
@@ -119,7 +119,7 @@ export function prototypeKeyInQuery(query) {
 /**
  * Why the edge refuses a request, in the contract's terms, or null to let it through.
  * `authorizationCount`: how many Authorization header lines the request carried; `query`: the raw
- * query string. /healthz answers any Host, so load balancers can probe an instance by its address.
+ * query string. /healthz and /readyz answer any Host, so load balancers can probe an instance by its address.
  */
 export function edgeRefusal({ method, path, query, host, forwardedHost, authorizationCount, cookie }, settings) {
   if (!ALLOWED_METHODS.includes(method)) {
@@ -130,7 +130,7 @@ export function edgeRefusal({ method, path, query, host, forwardedHost, authoriz
       headers: { Allow: ALLOWED_METHODS.join(", ") },
     };
   }
-  if (path !== "/healthz" && !hostAllowed({ host, forwardedHost }, settings)) {
+  if (path !== "/healthz" && path !== "/readyz" && !hostAllowed({ host, forwardedHost }, settings)) {
     return {
       status: 400,
       code: "err_bad_request",

@@ -5,6 +5,8 @@ import { ApiError, toApiError, validationError } from "@/lib/http/api-error";
 import { DomainError } from "@/lib/errors";
 import { toJsonResponse } from "@/lib/http/json-response";
 import { headerIdOf, type RequestIds } from "@/lib/http/request-ids";
+import { countMetric } from "@/lib/observability/count";
+import { log } from "@/lib/observability/log.mjs";
 
 /**
  * Turns anything thrown into the contract's error body; only unexpected errors are logged, without
@@ -22,17 +24,24 @@ export function errorResponse(error: unknown, ids: RequestIds): Response {
     apiError = new ApiError("err_not_found", "Resource not found");
   } else if (isDatabaseBusy(error)) {
     // Nothing was changed (the transaction rolled back): the client may send it again shortly.
-    console.error(
-      `[${requestId}] database busy: ${error instanceof Error ? error.message.split("\n").at(-1) : String(error)}`,
-    );
+    const cause = error instanceof Error ? error.message.split("\n").at(-1) : String(error);
+    log.warn({ requestId, cause }, `[${requestId}] database busy: ${cause}`);
+    countMetric("database_busy_total");
     apiError = new ApiError("err_unavailable", "The service is busy; try again shortly", undefined, {
       "Retry-After": "1",
     });
   } else {
     const name = error instanceof Error ? error.name : typeof error;
-    const stack = error instanceof Error ? error.stack : String(error);
     const client = ids.clientRequestId ? ` (client X-Request-Id ${ids.clientRequestId})` : "";
-    console.error(`[${requestId}]${client} unhandled ${name}: ${stack}`);
+    // One log line: the stack is a field of it (`err`), not lines of its own.
+    log.error(
+      {
+        requestId,
+        clientRequestId: ids.clientRequestId,
+        err: error instanceof Error ? error : new Error(String(error)),
+      },
+      `[${requestId}]${client} unhandled ${name}`,
+    );
     apiError = new ApiError("err_internal", `Internal error; quote request id ${requestId} when reporting it`);
   }
   return toJsonResponse(apiError.body(requestId), apiError.status, headerIdOf(ids), apiError.headers);

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { countMetric } from "@/lib/observability/count";
+import { log as appLog } from "@/lib/observability/log.mjs";
 import { systemActions } from "@/lib/audit/system-actions";
 import { writeAuditEvent } from "@/lib/audit/trail";
 import { decryptSecret } from "@/lib/auth/encryption";
@@ -123,7 +125,7 @@ function workerSettings(options: WorkerOptions): WorkerSettings {
     owner: options.owner ?? `worker_${process.pid}_${randomBytes(6).toString("hex")}`,
     random: options.random ?? Math.random,
     lookup: options.lookup,
-    log: options.log ?? ((message: string) => console.error(`[webhooks] ${message}`)),
+    log: options.log ?? ((message: string) => appLog.warn({ component: "webhooks" }, `[webhooks] ${message}`)),
   };
 }
 
@@ -251,6 +253,7 @@ async function attemptDelivery(settings: WorkerSettings, id: string) {
   let status: WebhookDeliveryStatus = "delivered";
   let nextAttemptAt: Date | null = null;
   if (!outcome.delivered) {
+    countMetric("webhook_deliveries_failed_total");
     const next = new Date(finishedAt.getTime() + retryDelay(delivery.attempts + 1, random));
     const giveUpAt = delivery.occurredAt.getTime() + GIVE_UP_AFTER_MS;
     if (next.getTime() > giveUpAt) status = "failed";

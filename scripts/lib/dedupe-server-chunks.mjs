@@ -100,7 +100,9 @@ function assertNothingStillReferences(files, removed, replacements) {
 /** dedupeServerChunks, then one line saying what it did (after `next build`, in npm start and npm run build). */
 export function dedupeServerChunksAndSay(distDir) {
   const { removed, rewritten } = dedupeServerChunks(distDir);
-  console.log(`Server chunks: ${removed} duplicate copies removed, ${rewritten} files pointed at the kept ones`);
+  process.stderr.write(
+    `Server chunks: ${removed} duplicate copies removed, ${rewritten} files pointed at the kept ones\n`,
+  );
 }
 
 // `node scripts/lib/dedupe-server-chunks.mjs` (npm run build runs it after `next build`).

@@ -13,6 +13,9 @@ import {
 import { toJsonResponse } from "@/lib/http/json-response";
 import { successStatusOf, type RequestState } from "@/lib/http/pipeline/request-state";
 import { headerIdOf } from "@/lib/http/request-ids";
+import { countMetric } from "@/lib/observability/count";
+import { noteRequest } from "@/lib/observability/request-notes";
+import { activeTraceId } from "@/lib/observability/tracing";
 import { setRateLimitHeaders } from "@/lib/http/rate-limit-headers";
 
 // What a request leaves behind, its audit record and its Idempotency-Key's fate, is written here and
@@ -40,6 +43,8 @@ export async function settle(state: RequestState, thrown?: { error: unknown }): 
   const keyId = keyOfRequest(state, thrown?.error);
   // A Map increment: the counts reach the database in batches (lib/api-keys/usage.ts).
   if (keyId !== null) countKeyUsage(keyId, response.status);
+  if (keyId !== null && response.status === 429) countMetric("api_key_rate_limited_total");
+  noteRequest(state.ids.requestId, { actor: state.actor?.id ?? keyId, traceId: activeTraceId() });
   return response;
 }
 
