@@ -44,7 +44,8 @@ const ALLOWED: Record<string, string> = {
   "lib/db/raw-read.ts": "PostgreSQL at DATABASE_URL, which the operator sets",
   "lib/auth/rate-limit-redis.ts": "Redis at REDIS_URL, which the operator sets",
   "server.mjs": "the service's own HTTP server: it listens and sends nothing out",
-  "lib/observability/metrics.mjs": "the metrics listener on METRICS_HOST and METRICS_PORT: it listens and sends nothing out",
+  "lib/observability/metrics.mjs":
+    "the metrics listener on METRICS_HOST and METRICS_PORT: it listens and sends nothing out",
   "lib/client/api.ts": "the dashboard in the browser, calling this service's own origin",
   "lib/client/download-export.ts": "the dashboard in the browser, calling this service's own origin",
 };
