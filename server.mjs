@@ -158,7 +158,11 @@ async function serve() {
   settings = edgeSettings(process.env); // validated by startNext()
   // The app takes the request id this server hands it (SERVER_REQUEST_ID_HEADER) only while this flag says it is in front.
   globalThis[SERVER_REQUEST_IDS] = true;
-  const track = accessLog({ logger, metrics, routes: loadRouteTemplates(join(import.meta.dirname, "app")) });
+  const track = accessLog({
+    write: logger.writeAccessLine,
+    metrics,
+    routes: loadRouteTemplates(join(import.meta.dirname, "app")),
+  });
   const server = createServer((req, res) => answer(req, res, handle, track));
   answerWhatNextCannotSee(server);
   server.keepAliveTimeout = 65_000;

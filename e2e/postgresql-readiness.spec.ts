@@ -65,3 +65,28 @@ test("/readyz goes 503 while PostgreSQL refuses connections, /healthz stays 200,
     await relay.down().catch(() => {});
   }
 });
+
+test("a database that refuses the start (no such database) stops the server within 10 s, in one line naming DATABASE_URL without its password", async ({
+  database,
+}) => {
+  const missing = new URL(database);
+  missing.pathname = `${missing.pathname}_missing`;
+  missing.password = "secret-pw-never-logged";
+  const started = Date.now();
+  const start = startServer({ DATABASE_URL: missing.toString(), LOG_FORMAT: "json" });
+  const failure = await start.then(
+    () => null,
+    (error: Error) => error.message,
+  );
+  expect(failure).toMatch(/^server exited with 1/);
+  expect(Date.now() - started).toBeLessThan(10_000);
+  const fatal = failure!
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level: string; msg: string })
+    .filter((line) => line.level === "fatal");
+  expect(fatal).toHaveLength(1);
+  expect(fatal[0]!.msg).toContain("DATABASE_URL");
+  expect(fatal[0]!.msg).toContain("_missing");
+  expect(failure).not.toContain("secret-pw-never-logged");
+});

@@ -12,7 +12,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -233,10 +233,10 @@ async function startServer(
       LOG_LEVEL: "warn",
       ...extraEnv,
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    // Its log to a file of its own: a pipe read by this process, which shares its CPU with the load
+    // generator, would fill and make the server wait on its writes, which no journal does.
+    stdio: ["ignore", openSync(path.join(work, `server-${port}.log`), "a"), "inherit"],
   });
-  // Its log goes down a pipe as it would to a supervisor's journal, read and dropped here.
-  child.stdout!.resume();
   const baseURL = `http://127.0.0.1:${port}`;
   await untilReady(child, baseURL);
   return { child, baseURL };

@@ -15,7 +15,7 @@ const QUIET = new Set(["/healthz", "/readyz"]);
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** A function that tracks one request from here to its response's end. */
-export function accessLog({ logger, metrics, routes }) {
+export function accessLog({ write, metrics, routes }) {
   return function track(req, res, path, requestId) {
     if (QUIET.has(path)) return;
     const started = performance.now();
@@ -28,18 +28,16 @@ export function accessLog({ logger, metrics, routes }) {
       const route = routeTemplateOf(routes, path);
       const status = res.writableFinished ? res.statusCode : 499;
       if (metrics) observeRequest(metrics, method, route, status, seconds);
-      logger.info(
-        {
-          requestId,
-          method,
-          route,
-          status,
-          durationMs: Math.round(seconds * 10_000) / 10,
-          actor: note.actor,
-          ...(note.traceId ? { traceId: note.traceId } : {}),
-        },
-        "request",
-      );
+      const fields = {
+        requestId,
+        method,
+        route,
+        status,
+        durationMs: Math.round(seconds * 10_000) / 10,
+        actor: note.actor,
+      };
+      if (note.traceId) fields.traceId = note.traceId;
+      write(fields);
     });
   };
 }
