@@ -254,3 +254,21 @@ test("a variable one edit from a known one is named at start, without its value"
     await server.stop();
   }
 });
+
+test("under WEB_CONCURRENCY the primary serves the workers' metrics added up", async () => {
+  const server = await startServer({ WEB_CONCURRENCY: "2", METRICS_PORT: "0", LOG_FORMAT: "json" });
+  try {
+    const metricsUrl = /"msg":"Metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)"/.exec(server.stdout())![1]!;
+    for (let i = 0; i < 6; i += 1) await httpRequest(`${server.baseURL}/v1/transfers/tr_x`, { agent: false });
+    const families = parsePrometheusTextFormat((await httpRequest(metricsUrl)).body);
+    const requests = families.find((entry) => entry.name === "http_requests_total")!.metrics;
+    expect(requests).toContainEqual({
+      labels: { method: "GET", route: "/v1/transfers/{id}", status: "401" },
+      value: "6",
+    });
+    // New connections go to the workers in turn: the six counted are both workers' together.
+    expect(families.find((entry) => entry.name === "webhook_deliveries_pending")).toBeDefined();
+  } finally {
+    await server.stop();
+  }
+});

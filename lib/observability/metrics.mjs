@@ -2,6 +2,7 @@
 // serves them on a listener of their own (serveMetrics), never on the service's port. The app counts
 // through `countMetric` (lib/observability/count.ts), a no-op while they are off. Labels are bounded:
 // methods, route templates (route-templates.mjs) and status codes, never a raw path or an id.
+import cluster from "node:cluster";
 import { createServer } from "node:http";
 import client from "prom-client";
 
@@ -18,6 +19,9 @@ export function createMetrics() {
   if (globalThis[METRICS]) return globalThis[METRICS];
   const register = client.register;
   client.collectDefaultMetrics({ register });
+  // A node:cluster worker answers the primary's requests for its metrics once an AggregatorRegistry
+  // exists in it (prom-client adds the listener then).
+  if (cluster.isWorker) new client.AggregatorRegistry();
   const counters = {
     webhook_deliveries_failed_total: counter(
       "webhook_deliveries_failed_total",
