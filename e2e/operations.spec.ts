@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import http from "node:http";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
@@ -104,11 +107,14 @@ test("a port already in use: the second server exits 1 within 10 s with one line
 });
 
 test("npm start passes SIGTERM to the server: no process is left behind and nothing listens", async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "pmc-e2e-npm-start-"));
   const child = spawn("npm", ["start"], {
     env: {
       ...process.env,
       PORT: "0",
       HOST: "127.0.0.1",
+      DATABASE_URL: `file:${path.join(dataDir, "app.db")}`,
+      DATA_DIR: dataDir,
       LOG_FORMAT: "json",
       SANDBOX: "on",
       PASSWORD_HASH_COST: "test",
