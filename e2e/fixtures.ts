@@ -96,6 +96,16 @@ export async function startServer(
   }
 }
 
+/** Whether a process with this id still runs. */
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** The setup token of the servers the tests start (playwright.config.ts makes one per run; also its webServer's). */
 export const SETUP_TOKEN = process.env.E2E_SETUP_TOKEN || "e2e-setup-token-for-test-servers";
 

@@ -4,6 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import { test, expect } from "@playwright/test";
 import {
+  alive,
   authenticatorFor,
   httpRequest,
   OWNER,
@@ -66,15 +67,6 @@ async function pinnedClients(server: Server, pids: number[]): Promise<Pinned[]> 
 /** The pids of the workers the primary reported ready, in order (replacements included). */
 const readyWorkers = (server: Server) =>
   [...server.output().matchAll(/Worker \d+ \(pid (\d+)\) is ready/g)].map((match) => Number(match[1]));
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A key's requests by outcome as the workers added them to ApiKeyUsageDay (all days). */
 function usageCounts(server: Server, apiKeyId: string) {

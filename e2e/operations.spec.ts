@@ -6,7 +6,7 @@ import http from "node:http";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
-import { authenticatorFor, httpRequest, OWNER, startServer, type Server } from "./fixtures";
+import { alive, authenticatorFor, httpRequest, OWNER, startServer, type Server } from "./fixtures";
 
 // The server as an operations team runs it: real processes, real signals, its real log and metrics.
 
@@ -43,15 +43,6 @@ const listening = (port: number) =>
     socket.once("connect", () => resolve(Boolean(socket.destroy())));
     socket.once("error", () => resolve(false));
   });
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The lines of `text`, each parsed as JSON (a line that is not JSON fails the test, naming it). */
 function jsonLines(text: string): Record<string, unknown>[] {

@@ -187,7 +187,7 @@ function causeOf(error: unknown, url: string): string {
  * password itself (as written in the URL and decoded) replaced wherever it appears, when at least 4
  * characters long: a shorter one cannot be told from ordinary words.
  */
-function withoutSecrets(text: string, url: string): string {
+export function withoutSecrets(text: string, url: string): string {
   let clean = text.split(url).join(describeDatabaseUrl(url));
   clean = clean.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*):[^\s@]*@/gi, "$1:***@").replace(SECRET_QUERY, "$1***");
   for (const secret of passwordsIn(url)) if (secret.length >= 4) clean = clean.split(secret).join("***");

@@ -1,6 +1,8 @@
 import { auditSigningKey } from "@/lib/audit/seal/signing-key";
 import { encryptionKey } from "@/lib/auth/encryption";
 import { db } from "@/lib/db";
+import { withoutSecrets } from "@/lib/db/reachability";
+import { env } from "@/lib/env";
 
 // Whether this instance should be sent requests (GET /readyz): not once it has been told to stop
 // (server.mjs sets the flag at the first SIGTERM), and only while its database answers and its keys are
@@ -51,9 +53,9 @@ async function databaseCheck(): Promise<string> {
   }
 }
 
-/** An error's first line, without a connection string's password should one appear in it. */
+/** An error's first line, without DATABASE_URL's password should the driver quote it (lib/db/reachability.ts). */
 function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   const line = text.split("\n").find((part) => part.trim() !== "") ?? "error";
-  return line.replace(/\/\/([^:/@\s]+):[^@\s]*@/g, "//$1:***@").slice(0, 200);
+  return withoutSecrets(line, env().DATABASE_URL).slice(0, 200);
 }
