@@ -9,6 +9,7 @@ import { POST as invite } from "@/app/v1/employees/route";
 import { POST as signIn } from "@/app/v1/sessions/route";
 import { createSession } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
+import { invitationSignIn } from "@/lib/employees/invitations";
 import { saveSsoConnection } from "@/lib/sso/connection";
 import { PASSWORD, signedInEmployee } from "@/lib/testing/factories";
 import { call, expectError } from "@/lib/testing/http";
@@ -106,7 +107,10 @@ describe("an invitation link", () => {
   it("answers 404 once the invited employee's role changed; no password is set and no session made", async () => {
     const { owner, admin } = await ownerAndAdmin();
     const ira = await inviteAs(admin, "admin");
+    expect(await invitationSignIn(ira.token)).toBe("password");
     expect((await makeRole(owner, ira.id, "owner")).status).toBe(200);
+    // The acceptance page shows the link as invalid, before anyone types a password.
+    expect(await invitationSignIn(ira.token)).toBeNull();
     const accepted = await accept(ira.token, CHOSEN);
     expectError(accepted, 404, "err_not_found");
     expect(accepted.headers.get("set-cookie")).toBeNull();
