@@ -74,7 +74,7 @@ export function twoServersOnOneDatabase(label: string, env: Record<string, strin
     const missing = await missingPostgresql();
     test.skip(missing !== null, missing ?? "");
     database = await createDatabase();
-    const shared = { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex"), ...env };
+    const shared = { DATABASE_URL: database.url, ENCRYPTION_KEY: randomBytes(32).toString("hex"), ...env };
     for (const name of ["a", "b"]) {
       const dataDir = mkdtempSync(path.join(os.tmpdir(), `pmc-e2e-${label}-${name}-`));
       servers.push(await startServer({ ...shared, DATA_DIR: dataDir }, dataDir));

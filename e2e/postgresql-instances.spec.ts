@@ -16,7 +16,7 @@ import {
 } from "./fixtures";
 import { createDatabase, expect, missingPostgresql, onPostgresql, test } from "./postgresql-fixture";
 
-// Two separate server processes (two "machines": each its own DATA_DIR, one TOTP_ENCRYPTION_KEY, as
+// Two separate server processes (two "machines": each its own DATA_DIR, one ENCRYPTION_KEY, as
 // docs/operations.md asks) on one PostgreSQL database, behind a round-robin proxy, as a load balancer runs
 // them: the same journey as e2e/instances.spec.ts (WEB_CONCURRENCY=2 on SQLite). What one instance
 // learns (a TOTP step spent, a key revoked, failed sign-ins, a delivery taken) holds in the other at
@@ -126,7 +126,7 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
     // encrypted with, and the public origin (the proxy's, which it passes through as Host).
     const shared = {
       DATABASE_URL: database.url,
-      TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      ENCRYPTION_KEY: randomBytes(32).toString("hex"),
       APP_ORIGIN: proxy.baseURL,
       TRUST_PROXY: "1",
       WEBHOOK_POLL_MS: "50",
@@ -235,7 +235,7 @@ test.describe.serial("two server instances on one PostgreSQL database behind a r
   });
 
   test("a TOTP code accepted by one instance is refused by the other", async () => {
-    // Enrolment started on one instance is confirmed on the other: both read the secret (one TOTP_ENCRYPTION_KEY).
+    // Enrolment started on one instance is confirmed on the other: both read the secret (one ENCRYPTION_KEY).
     const started = await asOwner("/v1/employees/totp", { method: "POST", body: { password: OWNER.password } });
     expect(started.status, started.body).toBe(200);
     const authenticator = authenticatorFor(started.json().secret as string);

@@ -109,9 +109,9 @@ test.describe("races between two instances on one PostgreSQL database", () => {
     const missing = await missingPostgresql();
     test.skip(missing !== null, missing ?? "");
     database = await createDatabase();
-    // Two "machines": each its own DATA_DIR, one database and one TOTP_ENCRYPTION_KEY. No APP_ORIGIN:
+    // Two "machines": each its own DATA_DIR, one database and one ENCRYPTION_KEY. No APP_ORIGIN:
     // each instance is reached at its own address, and its own origin is the one CSRF checks.
-    const shared = { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex") };
+    const shared = { DATABASE_URL: database.url, ENCRYPTION_KEY: randomBytes(32).toString("hex") };
     servers.push(
       ...(await Promise.all(
         ["a", "b"].map((name) => {

@@ -12,7 +12,7 @@ test("two servers on one PostgreSQL database: migrated once, a session and a key
   database,
 }, testInfo) => {
   // As several instances must be run: one database and one key for the TOTP secrets (each keeps its other files in its own DATA_DIR).
-  const shared = { DATABASE_URL: database, TOTP_ENCRYPTION_KEY: randomBytes(32).toString("hex") };
+  const shared = { DATABASE_URL: database, ENCRYPTION_KEY: randomBytes(32).toString("hex") };
   const servers: Server[] = await Promise.all([startServer(shared), startServer(shared)]);
   try {
     const [a, b] = servers as [Server, Server];

@@ -46,10 +46,30 @@ const schema = z.object({
     .regex(/^(true|false|\d{1,2})$/, "must be false, true (one proxy) or the number of trusted proxies")
     .default("false")
     .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value))),
-  /** 32-byte key (base64 or hex) that encrypts TOTP secrets; generated into the data directory if unset. */
+  /**
+   * The 32-byte key (base64 or hex) that encrypts every secret at rest (lib/auth/encryption.ts); unset, the
+   * key file in the data directory, generated there only while nothing encrypted exists.
+   */
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => decodeKey(value) !== null, "must be 32 bytes, as 64 hex characters or base64")
+    .optional(),
+  /** The earlier name of ENCRYPTION_KEY, still accepted (setting both to different keys is refused). */
   TOTP_ENCRYPTION_KEY: z
     .string()
     .refine((value) => decodeKey(value) !== null, "must be 32 bytes, as 64 hex characters or base64")
+    .optional(),
+  /**
+   * Earlier encryption keys, comma-separated, for reading what they encrypted while `npm run
+   * keys:reencrypt` rewrites it under ENCRYPTION_KEY.
+   */
+  ENCRYPTION_KEYS_PREVIOUS: z
+    .string()
+    .transform((value) => value.split(",").map((key) => key.trim()))
+    .refine(
+      (keys) => keys.every((key) => decodeKey(key) !== null),
+      "must be 32-byte keys (64 hex characters or base64), separated by commas",
+    )
     .optional(),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
@@ -231,6 +251,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (result.data.AUDIT_SEAL_INTERVAL_MS !== undefined && !testRunner(cleaned)) {
     throw new EnvError(
       "Invalid configuration:\n  AUDIT_SEAL_INTERVAL_MS: is refused: it is only for the test suite, and this process is not running under vitest or Playwright. Remove it; the audit sealer runs every 5 seconds.",
+    );
+  }
+  const { ENCRYPTION_KEY, TOTP_ENCRYPTION_KEY } = result.data;
+  if (ENCRYPTION_KEY && TOTP_ENCRYPTION_KEY && !decodeKey(ENCRYPTION_KEY)!.equals(decodeKey(TOTP_ENCRYPTION_KEY)!)) {
+    throw new EnvError(
+      "Invalid configuration:\n  TOTP_ENCRYPTION_KEY: is the earlier name of ENCRYPTION_KEY, and the two hold different keys. Set ENCRYPTION_KEY alone (an earlier key goes in ENCRYPTION_KEYS_PREVIOUS).",
     );
   }
   if (result.data.SMTP_URL && !result.data.MAIL_FROM) {

@@ -1,5 +1,6 @@
 import { databaseFile, databaseProvider, env, EnvError, testRunner } from "@/lib/env";
 import { encryptionKey } from "@/lib/auth/encryption";
+import { checkKeyCustody } from "@/lib/auth/key-custody";
 import { migrate } from "@/lib/db/migrate";
 import { postgresqlConnects, waitForDatabase } from "@/lib/db/reachability";
 import { knownVariables, likelyTypos, typoWarning } from "@/lib/env-typos";
@@ -17,7 +18,8 @@ import Database from "better-sqlite3";
 
 /**
  * Before the server takes requests: a bad setting stops the process with a message naming the
- * variable, the database is created and migrated, the encryption key is loaded or generated,
+ * variable, the database is created and migrated, the keys are checked against the data it holds
+ * (lib/auth/key-custody.ts) and loaded, or generated where nothing was encrypted yet,
  * while nobody exists the way to first-run setup is printed, and the webhook worker, the SLA sweep
  * and the audit sealer start (server.mjs stops them on SIGTERM).
  */
@@ -58,6 +60,8 @@ async function startUpSteps() {
   if (databaseProvider() === "postgresql") await waitForDatabase(postgresqlConnects(url), { url });
   const applied = await migrate(url);
   if (applied.length) console.log(`Applied migrations: ${applied.join(", ")}`);
+  // Before any key is loaded or generated: the keys must fit what the database holds.
+  await checkKeyCustody();
   encryptionKey();
   // Generated at first start beside the encryption key (which encrypts it), or AUDIT_SIGNING_KEY.
   auditSigningKey();

@@ -857,7 +857,7 @@ async function measureWriteLoads(
  * The section on a throwaway PostgreSQL database behind the delay proxy: statements per key GET and
  * per write on one server, then writes/s at 1 and 16 connections to it, then at 16 connections
  * split over it and a second server process (a data directory of its own, the same
- * TOTP_ENCRYPTION_KEY, as two machines would run). Skipped, saying why, when there is no server.
+ * ENCRYPTION_KEY, as two machines would run). Skipped, saying why, when there is no server.
  */
 async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
   const database = await createPostgresqlDatabase();
@@ -883,7 +883,7 @@ async function measurePgWrites(): Promise<PgWrites | { skipped: string }> {
     const startInstance = async (name: string) => {
       const dataDir = path.join(work, `pg-writes-${name}`);
       mkdirSync(dataDir, { mode: 0o700 });
-      const server = await startServer(proxied, { DATA_DIR: dataDir, TOTP_ENCRYPTION_KEY: totpKey });
+      const server = await startServer(proxied, { DATA_DIR: dataDir, ENCRYPTION_KEY: totpKey });
       servers.push(server.child);
       return { ...server, pid: server.child.pid! };
     };

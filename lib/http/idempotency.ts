@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { db, isUniqueViolation } from "@/lib/db";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
+import { idempotencyContext } from "@/lib/auth/secrets-at-rest";
 import { ApiError } from "@/lib/http/api-error";
 
 // Idempotency-Key on POST (docs/api.md, Idempotency): the first response to a key is
@@ -40,8 +41,6 @@ export function fingerprintOf(parts: {
     .update(JSON.stringify([parts.method, pathname + search, parts.serviceAccountId ?? "", parts.body]))
     .digest("hex");
 }
-
-const context = (claim: Pick<IdempotencyClaim, "credential" | "key">) => `idempotency:${claim.credential}:${claim.key}`;
 
 /**
  * Claims `key` for this request. Returns the kept response when the key was used before with the
@@ -84,7 +83,9 @@ export async function claimIdempotencyKey(
       );
     }
     if (existing.status !== null && existing.body !== null) {
-      return { kept: { status: existing.status, body: JSON.parse(decryptSecret(existing.body, context(claim))) } };
+      return {
+        kept: { status: existing.status, body: JSON.parse(decryptSecret(existing.body, idempotencyContext(claim))) },
+      };
     }
     if (now.getTime() - existing.startedAt.getTime() < ABANDONED_MS) {
       throw new ApiError("err_conflict", "A request with this Idempotency-Key is still being processed; retry shortly");
@@ -113,7 +114,7 @@ export async function completeIdempotencyKey(claim: IdempotencyClaim, response: 
     data:
       "heldSecret" in response
         ? { status: response.status, body: null, heldSecret: true }
-        : { status: response.status, body: encryptSecret(JSON.stringify(response.body), context(claim)) },
+        : { status: response.status, body: encryptSecret(JSON.stringify(response.body), idempotencyContext(claim)) },
   });
 }
 

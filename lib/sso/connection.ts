@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
 import { decryptSecret, encryptSecret } from "@/lib/auth/encryption";
+import { ssoSecretContext } from "@/lib/auth/secrets-at-rest";
 import { isString, jsonNames } from "@/lib/db/json";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { DomainError } from "@/lib/errors";
@@ -11,8 +12,6 @@ import type { SsoInput, SsoSettings } from "@/lib/sso/schemas";
 // to talk to the issuer.
 
 type Row = { issuer: string; clientId: string; allowedDomains: Prisma.JsonValue; enforced: boolean };
-
-const secretContext = (platformId: string) => `sso-client-secret:${platformId}`;
 
 export function presentSso(row: Row | null): SsoSettings {
   if (!row) return null;
@@ -34,7 +33,7 @@ export async function ssoClientOf(platformId: string) {
   return {
     ...row,
     allowedDomains: jsonNames(row.allowedDomains, isString),
-    clientSecret: decryptSecret(row.clientSecretEncrypted, secretContext(platformId)),
+    clientSecret: decryptSecret(row.clientSecretEncrypted, ssoSecretContext(platformId)),
   };
 }
 
@@ -59,7 +58,9 @@ export async function saveSsoConnection(platformId: string, input: SsoInput) {
     clientId: input.clientId,
     allowedDomains: [...new Set(input.allowedDomains)],
     enforced: input.enforced,
-    ...(input.clientSecret && { clientSecretEncrypted: encryptSecret(input.clientSecret, secretContext(platformId)) }),
+    ...(input.clientSecret && {
+      clientSecretEncrypted: encryptSecret(input.clientSecret, ssoSecretContext(platformId)),
+    }),
   };
   const after = await db().ssoConnection.upsert({
     where: { platformId },

@@ -29,6 +29,8 @@ if (process.env.TEST_DATABASE === "postgresql") {
 }
 (process.env as Record<string, string>).NODE_ENV = "test";
 delete process.env.TOTP_ENCRYPTION_KEY;
+delete process.env.ENCRYPTION_KEY;
+delete process.env.ENCRYPTION_KEYS_PREVIOUS;
 delete process.env.TRUST_PROXY;
 // Setup tests choose: SETUP_TOKEN set, or the generated token (lib/employees/setup.ts).
 delete process.env.SETUP_TOKEN;

@@ -24,7 +24,7 @@ describe("the audit signing key", () => {
     const key = auditSigningKey();
     const stored = readFileSync(keyFile(), "utf8");
     expect(statSync(keyFile()).mode & 0o777).toBe(0o600);
-    expect(stored).toMatch(/^v1\./);
+    expect(stored).toMatch(/^v2\./);
     expect(stored).not.toContain("PRIVATE KEY");
     // Read again (a restart): the same key, whose id is derived from its public half.
     resetAuditSigningKey();
@@ -42,7 +42,7 @@ describe("the audit signing key", () => {
     process.env.TOTP_ENCRYPTION_KEY = "ab".repeat(32);
     resetEnv();
     resetEncryptionKey();
-    expect(() => auditSigningKey()).toThrow(/audit-signing\.key cannot be read with this encryption key/);
+    expect(() => auditSigningKey()).toThrow(/audit-signing\.key cannot be read with the encryption key \(ENCRYPTION_KEY/);
   });
 
   it("is AUDIT_SIGNING_KEY when set (escaped line breaks allowed): a rotation to a new key id", () => {

@@ -15,9 +15,9 @@ import { signingKeyId } from "@/lib/audit/seal/key-id";
 
 export type AuditSigningKey = { id: string; privateKey: KeyObject; publicKeyPem: string };
 
-const FILE_NAME = "audit-signing.key";
+export const AUDIT_SIGNING_KEY_FILE = "audit-signing.key";
 /** Associated data of the key file's encryption: the ciphertext means nothing anywhere else. */
-const ENCRYPTION_CONTEXT = "audit-signing-key";
+export const AUDIT_SIGNING_KEY_CONTEXT = "audit-signing-key";
 
 let cached: AuditSigningKey | undefined;
 
@@ -40,18 +40,18 @@ export function resetAuditSigningKey() {
 
 /** The generated key's PKCS#8 PEM, made once: if another process created the file first, theirs is read. */
 function generatedKeyPem(): string {
-  const file = path.join(dataDirectory(), FILE_NAME);
+  const file = path.join(dataDirectory(), AUDIT_SIGNING_KEY_FILE);
   if (!existsSync(file)) {
     ensureOwnerOnlyDirectory(path.dirname(file));
     const { privateKey } = generateKeyPairSync("ed25519");
     const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-    createOwnerOnlyFileOnce(file, encryptSecret(pem, ENCRYPTION_CONTEXT) + "\n");
+    createOwnerOnlyFileOnce(file, encryptSecret(pem, AUDIT_SIGNING_KEY_CONTEXT) + "\n");
   }
   chmodSync(file, 0o600);
   try {
-    return decryptSecret(readFileSync(file, "utf8").trim(), ENCRYPTION_CONTEXT);
+    return decryptSecret(readFileSync(file, "utf8").trim(), AUDIT_SIGNING_KEY_CONTEXT);
   } catch {
-    throw new Error(`${file} cannot be read with this encryption key (TOTP_ENCRYPTION_KEY or totp-encryption.key)`);
+    throw new Error(`${file} cannot be read with the encryption key (ENCRYPTION_KEY, or totp-encryption.key in the same directory)`);
   }
 }
 
