@@ -91,6 +91,17 @@ describe("migratePostgres", () => {
     );
   });
 
+  it("refuses a database a newer version migrated (a downgrade), naming the migration", async () => {
+    const url = await freshDatabase();
+    await migratePostgres(url);
+    await query(url, `INSERT INTO "_migrations" (name, checksum, "appliedAt") VALUES ($1, 'x', 'now')`, [
+      "29991231000000_from_a_newer_version",
+    ]);
+    await expect(migratePostgres(url)).rejects.toThrow(
+      "The PostgreSQL database has applied migration 29991231000000_from_a_newer_version, which this version does not have",
+    );
+  });
+
   it("two instances starting at once: the advisory lock lets one apply the migrations and the other find them applied", async () => {
     const url = await freshDatabase();
     const results = await Promise.all([migratePostgres(url), migratePostgres(url), migratePostgres(url)]);

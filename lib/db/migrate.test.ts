@@ -97,6 +97,48 @@ describe("migrateDatabase", () => {
     );
   });
 
+  it("refuses a database a newer version migrated (a downgrade), naming the migration, and changes nothing", () => {
+    const file = freshFile();
+    migrateDatabase(file);
+    const future = "29991231000000_from_a_newer_version";
+    withDb(file, (db) =>
+      db.prepare(`INSERT INTO "_migrations" (name, checksum, appliedAt) VALUES (?, 'x', 'now')`).run(future),
+    );
+    expect(() => migrateDatabase(file)).toThrow(
+      `${file} has applied migration ${future}, which this version does not have: it was upgraded by a newer version.`,
+    );
+    expect(withDb(file, (db) => db.prepare(`SELECT count(*) AS n FROM "_migrations"`).pluck().get())).toBe(
+      migrationNames.length + 1,
+    );
+  });
+
+  it("npm run migrate applies the migrations and exits; run again, it applies nothing; a downgrade exits 1 naming it", () => {
+    const file = freshFile();
+    const run = () =>
+      spawnSync(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: `file:${file}` },
+        encoding: "utf8",
+      });
+    const first = run();
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toContain(`file:${file}: applied ${migrationNames.length} migrations: ${migrationNames[0]}, `);
+    expect(first.status).toBe(0);
+    const second = run();
+    expect(second.stdout.trim()).toBe(`file:${file}: up to date, no migration to apply.`);
+    expect(second.status).toBe(0);
+    withDb(file, (db) =>
+      db
+        .prepare(`INSERT INTO "_migrations" (name, checksum, appliedAt) VALUES ('29991231000000_newer', 'x', 'now')`)
+        .run(),
+    );
+    const refused = run();
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^npm run migrate: .* has applied migration 29991231000000_newer, which this version does not have/,
+    );
+  });
+
   it("rolls back a failing migration and records only those that succeeded", () => {
     // A project copy whose second migration fails half-way (migrationsDir follows the working directory).
     const project = path.join(work, "failing-project");

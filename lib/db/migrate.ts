@@ -23,6 +23,20 @@ function migrationsOnDisk(provider: "sqlite" | "postgresql") {
     });
 }
 
+/**
+ * A database that has applied a migration this code does not have was written by a newer version:
+ * starting on it would run code that does not know its schema. Migrations only go forward, so the way
+ * back is the backup made before the upgrade (docs/operations.md, Upgrades).
+ */
+export function refuseDowngrade(applied: Iterable<string>, onDisk: { name: string }[], where: string) {
+  const known = new Set(onDisk.map((migration) => migration.name));
+  const unknown = [...applied].filter((name) => !known.has(name)).sort();
+  if (unknown.length === 0) return;
+  throw new Error(
+    `${where} has applied migration ${unknown[0]}${unknown.length > 1 ? ` (and ${unknown.length - 1} more)` : ""}, which this version does not have: it was upgraded by a newer version. Run that version, or restore the backup made before the upgrade.`,
+  );
+}
+
 /** Applies the migrations to the database DATABASE_URL names, SQLite or PostgreSQL; the names applied. */
 export async function migrate(url: string): Promise<string[]> {
   return databaseProvider(url) === "postgresql" ? migratePostgres(url) : migrateDatabase(databaseFile(url));
@@ -47,8 +61,10 @@ export async function migratePostgres(url: string): Promise<string[]> {
       "name" TEXT NOT NULL PRIMARY KEY, "checksum" TEXT NOT NULL, "appliedAt" TEXT NOT NULL)`);
     const { rows } = await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "_migrations"`);
     const applied = new Map(rows.map((row) => [row.name, row.checksum]));
+    const onDisk = migrationsOnDisk("postgresql");
+    refuseDowngrade(applied.keys(), onDisk, "The PostgreSQL database");
     const done: string[] = [];
-    for (const { name, sql, checksum } of migrationsOnDisk("postgresql")) {
+    for (const { name, sql, checksum } of onDisk) {
       const known = applied.get(name);
       if (known !== undefined) {
         if (known !== checksum)
@@ -117,8 +133,10 @@ export function migrateDatabase(file: string): string[] {
       const rows = db.prepare(`SELECT name, checksum FROM "_migrations"`).all() as { name: string; checksum: string }[];
       return new Map(rows.map((row) => [row.name, row.checksum]));
     });
+    const onDisk = migrationsOnDisk("sqlite");
+    refuseDowngrade(applied.keys(), onDisk, file);
     const done: string[] = [];
-    for (const { name, sql, checksum } of migrationsOnDisk("sqlite")) {
+    for (const { name, sql, checksum } of onDisk) {
       const known = applied.get(name);
       if (known !== undefined) {
         if (known !== checksum) throw new Error(`Migration ${name} was changed after it was applied to ${file}.`);
