@@ -42,6 +42,7 @@ const ALLOWED: Record<string, string> = {
   "lib/mail/mailer.ts": "SMTP to SMTP_URL, which the operator sets",
   "lib/db/postgresql.ts": "PostgreSQL at DATABASE_URL, which the operator sets",
   "lib/db/raw-read.ts": "PostgreSQL at DATABASE_URL, which the operator sets",
+  "lib/backup/postgresql.ts": "PostgreSQL at DATABASE_URL, which the operator sets (npm run backup and restore)",
   "lib/auth/rate-limit-redis.ts": "Redis at REDIS_URL, which the operator sets",
   "server.mjs": "the service's own HTTP server: it listens and sends nothing out",
   "lib/observability/metrics.mjs":
