@@ -42,7 +42,9 @@ describe("the audit signing key", () => {
     process.env.TOTP_ENCRYPTION_KEY = "ab".repeat(32);
     resetEnv();
     resetEncryptionKey();
-    expect(() => auditSigningKey()).toThrow(/audit-signing\.key cannot be read with the encryption key \(ENCRYPTION_KEY/);
+    expect(() => auditSigningKey()).toThrow(
+      /audit-signing\.key cannot be read with the encryption key \(ENCRYPTION_KEY/,
+    );
   });
 
   it("is AUDIT_SIGNING_KEY when set (escaped line breaks allowed): a rotation to a new key id", () => {

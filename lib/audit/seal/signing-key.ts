@@ -51,7 +51,9 @@ function generatedKeyPem(): string {
   try {
     return decryptSecret(readFileSync(file, "utf8").trim(), AUDIT_SIGNING_KEY_CONTEXT);
   } catch {
-    throw new Error(`${file} cannot be read with the encryption key (ENCRYPTION_KEY, or totp-encryption.key in the same directory)`);
+    throw new Error(
+      `${file} cannot be read with the encryption key (ENCRYPTION_KEY, or totp-encryption.key in the same directory)`,
+    );
   }
 }
 
