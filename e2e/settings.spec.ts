@@ -69,6 +69,7 @@ test("an admin turns on four-eyes approval with an authenticator code", async ({
       fourEyesApproval: true,
       slaHours: { due_diligence: null, endorsement: null },
       defaultKeyRateLimit: { requests: 100, perSeconds: 1 },
+      retention: { webhookPayloadDays: 30, sessionDays: 30, recordsYears: 5 },
       sso: null,
     });
     await page.reload();
@@ -174,8 +175,62 @@ test.describe("as a viewer", () => {
     }
     await expect(page.getByTestId("setting-requireTwoFactor-state")).toHaveText("Off");
     await expect(page.getByRole("button", { name: "Save settings" })).toHaveCount(0);
+    const retention = page.getByRole("form", { name: "Retention" });
+    await expect(retention.getByRole("note")).toHaveText("Only owners change how long data is kept.");
+    await expect(retention.getByLabel("Ended sessions (days)")).toBeDisabled();
+    await expect(retention.getByLabel("Ended sessions (days)")).toHaveValue("30");
     await snap(page, testInfo, "1-read-only");
     await page.setViewportSize({ width: 390, height: 844 });
     await snap(page, testInfo, "2-read-only-phone");
+  });
+});
+
+test.describe("as an owner", () => {
+  test.use({ role: "owner" });
+
+  test("an owner sets how long data is kept; a value out of range is refused before a code is asked", async ({
+    page,
+    baseURL,
+  }, testInfo) => {
+    const { authenticator } = await enrolTotp(page.request, baseURL!, EMPLOYEE_PASSWORD);
+    const putBack = () =>
+      authenticator.next().then((code) =>
+        page.request.post(`${baseURL}/v1/settings`, {
+          headers: { origin: baseURL!, "service-totp-code": code },
+          data: { retention: { webhookPayloadDays: 30, sessionDays: 30, recordsYears: 5 } },
+        }),
+      );
+    try {
+      await page.goto("/settings");
+      const form = page.getByRole("form", { name: "Retention" });
+      const sessions = form.getByLabel("Ended sessions (days)");
+      await expect(sessions).toHaveValue("30");
+      await expect(form.getByRole("listitem").filter({ hasText: "Closed accounts' records" })).toHaveText(
+        /the legal hold: a closed account's personal data may be erased only once this has passed/,
+      );
+      await expect(form.getByLabel("Closed accounts' records (years)")).toHaveAccessibleDescription("1 to 10 years.");
+      await sessions.fill("400");
+      await form.getByRole("button", { name: "Save retention" }).click();
+      await expect(sessions).toHaveAccessibleDescription(/Enter whole days from 1 to 365\./);
+      await expect(page.getByRole("dialog")).toHaveCount(0);
+      await sessions.fill("45");
+      await form.getByRole("button", { name: "Save retention" }).click();
+      const dialog = page.getByRole("dialog", { name: "Save settings" });
+      await expect(dialog.getByRole("list", { name: "Changes" })).toHaveText(
+        "Keep webhook payloads 30 days, ended sessions 45 days, closed accounts' records 5 years",
+      );
+      await dialog.getByLabel("Authenticator code").fill(await authenticator.next());
+      await dialog.getByRole("button", { name: "Save settings" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(form.getByRole("status")).toHaveText(/^Retention saved\./);
+      await snap(page, testInfo, "1-retention-saved");
+      const stored = (await (await page.request.get(`${baseURL}/v1/settings`)).json()) as { retention: unknown };
+      expect(stored.retention).toEqual({ webhookPayloadDays: 30, sessionDays: 45, recordsYears: 5 });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await form.scrollIntoViewIfNeeded();
+      await snap(page, testInfo, "2-retention-phone");
+    } finally {
+      expect((await putBack()).status()).toBe(200);
+    }
   });
 });

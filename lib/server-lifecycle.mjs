@@ -46,7 +46,7 @@ export function stopOnSignals(server, { delayMs, graceMs }, logger) {
 
 async function stop(server, { delayMs, graceMs }, logger) {
   const background = Promise.allSettled(
-    ["webhook-worker", "sla-sweep", "audit-sealer"].map((name) => slot(name)?.stop()),
+    ["webhook-worker", "sla-sweep", "retention-sweep", "audit-sealer"].map((name) => slot(name)?.stop()),
   );
   if (delayMs > 0) await sleep(delayMs);
   const drained = await closeServer(server, graceMs);

@@ -10,6 +10,7 @@ import { readDatabaseGauges } from "@/lib/observability/database-gauges";
 import { processSlot } from "@/lib/process-global";
 import { currentSetupToken, forgetSetupToken, setupLink, setupTokenIsGenerated } from "@/lib/employees/setup";
 import { startSlaSweep } from "@/lib/information-requests/sla-sweep";
+import { startRetentionSweep } from "@/lib/retention/sweep";
 import { auditSigningKey } from "@/lib/audit/seal/signing-key";
 import { startAuditSealer } from "@/lib/audit/seal/sealer";
 import { startWebhookWorker } from "@/lib/webhooks/worker";
@@ -76,6 +77,7 @@ async function startUpSteps() {
   if (testRunner(process.env) !== "vitest" && process.env.NEXT_PHASE !== "phase-production-build") {
     startWebhookWorker();
     startSlaSweep();
+    startRetentionSweep();
     startAuditSealer();
     // For server.mjs: the database it closes last when it stops, and what the metrics read from it.
     processSlot<() => Promise<void>>("close-database").set(disconnectDb);

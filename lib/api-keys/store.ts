@@ -56,6 +56,9 @@ export const KEY_CHECK_ACCOUNT_COLUMNS = {
     "fourEyesApproval",
     "slaHoursDueDiligence",
     "slaHoursEndorsement",
+    "retentionWebhookPayloadDays",
+    "retentionSessionDays",
+    "retentionRecordsYears",
     "defaultKeyRateLimitRequests",
     "defaultKeyRateLimitPerSeconds",
   ],
@@ -75,6 +78,9 @@ export const KEY_CHECK_PLATFORM_COLUMNS = {
     "fourEyesApproval",
     "slaHoursDueDiligence",
     "slaHoursEndorsement",
+    "retentionWebhookPayloadDays",
+    "retentionSessionDays",
+    "retentionRecordsYears",
   ],
 } as const satisfies ColumnList<Account>;
 

@@ -19,6 +19,10 @@ export const updateSettingsEndpoint = define("POST /v1/settings", {
     "or reject it. `slaHours`: the hours a new information request of each kind has before it is due (1..8760; " +
     "null for no SLA; a kind left out keeps its value); requests created before keep their `dueAt`. " +
     "`defaultKeyRateLimit`: `{ requests (1..100000), perSeconds (1..3600) }` for every key without its own limit. " +
+    "`retention`: owners only (403 naming `owners` otherwise): `webhookPayloadDays` (1..3650, default 30) after which a " +
+    "delivery's `eventData` becomes null, `sessionDays` (1..365, default 30) after which ended sessions are deleted, " +
+    "`recordsYears` (1..10, default 5), the legal hold on a closed account's records; the retention sweep applies them " +
+    "at start and every hour. " +
     "`sso`: single sign-on through OpenID Connect, owners only (403 naming `owners` otherwise); `clientSecret` is " +
     "write-only, stored encrypted, and an update without it keeps the stored one; `null` turns SSO off. The issuer " +
     "must be https (http only on loopback with `SSO_ALLOW_INSECURE_ISSUER=true`). With `enforced`, password sign-in " +

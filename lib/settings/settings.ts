@@ -17,15 +17,18 @@ export async function getPlatformSettings() {
 }
 
 /**
- * Changes the settings; `before` is what they were, for the audit trail. Single sign-on is the owners'
- * alone (`mayChangeSso`: the caller holds the `owners` permission).
+ * Changes the settings; `before` is what they were, for the audit trail. Single sign-on and retention are
+ * the owners' alone (`byOwner`: the caller holds the `owners` permission).
  */
 export async function updatePlatformSettings(
   changes: UpdateSettingsInput,
-  { mayChangeSso = false }: { mayChangeSso?: boolean } = {},
+  { byOwner = false }: { byOwner?: boolean } = {},
 ) {
-  if (changes.sso !== undefined && !mayChangeSso) {
+  if (changes.sso !== undefined && !byOwner) {
     throw new DomainError("forbidden", "Only owners may change single sign-on", { permission: "owners" });
+  }
+  if (changes.retention !== undefined && !byOwner) {
+    throw new DomainError("forbidden", "Only owners may change how long data is kept", { permission: "owners" });
   }
   return inTransaction(async () => {
     const tx = tenantDb();

@@ -1129,6 +1129,7 @@ const fixtures: Record<string, Entry> = {
             fourEyesApproval: false,
             slaHours: { due_diligence: null, endorsement: null },
             defaultKeyRateLimit: { requests: 100, perSeconds: 1 },
+            retention: { webhookPayloadDays: 30, sessionDays: 30, recordsYears: 5 },
             sso: null,
           }),
       },

@@ -196,7 +196,7 @@ export function presentWebhookDelivery(row: WebhookDelivery, viewer: DeliveryVie
     occurredAt: row.occurredAt,
     webhookEndpointId: row.webhookEndpointId,
     eventType: row.eventType,
-    eventData: maySeeDerived(viewer, row.eventType) ? jsonObject(row.eventData) : null,
+    eventData: row.eventData !== null && maySeeDerived(viewer, row.eventType) ? jsonObject(row.eventData) : null,
     status: row.status,
     attempts: row.attempts,
     responseStatusCode: row.responseStatusCode,

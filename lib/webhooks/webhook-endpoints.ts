@@ -5,6 +5,7 @@ import { encryptSecret } from "@/lib/auth/encryption";
 import { inTransaction, lockRow, readLocked } from "@/lib/db";
 import { jsonNames } from "@/lib/db/json";
 import type { KeyCreator } from "@/lib/api-keys/schemas";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids/generate";
 import { DomainError, notFound } from "@/lib/errors";
 import { withinRange } from "@/lib/contract/date-range";
@@ -262,10 +263,17 @@ export async function retryWebhookDelivery({
   if (!delivery) throw notFound("Webhook event");
   // The event type of a delivery never changes, so this check cannot go stale before the write.
   assertMaySeeDerived(actor, [delivery.eventType], (type) => `retry a ${type} delivery`);
-  const updated = await tenantDb().webhookDelivery.update({
-    where: { id: delivery.id },
+  // Conditional on the payload: the retention sweep removes old payloads of deliveries not being attempted,
+  // so of a retry and a sweep racing, one wins, and no delivery is ever attempted without its payload.
+  const [updated] = await tenantDb().webhookDelivery.updateManyAndReturn({
+    where: { id: delivery.id, eventData: { not: Prisma.DbNull } },
     data: { status: "pending", nextAttemptAt: now },
   });
+  if (!updated)
+    throw new DomainError(
+      "conflict",
+      "This delivery's payload was removed under the platform's webhook payload retention: it cannot be sent again",
+    );
   return presentWebhookDelivery(updated, actor);
 }
 

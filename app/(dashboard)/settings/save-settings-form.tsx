@@ -49,6 +49,12 @@ export function SaveSettingsForm({
               .join(", ")}
           </li>
         )}
+        {changes.retention && (
+          <li>
+            Keep webhook payloads {changes.retention.webhookPayloadDays} days, ended sessions{" "}
+            {changes.retention.sessionDays} days, closed accounts&apos; records {changes.retention.recordsYears} years
+          </li>
+        )}
         {changes.defaultKeyRateLimit && (
           <li>
             Limit keys without their own to {changes.defaultKeyRateLimit.requests} requests per{" "}

@@ -18,6 +18,7 @@ import { SETTINGS, type PlatformSettings, type SwitchSetting } from "./platform-
 import { SaveSettingsForm } from "./save-settings-form";
 import { SlaForm } from "./sla-form";
 import { RateLimitForm } from "./rate-limit-form";
+import { RetentionForm } from "./retention-form";
 import { SsoSettingsForm } from "@/components/sso/sso-settings-form";
 
 /** The platform's settings (GET /v1/settings); owners and admins change them with an authenticator code. */
@@ -34,6 +35,7 @@ export function SettingsForm() {
             <SettingsFields stored={settings.data} />
             <SlaForm stored={settings.data} readOnly={!canWrite} />
             <RateLimitForm stored={settings.data} readOnly={!canWrite} />
+            <RetentionForm stored={settings.data} readOnly={!can("owners")} />
             <SsoSettingsForm stored={settings.data} readOnly={!can("owners")} />
           </>
         )}

@@ -11,6 +11,7 @@ import { GET, POST } from "./route";
 const NO_SLA = { due_diligence: null, endorsement: null };
 /** Keys without their own limit: 100 requests per second, as Stripe's live mode. */
 const DEFAULT_RATE = { requests: 100, perSeconds: 1 };
+const DEFAULT_RETENTION = { webhookPayloadDays: 30, sessionDays: 30, recordsYears: 5 };
 
 describe("GET and POST /v1/settings", () => {
   it("both off on a new platform; an owner turns one on with a code, the other keeps its value", async () => {
@@ -20,6 +21,7 @@ describe("GET and POST /v1/settings", () => {
       fourEyesApproval: false,
       slaHours: NO_SLA,
       defaultKeyRateLimit: DEFAULT_RATE,
+      retention: DEFAULT_RETENTION,
       sso: null,
     });
     const changed = await call(POST, {
@@ -34,6 +36,7 @@ describe("GET and POST /v1/settings", () => {
       fourEyesApproval: true,
       slaHours: NO_SLA,
       defaultKeyRateLimit: DEFAULT_RATE,
+      retention: DEFAULT_RETENTION,
       sso: null,
     });
     expect((await call(GET, { session: owner.session })).body).toEqual({
@@ -41,6 +44,7 @@ describe("GET and POST /v1/settings", () => {
       fourEyesApproval: true,
       slaHours: NO_SLA,
       defaultKeyRateLimit: DEFAULT_RATE,
+      retention: DEFAULT_RETENTION,
       sso: null,
     });
     const audit = await db().auditEvent.findFirstOrThrow({
@@ -53,6 +57,7 @@ describe("GET and POST /v1/settings", () => {
         fourEyesApproval: false,
         slaHours: NO_SLA,
         defaultKeyRateLimit: DEFAULT_RATE,
+        retention: DEFAULT_RETENTION,
         sso: null,
       },
       after: {
@@ -60,6 +65,7 @@ describe("GET and POST /v1/settings", () => {
         fourEyesApproval: true,
         slaHours: NO_SLA,
         defaultKeyRateLimit: DEFAULT_RATE,
+        retention: DEFAULT_RETENTION,
         sso: null,
       },
     });
@@ -102,6 +108,7 @@ describe("GET and POST /v1/settings", () => {
       fourEyesApproval: false,
       slaHours: NO_SLA,
       defaultKeyRateLimit: DEFAULT_RATE,
+      retention: DEFAULT_RETENTION,
       sso: null,
     });
   });

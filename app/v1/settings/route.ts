@@ -9,7 +9,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   GET: route(getSettingsEndpoint, async () => getPlatformSettings()),
   POST: route(updateSettingsEndpoint, async ({ body, audit, actor }) => {
     const { settings, before } = await updatePlatformSettings(body, {
-      mayChangeSso: actor.permissions.includes("owners"),
+      byOwner: actor.permissions.includes("owners"),
     });
     audit.details = { before, after: settings };
     return settings;
