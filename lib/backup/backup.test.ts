@@ -402,21 +402,26 @@ describe.runIf(!onPostgresql)("a SQLite target", () => {
     mkdirSync(path.dirname(file), { mode: 0o700 });
     writeFileSync(file, "", { mode: 0o600 });
     writeFileSync(`${file}-wal`, "someone's log", { mode: 0o600 });
-    await expect(restoreBackup({ dir, ...target })).rejects.toThrow(`${file} is empty but ${file}-wal lie beside it`);
+    await expect(restoreBackup({ dir, ...target })).rejects.toThrow(
+      `${file}-wal lie beside ${file}: a process may be using that database`,
+    );
     expect(statSync(file).size).toBe(0);
     // Left as it was (its size, not its bytes: what lies in a -wal file is SQLite's business).
     expect(statSync(`${file}-wal`).size).toBe("someone's log".length);
   });
 
-  it("that does not exist loses the stale -wal and -shm files beside its name, which would corrupt it", async () => {
+  it("that does not exist is refused while stale -wal and -shm files lie beside its name, and they are left alone", async () => {
     const target = await emptyTarget();
     const file = databaseFile(target.url);
     mkdirSync(path.dirname(file), { mode: 0o700 });
     writeFileSync(`${file}-wal`, randomBytes(8192));
     writeFileSync(`${file}-shm`, randomBytes(32768));
+    await expect(restoreBackup({ dir, ...target })).rejects.toThrow(`${file}-wal, ${file}-shm lie beside ${file}`);
+    expect(existsSync(file)).toBe(false);
+    expect(statSync(`${file}-wal`).size).toBe(8192);
+    rmSync(`${file}-wal`);
+    rmSync(`${file}-shm`);
     await restoreBackup({ dir, ...target });
-    expect(existsSync(`${file}-wal`)).toBe(false);
-    expect(existsSync(`${file}-shm`)).toBe(false);
     expect((await databaseContents(target.url)).rows).toEqual(readManifest(path.join(dir, MANIFEST_FILE)).rows);
   });
 });

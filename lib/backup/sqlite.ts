@@ -1,4 +1,4 @@
-import { existsSync, rmSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { BackupError } from "@/lib/backup/backup-error";
@@ -86,31 +86,28 @@ export async function backupSqlite(source: string, destination: string): Promise
 }
 
 /**
- * Why the SQLite file `target` cannot be restored into, or null when it can: it does not exist, or it is an
- * empty file with none of SQLite's side files beside it (with one, some process may have it open, and its
- * WAL may hold a database the empty file does not show yet).
+ * Why the SQLite file `target` cannot be restored into, or null when it can: it does not exist or is empty,
+ * and none of SQLite's side files lie beside its name (with one, some process may have it open, or a
+ * database deleted without them left them; either way SQLite would read them as the restored database's
+ * own). The operator moves them away; nothing here deletes a file it did not write.
  */
 export function sqliteTargetRefusal(target: string): string | null {
-  if (!existsSync(target)) return null;
-  if (statSync(target).size > 0)
+  if (existsSync(target) && statSync(target).size > 0)
     return `${target} already holds a database: restore only where none exists (stop the service and move that file, with its -wal and -shm files, away first)`;
   const beside = SIDE_FILES.map((suffix) => `${target}${suffix}`).filter((file) => existsSync(file));
   if (beside.length > 0)
-    return `${target} is empty but ${beside.join(", ")} lie beside it: a process may be using it; stop the service and remove them first`;
+    return `${beside.join(", ")} lie beside ${target}: a process may be using that database, or it was deleted without them; stop the service and move them away first`;
   return null;
 }
 
 /**
  * Puts the backup's `source` copy (checked against `expected`) at `target`, mode 0600, its directory created
- * 0700 when missing. Side files beside a `target` that did not exist cannot belong to it (a database deleted
- * without them, or one a crashed process left): SQLite would read them as the restored database's own, so
- * they go. Beside an existing (empty) target there are none: sqliteTargetRefusal refused that.
+ * 0700 when missing; refused where sqliteTargetRefusal says.
  */
 export function restoreSqlite(source: string, target: string, expected: string) {
   const refusal = sqliteTargetRefusal(target);
   if (refusal) throw new BackupError(refusal);
   ensureOwnerOnlyDirectory(path.dirname(target));
   const existed = existsSync(target);
-  if (!existed) for (const suffix of SIDE_FILES) rmSync(`${target}${suffix}`, { force: true });
   installFile(source, target, expected, { replace: existed });
 }
